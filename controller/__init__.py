@@ -1,0 +1,1 @@
+"""The game-flow layer: seats, turns, owed presses and scores. Never touches a pin."""

@@ -1,0 +1,413 @@
+"""Configuration: a TOML file checked against a typed schema into frozen sections.
+
+Every key has a built-in default, so an empty file (or none) is a valid configuration. Every
+error names the file, the section, the key, the value and what is allowed, the way a careful
+daemon should; nothing here raises anything but :class:`ConfigError` for bad input.
+"""
+
+from __future__ import annotations
+
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from .errors import ConfigError
+
+DEFAULT_PATH = Path("/etc/card-launcher/launcher.toml")
+NOT_FITTED = None  # an optional pin written as `false` in the file
+
+# GPIO 0-8 are pulled up at power-on: a motor input there spins the motor while the Pi boots.
+BOOT_HIGH_PINS = range(0, 9)
+MOTOR_PIN_KEYS = ("motor_forward", "motor_reverse", "motor_enable")
+PROFILES = ("classic", "schedule", "tension", "extreme", "fixed")
+LEVELS = ("low", "high")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of the schema: its kind, default, limits and a line of documentation."""
+
+    kind: str  # "int", "float", "bool", "str", "pin", "optional_pin", "int_list", "str_list"
+    default: Any
+    doc: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] | None = None
+
+
+def _pin(default: int, doc: str) -> Field:
+    return Field("pin", default, doc, 0, 27)
+
+
+def _optional_pin(default: int | None, doc: str) -> Field:
+    return Field("optional_pin", default, doc, 0, 27)
+
+
+SCHEMA: dict[str, dict[str, Field]] = {
+    "pins": {
+        "motor_forward": _pin(12, "motor driver input 1 (AIN1/IN1), PWM: feeds cards out"),
+        "motor_reverse": _pin(13, "motor driver input 2 (AIN2/IN2), PWM: the retraction pulse"),
+        "motor_enable": _optional_pin(16, "driver standby/nSLEEP, high = enabled; false if not wired"),
+        "button": _pin(17, "launch button (to ground, internal pull-up)"),
+        "beam": _pin(27, "break-beam receiver at the exit slot"),
+        "lid": _optional_pin(None, "hopper lid switch; false if not fitted"),
+        "led": _pin(23, "button LED (PWM)"),
+        "chime": _pin(24, "active buzzer"),
+        "servo": _optional_pin(None, "aim servo signal; false if not fitted"),
+    },
+    "motor": {
+        "duty": Field("float", 0.7, "running duty cycle", 0.05, 1.0),
+        "kick_duty": Field("float", 1.0, "duty of the start-up kick", 0.05, 1.0),
+        "kick_ms": Field("int", 80, "length of the start-up kick", 0, 1000),
+        "kick_below": Field("float", 0.6, "a kick is given when duty is below this", 0.0, 1.0),
+        "retract_duty": Field("float", 0.5, "duty of the reverse pulse after a burst", 0.05, 1.0),
+        "retract_ms": Field("int", 60, "length of the reverse pulse; 0 disables it", 0, 1000),
+        "pwm_frequency": Field("int", 1000, "PWM frequency in Hz", 50, 20000),
+    },
+    "sensor": {
+        "button_active": Field("str", "low", "level of the button pin when pressed", choices=LEVELS),
+        "beam_blocked": Field("str", "low", "level of the beam pin when a card blocks it", choices=LEVELS),
+        "lid_open": Field("str", "high", "level of the lid pin when the lid is open", choices=LEVELS),
+    },
+    "timing": {
+        "button_debounce_ms": Field("int", 20, "the button must be stable this long", 1, 500),
+        "beam_filter_ms": Field("int", 2, "shorter beam interruptions are glitches", 0, 100),
+        "card_crossing_ms": Field("int", 40, "longest normal time a card blocks the beam", 1, 2000),
+        "jam_ms": Field("int", 400, "a card blocking the beam this long is stuck", 1, 10000),
+        "feed_timeout_ms": Field("int", 1500, "motor on and no card for this long: hopper empty", 50, 30000),
+        "launch_timeout_ms": Field("int", 10000, "longest a single launch may run the motor", 100, 120000),
+        "max_on_ms": Field("int", 20000, "absolute limit of continuous motor on-time", 100, 120000),
+        "sleep_after_s": Field("int", 300, "sleep after this long without activity; 0 never", 0, 86400),
+    },
+    "ejection": {
+        "profile": Field("str", "classic", "how presses turn into bursts", choices=PROFILES),
+        "sequence": Field("int_list", (), "card counts of successive presses (profile fixed)", 0, 200),
+    },
+    "feedback": {
+        "led_brightness": Field("float", 1.0, "LED brightness when ready", 0.0, 1.0),
+        "chime": Field("bool", True, "sound the chime on presses"),
+        "chime_ms": Field("int", 120, "length of one chime", 10, 2000),
+    },
+    "aim": {
+        "min_angle": Field("float", -90.0, "servo angle of the first seat", -90.0, 90.0),
+        "max_angle": Field("float", 90.0, "servo angle of the last seat", -90.0, 90.0),
+        "min_pulse_ms": Field("float", 1.0, "servo pulse width at -90 degrees", 0.3, 3.0),
+        "max_pulse_ms": Field("float", 2.0, "servo pulse width at +90 degrees", 0.3, 3.0),
+    },
+    "sim": {
+        "hopper": Field("int", 112, "cards in the simulated hopper at start", 0, 10000),
+        "jam_chance": Field("float", 0.0, "chance that a card sticks in the slot", 0.0, 1.0),
+        "misfeed_chance": Field("float", 0.0, "chance that the feed wheel slips instead of feeding", 0.0, 1.0),
+        "cards_per_second": Field("float", 20.0, "feed rate at full duty", 0.1, 1000.0),
+        "block_ms": Field("int", 8, "how long a card blocks the beam as it crosses", 1, 1000),
+    },
+    "daemon": {
+        "socket": Field("str", "/run/card-launcher/launcher.sock", "path of the API socket"),
+        "state_dir": Field("str", "/var/lib/card-launcher", "where game and score state is kept"),
+        "extensions": Field("str_list", ("game",), "layers loaded into the daemon, by name"),
+    },
+}
+
+
+class Section:
+    """The checked values of one section, read as attributes (``config.motor.duty``)."""
+
+    def __init__(self, name: str, values: dict[str, Any]):
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_values", MappingProxyType(dict(values)))
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self._values[key]
+        except KeyError:
+            raise AttributeError(f"[{self._name}] has no key {key!r}") from None
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("configuration sections are read-only")
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self._values)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Section) and self.as_dict() == other.as_dict()
+
+    def __repr__(self) -> str:
+        return f"Section({self._name!r}, {dict(self._values)!r})"
+
+
+@dataclass(frozen=True)
+class Config:
+    """A complete, checked configuration. ``source`` is the file it came from, if any."""
+
+    pins: Section
+    motor: Section
+    sensor: Section
+    timing: Section
+    ejection: Section
+    feedback: Section
+    aim: Section
+    sim: Section
+    daemon: Section
+    source: str = "<defaults>"
+
+    def as_dict(self) -> dict[str, dict[str, Any]]:
+        return {name: getattr(self, name).as_dict() for name in SCHEMA}
+
+    def replace(self, section: str, **values: Any) -> "Config":
+        """A copy with some keys of one section changed, checked like a file would be."""
+        raw = {name: {k: _to_raw(v) for k, v in body.items()} for name, body in self.as_dict().items()}
+        raw[section].update(values)
+        return build_config(raw, self.source)
+
+
+def _to_raw(value: Any) -> Any:
+    """A checked value back in the form a TOML file would hold it."""
+    if value is NOT_FITTED:
+        return False
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _describe(field: Field) -> str:
+    if field.choices:
+        return "one of " + ", ".join(repr(c) for c in field.choices)
+    kind = {
+        "int": "a whole number",
+        "float": "a number",
+        "bool": "true or false",
+        "str": "a string",
+        "pin": "a BCM GPIO number",
+        "optional_pin": "a BCM GPIO number, or false if not fitted",
+        "int_list": "a list of whole numbers",
+        "str_list": "a list of strings",
+    }[field.kind]
+    if field.minimum is not None and field.maximum is not None:
+        kind += f" from {_num(field.minimum)} to {_num(field.maximum)}"
+    return kind
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _check_value(source: str, section: str, key: str, field: Field, value: Any) -> Any:
+    def bad(extra: str = "") -> ConfigError:
+        return ConfigError(
+            f"{source}: [{section}] {key} = {_toml_repr(value)}: must be {_describe(field)}{extra}"
+        )
+
+    def in_range(number: float) -> bool:
+        return (field.minimum is None or number >= field.minimum) and (
+            field.maximum is None or number <= field.maximum
+        )
+
+    kind = field.kind
+    if kind == "optional_pin" and value is False:
+        return NOT_FITTED
+    if kind in ("int", "pin", "optional_pin"):
+        if isinstance(value, bool) or not isinstance(value, int) or not in_range(value):
+            raise bad()
+        return value
+    if kind == "float":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not in_range(value):
+            raise bad()
+        return float(value)
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise bad()
+        return value
+    if kind == "str":
+        if not isinstance(value, str) or (field.choices and value not in field.choices):
+            raise bad()
+        return value
+    if kind == "int_list":
+        if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and in_range(v) for v in value
+        ):
+            raise bad(" (each)")
+        return tuple(value)
+    if kind == "str_list":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise bad()
+        return tuple(value)
+    raise AssertionError(f"unknown field kind {kind}")
+
+
+def _toml_repr(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace('"', '\\"') + '"'
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_repr(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{...}"
+    return str(value)
+
+
+def _cross_checks(source: str, sections: dict[str, dict[str, Any]]) -> None:
+    """Checks that need more than one key: the impossible combinations."""
+    pins = sections["pins"]
+    seen: dict[int, str] = {}
+    for key, pin in pins.items():
+        if pin is NOT_FITTED:
+            continue
+        if pin in seen:
+            raise ConfigError(
+                f"{source}: [pins] {key} = {pin}: GPIO {pin} is already used by [pins] {seen[pin]};"
+                " each pin may be used once"
+            )
+        seen[pin] = key
+    for key in MOTOR_PIN_KEYS:
+        pin = pins[key]
+        if pin is not NOT_FITTED and pin in BOOT_HIGH_PINS:
+            raise ConfigError(
+                f"{source}: [pins] {key} = {pin}: motor pins must not be GPIO 0-8, which are pulled"
+                " up at power-on and would run the motor while the Pi boots; use GPIO 9-27"
+            )
+
+    timing = sections["timing"]
+
+    def timing_error(key: str, rule: str) -> ConfigError:
+        return ConfigError(f"{source}: [timing] {key} = {timing[key]}: {rule}")
+
+    if timing["jam_ms"] <= timing["card_crossing_ms"]:
+        raise timing_error(
+            "jam_ms",
+            f"must be longer than card_crossing_ms ({timing['card_crossing_ms']}), or every"
+            " normal card would count as a jam",
+        )
+    if timing["beam_filter_ms"] >= timing["card_crossing_ms"]:
+        raise timing_error(
+            "beam_filter_ms",
+            f"must be shorter than card_crossing_ms ({timing['card_crossing_ms']}), or real cards"
+            " would be filtered out as glitches",
+        )
+    if timing["launch_timeout_ms"] > timing["max_on_ms"]:
+        raise timing_error(
+            "launch_timeout_ms",
+            f"must not exceed max_on_ms ({timing['max_on_ms']}), the absolute motor limit",
+        )
+    if timing["feed_timeout_ms"] <= sections["motor"]["kick_ms"]:
+        raise timing_error(
+            "feed_timeout_ms",
+            f"must be longer than [motor] kick_ms ({sections['motor']['kick_ms']})",
+        )
+    if timing["feed_timeout_ms"] >= timing["launch_timeout_ms"]:
+        raise timing_error(
+            "feed_timeout_ms",
+            f"must be shorter than launch_timeout_ms ({timing['launch_timeout_ms']})",
+        )
+
+    ejection = sections["ejection"]
+    if ejection["profile"] == "fixed" and not ejection["sequence"]:
+        raise ConfigError(
+            f"{source}: [ejection] sequence = []: profile \"fixed\" needs a non-empty list of"
+            " card counts, e.g. sequence = [0, 3, 0, 5]"
+        )
+
+    aim = sections["aim"]
+    if aim["min_angle"] >= aim["max_angle"]:
+        raise ConfigError(
+            f"{source}: [aim] min_angle = {_num(aim['min_angle'])}: must be smaller than"
+            f" max_angle ({_num(aim['max_angle'])})"
+        )
+    if aim["min_pulse_ms"] >= aim["max_pulse_ms"]:
+        raise ConfigError(
+            f"{source}: [aim] min_pulse_ms = {_num(aim['min_pulse_ms'])}: must be smaller than"
+            f" max_pulse_ms ({_num(aim['max_pulse_ms'])})"
+        )
+
+    sim = sections["sim"]
+    if not timing["beam_filter_ms"] < sim["block_ms"] <= timing["card_crossing_ms"]:
+        raise ConfigError(
+            f"{source}: [sim] block_ms = {sim['block_ms']}: must be longer than [timing]"
+            f" beam_filter_ms ({timing['beam_filter_ms']}) and at most [timing] card_crossing_ms"
+            f" ({timing['card_crossing_ms']}), or simulated cards could not be counted"
+        )
+
+
+def build_config(raw: dict[str, Any], source: str = "<defaults>") -> Config:
+    """Check a parsed TOML document (or a dict shaped like one) and fill in defaults."""
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{source}: the document must be a table of sections")
+    for section, body in raw.items():
+        if section not in SCHEMA:
+            raise ConfigError(
+                f"{source}: [{section}]: unknown section; allowed: " + ", ".join(SCHEMA)
+            )
+        if not isinstance(body, dict):
+            raise ConfigError(f"{source}: {section} = {_toml_repr(body)}: must be a section [{section}]")
+    sections: dict[str, dict[str, Any]] = {}
+    for section, fields in SCHEMA.items():
+        body = raw.get(section, {})
+        for key, value in body.items():
+            if key not in fields:
+                raise ConfigError(
+                    f"{source}: [{section}] {key} = {_toml_repr(value)}: unknown key; allowed in"
+                    f" [{section}]: " + ", ".join(fields)
+                )
+        sections[section] = {
+            key: _check_value(source, section, key, field, body[key]) if key in body else field.default
+            for key, field in fields.items()
+        }
+    _cross_checks(source, sections)
+    return Config(**{name: Section(name, values) for name, values in sections.items()}, source=source)
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """Load and check a TOML file; with no path, the built-in defaults."""
+    if path is None:
+        return build_config({})
+    source = str(path)
+    try:
+        text = Path(path).read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{source}: cannot read the file: {exc.strerror}") from None
+    try:
+        raw = tomllib.loads(text.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{source}: the file is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    return build_config(raw, source)
+
+
+def with_sim_devices(config: Config) -> Config:
+    """In simulation, fit a lid switch and an aim servo on free pins when the config has none."""
+    used = {pin for pin in config.pins.as_dict().values() if pin is not NOT_FITTED}
+    free = (pin for pin in (22, 25, 5, 6, 26, 19, 20, 21) if pin not in used)
+    extra = {key: next(free) for key in ("lid", "servo") if getattr(config.pins, key) is NOT_FITTED}
+    return config.replace("pins", **extra) if extra else config
+
+
+def default_toml() -> str:
+    """The documented default configuration, as a TOML file a user can edit."""
+    lines = [
+        "# Card launcher configuration. Every key is optional; shown here with its default.",
+        "# Checked at start-up: `launcherd --check-config FILE` tells what is wrong, if anything.",
+    ]
+    for section, fields in SCHEMA.items():
+        lines += ["", f"[{section}]"]
+        for key, field in fields.items():
+            lines.append(f"# {field.doc}; {_describe(field)}")
+            lines.append(f"{key} = {_toml_repr(_to_raw(field.default))}")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "Config",
+    "ConfigError",
+    "DEFAULT_PATH",
+    "Field",
+    "NOT_FITTED",
+    "SCHEMA",
+    "Section",
+    "build_config",
+    "default_toml",
+    "load_config",
+    "with_sim_devices",
+]
+

@@ -1,0 +1,67 @@
+"""Exceptions of the launcher. Each specific error also subclasses the matching builtin."""
+
+
+class LauncherError(Exception):
+    """Base of every error raised on purpose by this project."""
+
+
+class ConfigError(LauncherError, ValueError):
+    """A configuration file or value is invalid; the message says where and what is allowed."""
+
+
+class HardwareError(LauncherError, RuntimeError):
+    """A device could not be built or driven."""
+
+
+class ApiError(LauncherError):
+    """An API request failed; carries a stable numeric ``code`` for clients.
+
+    Codes follow JSON-RPC where one fits (-32700 parse error, -32600 invalid request,
+    -32601 unknown method, -32602 invalid params, -32603 internal error); the application's
+    own refusals use the codes below.
+    """
+
+    PARSE_ERROR = -32700
+    INVALID_REQUEST = -32600
+    METHOD_NOT_FOUND = -32601
+    INVALID_PARAMS = -32602
+    INTERNAL_ERROR = -32603
+    REFUSED = 1  # the request is well formed but not allowed now (wrong state, wrong player, ...)
+    NOT_FOUND = 2  # the thing named does not exist (no game, no such round, ...)
+    UNAVAILABLE = 3  # the device or feature is not configured (no aim servo, not in sim, ...)
+
+    def __init__(self, code: int, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "message": self.message}
+
+
+class InvalidParams(ApiError, ValueError):
+    """Parameters of a request have the wrong type, range or are missing."""
+
+    def __init__(self, message: str):
+        super().__init__(ApiError.INVALID_PARAMS, message)
+
+
+class Refused(ApiError, RuntimeError):
+    """A well-formed request that the current state does not allow."""
+
+    def __init__(self, message: str):
+        super().__init__(ApiError.REFUSED, message)
+
+
+class NotFound(ApiError, LookupError):
+    """The request names something that does not exist."""
+
+    def __init__(self, message: str):
+        super().__init__(ApiError.NOT_FOUND, message)
+
+
+class Unavailable(ApiError, RuntimeError):
+    """The request needs a device or mode that is not configured."""
+
+    def __init__(self, message: str):
+        super().__init__(ApiError.UNAVAILABLE, message)

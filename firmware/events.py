@@ -1,0 +1,144 @@
+"""What goes into the launcher core (events) and what comes out of it (actions).
+
+The core is sans-IO: the daemon turns pin edges and API calls into these events, feeds them to
+``Launcher.handle(event, now)`` with the loop's clock, and applies the actions it returns to the
+devices. Times are seconds as floats (``loop.time()`` in the daemon, anything in tests).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+# ---- events: into the core ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ButtonLevel:
+    """The launch button's raw level changed (already mapped from the pin's active level)."""
+
+    pressed: bool
+
+
+@dataclass(frozen=True)
+class BeamLevel:
+    """The exit beam's raw level changed: ``blocked`` is True while something is in the slot."""
+
+    blocked: bool
+
+
+@dataclass(frozen=True)
+class LidLevel:
+    """The hopper lid switch changed."""
+
+    open: bool
+
+
+@dataclass(frozen=True)
+class Tick:
+    """The deadline the core asked for (``next_deadline()``) has come."""
+
+
+@dataclass(frozen=True)
+class Launch:
+    """A press from software: the same as a debounced button press."""
+
+    source: str = "api"
+
+
+@dataclass(frozen=True)
+class Dispense:
+    """Eject exactly ``count`` cards, no randomness (classic-UNO dealing, penalties)."""
+
+    count: int
+    source: str = "api"
+
+
+@dataclass(frozen=True)
+class Retract:
+    """Run the reverse pulse that pulls a half-fed card back in."""
+
+
+@dataclass(frozen=True)
+class SleepNow:
+    """Go to sleep now, as if the inactivity timer had run out."""
+
+
+@dataclass(frozen=True)
+class Wake:
+    """Wake from sleep without launching."""
+
+
+@dataclass(frozen=True)
+class Reload:
+    """The hopper has been refilled and now holds ``cards`` cards."""
+
+    cards: int
+
+
+@dataclass(frozen=True)
+class EStop:
+    """Emergency stop: shut down with this reason until ``Reset``."""
+
+    reason: str = "emergency stop"
+
+
+@dataclass(frozen=True)
+class Reset:
+    """Leave the halted state."""
+
+
+Event = (
+    ButtonLevel | BeamLevel | LidLevel | Tick | Launch | Dispense | Retract | SleepNow | Wake
+    | Reload | EStop | Reset
+)
+
+# ---- actions: out of the core ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Motor:
+    """Drive the motor: ``direction`` forward/reverse at ``duty`` (0-1], or stop."""
+
+    direction: Literal["forward", "reverse", "stop"]
+    duty: float = 0.0
+
+
+@dataclass(frozen=True)
+class DriverEnable:
+    """Enable or disable the motor driver (standby pin); disabled while sleeping or halted."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
+class Led:
+    """The button LED: ``off``, ``on`` at ``brightness``, or ``flash`` with the given period.
+
+    A flash with ``count`` None keeps flashing until the next Led action.
+    """
+
+    mode: Literal["off", "on", "flash"]
+    brightness: float = 1.0
+    period_ms: int = 0
+    count: int | None = None
+
+
+@dataclass(frozen=True)
+class Chime:
+    """Sound the chime ``count`` times, each ``ms`` long, ``gap_ms`` apart."""
+
+    count: int = 1
+    ms: int = 120
+    gap_ms: int = 80
+
+
+@dataclass(frozen=True)
+class Emit:
+    """Publish an event to API subscribers and to layers (the controller)."""
+
+    name: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+Action = Motor | DriverEnable | Led | Chime | Emit
