@@ -1,0 +1,354 @@
+"""The daemon's API: JSON lines on a Unix socket.
+
+A request is one line ``{"id", "method", "params"}``; the reply is ``{"id", "result"}`` or
+``{"id", "error": {"code", "message"}}``. Subscribers also receive ``{"event", "params"}`` lines.
+Bad input of any kind gets a structured error and leaves the daemon and its state untouched; a
+client that stops reading is dropped without holding up the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import grp
+import inspect
+import json
+import logging
+import os
+import pwd
+import socket
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from .errors import ApiError, InvalidParams
+
+log = logging.getLogger("launcherd.api")
+
+MAX_LINE = 64 * 1024
+# Replies and events waiting for a slow reader; past this the client is dropped, not waited for.
+MAX_QUEUED = 512
+REQUIRED = object()
+
+Handler = Callable[[dict[str, Any]], Any | Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a method: its type, default and limits."""
+
+    type: type
+    default: Any = REQUIRED
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[Any, ...] | None = None
+    doc: str = ""
+
+    def check(self, method: str, name: str, value: Any) -> Any:
+        if value is None and self.default is None:
+            return None  # an optional parameter given explicitly as null
+        expected = self.type
+        ok = isinstance(value, expected) and not (expected in (int, float) and isinstance(value, bool))
+        if expected is float and isinstance(value, int) and not isinstance(value, bool):
+            ok, value = True, float(value)
+        if not ok:
+            raise InvalidParams(f"{method}: {name} must be {_type_name(expected)}, got {_short(value)}")
+        if self.minimum is not None and value < self.minimum:
+            raise InvalidParams(f"{method}: {name} must be at least {self.minimum}, got {_short(value)}")
+        if self.maximum is not None and value > self.maximum:
+            raise InvalidParams(f"{method}: {name} must be at most {self.maximum}, got {_short(value)}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise InvalidParams(f"{method}: {name} must be one of {allowed}, got {_short(value)}")
+        return value
+
+
+def _type_name(kind: type) -> str:
+    return {int: "a whole number", float: "a number", str: "a string", bool: "true or false",
+            list: "a list", dict: "an object"}.get(kind, kind.__name__)
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _as_param(spec: Any) -> Param:
+    if isinstance(spec, Param):
+        return spec
+    if isinstance(spec, tuple):
+        return Param(spec[0], spec[1])
+    return Param(spec)
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    handler: Handler
+    params: dict[str, Param]
+    doc: str
+
+
+class Registry:
+    """Methods by name, with their parameter schemas; checks params before a handler runs."""
+
+    def __init__(self) -> None:
+        self._methods: dict[str, Method] = {}
+
+    def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
+                 doc: str = "") -> None:
+        if name in self._methods:
+            raise ValueError(f"method {name} is already registered")
+        schema = {key: _as_param(spec) for key, spec in (params or {}).items()}
+        self._methods[name] = Method(name, handler, schema, doc)
+
+    def describe(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "method": m.name,
+                "doc": m.doc,
+                "params": {
+                    key: {"type": p.type.__name__, "required": p.default is REQUIRED}
+                    for key, p in m.params.items()
+                },
+            }
+            for m in sorted(self._methods.values(), key=lambda m: m.name)
+        ]
+
+    async def call(self, name: str, params: Any) -> Any:
+        method = self._methods.get(name) if isinstance(name, str) else None
+        if method is None:
+            raise ApiError(ApiError.METHOD_NOT_FOUND, f"unknown method {_short(name)}; see list_methods")
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            raise InvalidParams(f"{name}: params must be an object, got {_short(params)}")
+        unknown = sorted(set(params) - set(method.params))
+        if unknown:
+            allowed = ", ".join(method.params) or "none"
+            raise InvalidParams(f"{name}: unknown parameter {unknown[0]!r}; allowed: {allowed}")
+        checked: dict[str, Any] = {}
+        for key, param in method.params.items():
+            if key in params:
+                checked[key] = param.check(name, key, params[key])
+            elif param.default is REQUIRED:
+                raise InvalidParams(f"{name}: missing parameter {key!r}")
+            else:
+                checked[key] = param.default
+        result = method.handler(checked)
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+
+
+class _Client:
+    """One connection: a queue of outgoing lines drained by its own writer task."""
+
+    def __init__(self, writer: asyncio.StreamWriter, number: int):
+        self.writer = writer
+        self.number = number
+        self.subscribed = False
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_QUEUED)
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> bool:
+        """Queue a line; False (and the client is dropped) when it has stopped reading."""
+        if self.closed:
+            return False
+        try:
+            self.queue.put_nowait(_encode(message))
+        except asyncio.QueueFull:
+            log.warning("client %d is not reading; dropping it", self.number)
+            self.drop()
+            return False
+        return True
+
+    def drop(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.writer.transport.abort()
+
+    async def drain_forever(self) -> None:
+        try:
+            while (line := await self.queue.get()) is not None:
+                self.writer.write(line)
+                await self.writer.drain()
+        except (ConnectionError, OSError):
+            self.drop()
+
+
+def _encode(message: dict[str, Any]) -> bytes:
+    return (json.dumps(message, separators=(",", ":"), default=str) + "\n").encode()
+
+
+def peer_credentials(sock: socket.socket) -> tuple[int, int, int]:
+    """(pid, uid, gid) of the process at the other end of a Unix socket (SO_PEERCRED)."""
+    raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    return struct.unpack("3i", raw)
+
+
+def may_connect(uid: int, gid: int) -> bool:
+    """Root, our own user, and members of our group (the service group) may use the API."""
+    if uid in (0, os.getuid()) or gid == os.getgid():
+        return True
+    try:
+        name = pwd.getpwuid(uid).pw_name
+        return name in grp.getgrgid(os.getgid()).gr_mem
+    except KeyError:
+        return False
+
+
+class ApiServer:
+    """Serves a :class:`Registry` on a Unix socket and fans events out to subscribers."""
+
+    def __init__(self, registry: Registry, path: str | Path, mode: int = 0o660):
+        self.registry = registry
+        self.path = Path(path)
+        self.mode = mode
+        self._server: asyncio.base_events.Server | None = None
+        self._clients: set[_Client] = set()
+        self._tasks: set[asyncio.Task] = set()
+        self._numbers = 0
+        registry.register("events/subscribe", self._subscribe_placeholder, doc="receive every event")
+
+    @staticmethod
+    def _subscribe_placeholder(params: dict) -> dict:
+        # Subscription needs the connection, so _handle_line answers it; this entry documents it.
+        return {"subscribed": True}
+
+    async def start(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.is_socket():
+            self.path.unlink()  # a stale socket from a killed daemon
+        self._server = await asyncio.start_unix_server(self._serve, path=str(self.path), limit=MAX_LINE)
+        os.chmod(self.path, self.mode)
+
+    async def close(self) -> None:
+        if self._server is None:
+            return
+        self._server.close()
+        for client in list(self._clients):
+            client.drop()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._server = None
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            pass
+
+    @property
+    def client_count(self) -> int:
+        return len(self._clients)
+
+    def publish(self, event: str, params: dict[str, Any]) -> None:
+        message = {"event": event, "params": params}
+        for client in list(self._clients):
+            if client.subscribed:
+                client.send(message)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._numbers += 1
+        client = _Client(writer, self._numbers)
+        sock = writer.get_extra_info("socket")
+        try:
+            pid, uid, gid = peer_credentials(sock)
+        except OSError:
+            pid = uid = gid = -1
+        if uid >= 0 and not may_connect(uid, gid):
+            log.warning("refused API client pid %d uid %d gid %d: not in the service group", pid, uid, gid)
+            writer.transport.abort()
+            return
+        self._clients.add(client)
+        drainer = asyncio.ensure_future(client.drain_forever())
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            await self._read_lines(reader, client)
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self._clients.discard(client)
+            if task is not None:
+                self._tasks.discard(task)
+            await self._finish(client, drainer)
+
+    @staticmethod
+    async def _finish(client: _Client, drainer: asyncio.Future) -> None:
+        """Flush what is queued for a client that hung up, briefly; then let it go."""
+        if not client.closed:
+            try:
+                client.queue.put_nowait(None)
+                await asyncio.wait_for(drainer, 1.0)
+            except (asyncio.QueueFull, asyncio.TimeoutError):
+                client.drop()
+            client.writer.close()
+        drainer.cancel()
+
+    async def _read_lines(self, reader: asyncio.StreamReader, client: _Client) -> None:
+        buffer = b""
+        discarding = False  # inside a line that was too long: skip to its end
+        while not client.closed:
+            chunk = await reader.read(MAX_LINE)
+            if not chunk:
+                return
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                if discarding:
+                    discarding = False
+                    continue
+                if len(line) > MAX_LINE:
+                    client.send(_error(None, ApiError(ApiError.INVALID_REQUEST, "line longer than 64 KiB")))
+                    continue
+                if line.strip():
+                    await self._handle_line(line, client)
+            if len(buffer) > MAX_LINE:
+                if not discarding:
+                    client.send(_error(None, ApiError(ApiError.INVALID_REQUEST, "line longer than 64 KiB")))
+                discarding = True
+                buffer = b""
+
+    async def _handle_line(self, line: bytes, client: _Client) -> None:
+        try:
+            request = json.loads(line)
+        except (ValueError, RecursionError):
+            client.send(_error(None, ApiError(ApiError.PARSE_ERROR, "not valid JSON")))
+            return
+        if not isinstance(request, dict) or not isinstance(request.get("method"), str):
+            request_id = request.get("id") if isinstance(request, dict) else None
+            client.send(_error(_safe_id(request_id), ApiError(
+                ApiError.INVALID_REQUEST, 'a request is an object with a string "method"')))
+            return
+        request_id = _safe_id(request.get("id"))
+        method = request["method"]
+        try:
+            if method == "events/subscribe":
+                await self.registry.call(method, request.get("params"))
+                client.subscribed = True
+                result: Any = {"subscribed": True}
+            else:
+                result = await self.registry.call(method, request.get("params"))
+        except ApiError as exc:
+            client.send(_error(request_id, exc))
+            return
+        except Exception as exc:  # a bug in a handler must not take the daemon down
+            log.exception("internal error in %s", method)
+            client.send(_error(request_id, ApiError(ApiError.INTERNAL_ERROR, f"internal error: {exc}")))
+            return
+        client.send({"id": request_id, "result": result})
+
+
+def _safe_id(value: Any) -> Any:
+    """Echo the id back only when it is a plain scalar; anything else could be huge or deep."""
+    if value is None or isinstance(value, (int, float, str, bool)):
+        if isinstance(value, str) and len(value) > 200:
+            return None
+        return value
+    return None
+
+
+def _error(request_id: Any, exc: ApiError) -> dict[str, Any]:
+    return {"id": request_id, "error": exc.to_json()}

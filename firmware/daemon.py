@@ -1,0 +1,525 @@
+"""launcherd: the asyncio driver around the sans-IO launcher core.
+
+One loop thread owns all state. gpiozero callbacks (from the backend's own thread) only post
+events into the loop with ``call_soon_threadsafe``; the core turns events into actions, which
+this driver applies to the devices, and asks for one deadline, which becomes one timer. Layers
+(the game controller) are loaded by name and use the same API the socket exposes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import random
+import signal
+import sys
+import time
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Callable
+
+from . import __version__
+from .api import ApiServer, Param, Registry
+from .config import DEFAULT_PATH, Config, load_config, with_sim_devices
+from .core import Launcher
+from .ejection import policy_from_config
+from .errors import ApiError, ConfigError, HardwareError, LauncherError, Refused, Unavailable
+from .events import (
+    Action, BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Launch, Led,
+    LidLevel, Motor, Reload, Reset, Retract, SleepNow, Tick, Wake,
+)
+from .hardware import Hardware
+from .notify import Notifier
+from .paths import default_sim_socket, default_sim_state_dir
+
+log = logging.getLogger("launcherd")
+
+Listener = Callable[[str, dict[str, Any]], None]
+# How long a press request waits for its outcome beyond the motor's own limits.
+OUTCOME_MARGIN_S = 2.0
+
+
+class _Waiter:
+    """A request waiting for the outcome (launched or ignored) of the press it caused."""
+
+    def __init__(self, matches: Callable[[str, dict], bool], future: asyncio.Future):
+        self.matches = matches
+        self.future = future
+
+
+class Daemon:
+    """Owns the pins, the core, the API and the layers for one run of launcherd."""
+
+    def __init__(self, config: Config, *, sim: bool = False, seed: int | None = None,
+                 socket_path: str | Path | None = None, state_dir: str | Path | None = None,
+                 pin_factory: Any = None, notifier: Notifier | None = None,
+                 load_layers: bool = True):
+        self.config = with_sim_devices(config) if sim else config
+        self.sim_mode = sim
+        self.seed = seed
+        self.socket_path = Path(socket_path or (default_sim_socket() if sim else config.daemon.socket))
+        self.state_dir = Path(state_dir or (default_sim_state_dir() if sim else config.daemon.state_dir))
+        self.notifier = notifier
+        self._pin_factory = pin_factory
+        self._load_layers = load_layers
+        self.registry = Registry()
+        self.api = ApiServer(self.registry, self.socket_path)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.hardware: Hardware | None = None
+        self.sim = None
+        self.core: Launcher | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._listeners: list[Listener] = []
+        self._feedback_watchers: list[Callable[[Action], None]] = []
+        self._status_providers: dict[str, Callable[[], Any]] = {}
+        self._closers: list[Callable[[], Any]] = []
+        self._waiters: list[_Waiter] = []
+        self._stop: asyncio.Event | None = None
+        self._started = time.monotonic()
+        self._aim_angle: float | None = None
+        self._led: Led | None = None
+        self._shut_down = False
+        self._last_status_line = ""
+
+    # ---- the layer interface (docs/internals.md) -----------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(name, params)`` in the loop for every launcher event."""
+        self._listeners.append(listener)
+
+    def publish(self, name: str, params: dict[str, Any]) -> None:
+        """Push an event to API subscribers (layers use this for their own events)."""
+        self.api.publish(name, params)
+
+    async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        return await self.registry.call(method, params or {})
+
+    def watch_feedback(self, watcher: Callable[[Action], None]) -> None:
+        """Call ``watcher(action)`` for every LED and chime action (the demo shows them)."""
+        self._feedback_watchers.append(watcher)
+
+    def add_status(self, name: str, provider: Callable[[], Any]) -> None:
+        self._status_providers[name] = provider
+
+    def on_close(self, closer: Callable[[], Any]) -> None:
+        self._closers.append(closer)
+
+    # ---- start-up ------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        """Claim the pins and build the core; motor off before anything else can happen."""
+        rng_seed = self.seed if self.seed is not None else int.from_bytes(os.urandom(8), "little")
+        factory = self._pin_factory
+        if self.sim_mode and factory is None:
+            from .sim import sim_pin_factory
+            factory = sim_pin_factory()
+        self.hardware = Hardware(self.config, factory)
+        self.hardware.motor("stop", 0.0)
+        hopper = None
+        if self.sim_mode:
+            from .sim import SimulatedMechanism
+            # The mechanism gets its own stream so that a seed repeats both it and the policy.
+            self.sim = SimulatedMechanism(self.config, factory, self.loop, random.Random(rng_seed + 1))
+            hopper = self.config.sim.hopper
+        policy = policy_from_config(self.config, random.Random(rng_seed))
+        now = self.loop.time()
+        self.core = Launcher(self.config, policy, now, hopper=hopper)
+        self._apply([DriverEnable(True), Led("on", self.config.feedback.led_brightness)])
+        post = self._post_from_thread
+        self.hardware.watch(
+            on_button=lambda level: post(ButtonLevel(level)),
+            on_beam=lambda level: post(BeamLevel(level)),
+            on_lid=lambda level: post(LidLevel(level)),
+        )
+        if self.hardware.lid_open:
+            self.feed(LidLevel(True))
+
+    def _post_from_thread(self, event: Event) -> None:
+        # Stamp the edge where it happened, not when the loop gets to it.
+        now = time.monotonic()
+        self.loop.call_soon_threadsafe(self.feed, event, now)
+
+    def _register_methods(self) -> None:
+        r = self.registry.register
+        r("list_methods", lambda p: self.registry.describe(), doc="every method and its parameters")
+        r("status/get", lambda p: self.get_status(), doc="the launcher's status")
+        r("launcher/press", self._press, doc="sim: press the physical button; waits for the outcome")
+        r("launcher/launch", self._launch, doc="a press from software; waits for the outcome")
+        r("launcher/dispense", self._dispense, {"count": Param(int, minimum=1, maximum=500)},
+          doc="eject exactly count cards")
+        r("launcher/retract", lambda p: self._simple(Retract()), doc="reverse pulse")
+        r("launcher/aim", self._aim, {
+            "angle": Param(float, None, -90, 90), "seat": Param(int, None, 0, 9),
+            "seats": Param(int, None, 1, 10)}, doc="turn the launcher: angle, or seat of seats")
+        r("launcher/sleep", lambda p: self._simple(SleepNow()), doc="sleep now")
+        r("launcher/wake", lambda p: self._simple(Wake()), doc="wake without launching")
+        r("launcher/reload", self._reload, {"cards": Param(int, minimum=0, maximum=10000)},
+          doc="the hopper now holds this many cards")
+        r("sim/jam", self._sim_jam, doc="sim: the next card sticks in the slot")
+        r("sim/clear", self._sim_clear, doc="sim: pull the stuck card out")
+        r("sim/lid", self._sim_lid, {"open": bool}, doc="sim: open or close the lid")
+        r("system/estop", lambda p: self._simple(EStop(p["reason"])),
+          {"reason": Param(str, "emergency stop")}, doc="stop the motor and halt until reset")
+        r("system/reset", lambda p: self._simple(Reset()), doc="leave the halted state")
+
+    def _load_extensions(self) -> None:
+        found = {ep.name: ep for ep in entry_points(group="card_launcher.extensions")}
+        for name in self.config.daemon.extensions:
+            if name not in found:
+                log.error("layer %r is not installed; known: %s", name, ", ".join(found) or "none")
+                continue
+            found[name].load()(self)
+            log.info("layer %s loaded", name)
+
+    # ---- the core driver -----------------------------------------------------------------
+
+    def feed(self, event: Event, now: float | None = None) -> None:
+        """Give one event to the core and apply what it returns. Runs in the loop thread."""
+        if self.core is None:
+            return
+        now = self.loop.time() if now is None else now
+        try:
+            actions = self.core.handle(event, now)
+        except Exception as exc:
+            log.exception("launcher core failed on %r", event)
+            self.shutdown(f"internal error: {type(exc).__name__}: {exc}")
+            return
+        self._apply(actions)
+        self._rearm()
+
+    def _rearm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        deadline = self.core.next_deadline() if self.core else None
+        if deadline is not None:
+            self._timer = self.loop.call_at(deadline, self.feed, Tick())
+
+    def _apply(self, actions: list[Action]) -> None:
+        hw = self.hardware
+        for action in actions:
+            try:
+                if isinstance(action, Motor):
+                    hw.motor(action.direction, action.duty)
+                elif isinstance(action, DriverEnable):
+                    hw.set_driver_enabled(action.on)
+                elif isinstance(action, Led):
+                    self._led = action
+                    hw.led(action)
+                    self._show_feedback(action)
+                elif isinstance(action, Chime):
+                    hw.chime(action)
+                    self._show_feedback(action)
+                elif isinstance(action, Emit):
+                    self._dispatch(action.name, action.params)
+            except Exception as exc:
+                if isinstance(action, Motor) and action.direction == "stop":
+                    raise  # nothing safer to fall back to; let the process die and safe-off run
+                log.exception("applying %r failed", action)
+                self.shutdown(f"device error: {type(exc).__name__}: {exc}")
+                return
+
+    def _show_feedback(self, action: Action) -> None:
+        for watcher in self._feedback_watchers:
+            watcher(action)
+
+    def _dispatch(self, name: str, params: dict[str, Any]) -> None:
+        self.api.publish(name, params)
+        if name in ("launched", "ignored"):
+            for waiter in list(self._waiters):
+                if waiter.matches(name, params) and not waiter.future.done():
+                    waiter.future.set_result({"event": name, **params})
+                    self._waiters.remove(waiter)
+                    break
+        if name == "state":
+            self._update_notify_status()
+        for listener in list(self._listeners):
+            try:
+                listener(name, params)
+            except Exception:
+                log.exception("layer listener failed on %s", name)
+
+    def shutdown(self, reason: str) -> None:
+        """The one way down for faults: motor off first, halted with the reason until reset."""
+        try:
+            if self.hardware is not None:
+                self.hardware.motor("stop", 0.0)
+        finally:
+            if self.core is not None:
+                try:
+                    self._apply(self.core.shutdown(reason, self.loop.time()))
+                    self._rearm()
+                except Exception:
+                    log.exception("core shutdown failed; the motor is already stopped")
+            log.error("halted: %s", reason)
+
+    # ---- method handlers -----------------------------------------------------------------
+
+    async def _await_outcome(self, matches: Callable[[str, dict], bool], trigger: Callable[[], None]) -> dict:
+        future = self.loop.create_future()
+        waiter = _Waiter(matches, future)
+        self._waiters.append(waiter)
+        trigger()
+        limit = self.config.timing.max_on_ms / 1000 + self.config.timing.button_debounce_ms / 1000
+        try:
+            return await asyncio.wait_for(future, limit + OUTCOME_MARGIN_S)
+        except asyncio.TimeoutError:
+            raise Refused("no outcome from the launcher in time") from None
+        finally:
+            if waiter in self._waiters:
+                self._waiters.remove(waiter)
+
+    async def _press(self, params: dict) -> dict:
+        if self.sim is None:
+            raise Unavailable("launcher/press drives the simulated button; on a Pi press the real one"
+                              " or use launcher/launch")
+        return await self._await_outcome(lambda n, p: p.get("source") == "button", self.sim.press)
+
+    async def _launch(self, params: dict) -> dict:
+        return await self._await_outcome(lambda n, p: p.get("source") == "api",
+                                         lambda: self.feed(Launch("api")))
+
+    async def _dispense(self, params: dict) -> dict:
+        return await self._await_outcome(lambda n, p: p.get("source") == "dispense",
+                                         lambda: self.feed(Dispense(params["count"], "dispense")))
+
+    def _simple(self, event: Event) -> dict:
+        self.feed(event)
+        return self.core.get_status()
+
+    def _reload(self, params: dict) -> dict:
+        if self.sim is not None:
+            self.sim.reload(params["cards"])  # in the sim the table's refill is the mechanism's too
+        return self._simple(Reload(params["cards"]))
+
+    def _aim(self, params: dict) -> dict:
+        if not self.hardware.has_servo:
+            raise Unavailable("no aim servo is configured ([pins] servo)")
+        angle = params["angle"]
+        if angle is None:
+            seat, seats = params["seat"], params["seats"]
+            if seat is None or seats is None or seat >= seats:
+                raise ApiError(ApiError.INVALID_PARAMS, "launcher/aim needs angle, or seat < seats")
+            aim = self.config.aim
+            span = aim.max_angle - aim.min_angle
+            angle = aim.min_angle + (span * seat / (seats - 1) if seats > 1 else span / 2)
+        self.hardware.aim(angle)
+        self._aim_angle = angle
+        return {"angle": angle}
+
+    def _need_sim(self, method: str):
+        if self.sim is None:
+            raise Unavailable(f"{method} exists only in simulation (launcherd --sim)")
+        return self.sim
+
+    def _sim_jam(self, params: dict) -> dict:
+        self._need_sim("sim/jam").jam_next()
+        return self.get_status()
+
+    def _sim_clear(self, params: dict) -> dict:
+        self._need_sim("sim/clear").clear()
+        return self.get_status()
+
+    def _sim_lid(self, params: dict) -> dict:
+        self._need_sim("sim/lid").set_lid(params["open"])
+        return self.get_status()
+
+    # ---- status --------------------------------------------------------------------------
+
+    def get_status(self) -> dict[str, Any]:
+        status = dict(self.core.get_status()) if self.core else {"state": "starting"}
+        status["aim"] = self._aim_angle
+        status["led"] = self._led.mode if self._led else None
+        status["daemon"] = {
+            "version": __version__,
+            "sim": self.sim_mode,
+            "uptime_s": round(time.monotonic() - self._started, 1),
+            "clients": self.api.client_count,
+            "config": self.config.source,
+        }
+        if self.sim is not None:
+            status["sim"] = self.sim.get_status()
+        for name, provider in self._status_providers.items():
+            try:
+                status[name] = provider()
+            except Exception as exc:
+                log.exception("status of %s failed", name)
+                status[name] = {"error": str(exc)}
+        return status
+
+    def _update_notify_status(self) -> None:
+        if self.notifier is None or self.core is None:
+            return
+        core = self.core.get_status()
+        hopper = core.get("hopper")
+        line = f"{core['state']}, hopper {'unknown' if hopper is None else hopper}"
+        if core.get("reason"):
+            line += f": {core['reason']}"
+        if line != self._last_status_line:
+            self._last_status_line = line
+            self.notifier.status(line)
+
+    def _watchdog(self, interval: float) -> None:
+        # Sent from the loop itself: a loop that hangs stops feeding the watchdog and gets restarted.
+        self.notifier.watchdog()
+        self.loop.call_later(interval, self._watchdog, interval)
+
+    # ---- run -----------------------------------------------------------------------------
+
+    def request_stop(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+
+    async def run(self, ready: Callable[["Daemon"], Any] | None = None) -> int:
+        """Run until SIGTERM/SIGINT (or ``request_stop``); returns the exit code."""
+        self.loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        self.loop.set_exception_handler(self._loop_exception)
+        try:
+            self.state_dir.mkdir(parents=True, exist_ok=True)
+            self._build()
+            self._register_methods()
+            if self._load_layers:
+                self._load_extensions()
+            await self.api.start()
+        except BaseException:
+            self._close_devices()
+            raise
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                self.loop.add_signal_handler(sig, self.request_stop)
+            except (NotImplementedError, RuntimeError):
+                pass  # not the main thread (tests): request_stop() is the way out
+        log.info("launcherd %s listening on %s (%s)", __version__, self.socket_path,
+                 "simulation" if self.sim_mode else "hardware")
+        if self.notifier is not None:
+            self.notifier.ready()
+            self._update_notify_status()
+            interval = self.notifier.watchdog_interval()
+            if interval:
+                self.loop.call_later(interval, self._watchdog, interval)
+        if ready is not None:
+            ready(self)
+        try:
+            await self._stop.wait()
+        finally:
+            await self._close()
+        return 0
+
+    def _loop_exception(self, loop: asyncio.AbstractEventLoop, context: dict) -> None:
+        loop.default_exception_handler(context)
+        if not self._shut_down:
+            self.shutdown(f"internal error: {context.get('message', 'unhandled exception')}")
+
+    def _close_devices(self) -> None:
+        if self.sim is not None:
+            self.sim.close()
+        if self.hardware is not None:
+            self.hardware.close()  # motor off first, then every pin released
+
+    async def _close(self) -> None:
+        if self._shut_down:
+            return
+        self._shut_down = True
+        if self.notifier is not None:
+            self.notifier.stopping()
+        if self.hardware is not None:
+            self.hardware.motor("stop", 0.0)
+        if self._timer is not None:
+            self._timer.cancel()
+        for closer in self._closers:
+            try:
+                closer()
+            except Exception:
+                log.exception("closing a layer failed")
+        await self.api.close()
+        self._close_devices()
+        log.info("launcherd stopped")
+
+
+class _JournalFormatter(logging.Formatter):
+    """Under systemd, prefix each line with its syslog priority so the journal keeps levels."""
+
+    PRIORITY = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3, logging.CRITICAL: 2}
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"<{self.PRIORITY.get(record.levelno, 6)}>{super().format(record)}"
+
+
+def setup_logging(verbose: bool) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    if os.environ.get("JOURNAL_STREAM"):
+        handler.setFormatter(_JournalFormatter("%(name)s: %(message)s"))
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=[handler], force=True)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="launcherd", description="The card launcher daemon: owns the pins, serves the API.")
+    parser.add_argument("--sim", action="store_true", help="run on mock GPIO with a simulated mechanism")
+    parser.add_argument("--seed", type=int, help="make a simulated run repeatable (policy and mechanism)")
+    parser.add_argument("--config", metavar="FILE", help=f"TOML configuration (default: {DEFAULT_PATH} if present)")
+    parser.add_argument("--socket", metavar="PATH", help="API socket path")
+    parser.add_argument("--state-dir", metavar="DIR", help="where game and score state is kept")
+    parser.add_argument("--check-config", nargs="?", const="", metavar="FILE",
+                        help="check a configuration file and exit 0 (valid) or 1")
+    parser.add_argument("--safe-off", action="store_true", help="drive the motor pins low and exit")
+    parser.add_argument("--demo", action="store_true", help="with --sim: a live terminal view")
+    parser.add_argument("--verbose", "-v", action="store_true", help="debug logging")
+    parser.add_argument("--version", action="version", version=f"launcherd {__version__}")
+    return parser
+
+
+def _config_path(args: argparse.Namespace) -> str | None:
+    if args.check_config:
+        return args.check_config
+    if args.config:
+        return args.config
+    if not args.sim and DEFAULT_PATH.exists():
+        return str(DEFAULT_PATH)
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    setup_logging(args.verbose)
+    try:
+        config = load_config(_config_path(args))
+    except ConfigError as exc:
+        print(f"launcherd: {exc}", file=sys.stderr)
+        return 1
+    if args.check_config is not None:
+        print(f"{config.source}: configuration is valid")
+        return 0
+    if args.safe_off:
+        from .safe_off import safe_off
+        try:
+            pins = safe_off(config)
+        except LauncherError as exc:
+            print(f"launcherd: safe-off failed: {exc}", file=sys.stderr)
+            return 1
+        print("motor pins driven low: " + ", ".join(f"GPIO {pin}" for pin in pins))
+        return 0
+    daemon = Daemon(config, sim=args.sim, seed=args.seed, socket_path=args.socket,
+                    state_dir=args.state_dir, notifier=Notifier.from_environ())
+    try:
+        if args.demo:
+            from .demo import run_demo
+            return asyncio.run(run_demo(daemon))
+        return asyncio.run(daemon.run())
+    except HardwareError as exc:
+        print(f"launcherd: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"launcherd: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

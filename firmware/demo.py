@@ -1,0 +1,117 @@
+"""The live terminal view of `make demo`: the simulated launcher, its LED and chime, and keys.
+
+Keys: Space/Enter press the launch button, j jam the next card, c clear the jam, l open/close the
+lid, r reload the hopper, d deal 7 cards, s sleep, w wake, e emergency stop, x reset, q quit.
+Without a terminal (stdin not a tty) the events are printed line by line instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import os
+import sys
+import termios
+import tty
+from typing import Any
+
+from .daemon import Daemon
+from .events import Action, Chime, EStop, Led, Reset, SleepNow, Wake
+
+KEYS = "Space/Enter press   j jam   c clear   l lid   r reload   d deal 7   s sleep   w wake   e e-stop   x reset   q quit"
+
+
+class DemoView:
+    """Redraws the screen from the daemon's status whenever something happens; no polling."""
+
+    def __init__(self, daemon: Daemon, out=sys.stdout):
+        self.daemon = daemon
+        self.out = out
+        self.events: collections.deque[str] = collections.deque(maxlen=10)
+        self.led = "on"
+        self.chimes = 0
+
+    def on_event(self, name: str, params: dict[str, Any]) -> None:
+        if name != "card":
+            self.events.appendleft(f"{name:<9} " + " ".join(f"{k}={v}" for k, v in params.items()))
+        self.draw()
+
+    def on_feedback(self, action: Action) -> None:
+        if isinstance(action, Led):
+            self.led = {"off": "off", "on": f"on {round(action.brightness * 100)}%",
+                        "flash": f"flashing every {action.period_ms} ms"}[action.mode]
+        elif isinstance(action, Chime):
+            self.chimes += 1
+        self.draw()
+
+    def draw(self) -> None:
+        s = self.daemon.get_status()
+        sim = s.get("sim") or {}
+        last = s.get("last")
+        lines = [
+            "\x1b[H\x1b[2J" if self.out.isatty() else "",
+            "  CARD LAUNCHER  (simulation)",
+            "",
+            f"  state     {s['state'].upper()}" + (f"  ({s['reason']})" if s.get("reason") else ""),
+            f"  LED       {self.led}",
+            f"  chime     {'♪ ' * min(self.chimes % 6, 5) or '-'}",
+            f"  motor     " + (f"{s['motor']['direction']} {round(100 * s['motor']['duty'])}%" if s["motor"]["on"] else "off"),
+            f"  presses   {s['presses']}   dry streak {s['dry_streak']}   profile {s['profile']}",
+            f"  last      " + (f"{last['outcome']}, {last['cards']} card(s)" if last else "-"),
+            f"  hopper    {s['hopper']} (estimate)   {sim.get('hopper')} (truth)   ejected {s['cards_ejected']}",
+            "",
+            "  recent events:",
+            *[f"    {e}" for e in self.events],
+            "",
+            "  " + KEYS,
+        ]
+        self.out.write("\n".join(lines) + "\n")
+        self.out.flush()
+
+    def on_key(self, key: str) -> None:
+        daemon, sim = self.daemon, self.daemon.sim
+        if key in (" ", "\r", "\n"):
+            sim.press()
+        elif key == "j":
+            sim.jam_next()
+        elif key == "c":
+            sim.clear()
+        elif key == "l":
+            sim.set_lid(not daemon.get_status()["lid_open"])
+        elif key == "r":
+            asyncio.ensure_future(daemon.call("launcher/reload", {"cards": daemon.config.sim.hopper}))
+        elif key == "d":
+            asyncio.ensure_future(daemon.call("launcher/dispense", {"count": 7}))
+        elif key == "s":
+            daemon.feed(SleepNow())
+        elif key == "w":
+            daemon.feed(Wake())
+        elif key == "e":
+            daemon.feed(EStop("emergency stop from the demo"))
+        elif key == "x":
+            daemon.feed(Reset())
+        elif key in ("q", "\x03"):
+            daemon.request_stop()
+        self.draw()
+
+
+async def run_demo(daemon: Daemon) -> int:
+    view = DemoView(daemon)
+    interactive = sys.stdin.isatty()
+    saved = termios.tcgetattr(sys.stdin) if interactive else None
+
+    def started(d: Daemon) -> None:
+        d.subscribe(view.on_event)
+        d.watch_feedback(view.on_feedback)
+        if interactive:
+            tty.setcbreak(sys.stdin.fileno())
+            d.loop.add_reader(sys.stdin.fileno(), lambda: view.on_key(os.read(sys.stdin.fileno(), 1).decode(errors="ignore")))
+        view.draw()
+        print(f"  (launcherctl talks to it too: launcherctl --socket {d.socket_path} status)")
+
+    try:
+        return await daemon.run(ready=started)
+    finally:
+        if saved is not None:
+            asyncio.get_running_loop().remove_reader(sys.stdin.fileno())
+            termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved)
