@@ -305,9 +305,8 @@ class Daemon:
             aim = self.config.aim
             span = aim.max_angle - aim.min_angle
             angle = aim.min_angle + (span * seat / (seats - 1) if seats > 1 else span / 2)
-        self.hardware.aim(angle)
-        self._aim_angle = angle
-        return {"angle": angle}
+        self._aim_angle = self.hardware.aim(angle)  # clamped to the configured range
+        return {"angle": self._aim_angle}
 
     def _need_sim(self, method: str):
         if self.sim is None:

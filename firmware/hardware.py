@@ -1,0 +1,314 @@
+"""The launcher's devices: gpiozero objects built from the configuration.
+
+:class:`Hardware` is the only place that touches GPIO. It is built with an injected pin factory
+(a ``MockFactory`` in tests and in simulation, the platform default on a Pi) and never at import
+time, so importing this module is free of side effects.
+
+Every output is constructed off. The motor is driven through two PWM inputs of an H-bridge
+driver (DRV8833/TB6612 style) and is never driven both ways at once. Inputs are plain
+:class:`~gpiozero.DigitalInputDevice` objects: :class:`~gpiozero.Button` would start a hold thread
+that wakes every 100 ms, and debouncing is done by the core, not here (``bounce_time`` is
+implemented differently by every backend and ignored by the mock).
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from gpiozero import (
+    AngularServo,
+    Buzzer,
+    CallbackSetToNone,
+    DigitalInputDevice,
+    DigitalOutputDevice,
+    GPIOPinInUse,
+    PinPWMUnsupported,
+    PWMLED,
+    PWMOutputDevice,
+)
+
+from .config import NOT_FITTED, SCHEMA, Config
+from .errors import HardwareError, Unavailable
+from .events import Chime, Led
+
+MOTOR_DIRECTIONS = ("forward", "reverse", "stop")
+
+# Each input pin and the [sensor] key giving the level the pin has when the input is active.
+INPUT_LEVELS = {"button": "button_active", "beam": "beam_blocked", "lid": "lid_open"}
+
+LevelCallback = Callable[[bool], Any]
+
+
+def pulls_up(active_level: str) -> bool:
+    """The pull that holds an input at its inactive level: up for an active-low input.
+
+    gpiozero then infers the active state from the pull, so ``is_active`` is the logical level.
+    """
+    return active_level == "low"
+
+
+def describe_pins(config: Config) -> list[dict]:
+    """Every fitted pin of ``config``, in schema order, for the wiring table.
+
+    Each entry: ``bcm`` (GPIO number), ``function`` (the ``[pins]`` key), ``direction``
+    (``in``/``out``) and ``pull`` (``up``/``down`` for inputs, ``-`` for outputs).
+    """
+    rows = []
+    for key in SCHEMA["pins"]:
+        bcm = getattr(config.pins, key)
+        if bcm is NOT_FITTED:
+            continue
+        if key in INPUT_LEVELS:
+            level = getattr(config.sensor, INPUT_LEVELS[key])
+            direction, pull = "in", "up" if pulls_up(level) else "down"
+        else:
+            direction, pull = "out", "-"
+        rows.append({"bcm": bcm, "function": key, "direction": direction, "pull": pull})
+    return rows
+
+
+def _explain(exc: Exception) -> str:
+    if isinstance(exc, PinPWMUnsupported):
+        return "the pin factory cannot do PWM on this pin"
+    if isinstance(exc, GPIOPinInUse):
+        return f"the pin is already in use ({exc})"
+    return str(exc) or type(exc).__name__
+
+
+class Hardware:
+    """The motor, driver standby, button, beam, lid, LED, chime and aim servo of one launcher.
+
+    :param config: the checked configuration; optional pins (``motor_enable``, ``lid``, ``servo``)
+        that are not fitted get no device.
+    :param pin_factory: the gpiozero pin factory; :data:`None` means gpiozero's default.
+    :raises HardwareError: a device could not be built; the message names the GPIO and its
+        function, and every device built so far has been closed again.
+
+    Use it as a context manager, or call :meth:`close`.
+    """
+
+    def __init__(self, config: Config, pin_factory=None):
+        self._config = config
+        self._factory = pin_factory
+        self._devices: list[Any] = []
+        self._motor_lock = threading.Lock()
+        self._closed = False
+        # Set before building so that close() can run after a failure half-way through.
+        self._forward = self._reverse = self._enable = None
+        pins = config.pins
+        try:
+            # Motor pins first: they are the ones that must be forced low as early as possible.
+            frequency = config.motor.pwm_frequency
+            self._forward = self._build("motor_forward", PWMOutputDevice, frequency=frequency)
+            self._reverse = self._build("motor_reverse", PWMOutputDevice, frequency=frequency)
+            self._enable = (
+                None
+                if pins.motor_enable is NOT_FITTED
+                else self._build("motor_enable", DigitalOutputDevice, initial_value=False)
+            )
+            self._button = self._build_input("button")
+            self._beam = self._build_input("beam")
+            self._lid = None if pins.lid is NOT_FITTED else self._build_input("lid")
+            self._led = self._build("led", PWMLED, initial_value=0)
+            self._chime = self._build("chime", Buzzer, initial_value=False)
+            self._servo = (
+                None
+                if pins.servo is NOT_FITTED
+                else self._build(
+                    "servo",
+                    AngularServo,
+                    # None sends no pulses: the servo stays where it is until the first aim.
+                    initial_angle=None,
+                    min_angle=-90,
+                    max_angle=90,
+                    min_pulse_width=config.aim.min_pulse_ms / 1000,
+                    max_pulse_width=config.aim.max_pulse_ms / 1000,
+                )
+            )
+        except HardwareError:
+            self.close()
+            raise
+
+    def _build(self, key: str, device_class: type, **kwargs: Any) -> Any:
+        bcm = getattr(self._config.pins, key)
+        try:
+            device = device_class(bcm, pin_factory=self._factory, **kwargs)
+        # Backends raise their own types (lgpio.error "GPIO busy", RuntimeError from RPi.GPIO),
+        # so anything raised while building a device is reported as a HardwareError.
+        except Exception as exc:
+            raise HardwareError(
+                f"cannot set up GPIO {bcm} as [pins] {key} ({device_class.__name__}): {_explain(exc)}"
+            ) from exc
+        self._devices.append(device)
+        return device
+
+    def _build_input(self, key: str) -> DigitalInputDevice:
+        level = getattr(self._config.sensor, INPUT_LEVELS[key])
+        return self._build(key, DigitalInputDevice, pull_up=pulls_up(level), bounce_time=None)
+
+    # ---- inputs ---------------------------------------------------------------------------
+
+    def watch(
+        self,
+        on_button: LevelCallback | None,
+        on_beam: LevelCallback | None,
+        on_lid: LevelCallback | None = None,
+    ) -> None:
+        """Call ``on_button(pressed)``, ``on_beam(blocked)``, ``on_lid(open)`` on every edge.
+
+        The callbacks receive the logical level as a bool. They run in the backend's thread
+        (synchronously in the caller's thread with mock pins), so they should only hand the
+        level over to the event loop. :data:`None` removes a callback; ``on_lid`` is ignored
+        without a lid switch.
+        """
+        self._check_open()
+        with warnings.catch_warnings():
+            # gpiozero warns on None, guessing `when_x = f()` was meant; here it is deliberate.
+            warnings.simplefilter("ignore", CallbackSetToNone)
+            for device, callback in ((self._button, on_button), (self._beam, on_beam), (self._lid, on_lid)):
+                if device is None:
+                    continue
+                device.when_activated = None if callback is None else partial(callback, True)
+                device.when_deactivated = None if callback is None else partial(callback, False)
+
+    @property
+    def button_pressed(self) -> bool:
+        """True while the launch button is down (raw, not debounced)."""
+        return self._button.is_active
+
+    @property
+    def beam_blocked(self) -> bool:
+        """True while something interrupts the exit beam."""
+        return self._beam.is_active
+
+    @property
+    def lid_open(self) -> bool | None:
+        """True while the hopper lid is open; :data:`None` without a lid switch."""
+        return None if self._lid is None else self._lid.is_active
+
+    # ---- outputs --------------------------------------------------------------------------
+
+    def motor(self, direction: str, duty: float = 0.0) -> None:
+        """Drive the motor ``forward`` or ``reverse`` at ``duty`` (0-1), or ``stop`` it.
+
+        The input that is switched off is always written first, so the two driver inputs are
+        never on together (which would brake the H-bridge or, on some drivers, short it).
+        Stopping a closed :class:`Hardware` is allowed and does nothing: the motor is off.
+        """
+        if direction not in MOTOR_DIRECTIONS:
+            raise ValueError(
+                f"motor direction must be one of {', '.join(MOTOR_DIRECTIONS)}, not {direction!r}"
+            )
+        if not 0.0 <= duty <= 1.0:
+            raise ValueError(f"motor duty must be from 0 to 1, not {duty!r}")
+        # The lock keeps the off-first order when close() runs in another thread (signal, atexit).
+        with self._motor_lock:
+            if self._closed and direction == "stop":
+                return
+            self._check_open()
+            if direction == "forward":
+                self._reverse.value = 0
+                self._forward.value = duty
+            elif direction == "reverse":
+                self._forward.value = 0
+                self._reverse.value = duty
+            else:
+                self._forward.value = 0
+                self._reverse.value = 0
+
+    def set_driver_enabled(self, on: bool) -> None:
+        """Take the motor driver out of standby (``on``) or put it in; nothing without the pin."""
+        self._check_open()
+        if self._enable is not None:
+            self._enable.value = bool(on)
+
+    def led(self, action: Led) -> None:
+        """Show a :class:`~firmware.events.Led` action on the button LED.
+
+        ``flash`` blinks at full brightness, half the period on and half off, ``count`` times or
+        (``count`` None) until the next action, in gpiozero's background thread.
+        """
+        self._check_open()
+        if action.mode == "off":
+            self._led.off()
+        elif action.mode == "on":
+            self._led.value = action.brightness
+        elif action.mode == "flash":
+            if action.period_ms <= 0:
+                # A zero period would make gpiozero's blink thread spin without sleeping.
+                raise ValueError(f"an LED flash needs period_ms > 0, not {action.period_ms}")
+            half = action.period_ms / 2000
+            self._led.blink(on_time=half, off_time=half, n=action.count, background=True)
+        else:
+            raise ValueError(f"LED mode must be off, on or flash, not {action.mode!r}")
+
+    def chime(self, action: Chime) -> None:
+        """Sound a :class:`~firmware.events.Chime` action in the background.
+
+        Always a finite number of beeps; a new chime replaces one still sounding.
+        """
+        self._check_open()
+        if action.count < 0 or action.ms < 0 or action.gap_ms < 0:
+            raise ValueError(f"a chime needs count, ms and gap_ms >= 0, not {action}")
+        self._chime.beep(
+            on_time=action.ms / 1000, off_time=action.gap_ms / 1000, n=action.count, background=True
+        )
+
+    @property
+    def has_servo(self) -> bool:
+        """True when an aim servo is fitted."""
+        return self._servo is not None
+
+    def aim(self, angle: float) -> float:
+        """Turn the aim servo to ``angle`` degrees, clamped to ``[aim] min_angle..max_angle``.
+
+        Returns the angle actually set. :raises Unavailable: no servo is fitted.
+        """
+        self._check_open()
+        if self._servo is None:
+            raise Unavailable("no aim servo is fitted ([pins] servo = false)")
+        aim = self._config.aim
+        angle = min(max(float(angle), aim.min_angle), aim.max_angle)
+        self._servo.angle = angle
+        return angle
+
+    # ---- lifetime -------------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has run."""
+        return self._closed
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise HardwareError("the hardware has been closed")
+
+    def close(self) -> None:
+        """Stop the motor, put the driver in standby, then release every pin. Idempotent."""
+        with self._motor_lock:
+            if self._closed:
+                return
+            self._closed = True
+            # Off first, while the devices still exist: closing a pin may leave it floating
+            # (lgpio) and the order of the remaining closes must not matter for safety.
+            for device in (self._forward, self._reverse):
+                if device is not None:
+                    device.value = 0
+            if self._enable is not None:
+                self._enable.off()
+            for device in self._devices:
+                device.close()
+            self._devices.clear()
+
+    def __enter__(self) -> Hardware:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+__all__ = ["Hardware", "INPUT_LEVELS", "MOTOR_DIRECTIONS", "describe_pins", "pulls_up"]

@@ -1,0 +1,265 @@
+"""A simulated card feed on mock pins, for ``launcherd --sim``, the demo and the tests.
+
+The simulation sits on the far side of the pins: it watches the motor pins that
+:class:`~firmware.hardware.Hardware` drives and drives the input pins (beam, button, lid) that
+Hardware reads, so the daemon runs exactly the code it runs on a Pi. Instead of polling the motor
+pin, it uses pins that report their output changes (:func:`sim_pin_factory`).
+
+It only needs ``loop.call_later(delay, fn)`` (returning a handle with ``cancel()``) and
+``loop.time()``, so tests can drive it with a fake loop and a manual clock. Every method, and every
+listener it registers, runs in the loop's thread: mock pins call listeners synchronously in the
+thread that writes the pin, which in the daemon is the loop thread.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from .config import NOT_FITTED, Config
+from .errors import InvalidParams, Unavailable
+
+# How much longer than the debounce time a simulated press is held, so it always counts.
+PRESS_MARGIN_MS = 30
+
+PinListener = Callable[["ReportingPin"], object]
+
+
+class ReportingPin(MockPWMPin):
+    """A PWM-capable mock pin that calls its listeners after each change of its output state.
+
+    Changes of an input (``drive_high``/``drive_low``) are not reported: gpiozero already calls
+    the device's own callback for those.
+    """
+
+    def __init__(self, factory, info):
+        super().__init__(factory, info)
+        self._listeners: list[PinListener] = []
+
+    def add_listener(self, listener: PinListener) -> None:
+        """Call ``listener(pin)`` after every change of this pin's output state."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: PinListener) -> None:
+        """Stop calling ``listener``; nothing happens if it was not registered."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _change_state(self, value):
+        changed = super()._change_state(value)
+        if changed and self._function == "output":
+            # A copy: a listener may remove itself while being called.
+            for listener in list(self._listeners):
+                listener(self)
+        return changed
+
+
+def sim_pin_factory() -> MockFactory:
+    """A mock pin factory whose pins can do PWM and report output changes to listeners."""
+    return MockFactory(pin_class=ReportingPin)
+
+
+class SimulatedMechanism:
+    """A hopper, a feed wheel and an exit beam, driven by the mock motor pins.
+
+    While the forward motor input has a duty above 0, the reverse input is off and the driver is
+    enabled (if it has a standby pin), cards cross the beam one every
+    ``1 / (sim.cards_per_second * duty)`` seconds, the first one interval after the motor starts.
+    A duty change while running keeps the progress already made towards the next card. Each card
+    leaves the hopper and holds the beam at its blocked level for ``sim.block_ms``.
+
+    Per card, with ``sim.misfeed_chance`` the wheel slips instead (no card, and none until the
+    motor stops and starts again) and with ``sim.jam_chance`` (or after :meth:`jam_next`) the card
+    sticks in the slot, keeping the beam blocked until :meth:`clear`. A card due while the slot is
+    still occupied waits and enters as soon as the slot is free. Stopping (or reversing) the motor
+    cancels the card on its way; a card already in the beam still completes its crossing.
+
+    :param config: the configuration (pins, sensor levels, ``[sim]``, button debounce).
+    :param factory: the pin factory from :func:`sim_pin_factory` that Hardware uses too.
+    :param loop: provides ``call_later`` and ``time``; an asyncio loop or a test's fake.
+    :param rng: decides jams and misfeeds, so a seeded run repeats.
+    """
+
+    def __init__(self, config: Config, factory: MockFactory, loop, rng: random.Random):
+        self._config = config
+        self._loop = loop
+        self._rng = rng
+        self._sim = config.sim
+        pins, sensor = config.pins, config.sensor
+        self._forward = self._watched(factory, pins.motor_forward)
+        self._reverse = self._watched(factory, pins.motor_reverse)
+        self._enable = None if pins.motor_enable is NOT_FITTED else self._watched(factory, pins.motor_enable)
+        self._button = factory.pin(pins.button)
+        self._beam = factory.pin(pins.beam)
+        self._lid = None if pins.lid is NOT_FITTED else factory.pin(pins.lid)
+        self._beam_blocked_high = sensor.beam_blocked == "high"
+        self._button_pressed_high = sensor.button_active == "high"
+        self._lid_open_high = sensor.lid_open == "high"
+
+        self._hopper = config.sim.hopper
+        self._cards_out = 0
+        self._stuck = False
+        self._jam_next = False
+        self._slot_busy = False  # a card is crossing or stuck in the beam
+        self._waiting = False  # the next card is due but the slot is occupied
+        self._slipped = False  # the feed wheel slipped: no card until the motor restarts
+        self._rate = 0.0  # cards per second now; 0 while not feeding
+        self._progress = 0.0  # fraction of the way to the next card
+        self._progress_at = loop.time()
+        self._feed_timer = None
+        self._crossing_timer = None
+        self._release_timer = None
+        self._closed = False
+
+        self._drive(self._beam, not self._beam_blocked_high)
+        for pin in self._watched_pins():
+            pin.add_listener(self._motor_changed)
+        self._motor_changed()
+
+    @staticmethod
+    def _watched(factory: MockFactory, bcm: int) -> ReportingPin:
+        pin = factory.pin(bcm)
+        if not isinstance(pin, ReportingPin):
+            raise TypeError(
+                f"GPIO {bcm} is a {type(pin).__name__}: the simulation needs the factory from"
+                " sim_pin_factory(), whose pins report motor changes"
+            )
+        return pin
+
+    def _watched_pins(self) -> list[ReportingPin]:
+        return [pin for pin in (self._forward, self._reverse, self._enable) if pin is not None]
+
+    @staticmethod
+    def _drive(pin, high: bool) -> None:
+        if high:
+            pin.drive_high()
+        else:
+            pin.drive_low()
+
+    # ---- the feed -------------------------------------------------------------------------
+
+    def _feeding_rate(self) -> float:
+        duty = self._forward.state
+        enabled = self._enable is None or self._enable.state
+        if duty > 0 and not self._reverse.state and enabled:
+            return self._sim.cards_per_second * duty
+        return 0.0
+
+    def _motor_changed(self, pin: ReportingPin | None = None) -> None:
+        now = self._loop.time()
+        self._progress += (now - self._progress_at) * self._rate
+        self._progress_at = now
+        self._rate = self._feeding_rate()
+        self._cancel_feed()
+        if self._rate:
+            self._schedule_feed()
+        else:
+            # Stopped: the card on its way falls back, and a slipped wheel grips again on restart.
+            self._progress = 0.0
+            self._waiting = False
+            self._slipped = False
+
+    def _cancel_feed(self) -> None:
+        if self._feed_timer is not None:
+            self._feed_timer.cancel()
+            self._feed_timer = None
+
+    def _schedule_feed(self) -> None:
+        if self._rate and self._hopper and not (self._slipped or self._waiting or self._feed_timer):
+            delay = max(0.0, 1.0 - self._progress) / self._rate
+            self._feed_timer = self._loop.call_later(delay, self._card_due)
+
+    def _card_due(self) -> None:
+        self._feed_timer = None
+        self._progress = 0.0
+        self._progress_at = self._loop.time()
+        if self._slot_busy:
+            self._waiting = True
+            return
+        self._feed_card()
+        self._schedule_feed()
+
+    def _feed_card(self) -> None:
+        if not self._hopper:
+            return
+        # Both rolls every card, so the random stream does not depend on which outcome happened.
+        slips = self._rng.random() < self._sim.misfeed_chance
+        sticks = self._rng.random() < self._sim.jam_chance
+        if slips:
+            self._slipped = True
+            return
+        self._hopper -= 1
+        self._cards_out += 1
+        self._slot_busy = True
+        self._drive(self._beam, self._beam_blocked_high)
+        if sticks or self._jam_next:
+            self._jam_next = False
+            self._stuck = True
+        else:
+            self._crossing_timer = self._loop.call_later(self._sim.block_ms / 1000, self._slot_freed)
+
+    def _slot_freed(self) -> None:
+        self._crossing_timer = None
+        self._stuck = False
+        self._slot_busy = False
+        self._drive(self._beam, not self._beam_blocked_high)
+        if self._waiting:
+            self._waiting = False
+            self._card_due()
+
+    # ---- the player's and the operator's hands --------------------------------------------
+
+    def press(self) -> None:
+        """Press the launch button and release it after the debounce time and a margin."""
+        if self._release_timer is not None:
+            self._release_timer.cancel()
+        self._drive(self._button, self._button_pressed_high)
+        hold = (self._config.timing.button_debounce_ms + PRESS_MARGIN_MS) / 1000
+        self._release_timer = self._loop.call_later(hold, self._release)
+
+    def _release(self) -> None:
+        self._release_timer = None
+        self._drive(self._button, not self._button_pressed_high)
+
+    def jam_next(self) -> None:
+        """Make the next card that reaches the beam stick in the slot."""
+        self._jam_next = True
+
+    def clear(self) -> None:
+        """Pull the stuck card out, so the beam clears; nothing happens if none is stuck."""
+        if self._stuck:
+            self._slot_freed()
+
+    def set_lid(self, open: bool) -> None:
+        """Open or close the hopper lid. :raises Unavailable: no lid switch is configured."""
+        if self._lid is None:
+            raise Unavailable("no lid switch is configured ([pins] lid = false)")
+        self._drive(self._lid, bool(open) == self._lid_open_high)
+
+    def reload(self, cards: int) -> None:
+        """Put ``cards`` cards in the hopper; a running motor starts feeding them."""
+        if isinstance(cards, bool) or not isinstance(cards, int) or cards < 0:
+            raise InvalidParams(f"cards must be a whole number >= 0, not {cards!r}")
+        self._hopper = cards
+        self._schedule_feed()
+
+    def get_status(self) -> dict:
+        """``hopper`` (cards left), ``cards_out`` (cards that left it), ``stuck`` (a card jammed)."""
+        return {"hopper": self._hopper, "cards_out": self._cards_out, "stuck": self._stuck}
+
+    def close(self) -> None:
+        """Cancel every timer and stop watching the motor pins. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        for pin in self._watched_pins():
+            pin.remove_listener(self._motor_changed)
+        for timer in (self._feed_timer, self._crossing_timer, self._release_timer):
+            if timer is not None:
+                timer.cancel()
+        self._feed_timer = self._crossing_timer = self._release_timer = None
+
+
+__all__ = ["PRESS_MARGIN_MS", "ReportingPin", "SimulatedMechanism", "sim_pin_factory"]

@@ -1,0 +1,151 @@
+"""launcherd --sim end to end: a real process driven through its socket and through launcherctl."""
+
+import json
+import signal
+import socket
+import time
+
+import pytest
+
+from firmware.errors import ApiError
+
+FIXED = '[ejection]\nprofile = "fixed"\nsequence = {seq}\n'
+
+
+def test_status_answers_within_two_seconds(tmp_path, daemon_process):
+    started = time.monotonic()
+    proc = daemon_process()
+    result = proc.ctl("status", "--json", check=True)
+    assert time.monotonic() - started < 2.0
+    status = json.loads(result.stdout)
+    assert status["state"] == "ready"
+    assert status["presses"] == 0 and status["cards_ejected"] == 0
+    assert status["motor"]["on"] is False
+    assert status["sim"]["hopper"] == 112
+
+
+def test_three_hundred_presses_count_every_card(daemon_process):
+    proc = daemon_process(seed=7)
+    outcomes = []
+    with proc.client() as client:
+        for _ in range(300):
+            outcomes.append(client.call("launcher/press"))
+        status = client.call("status/get")
+    assert all(o["event"] == "launched" for o in outcomes)
+    assert status["presses"] == 300
+    lost = 112 - status["sim"]["hopper"]
+    assert status["cards_ejected"] == lost == status["sim"]["cards_out"]
+    assert sum(o["cards"] for o in outcomes) == status["cards_ejected"]
+    longest = streak = 0
+    for outcome in outcomes:
+        if outcome["outcome"] == "empty":
+            break  # after the hopper ran out nothing is decided any more
+        streak = streak + 1 if outcome["outcome"] == "dry" else 0
+        longest = max(longest, streak)
+    assert 1 <= longest <= 3  # the classic profile's cap on dry presses in a row
+    assert outcomes[-1]["outcome"] == "empty" and status["state"] == "empty"
+
+
+def test_launcherctl_press_prints_the_outcome(daemon_process):
+    proc = daemon_process(FIXED.format(seq="[0, 2]"))
+    first = proc.ctl("press", check=True)
+    assert "nothing came out" in first.stdout
+    second = proc.ctl("press", "--json", check=True)
+    outcome = json.loads(second.stdout)
+    assert outcome["outcome"] == "burst" and outcome["cards"] == 2
+
+
+def test_a_forced_jam_stops_the_motor(daemon_process):
+    proc = daemon_process(FIXED.format(seq="[5]"))
+    proc.call("sim/jam")
+    outcome = proc.call("launcher/press")
+    assert outcome["ended"] == "jam"
+    assert outcome["cards"] == 1  # the stuck card goes to the presser
+    status = proc.call("status/get")
+    assert status["state"] == "jammed"
+    assert status["motor"]["on"] is False
+    assert status["sim"]["stuck"] is True
+    ignored = proc.call("launcher/press")
+    assert ignored["event"] == "ignored" and ignored["reason"] == "jammed"
+    proc.call("sim/clear")
+    deadline = time.monotonic() + 5
+    while proc.call("status/get")["state"] != "ready":
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert proc.call("status/get")["cards_ejected"] == 1
+
+
+def test_empty_hopper_asks_for_a_reload(daemon_process):
+    proc = daemon_process(FIXED.format(seq="[4]") + "[sim]\nhopper = 6\n")
+    assert proc.call("launcher/press")["cards"] == 4
+    outcome = proc.call("launcher/press")
+    assert outcome["cards"] == 2 and outcome["ended"] == "empty"
+    assert proc.call("status/get")["state"] == "empty"
+    status = proc.call("launcher/reload", {"cards": 20})
+    assert status["state"] == "ready" and status["hopper"] == 20
+    assert proc.call("launcher/press")["cards"] == 4
+    assert proc.call("status/get")["sim"]["hopper"] == 16
+
+
+def test_lid_open_blocks_presses_and_closing_resets(daemon_process):
+    proc = daemon_process(FIXED.format(seq="[3]"))
+    assert proc.call("sim/lid", {"open": True})["state"] == "lid_open"
+    assert proc.call("launcher/press")["reason"] == "lid_open"
+    assert proc.call("sim/lid", {"open": False})["state"] == "ready"
+    assert proc.call("launcher/press")["cards"] == 3
+
+
+def test_a_press_while_asleep_only_wakes(daemon_process):
+    proc = daemon_process(FIXED.format(seq="[3]"))
+    assert proc.call("launcher/sleep")["state"] == "sleeping"
+    woke = proc.call("launcher/press")
+    assert woke["event"] == "ignored" and woke["reason"] == "sleeping"
+    status = proc.call("status/get")
+    assert status["state"] == "ready" and status["presses"] == 0
+    assert proc.call("launcher/press")["cards"] == 3
+
+
+def test_dispense_gives_exactly_the_count(daemon_process):
+    proc = daemon_process()
+    outcome = proc.call("launcher/dispense", {"count": 7})
+    assert outcome["outcome"] == "dispense" and outcome["cards"] == 7
+    assert proc.call("status/get")["sim"]["cards_out"] == 7
+
+
+def test_estop_halts_until_reset(daemon_process):
+    proc = daemon_process(FIXED.format(seq="[3]"))
+    status = proc.call("system/estop", {"reason": "test stop"})
+    assert status["state"] == "halted" and status["reason"] == "test stop"
+    assert proc.call("launcher/press")["reason"] == "halted"
+    assert proc.call("system/reset")["state"] == "ready"
+
+
+def test_bad_requests_leave_the_daemon_running(daemon_process):
+    proc = daemon_process()
+    with socket.socket(socket.AF_UNIX) as raw:
+        raw.connect(str(proc.socket))
+        raw.sendall(b"garbage\n" + b"x" * 70000 + b"\n")
+        raw.settimeout(5)
+        assert b"error" in raw.recv(4096)
+    with pytest.raises(ApiError) as info:
+        proc.call("launcher/dispense", {"count": "seven"})
+    assert info.value.code == ApiError.INVALID_PARAMS
+    assert proc.call("status/get")["state"] == "ready"
+
+
+def test_launcherctl_exit_codes(tmp_path, daemon_process):
+    proc = daemon_process()
+    assert proc.ctl("dispense", "0").returncode == 1
+    assert proc.ctl("dispense").returncode == 2
+    unreachable = proc.ctl("--socket", str(tmp_path / "nothing.sock"), "status")
+    assert unreachable.returncode == 3
+    assert "launcherd --sim" in unreachable.stderr
+
+
+def test_sigterm_stops_the_motor_and_exits_zero_quickly(daemon_process):
+    proc = daemon_process()
+    started = time.monotonic()
+    proc.process.send_signal(signal.SIGTERM)
+    assert proc.process.wait(5) == 0
+    assert time.monotonic() - started < 1.0
+    assert not proc.socket.exists()

@@ -1,0 +1,321 @@
+"""Hardware on mock pins: outputs off at start, motor safety, input levels, feedback, servo, close."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from gpiozero import DigitalOutputDevice
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from firmware.config import build_config
+from firmware.errors import HardwareError, Unavailable
+from firmware.events import Chime, Led
+from firmware.hardware import Hardware, describe_pins
+
+# Default pins: motor 12/13, enable 16, button 17, beam 27, LED 23, chime 24. Tests add these:
+LID, SERVO = 22, 25
+
+
+class RecordingPin(MockPWMPin):
+    """Appends every output change and every close to the factory's shared ``log``, in order."""
+
+    def _change_state(self, value):
+        changed = super()._change_state(value)
+        if changed and self._function == "output":
+            self.factory.log.append(("state", self.info.name, value))
+        return changed
+
+    def close(self):
+        self.factory.log.append(("close", self.info.name, None))
+        super().close()
+
+
+@pytest.fixture
+def factory():
+    factory = MockFactory(pin_class=RecordingPin)
+    factory.log = []
+    yield factory
+    factory.close()
+
+
+def make_config(**pins):
+    return build_config({"pins": pins} if pins else {})
+
+
+@pytest.fixture
+def hw(factory):
+    with Hardware(make_config(lid=LID, servo=SERVO), pin_factory=factory) as hardware:
+        yield hardware
+
+
+def state(factory, bcm):
+    return factory.pin(bcm).state
+
+
+def wait_for(predicate, timeout=2.0):
+    """Wait for gpiozero's blink thread; returns as soon as the predicate holds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.002)
+
+
+def levels(factory, bcm):
+    return [bool(s.state) for s in factory.pin(bcm).states]
+
+
+# ---- construction -------------------------------------------------------------------------
+
+
+def test_every_output_is_off_after_construction(factory):
+    threads = threading.active_count()
+    with Hardware(make_config(lid=LID, servo=SERVO), pin_factory=factory) as hw:
+        for bcm in (12, 13, 16, 23, 24):
+            assert factory.pin(bcm).function == "output"
+            assert state(factory, bcm) == 0
+        assert factory.pin(12).frequency == 1000  # [motor] pwm_frequency
+        # No pulses: the servo is not driven until the first aim.
+        assert factory.pin(SERVO).frequency is None
+        assert not any(value for kind, _, value in factory.log if kind == "state")
+        assert hw.has_servo
+    # DigitalInputDevice, not Button: no hold thread.
+    assert threading.active_count() == threads
+
+
+def test_inputs_pull_towards_their_inactive_level(factory):
+    config = build_config(
+        {"pins": {"lid": LID}, "sensor": {"button_active": "low", "beam_blocked": "high", "lid_open": "high"}}
+    )
+    with Hardware(config, pin_factory=factory) as hw:
+        assert factory.pin(17).pull == "up"
+        assert factory.pin(27).pull == "down"
+        assert factory.pin(LID).pull == "down"
+        for bcm in (17, 27, LID):
+            assert factory.pin(bcm).function == "input"
+            assert factory.pin(bcm).bounce is None  # debounce lives in the core
+        assert (hw.button_pressed, hw.beam_blocked, hw.lid_open) == (False, False, False)
+
+
+def test_pin_in_use_names_the_pin_and_function_and_releases_the_rest(factory):
+    blocker = DigitalOutputDevice(17, pin_factory=factory)
+    with pytest.raises(HardwareError, match=r"GPIO 17 as \[pins\] button .*in use"):
+        Hardware(make_config(), pin_factory=factory)
+    # The motor pins built before the failure were closed again.
+    assert factory.pin(12).function == "input"
+    blocker.close()
+    Hardware(make_config(), pin_factory=factory).close()
+
+
+def test_pwm_unsupported_is_a_hardware_error():
+    factory = MockFactory()  # plain MockPin: no PWM
+    with pytest.raises(HardwareError, match=r"GPIO 12 as \[pins\] motor_forward .*PWM"):
+        Hardware(make_config(), pin_factory=factory)
+    factory.close()
+
+
+# ---- motor ----------------------------------------------------------------------------------
+
+
+def motor_pins_history(factory):
+    """(forward, reverse) after every change of either motor pin."""
+    current = {"GPIO12": 0.0, "GPIO13": 0.0}
+    history = []
+    for kind, name, value in factory.log:
+        if kind == "state" and name in current:
+            current[name] = value
+            history.append((current["GPIO12"], current["GPIO13"]))
+    return history
+
+
+def test_motor_directions_and_never_both_driven(hw, factory):
+    hw.motor("forward", 0.7)
+    assert (state(factory, 12), state(factory, 13)) == (0.7, 0)
+    hw.motor("reverse", 0.5)
+    assert (state(factory, 12), state(factory, 13)) == (0, 0.5)
+    hw.motor("forward", 1.0)
+    assert (state(factory, 12), state(factory, 13)) == (1.0, 0)
+    hw.motor("stop", 0.9)
+    assert (state(factory, 12), state(factory, 13)) == (0, 0)
+    history = motor_pins_history(factory)
+    assert history == [(0.7, 0), (0, 0), (0, 0.5), (0, 0), (1.0, 0), (0, 0)]
+    assert not any(forward and reverse for forward, reverse in history)
+
+
+@pytest.mark.parametrize("direction, duty", [("sideways", 0.5), ("forward", 1.5), ("reverse", -0.1)])
+def test_motor_rejects_bad_arguments(hw, factory, direction, duty):
+    with pytest.raises(ValueError):
+        hw.motor(direction, duty)
+    assert (state(factory, 12), state(factory, 13)) == (0, 0)
+
+
+def test_driver_enable(hw, factory):
+    hw.set_driver_enabled(True)
+    assert state(factory, 16) == 1
+    hw.set_driver_enabled(False)
+    assert state(factory, 16) == 0
+
+
+def test_driver_enable_is_a_no_op_without_the_pin(factory):
+    with Hardware(make_config(motor_enable=False), pin_factory=factory) as hw:
+        hw.set_driver_enabled(True)
+        assert factory.pin(16).function == "input"  # never touched
+
+
+# ---- inputs ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("active", ["low", "high"])
+@pytest.mark.parametrize(
+    "key, bcm, sensor_key, prop",
+    [
+        ("button", 17, "button_active", "button_pressed"),
+        ("beam", 27, "beam_blocked", "beam_blocked"),
+        ("lid", LID, "lid_open", "lid_open"),
+    ],
+)
+def test_inputs_report_logical_levels(factory, active, key, bcm, sensor_key, prop):
+    config = build_config({"pins": {"lid": LID}, "sensor": {sensor_key: active}})
+    calls = {"button": [], "beam": [], "lid": []}
+    with Hardware(config, pin_factory=factory) as hw:
+        hw.watch(calls["button"].append, calls["beam"].append, calls["lid"].append)
+        pin = factory.pin(bcm)
+        drive_active, drive_inactive = (
+            (pin.drive_low, pin.drive_high) if active == "low" else (pin.drive_high, pin.drive_low)
+        )
+        assert getattr(hw, prop) is False
+        drive_active()
+        assert getattr(hw, prop) is True
+        drive_inactive()
+        assert getattr(hw, prop) is False
+        assert calls.pop(key) == [True, False]
+        assert calls == {name: [] for name in calls}  # the other inputs stayed quiet
+
+
+def test_lid_is_optional(factory):
+    calls = []
+    with Hardware(make_config(), pin_factory=factory) as hw:
+        assert hw.lid_open is None
+        hw.watch(calls.append, calls.append, calls.append)
+        hw.watch(calls.append, calls.append)
+        factory.pin(17).drive_low()
+        assert calls == [True]
+
+
+def test_watch_none_removes_a_callback(hw, factory):
+    calls = []
+    hw.watch(calls.append, calls.append, None)
+    hw.watch(None, calls.append, None)
+    factory.pin(17).drive_low()
+    factory.pin(27).drive_low()
+    assert calls == [True]
+
+
+# ---- LED and chime --------------------------------------------------------------------------
+
+
+def test_led_on_off(hw, factory):
+    hw.led(Led("on", brightness=0.4))
+    assert state(factory, 23) == 0.4
+    hw.led(Led("off"))
+    assert state(factory, 23) == 0
+
+
+def test_led_flash_counts_and_stops(hw, factory):
+    factory.pin(23).clear_states()
+    hw.led(Led("flash", period_ms=10, count=2))
+    wait_for(lambda: levels(factory, 23) == [False, True, False, True, False])
+    hw.led(Led("flash", period_ms=10))  # forever, until the next action
+    wait_for(lambda: len(factory.pin(23).states) > 8)
+    hw.led(Led("on", brightness=0.3))
+    time.sleep(0.03)
+    assert state(factory, 23) == 0.3
+
+
+@pytest.mark.parametrize("action", [Led("flash", period_ms=0), Led("blink")])
+def test_led_rejects_bad_actions(hw, action):
+    with pytest.raises(ValueError):
+        hw.led(action)
+
+
+def test_chime_beeps_count_times(hw, factory):
+    factory.pin(24).clear_states()
+    hw.chime(Chime(count=3, ms=3, gap_ms=3))
+    wait_for(lambda: levels(factory, 24) == [False, True, False, True, False, True, False])
+    time.sleep(0.02)
+    assert levels(factory, 24) == [False, True, False, True, False, True, False]
+
+
+# ---- aim servo ------------------------------------------------------------------------------
+
+
+def test_aim_sets_the_pulse_width_and_clamps(factory):
+    aim = {"min_angle": -45, "max_angle": 60, "min_pulse_ms": 0.5, "max_pulse_ms": 2.5}
+    config = build_config({"pins": {"servo": SERVO}, "aim": aim})
+    with Hardware(config, pin_factory=factory) as hw:
+        pin = factory.pin(SERVO)
+        assert hw.aim(0) == 0
+        assert pin.frequency == 50
+        assert pin.state * 0.020 == pytest.approx(0.0015)  # middle of 0.5-2.5 ms
+        assert hw.aim(90) == 60
+        assert pin.state * 0.020 == pytest.approx(0.0005 + 0.002 * 150 / 180)
+        assert hw.aim(-200) == -45
+        assert pin.state * 0.020 == pytest.approx(0.0005 + 0.002 * 45 / 180)
+
+
+def test_aim_without_servo_is_unavailable(factory):
+    with Hardware(make_config(), pin_factory=factory) as hw:
+        assert not hw.has_servo
+        with pytest.raises(Unavailable):
+            hw.aim(10)
+
+
+# ---- close ----------------------------------------------------------------------------------
+
+
+def test_close_stops_the_motor_first_and_is_idempotent(factory):
+    hw = Hardware(make_config(lid=LID, servo=SERVO), pin_factory=factory)
+    hw.set_driver_enabled(True)
+    hw.motor("forward", 0.8)
+    hw.led(Led("on"))
+    del factory.log[:]
+    hw.close()
+    hw.close()
+    assert hw.closed
+    assert factory.log[:2] == [("state", "GPIO12", 0.0), ("state", "GPIO16", 0.0)]
+    closed = [name for kind, name, _ in factory.log if kind == "close"]
+    assert closed[:2] == ["GPIO12", "GPIO13"]
+    assert set(closed) == {f"GPIO{n}" for n in (12, 13, 16, 17, 27, LID, 23, 24, SERVO)}
+    assert (state(factory, 12), state(factory, 13)) == (0, 0)
+    # Every pin is free again.
+    Hardware(make_config(lid=LID, servo=SERVO), pin_factory=factory).close()
+
+
+def test_after_close_only_stop_is_allowed(factory):
+    with Hardware(make_config(), pin_factory=factory) as hw:
+        pass
+    assert hw.closed
+    hw.motor("stop")
+    with pytest.raises(HardwareError):
+        hw.motor("forward", 0.5)
+    with pytest.raises(HardwareError):
+        hw.led(Led("on"))
+
+
+# ---- wiring table ---------------------------------------------------------------------------
+
+
+def test_describe_pins():
+    config = build_config(
+        {"pins": {"motor_enable": False, "lid": LID}, "sensor": {"beam_blocked": "high"}}
+    )
+    assert describe_pins(config) == [
+        {"bcm": 12, "function": "motor_forward", "direction": "out", "pull": "-"},
+        {"bcm": 13, "function": "motor_reverse", "direction": "out", "pull": "-"},
+        {"bcm": 17, "function": "button", "direction": "in", "pull": "up"},
+        {"bcm": 27, "function": "beam", "direction": "in", "pull": "down"},
+        {"bcm": LID, "function": "lid", "direction": "in", "pull": "down"},
+        {"bcm": 23, "function": "led", "direction": "out", "pull": "-"},
+        {"bcm": 24, "function": "chime", "direction": "out", "pull": "-"},
+    ]
