@@ -1,0 +1,671 @@
+"""The flow of a round of UNO Attack: a pure, deterministic state machine (rules.md §1, §3-5).
+
+sans-IO: :func:`new_game` and :func:`apply` take plain data and return a new immutable
+:class:`GameState` plus a list of effects (plain dicts) for the caller to show or act on; they never
+touch a pin, a file or a clock. Bad input raises ``InvalidParams`` / ``NotFound`` / ``Refused`` and,
+the state being immutable, leaves the caller's state as it was. The caller logs the actions (JSON
+dicts) verbatim: replaying them from the same ``new_game`` call rebuilds the same state, so undo is a
+replay of all the actions but the last.
+
+What the controller follows is *whose move it is*: who owes presses (a queue of obligations: hits,
+penalties, Wild All Hit) and, once nobody owes any, who plays. It does not see the cards: it trusts
+the table that a card matches the discard pile, and hands (Discard All, Trade Hands) are the
+players' business. A press is reported by the launcher with the number of cards counted at the exit
+beam; the controller attributes it to the player whose move it is.
+
+Seats are indexes in the ``players`` list, which is the clockwise seating order.
+
+Where the rules are silent, this module decides:
+
+- ``color`` is the current colour when known: named by a wild (required there), or given with a
+  coloured card (optional); a coloured card played without it clears it.
+- Early stop applies to every obligation with a count (hits, Mega Hit, penalties, first card), as
+  001 says it of any "appuis demandés"; Wild Hit-Fire always ends when cards come out.
+- Wild All Hit: the presses are not turns; play then goes on with the player after the one who
+  played it. With two players it is an attack like the others, so its player plays again (000).
+- Mega Hit: a single Hit card answered by nobody resumes after its victim (the card's own rule);
+  the ``resume`` option applies once at least one card was stacked.
+- Last card: only Wild Attack-Attack still attacks (001); played on a Mega Hit it passes the whole
+  stack. A last Hit card attacks nobody. A round cannot end on Trade Hands.
+- Uno: a catch is allowed against the player who played the latest card until the next player's
+  turn begins (the next play, or a press other than a penalty's), unless that player called Uno
+  since they last took cards from the launcher.
+- Penalties go after penalties already owed and before any turn's obligation.
+- First card: a turned-up Hit is pressed by the first player with no stacking (nobody attacked);
+  a turned-up Wild Attack-Attack waits for a ``first_attack`` action from the first player, then
+  works as if they had played it (Mega Hit included); Discard All and Wild need nothing (the first
+  player plays or presses); Wild All Hit and Wild Hit-Fire act as if the dealer had played them;
+  Trade Hands and numbers only set the colour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+
+from firmware.errors import InvalidParams, NotFound, Refused
+
+from . import rulesets
+from .points import COLORS
+from .rulesets import CANNOT_END, TARGETED_CARDS, WILD_CARDS, Ruleset
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+PENALTIES = frozenset({"uno", "hint"})  # obligations owed out of turn, pressed before anything else
+AWAITING_FIRST_ATTACK = "first_attack"
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A Mega Hit stack still open: the player who owes it may answer it with a Hit card."""
+
+    hits: int
+    started_by: int  # seat of the player who played the first Hit card
+    stacks: int  # Hit cards played on top of the first one
+
+
+@dataclass(frozen=True)
+class Owed:
+    """Presses one player owes before play goes on."""
+
+    seat: int
+    presses: int | None  # presses left; None: until cards come out (Wild Hit-Fire)
+    until_cards: bool  # the obligation also ends at the first press that gives cards
+    # hit, attack, mega-hit, all-hit, hit-fire, first-card, uno, hint or last-card-attack
+    reason: str
+    chain: Chain | None = None
+
+
+@dataclass(frozen=True)
+class GameState:
+    """One round in progress; immutable and picklable (see also :func:`to_json`)."""
+
+    ruleset: str
+    players: tuple[str, ...]
+    dealer: int
+    options: tuple[tuple[str, str], ...]
+    round_no: int
+    first_card: str | None
+    active: int  # who plays once nobody owes presses
+    direction: int  # +1 clockwise (seat order), -1 counterclockwise
+    cards_taken: tuple[int, ...]  # per seat, cards the launcher gave this round
+    presses: tuple[int, ...]  # per seat, presses attributed this round
+    queue: tuple[Owed, ...] = ()
+    color: str | None = None
+    top_card: str | None = None
+    awaiting: str | None = None  # AWAITING_FIRST_ATTACK: a turned-up Wild Attack-Attack waits
+    catchable: int | None = None  # who played last, until the next player's turn begins
+    uno_called: frozenset[int] = frozenset()  # called Uno and took no cards since
+    round_over: bool = False
+    winner: int | None = None
+    last_attack_victim: int | None = None  # victim of a Wild Attack-Attack played as the last card
+    last_attack_cards: int = 0
+
+
+# ---- small helpers ------------------------------------------------------------------------------
+
+
+def _presses(n: int | None) -> str:
+    if n is None:
+        return "presses until cards come out"
+    return "1 press" if n == 1 else f"{n} presses"
+
+
+def _cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
+def _message(text: str) -> dict:
+    return {"type": "message", "text": text}
+
+
+def _aim(state: GameState, seat: int) -> dict:
+    return {"type": "aim", "player": state.players[seat], "seat": seat}
+
+
+def _option(state: GameState, name: str) -> str:
+    return dict(state.options)[name]
+
+
+def _early_stop(state: GameState) -> bool:
+    return _option(state, "early_stop") == "true"
+
+
+def _next(state: GameState, seat: int, steps: int = 1) -> int:
+    """The seat ``steps`` places after ``seat`` in the current direction."""
+    return (seat + steps * state.direction) % len(state.players)
+
+
+def _direction(state: GameState) -> str:
+    return "clockwise" if state.direction > 0 else "counterclockwise"
+
+
+def _turn(state: GameState) -> int | None:
+    """Whose move it is: who owes presses first, else who plays; None once the round is settled."""
+    if state.queue:
+        return state.queue[0].seat
+    return None if state.round_over else state.active
+
+
+def _find(players: tuple[str, ...], name: str) -> int:
+    """The seat of a player, names compared without case."""
+    wanted = name.casefold()
+    for seat, player in enumerate(players):
+        if player.casefold() == wanted:
+            return seat
+    raise NotFound(f"no player {name!r} at the table; players: " + ", ".join(players))
+
+
+def _color(color: str | None) -> str | None:
+    if color is not None and color not in COLORS:
+        raise InvalidParams(f"unknown colour {color!r}; colours: " + ", ".join(COLORS))
+    return color
+
+
+def _bump(values: tuple[int, ...], seat: int, by: int) -> tuple[int, ...]:
+    return values[:seat] + (values[seat] + by,) + values[seat + 1 :]
+
+
+def _refuse_when_over(state: GameState) -> None:
+    if state.round_over:
+        raise Refused(
+            f"round {state.round_no} is over ({state.players[state.winner]} won); start a new round"
+        )
+
+
+def _check_by(state: GameState, by: str | None, seat: int) -> None:
+    """``by`` names who the caller thinks moves: refuse it when the move is someone else's."""
+    if by is not None and _find(state.players, by) != seat:
+        raise Refused(f"it is {state.players[seat]}'s move, not {by}'s")
+
+
+def _check_target(state: GameState, target: str, seat: int, card: str) -> int:
+    victim = _find(state.players, target)
+    if victim == seat:
+        raise Refused(f"{card} names another player, not {state.players[seat]}")
+    return victim
+
+
+# ---- actions: shapes ----------------------------------------------------------------------------
+
+# For each action type, its keys: (type, required). Every key may be given as null when optional.
+ACTIONS: dict[str, dict[str, tuple[type, bool]]] = {
+    "play": {
+        "card": (str, True),
+        "color": (str, False),
+        "target": (str, False),
+        "last": (bool, False),
+        "by": (str, False),
+    },
+    "press": {"cards": (int, True), "press_id": (int, False)},
+    "uno": {"player": (str, True)},
+    "catch": {"player": (str, True)},
+    "hint": {"player": (str, True)},
+    "first_attack": {"color": (str, True), "target": (str, True), "by": (str, False)},
+}
+
+
+def _checked(action: object) -> tuple[str, dict]:
+    """The action's type and parameters (optional keys missing as None); InvalidParams if malformed."""
+    if not isinstance(action, dict):
+        raise InvalidParams(f"an action is a JSON object, not {type(action).__name__}")
+    kind = action.get("type")
+    if kind not in ACTIONS:
+        raise InvalidParams(f"unknown action type {kind!r}; types: " + ", ".join(ACTIONS))
+    spec = ACTIONS[kind]
+    extra = sorted(set(action) - set(spec) - {"type"})
+    if extra:
+        raise InvalidParams(f"{kind}: unknown key {extra[0]!r}; keys: " + ", ".join(spec))
+    params = {}
+    for key, (kind_of, required) in spec.items():
+        value = action.get(key)
+        if value is None:
+            if required:
+                raise InvalidParams(f"{kind}: {key} is required")
+        # bool is an int in Python: a card count of `true` is a mistake, not 1.
+        elif not isinstance(value, kind_of) or (kind_of is int and isinstance(value, bool)):
+            raise InvalidParams(f"{kind}: {key} must be {kind_of.__name__}, not {value!r}")
+        params[key] = value
+    return kind, params
+
+
+# ---- the effect of a card -----------------------------------------------------------------------
+
+
+def _card_effect(
+    state: GameState, rs: Ruleset, seat: int, card: str, target: int | None
+) -> tuple[GameState, list[dict]]:
+    """What a card played by ``seat`` (with nothing owed, the round going on) does to the flow."""
+    n = len(state.players)
+    names = state.players
+    texts = []
+    if card == "reverse":
+        if n > 2:  # with two players Reverse acts as Skip: the direction does not matter
+            state = replace(state, direction=-state.direction)
+            texts.append("play now goes " + _direction(state))
+        active = _next(state, seat)
+    elif card == "skip":
+        texts.append(f"{names[_next(state, seat)]} is skipped")
+        active = _next(state, seat, 2)
+    elif card in rs.hits:
+        victim = target if card == "wild-attack" else _next(state, seat)
+        presses = rs.hits[card]
+        chain = Chain(presses, seat, 0) if rs.mega_hit else None
+        reason = "attack" if card == "wild-attack" else "hit"
+        owed = Owed(victim, presses, _early_stop(state), reason, chain)
+        state = replace(state, queue=(owed,))
+        texts.append(
+            f"{names[victim]} owes {_presses(presses)}"
+            + (" or answers with a Hit card" if chain else "")
+        )
+        active = _next(state, victim)
+    elif card == "wild-all-hit":
+        order = [_next(state, seat, i) for i in range(1, n)]
+        state = replace(
+            state, queue=tuple(Owed(v, 1, _early_stop(state), "all-hit") for v in order)
+        )
+        texts.append("each other player presses once: " + ", ".join(names[v] for v in order))
+        active = _next(state, seat)
+    elif card == "wild-hit-fire":
+        victim = _next(state, seat)
+        state = replace(state, queue=(Owed(victim, None, True, "hit-fire"),))
+        texts.append(f"{names[victim]} presses until cards come out")
+        active = _next(state, victim)
+    else:
+        if card == "trade-hands":
+            texts.append(f"{names[seat]} and {names[target]} swap hands")
+        active = _next(state, seat)
+    if n == 2 and card in rs.two_players_replay:
+        texts.append(f"{names[seat]} plays again (two players)")
+        active = seat
+    return replace(state, active=active), [_message(t) for t in texts]
+
+
+def _stack(
+    state: GameState, rs: Ruleset, seat: int, card: str, target: int | None
+) -> tuple[GameState, list[dict]]:
+    """A Hit card answering a Mega Hit: the hits add up and pass on (rules.md §4)."""
+    chain = state.queue[0].chain
+    hits = chain.hits + rs.hits[card]
+    victim = target if card == "wild-attack" else _next(state, seat)
+    if _option(state, "resume") == "first_attacker":
+        active = chain.started_by
+    else:
+        active = _next(state, chain.started_by)
+    stacked = Chain(hits, chain.started_by, chain.stacks + 1)
+    owed = Owed(victim, hits, _early_stop(state), "mega-hit", stacked)
+    state = replace(state, queue=(owed,) + state.queue[1:], active=active)
+    text = f"Mega Hit: {hits} hits pass to {state.players[victim]}, who presses or stacks a Hit card"
+    return state, [_message(text)]
+
+
+def _end_round(
+    state: GameState, rs: Ruleset, seat: int, card: str, target: int | None
+) -> tuple[GameState, list[dict]]:
+    """The last card: the round is over; a last Wild Attack-Attack still attacks (001 §2)."""
+    front = state.queue[0] if state.queue else None
+    name = state.players[seat]
+    state = replace(state, round_over=True, winner=seat, catchable=None, queue=())
+    effects = [
+        _message(f"{name} plays the last card and wins round {state.round_no}"),
+        {"type": "round_over", "winner": name},
+    ]
+    if card == "wild-attack":
+        # Played on a Mega Hit, the card passes the whole stack on, as it would mid-round.
+        presses = rs.hits[card] + (front.chain.hits if front is not None else 0)
+        owed = Owed(target, presses, _early_stop(state), "last-card-attack")
+        state = replace(state, queue=(owed,), last_attack_victim=target)
+        effects.append(
+            _message(
+                f"the attack still happens: {state.players[target]} owes {_presses(presses)};"
+                " those cards count in the score"
+            )
+        )
+    return state, effects
+
+
+# ---- action handlers ------------------------------------------------------------------------------
+
+
+def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    rs = rulesets.get(state.ruleset)
+    card = p["card"]
+    if card not in rs.cards:
+        raise InvalidParams(f"{card!r} is not a card of {rs.id}; cards: " + ", ".join(rs.cards))
+    color = _color(p["color"])
+    if card in WILD_CARDS and color is None:
+        raise InvalidParams(f"{card} names a colour: give color, one of " + ", ".join(COLORS))
+    if card in TARGETED_CARDS and p["target"] is None:
+        raise InvalidParams(f"{card} names another player: give target")
+    if card not in TARGETED_CARDS and p["target"] is not None:
+        raise InvalidParams(f"{card} takes no target; only " + ", ".join(sorted(TARGETED_CARDS)))
+    _refuse_when_over(state)
+    seat = _turn(state)
+    name = state.players[seat]
+    _check_by(state, p["by"], seat)
+    if state.awaiting and not state.queue:
+        raise Refused(f"{name} first names the colour and target of the turned-up wild-attack")
+    front = state.queue[0] if state.queue else None
+    if front is not None and front.chain is None:
+        no_stack = "" if rs.mega_hit else f"; {rs.id} has no Mega Hit stacking"
+        raise Refused(f"{name} owes {_presses(front.presses)} first{no_stack}")
+    if front is not None and card not in rs.hits:
+        raise Refused(f"only a Hit card ({', '.join(rs.hits)}) answers a Mega Hit; or {name} presses")
+    target = None if p["target"] is None else _check_target(state, p["target"], seat, card)
+    if p["last"] and card in CANNOT_END:
+        raise Refused(f"a round cannot end on {card}")
+
+    described = f"{name} plays {card}" + (f" ({color})" if color else "")
+    if target is not None:
+        described += f" at {state.players[target]}"
+    state = replace(state, top_card=card, color=color, catchable=seat)
+    if p["last"]:
+        state, effects = _end_round(state, rs, seat, card, target)
+    elif front is not None:
+        state, effects = _stack(state, rs, seat, card, target)
+    else:
+        state, effects = _card_effect(state, rs, seat, card, target)
+    return state, [_message(described)] + effects
+
+
+def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    cards = p["cards"]
+    if cards < 0:
+        raise InvalidParams(f"press: cards must be 0 or more, not {cards}")
+    if not state.queue:  # after the last card only a last-card attack is still pressed
+        _refuse_when_over(state)
+    seat = _turn(state)
+    if state.awaiting and not state.queue:
+        raise Refused(
+            f"{state.players[seat]} first names the colour and target of the turned-up wild-attack"
+        )
+    text = f"{state.players[seat]} pressed: {_cards(cards)}"
+    state = replace(
+        state,
+        cards_taken=_bump(state.cards_taken, seat, cards),
+        presses=_bump(state.presses, seat, 1),
+        # Cards in hand again: an earlier Uno call no longer covers this player.
+        uno_called=state.uno_called - {seat} if cards else state.uno_called,
+    )
+    if not state.queue:  # the "cannot or will not play" press: the turn is over
+        state = replace(state, active=_next(state, seat), catchable=None)
+        return state, [_message(text + ", turn over")]
+    owed = state.queue[0]
+    left = None if owed.presses is None else owed.presses - 1
+    done = left == 0 or (owed.until_cards and cards > 0)
+    if done:
+        rest = state.queue[1:]
+        text += ", done"
+    else:  # pressing once closes a Mega Hit: no stacking after that
+        rest = (replace(owed, presses=left, chain=None),) + state.queue[1:]
+        text += f", still owes {_presses(left)}"
+    if owed.reason not in PENALTIES:  # a penalty is out of turn: the next player has not moved yet
+        state = replace(state, catchable=None)
+    if owed.reason == "last-card-attack":
+        state = replace(state, last_attack_cards=state.last_attack_cards + cards)
+    return replace(state, queue=rest), [_message(text)]
+
+
+def _penalty(state: GameState, p: dict, reason: str) -> tuple[GameState, list[dict]]:
+    """Presses owed at once, out of turn, before anything else already owed (rules.md §3)."""
+    rs = rulesets.get(state.ruleset)
+    seat = _find(state.players, p["player"])
+    name = state.players[seat]
+    _refuse_when_over(state)
+    if reason == "hint":
+        if rs.hint_penalty is None:
+            raise Refused(f"{rs.id} has no advice penalty (the 2005 and 2010 boxes only)")
+        presses = rs.hint_penalty
+    else:
+        if state.catchable != seat:
+            raise Refused(f"{name} can be caught only after playing a card, before the next turn")
+        if seat in state.uno_called:
+            raise Refused(f"{name} called Uno")
+        presses = rs.uno_penalty
+    # After the penalties already waiting, before any turn's obligation: those resume afterwards.
+    at = next((i for i, o in enumerate(state.queue) if o.reason not in PENALTIES), len(state.queue))
+    owed = Owed(seat, presses, _early_stop(state), reason)
+    state = replace(
+        state,
+        queue=state.queue[:at] + (owed,) + state.queue[at:],
+        catchable=None if reason == "uno" else state.catchable,
+    )
+    why = "did not call Uno" if reason == "uno" else "gave advice"
+    return state, [_message(f"{name} {why}: {name} owes {_presses(presses)}")]
+
+
+def _catch(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    return _penalty(state, p, "uno")
+
+
+def _hint(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    return _penalty(state, p, "hint")
+
+
+def _uno(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    seat = _find(state.players, p["player"])
+    _refuse_when_over(state)
+    state = replace(state, uno_called=state.uno_called | {seat})
+    return state, [_message(f"{state.players[seat]} calls Uno")]
+
+
+def _first_attack(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    """The first player names the colour and the victim of a turned-up Wild Attack-Attack (§5)."""
+    rs = rulesets.get(state.ruleset)
+    color = _color(p["color"])
+    _refuse_when_over(state)
+    if state.awaiting != AWAITING_FIRST_ATTACK:
+        raise Refused("no turned-up wild-attack waits for a colour and a target")
+    seat = _turn(state)
+    if state.queue:
+        raise Refused(f"{state.players[seat]} owes {_presses(state.queue[0].presses)} first")
+    _check_by(state, p["by"], seat)
+    target = _check_target(state, p["target"], seat, "wild-attack")
+    state = replace(state, awaiting=None, color=color)
+    text = f"{state.players[seat]} names {color} and {state.players[target]}"
+    state, effects = _card_effect(state, rs, seat, "wild-attack", target)
+    return state, [_message(text)] + effects
+
+
+_HANDLERS = {
+    "play": _play,
+    "press": _press,
+    "uno": _uno,
+    "catch": _catch,
+    "hint": _hint,
+    "first_attack": _first_attack,
+}
+
+
+# ---- the first card -------------------------------------------------------------------------------
+
+
+def _first_card(state: GameState, rs: Ruleset, card: str | None) -> tuple[GameState, list[dict]]:
+    """The effect of the card turned up to start the discard pile (rules.md §5)."""
+    first = state.active
+    names = state.players
+    es = _early_stop(state)
+    if card == "reverse":
+        direction = state.direction if len(names) == 2 else -state.direction
+        state = replace(state, active=state.dealer, direction=direction)
+        text = f"Reverse turned up: {names[state.dealer]} (the dealer) starts, play goes "
+        text += _direction(state)
+    elif card == "skip":
+        state = replace(state, active=_next(state, first))
+        text = f"Skip turned up: {names[first]} is skipped"
+    elif card in ("hit-1", "hit-2"):
+        presses = rs.hits[card]
+        owed = Owed(first, presses, es, "first-card")
+        state = replace(state, queue=(owed,), active=_next(state, first))
+        text = f"{card} turned up: {names[first]} owes {_presses(presses)} and misses the turn"
+    elif card == "wild":
+        text = f"Wild turned up: {names[first]} names the colour"
+    elif card == "discard-all":
+        text = f"Discard All turned up: {names[first]} discards that colour or presses"
+    elif card == "wild-attack":
+        state = replace(state, awaiting=AWAITING_FIRST_ATTACK)
+        text = f"Wild Attack-Attack turned up: {names[first]} names a colour and a player to attack"
+    elif card == "wild-all-hit":  # as if the dealer had played it, like a turned-up Hit card
+        order = [_next(state, state.dealer, i) for i in range(1, len(names))]
+        state = replace(state, queue=tuple(Owed(v, 1, es, "all-hit") for v in order))
+        text = "Wild All Hit turned up: " + ", ".join(names[v] for v in order) + " press once each"
+    elif card == "wild-hit-fire":
+        owed = Owed(first, None, True, "hit-fire")
+        state = replace(state, queue=(owed,), active=_next(state, first))
+        text = f"Wild Hit-Fire turned up: {names[first]} presses until cards come out, loses the turn"
+    else:  # a number or Trade Hands (nobody trades): only the start colour
+        return state, []
+    return state, [_message(text)]
+
+
+# ---- public interface -----------------------------------------------------------------------------
+
+
+def new_game(
+    ruleset: str,
+    players: list[str],
+    dealer: str | None = None,
+    first_card: str | None = None,
+    color: str | None = None,
+    options: dict[str, str] | None = None,
+    round_no: int = 1,
+) -> tuple[GameState, list[dict]]:
+    """A round ready to play, and the effects of the card turned up.
+
+    ``players`` in clockwise seating order; ``dealer`` defaults to the last name, so that the first
+    name plays first. ``first_card`` is the card turned up (None: a number, or not told);
+    ``color`` its colour, or the colour the first player named for a turned-up Wild.
+    """
+    rs = rulesets.get(ruleset)
+    chosen = rulesets.resolve_options(rs, options)
+    if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) for p in players):
+        raise InvalidParams("players is a list of names")
+    names = tuple(players)
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise InvalidParams(f"{MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
+    if any(not name.strip() for name in names):
+        raise InvalidParams("a player's name cannot be empty")
+    folded = [name.casefold() for name in names]
+    duplicate = next((n for n, f in zip(names, folded) if folded.count(f) > 1), None)
+    if duplicate is not None:
+        raise InvalidParams(f"two players are named {duplicate!r} (names ignore case)")
+    dealer_seat = len(names) - 1 if dealer is None else _find(names, dealer)
+    if first_card is not None and first_card not in rs.cards:
+        raise InvalidParams(f"{first_card!r} is not a card of {rs.id}; cards: " + ", ".join(rs.cards))
+    if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
+        raise InvalidParams(f"round_no is a number from 1, not {round_no!r}")
+    state = GameState(
+        ruleset=rs.id,
+        players=names,
+        dealer=dealer_seat,
+        options=tuple(chosen.items()),
+        round_no=round_no,
+        first_card=first_card,
+        active=(dealer_seat + 1) % len(names),  # left of the dealer, play clockwise
+        direction=1,
+        cards_taken=(0,) * len(names),
+        presses=(0,) * len(names),
+        color=_color(color),
+        top_card=first_card,
+    )
+    head = _message(f"round {round_no} of {rs.id}: {names[dealer_seat]} deals")
+    state, effects = _first_card(state, rs, first_card)
+    return state, [head] + effects + [_aim(state, _turn(state))]
+
+
+def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
+    """The state after one action, and its effects; raises, state untouched, if it is not allowed.
+
+    An ``aim`` effect is added whenever the player whose move it is changes.
+    """
+    kind, params = _checked(action)
+    before = _turn(state)
+    state, effects = _HANDLERS[kind](state, params)
+    after = _turn(state)
+    if after is not None and after != before:
+        effects.append(_aim(state, after))
+    return state, effects
+
+
+def _owed_json(state: GameState, owed: Owed) -> dict:
+    return {
+        "player": state.players[owed.seat],
+        "seat": owed.seat,
+        "presses": owed.presses,
+        "until_cards": owed.until_cards,
+        "reason": owed.reason,
+    }
+
+
+def status(state: GameState) -> dict:
+    """The `game status --json` view of a round."""
+    turn = _turn(state)
+    chained = next((o for o in state.queue if o.chain is not None), None)
+    attack = None
+    if state.last_attack_victim is not None:
+        owed = state.queue[0].presses if state.queue else 0
+        attack = {
+            "victim": state.players[state.last_attack_victim],
+            "presses_owed": owed,
+            "cards": state.last_attack_cards,
+        }
+    return {
+        "ruleset": state.ruleset,
+        "round": state.round_no,
+        "players": [
+            {"name": name, "seat": seat, "cards_taken": taken, "presses": pressed}
+            for seat, (name, taken, pressed) in enumerate(
+                zip(state.players, state.cards_taken, state.presses)
+            )
+        ],
+        "dealer": state.players[state.dealer],
+        "first_card": state.first_card,
+        "turn": None if turn is None else state.players[turn],
+        "aim": None if turn is None else state.players[turn],
+        "direction": _direction(state),
+        "owed": _owed_json(state, state.queue[0]) if state.queue else None,
+        "queue": [_owed_json(state, o) for o in state.queue],
+        "chain": None
+        if chained is None
+        else {
+            "hits": chained.chain.hits,
+            "started_by": state.players[chained.chain.started_by],
+            "target": state.players[chained.seat],
+            "stacks": chained.chain.stacks,
+        },
+        "awaiting": state.awaiting,
+        "top_card": state.top_card,
+        "color": state.color,
+        "catchable": None if state.catchable is None else state.players[state.catchable],
+        "uno_called": [state.players[s] for s in sorted(state.uno_called)],
+        "round_over": state.round_over,
+        "winner": None if state.winner is None else state.players[state.winner],
+        "last_card_attack": attack,
+        "options": dict(state.options),
+    }
+
+
+def to_json(state: GameState) -> dict:
+    """The whole state as JSON data (a snapshot; the action log stays the reference)."""
+    data = asdict(state)
+    data["options"] = dict(state.options)
+    data["uno_called"] = sorted(state.uno_called)
+    return data
+
+
+def from_json(data: dict) -> GameState:
+    """The state :func:`to_json` gave (after a trip through JSON text)."""
+    queue = tuple(
+        Owed(**{**o, "chain": None if o["chain"] is None else Chain(**o["chain"])})
+        for o in data["queue"]
+    )
+    return GameState(
+        **{
+            **data,
+            "players": tuple(data["players"]),
+            "options": tuple(data["options"].items()),
+            "cards_taken": tuple(data["cards_taken"]),
+            "presses": tuple(data["presses"]),
+            "queue": queue,
+            "uno_called": frozenset(data["uno_called"]),
+        }
+    )
