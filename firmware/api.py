@@ -228,10 +228,11 @@ class ApiServer:
             return
         self._server.close()
         for client in list(self._clients):
-            client.drop()
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+            client.drop()  # their readers see the end of the stream and their tasks finish
+        if self._tasks:
+            _, stuck = await asyncio.wait(list(self._tasks), timeout=1.0)
+            for task in stuck:
+                task.cancel()
         self._server = None
         try:
             self.path.unlink()

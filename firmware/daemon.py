@@ -313,17 +313,22 @@ class Daemon:
             raise Unavailable(f"{method} exists only in simulation (launcherd --sim)")
         return self.sim
 
-    def _sim_jam(self, params: dict) -> dict:
+    async def _sim_status(self) -> dict:
+        # The sim drives pins whose callbacks post into the loop: let those run before answering.
+        await asyncio.sleep(0)
+        return self.get_status()
+
+    async def _sim_jam(self, params: dict) -> dict:
         self._need_sim("sim/jam").jam_next()
-        return self.get_status()
+        return await self._sim_status()
 
-    def _sim_clear(self, params: dict) -> dict:
+    async def _sim_clear(self, params: dict) -> dict:
         self._need_sim("sim/clear").clear()
-        return self.get_status()
+        return await self._sim_status()
 
-    def _sim_lid(self, params: dict) -> dict:
+    async def _sim_lid(self, params: dict) -> dict:
         self._need_sim("sim/lid").set_lid(params["open"])
-        return self.get_status()
+        return await self._sim_status()
 
     # ---- status --------------------------------------------------------------------------
 

@@ -111,6 +111,7 @@ class SimulatedMechanism:
         self._feed_timer = None
         self._crossing_timer = None
         self._release_timer = None
+        self._press_timer = None
         self._closed = False
 
         self._drive(self._beam, not self._beam_blocked_high)
@@ -212,9 +213,24 @@ class SimulatedMechanism:
     # ---- the player's and the operator's hands --------------------------------------------
 
     def press(self) -> None:
-        """Press the launch button and release it after the debounce time and a margin."""
+        """Press the launch button and release it after the debounce time and a margin.
+
+        A press that comes while the button is still held from the last one lets go first and
+        presses once the release has had time to debounce, as a finger would; otherwise the
+        second press would be no edge at all and get lost.
+        """
+        hold = (self._config.timing.button_debounce_ms + PRESS_MARGIN_MS) / 1000
+        if self._press_timer is not None:
+            return  # a press is already on its way
         if self._release_timer is not None:
             self._release_timer.cancel()
+            self._release()
+            self._press_timer = self._loop.call_later(hold, self._push)
+        else:
+            self._push()
+
+    def _push(self) -> None:
+        self._press_timer = None
         self._drive(self._button, self._button_pressed_high)
         hold = (self._config.timing.button_debounce_ms + PRESS_MARGIN_MS) / 1000
         self._release_timer = self._loop.call_later(hold, self._release)
@@ -256,10 +272,10 @@ class SimulatedMechanism:
         self._closed = True
         for pin in self._watched_pins():
             pin.remove_listener(self._motor_changed)
-        for timer in (self._feed_timer, self._crossing_timer, self._release_timer):
+        for timer in (self._feed_timer, self._crossing_timer, self._release_timer, self._press_timer):
             if timer is not None:
                 timer.cancel()
-        self._feed_timer = self._crossing_timer = self._release_timer = None
+        self._feed_timer = self._crossing_timer = self._release_timer = self._press_timer = None
 
 
 __all__ = ["PRESS_MARGIN_MS", "ReportingPin", "SimulatedMechanism", "sim_pin_factory"]

@@ -292,6 +292,20 @@ def test_press_drives_and_releases_the_button(make_rig, active, pressed_state):
     assert presses == [True, False]
 
 
+def test_a_press_while_the_button_is_still_held_lets_go_first(make_rig):
+    rig = make_rig(timing={"button_debounce_ms": 20})
+    presses = []
+    rig.hw.watch(presses.append, None)
+    rig.sim.press()
+    rig.loop.advance(0.010)
+    rig.sim.press()
+    assert presses == [True, False]  # released at once, so the release can debounce
+    rig.loop.advance(0.050)
+    assert presses == [True, False, True]  # then pressed again: a second, separate edge
+    rig.loop.advance(0.051)
+    assert presses == [True, False, True, False]
+
+
 def test_set_lid(make_rig):
     rig = make_rig()
     rig.sim.set_lid(True)
