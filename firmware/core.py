@@ -1,0 +1,584 @@
+"""The launcher core: a sans-IO state machine from input events to output actions.
+
+The driver (``firmware/daemon.py``) owns the clock and the devices. It feeds every pin edge and API
+request to :meth:`Launcher.handle` with the time it happened, applies the actions that come back,
+and feeds a :class:`~firmware.events.Tick` at (or after) :meth:`Launcher.next_deadline`. Nothing
+here reads a clock, touches a pin or sleeps, so a test can drive years of operation in milliseconds
+and every run with the same inputs gives the same outputs.
+
+Rules the contract in ``docs/internals.md`` leaves open, as settled here:
+
+- Timers run in deadline order *before* the event given to ``handle``, each at its own deadline.
+  A late ``Tick`` therefore gives the same result as a punctual one, and an edge that arrives
+  after a deadline without a ``Tick`` in between is judged after that deadline has done its work.
+  Time never runs backwards: a ``now`` earlier than the last one seen is taken as the last one.
+- Within one list of actions, device actions come before ``Emit`` events (each kind keeping its
+  order), so a subscriber that hears of a state already finds the devices in it.
+- Debounce: a ``ButtonLevel`` change counts once the raw level has stayed the same for
+  ``button_debounce_ms`` after its *last* edge. A held button is one press; a release is nothing.
+- Beam: a block of at least ``beam_filter_ms`` is a card, counted when the beam clears. A block
+  reaching ``jam_ms`` is a jam, counted then and never again for that block, however long it stays.
+  A card with no launch running goes to the last press; before the first press there is nobody to
+  give it to, so it is not counted (a hand at the slot, not a card from the motor).
+- Feed timeout: armed when the motor starts; paused while the beam is blocked (the jam timer rules
+  then); resumed in full when a card clears, with what was left after a glitch. When it runs out
+  the hopper estimate becomes 0: the launcher has just seen that it is empty.
+- A burst ends with stop, reverse pulse, stop. The launch is resolved (``launched``) when the
+  motor is fully stopped after the pulse, so a card that clears during the pulse is in ``cards``.
+  A launch timeout ends the same way. An empty feed, a jam, the lid or a halt stop the motor at
+  once with no pulse; they also override ``done`` if they happen during the pulse.
+- A press in ``empty`` does not ask the policy; a ``Dispense`` there is such a press too
+  (``outcome="empty"``, ``requested`` = its count). ``Reload`` from ``ready``, ``empty`` or
+  ``sleeping`` resets the policy and leads to ``ready``; elsewhere (even ``halted``) it only sets
+  the estimate.
+- ``all_in`` runs the motor until the feed runs dry (``ended="empty"``) or the launch times out;
+  ``requested`` is the hopper estimate, or the policy's count when the estimate is unknown.
+- A jam stops everything and enters ``jammed`` from ``ready``, ``launching``, ``empty`` and
+  ``sleeping``; under ``lid_open`` or ``halted`` the card is counted and the state kept, and
+  closing the lid or ``Reset`` then leads to ``jammed`` while the card is still stuck.
+- Activity (for sleep) is every event but ``Tick``, and every state change.
+- LED: ``ready`` on at ``feedback.led_brightness``; flashes at full brightness (launching, jammed,
+  empty, halted, after a dry press); ``sleeping`` and ``lid_open`` off.
+- Requests that make no sense now (``Retract`` unless ready and still, ``Wake`` while awake, bad
+  counts, unknown events, ...) change nothing, return no actions and are logged with the reason.
+  Only presses (button, ``Launch``, ``Dispense``) emit ``ignored``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from .config import Config
+from .events import (
+    Action, BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Launch, Led,
+    LidLevel, Motor, Reload, Reset, Retract, SleepNow, Tick, Wake,
+)
+
+log = logging.getLogger(__name__)
+
+READY = "ready"
+LAUNCHING = "launching"
+JAMMED = "jammed"
+EMPTY = "empty"
+LID_OPEN = "lid_open"
+SLEEPING = "sleeping"
+HALTED = "halted"
+STATES = (READY, LAUNCHING, JAMMED, EMPTY, LID_OPEN, SLEEPING, HALTED)
+
+MAX_ON_REASON = "motor on longer than max_on_ms"
+EMPTY_MESSAGE = "no card came out: the hopper is empty, reload it"
+
+LAUNCH_FLASH_MS = 250  # launching: lively, slower than the alarms
+FAST_FLASH_MS = 120  # jammed, empty: a hand is needed
+ALERT_FLASH_MS = 1000  # halted: slow, unlike anything in normal play
+DRY_FLASHES = 3
+DRY_FLASH_SLOW_MS = 400  # a dry press at tension 0 ...
+DRY_FLASH_FAST_MS = 80  # ... and at tension 1
+DRY_CHIME_REPEATS = 4  # extra chimes after a dry press at tension 1 (0 at tension 0)
+DRY_CHIME_GAP_SLOW_MS = 200
+DRY_CHIME_GAP_FAST_MS = 40
+
+_KICK, _RUN, _RETRACT = "kick", "run", "retract"
+_FEEDING = (_KICK, _RUN)
+# The state each way of ending a launch leads to (a halt is entered by shutdown itself).
+_AFTER = {"done": READY, "timeout": READY, "jam": JAMMED, "empty": EMPTY, "lid": LID_OPEN}
+
+
+class PolicyLike(Protocol):
+    """What the core needs of an ejection policy (``firmware.ejection.EjectionPolicy``)."""
+
+    name: str
+    dry_streak: int
+    tension: float
+
+    def decide(self, hopper: int | None) -> Any:
+        """An outcome with ``cards: int`` (0 = dry) and ``all_in: bool``."""
+
+    def reset(self) -> None:
+        """Forget the press history (reload, lid closed)."""
+
+
+@dataclass
+class _Press:
+    """One counted press and what became of it; the record ``launched`` and ``last`` report."""
+
+    press_id: int
+    source: str
+    outcome: str  # dry, burst, dispense, empty
+    requested: int
+    target: int | None  # cards to count before stopping; None: until the feed runs dry
+    cards: int = 0
+    ended: str = ""  # set when resolved; for a burst already when the feeding ends, before the pulse
+
+    def launched(self) -> Emit:
+        return Emit("launched", {
+            "press_id": self.press_id, "source": self.source, "outcome": self.outcome,
+            "cards": self.cards, "requested": self.requested, "ended": self.ended,
+        })
+
+
+def _hardware_first(actions: list[Action]) -> list[Action]:
+    return [a for a in actions if not isinstance(a, Emit)] + [a for a in actions if isinstance(a, Emit)]
+
+
+def _whole(value: Any, minimum: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+
+class Launcher:
+    """The launcher's state machine. See the module docstring and ``docs/internals.md``.
+
+    ``now`` is the driver's clock in seconds; ``hopper`` the number of cards loaded, if known.
+    The constructor returns nothing to apply: the driver starts with the motor stopped, the driver
+    enabled and the LED on, which is ``ready``.
+    """
+
+    def __init__(self, config: Config, policy: PolicyLike, now: float, hopper: int | None = None):
+        timing = config.timing
+        self._motor_cfg = config.motor
+        self._feedback = config.feedback
+        self._policy = policy
+        self._debounce_s = timing.button_debounce_ms / 1000
+        self._filter_s = timing.beam_filter_ms / 1000
+        self._jam_s = timing.jam_ms / 1000
+        self._feed_timeout_s = timing.feed_timeout_ms / 1000
+        self._launch_timeout_s = timing.launch_timeout_ms / 1000
+        self._max_on_s = timing.max_on_ms / 1000
+        self._sleep_after_s = float(timing.sleep_after_s)
+
+        self._now = now
+        self._state = READY
+        self._awake_state = READY  # where waking up returns to
+        self._reason: str | None = None
+        self._presses = 0
+        self._cards_ejected = 0
+        self._hopper = None if hopper is None else max(0, hopper)
+        self._last: _Press | None = None
+        self._launch: _Press | None = None
+        self._last_activity = now
+        self._cues: list[tuple[float, Action]] = []  # feedback that follows a dry press
+
+        self._button_raw = False
+        self._button_stable = False
+        self._button_deadline: float | None = None
+        self._beam_blocked = False
+        self._block_start = now
+        self._jam_counted = False  # the current block has been counted as a jam
+        self._lid_open = False
+
+        self._motor_direction = "stop"
+        self._motor_duty = 0.0
+        self._motor_on_since: float | None = None
+        self._driver_enabled = True
+        self._phase: str | None = None  # kick, run, retract; None while the motor is still
+        self._phase_end: float | None = None
+        self._launch_deadline: float | None = None
+        self._feed_deadline: float | None = None  # running feed timer
+        self._feed_left: float | None = None  # paused feed timer: seconds left
+
+        self._handlers: dict[type, Callable[[Any, float], list[Action]]] = {
+            ButtonLevel: self._on_button, BeamLevel: self._on_beam, LidLevel: self._on_lid,
+            Tick: lambda event, now: [], Launch: self._on_launch, Dispense: self._on_dispense,
+            Retract: self._on_retract, SleepNow: self._on_sleep_now, Wake: self._on_wake,
+            Reload: self._on_reload, EStop: lambda event, now: self.shutdown(str(event.reason), now),
+            Reset: self._on_reset,
+        }
+
+    # ---- the driver's interface ----------------------------------------------------------
+
+    def handle(self, event: Event, now: float) -> list[Action]:
+        """Run the timers due by ``now``, then ``event``; return the actions to apply, in order."""
+        now = max(now, self._now)
+        actions = self._expire(now)
+        self._now = now
+        handler = self._handlers.get(type(event))
+        if handler is None:
+            return _hardware_first(actions + self._refuse(event, "unknown event"))
+        if not isinstance(event, Tick):
+            self._last_activity = now
+        return _hardware_first(actions + handler(event, now))
+
+    def next_deadline(self) -> float | None:
+        """When the core next needs a ``Tick``, or None if only an event can change anything."""
+        return min((deadline for deadline, _ in self._timers()), default=None)
+
+    def shutdown(self, reason: str, now: float) -> list[Action]:
+        """The one way down: motor stop first, driver off, alert, ``halted`` until ``Reset``.
+
+        The stop and the driver disable are sent whatever the bookkeeping says. A second call
+        while halted returns nothing and keeps the first reason.
+        """
+        if self._state == HALTED:
+            return []
+        now = max(now, self._now)
+        self._now = now
+        self._reason = str(reason)
+        actions: list[Action] = [Motor("stop")]
+        self._motor_direction, self._motor_duty, self._motor_on_since = "stop", 0.0, None
+        self._clear_motion()
+        actions.append(DriverEnable(False))
+        self._driver_enabled = False
+        if self._launch is not None:
+            actions += self._resolve("halt")
+        actions += self._enter(HALTED, now)
+        actions.append(Emit("halted", {"reason": self._reason}))
+        return _hardware_first(actions)
+
+    def get_status(self) -> dict[str, Any]:
+        """The status keys of ``docs/internals.md``; plain JSON values only."""
+        last = self._last
+        return {
+            "state": self._state,
+            "presses": self._presses,
+            "dry_streak": int(self._policy.dry_streak),
+            "cards_ejected": self._cards_ejected,
+            "last": None if last is None else {
+                "press_id": last.press_id, "outcome": last.outcome, "cards": last.cards},
+            "profile": str(self._policy.name),
+            "motor": {"on": self._motor_direction != "stop", "direction": self._motor_direction,
+                      "duty": self._motor_duty},
+            "hopper": self._hopper,
+            "reason": self._reason,
+            "tension": self._tension(),
+            "beam_blocked": self._beam_blocked,
+            "lid_open": self._lid_open,
+            "driver_enabled": self._driver_enabled,
+        }
+
+    # ---- timers --------------------------------------------------------------------------
+
+    def _timers(self) -> list[tuple[float, Callable[[float], list[Action]]]]:
+        """Every armed deadline with what to do then; safety first among equal deadlines."""
+        timers: list[tuple[float, Callable[[float], list[Action]]]] = []
+
+        def arm(deadline: float | None, fire: Callable[[float], list[Action]]) -> None:
+            if deadline is not None:
+                timers.append((deadline, fire))
+
+        if self._motor_on_since is not None:
+            arm(self._motor_on_since + self._max_on_s, lambda at: self.shutdown(MAX_ON_REASON, at))
+        if self._beam_blocked and not self._jam_counted:
+            arm(self._block_start + self._jam_s, self._on_jam)
+        arm(self._launch_deadline, lambda at: self._end_feeding("timeout", at))
+        arm(self._feed_deadline, self._on_feed_timeout)
+        arm(self._phase_end, self._on_phase_end)
+        arm(self._button_deadline, self._on_button_stable)
+        if self._cues:
+            arm(self._cues[0][0], self._on_cue)
+        if self._state in (READY, EMPTY) and self._sleep_after_s > 0 and self._phase is None:
+            arm(self._last_activity + self._sleep_after_s, self._go_to_sleep)
+        return timers
+
+    def _expire(self, now: float) -> list[Action]:
+        actions: list[Action] = []
+        while True:
+            due = [timer for timer in self._timers() if timer[0] <= now]
+            if not due:
+                return actions
+            # min() keeps the first of equal deadlines, which _timers() lists safety first.
+            at, fire = min(due, key=lambda timer: timer[0])
+            self._now = at
+            actions += fire(at)
+
+    # ---- states, motor, feedback ---------------------------------------------------------
+
+    def _enter(self, state: str, now: float) -> list[Action]:
+        """Change state: driver enable, the state's LED, the ``state`` event."""
+        if state == self._state:
+            return []
+        previous, self._state = self._state, state
+        self._cues.clear()
+        self._last_activity = now
+        actions: list[Action] = []
+        enabled = state not in (SLEEPING, HALTED)
+        if enabled != self._driver_enabled:
+            self._driver_enabled = enabled
+            actions.append(DriverEnable(enabled))
+        actions.append(self._state_led(state))
+        actions.append(Emit("state", {"state": state, "previous": previous}))
+        return actions
+
+    def _state_led(self, state: str) -> Led:
+        if state == READY:
+            return Led("on", self._feedback.led_brightness)
+        if state in (SLEEPING, LID_OPEN):
+            return Led("off")
+        period = {LAUNCHING: LAUNCH_FLASH_MS, HALTED: ALERT_FLASH_MS}.get(state, FAST_FLASH_MS)
+        return Led("flash", 1.0, period)
+
+    def _settled_state(self) -> str:
+        """Where the launcher stands when it comes back from the lid or a halt."""
+        if self._lid_open:
+            return LID_OPEN
+        return JAMMED if self._beam_blocked and self._jam_counted else READY
+
+    def _drive(self, direction: str, duty: float, now: float) -> list[Action]:
+        """Set the motor; never reverses a running motor without a stop in between."""
+        if direction == self._motor_direction and (direction == "stop" or duty == self._motor_duty):
+            return []
+        actions: list[Action] = []
+        if direction != self._motor_direction and "stop" not in (direction, self._motor_direction):
+            actions += self._drive("stop", 0.0, now)
+        if direction == "stop":
+            self._motor_on_since, duty = None, 0.0
+        elif self._motor_direction == "stop":
+            self._motor_on_since = now
+        self._motor_direction, self._motor_duty = direction, duty
+        actions.append(Motor(direction, duty))  # type: ignore[arg-type]
+        return actions
+
+    def _clear_motion(self) -> None:
+        self._phase = self._phase_end = None
+        self._launch_deadline = self._feed_deadline = self._feed_left = None
+
+    def _halt_motion(self, now: float) -> list[Action]:
+        """Stop the motor at once and forget every motor timer (the launch stays open)."""
+        self._clear_motion()
+        return self._drive("stop", 0.0, now)
+
+    def _tension(self) -> float:
+        return min(1.0, max(0.0, float(self._policy.tension)))
+
+    def _chime(self) -> list[Action]:
+        return [Chime(1, self._feedback.chime_ms)] if self._feedback.chime else []
+
+    def _dry_feedback(self, now: float) -> list[Action]:
+        """Flash faster and chime more as tension rises, then back to steady on."""
+        tension = self._tension()
+        period = round(DRY_FLASH_SLOW_MS - (DRY_FLASH_SLOW_MS - DRY_FLASH_FAST_MS) * tension)
+        self._cues = [(now + DRY_FLASHES * period / 1000, self._state_led(READY))]
+        repeats = round(DRY_CHIME_REPEATS * tension)
+        if self._feedback.chime and repeats:
+            gap = round(DRY_CHIME_GAP_SLOW_MS - (DRY_CHIME_GAP_SLOW_MS - DRY_CHIME_GAP_FAST_MS) * tension)
+            chime_ms = self._feedback.chime_ms
+            self._cues.append((now + (chime_ms + gap) / 1000, Chime(repeats, chime_ms, gap)))
+            self._cues.sort(key=lambda cue: cue[0])
+        return [Led("flash", 1.0, period, DRY_FLASHES)]
+
+    def _on_cue(self, at: float) -> list[Action]:
+        return [self._cues.pop(0)[1]]
+
+    def _refuse(self, event: object, reason: str) -> list[Action]:
+        log.info("ignored %r in state %s: %s", event, self._state, reason)
+        return []
+
+    # ---- presses and launches ------------------------------------------------------------
+
+    def _on_button(self, event: ButtonLevel, now: float) -> list[Action]:
+        pressed = bool(event.pressed)
+        if pressed == self._button_raw:
+            return []
+        self._button_raw = pressed
+        # Every edge restarts the wait; an edge back to the debounced level cancels it.
+        self._button_deadline = now + self._debounce_s if pressed != self._button_stable else None
+        return []
+
+    def _on_button_stable(self, at: float) -> list[Action]:
+        self._button_deadline = None
+        self._button_stable = self._button_raw
+        return self._press("button", at) if self._button_stable else []
+
+    def _on_launch(self, event: Launch, now: float) -> list[Action]:
+        return self._press(str(event.source), now)
+
+    def _on_dispense(self, event: Dispense, now: float) -> list[Action]:
+        if not _whole(event.count, 1):
+            return self._refuse(event, "count must be a whole number of at least 1")
+        return self._press(str(event.source), now, dispense=event.count)
+
+    def _press(self, source: str, now: float, dispense: int | None = None) -> list[Action]:
+        """A press from the button, ``Launch`` (``dispense`` None) or ``Dispense``."""
+        actions: list[Action] = []
+        if self._state == SLEEPING:
+            actions += self._enter(self._awake_state, now)
+            if dispense is None:
+                return actions + [Emit("ignored", {"source": source, "reason": SLEEPING})]
+        if self._state in (LAUNCHING, JAMMED, LID_OPEN, HALTED):
+            return actions + [Emit("ignored", {"source": source, "reason": self._state})]
+
+        if self._state == EMPTY:
+            outcome, requested, target = "empty", dispense or 0, None
+        elif dispense is not None:
+            outcome, requested, target = "dispense", dispense, dispense
+        else:
+            decision = self._policy.decide(self._hopper)
+            cards = max(0, int(decision.cards))
+            if decision.all_in:
+                outcome, target = "burst", None
+                requested = cards if self._hopper is None else self._hopper
+            else:
+                outcome, requested, target = ("burst" if cards else "dry"), cards, cards
+        self._presses += 1
+        record = _Press(self._presses, source, outcome, requested, target)
+        self._last = record
+        actions += [Emit("press", {"press_id": record.press_id, "source": source})] + self._chime()
+        if outcome == "empty":
+            record.ended = "empty"
+            return actions + [self._state_led(EMPTY), record.launched()]
+        if outcome == "dry":
+            record.ended = "done"
+            return actions + self._dry_feedback(now) + [record.launched()]
+        return actions + self._start_launch(record, now)
+
+    def _start_launch(self, record: _Press, now: float) -> list[Action]:
+        self._launch = record
+        self._launch_deadline = now + self._launch_timeout_s
+        if self._beam_blocked:
+            self._feed_deadline, self._feed_left = None, self._feed_timeout_s
+        else:
+            self._feed_deadline, self._feed_left = now + self._feed_timeout_s, None
+        motor = self._motor_cfg
+        if motor.duty < motor.kick_below and motor.kick_ms > 0:
+            # Below kick_below the motor may not overcome the cards' friction from standstill.
+            self._phase, self._phase_end = _KICK, now + motor.kick_ms / 1000
+            actions = self._drive("forward", motor.kick_duty, now)
+        else:
+            self._phase, self._phase_end = _RUN, None
+            actions = self._drive("forward", motor.duty, now)
+        return actions + self._enter(LAUNCHING, now)
+
+    def _on_phase_end(self, at: float) -> list[Action]:
+        if self._phase == _KICK:
+            self._phase, self._phase_end = _RUN, None
+            return self._drive("forward", self._motor_cfg.duty, at)
+        # The reverse pulse is over (after a launch, or a lone Retract).
+        actions = self._halt_motion(at)
+        if self._launch is not None:
+            actions += self._finish(self._launch.ended, at)
+        return actions
+
+    def _end_feeding(self, ended: str, now: float) -> list[Action]:
+        """Target reached or launch timed out: stop, reverse pulse, stop, then resolve."""
+        assert self._launch is not None
+        self._launch.ended = ended
+        self._clear_motion()
+        retract_ms = self._motor_cfg.retract_ms
+        if retract_ms == 0:
+            return self._drive("stop", 0.0, now) + self._finish(ended, now)
+        self._phase, self._phase_end = _RETRACT, now + retract_ms / 1000
+        return self._drive("reverse", self._motor_cfg.retract_duty, now)
+
+    def _on_feed_timeout(self, at: float) -> list[Action]:
+        assert self._launch is not None
+        actions = self._halt_motion(at)
+        self._hopper = 0
+        actions.append(Emit("empty", {"press_id": self._launch.press_id, "message": EMPTY_MESSAGE}))
+        return actions + self._finish("empty", at)
+
+    def _resolve(self, ended: str) -> list[Action]:
+        """Close the running launch with one ``launched``."""
+        assert self._launch is not None
+        record, self._launch = self._launch, None
+        record.ended = ended
+        return [record.launched()]
+
+    def _finish(self, ended: str, now: float) -> list[Action]:
+        return self._resolve(ended) + self._enter(_AFTER[ended], now)
+
+    # ---- the beam ------------------------------------------------------------------------
+
+    def _on_beam(self, event: BeamLevel, now: float) -> list[Action]:
+        blocked = bool(event.blocked)
+        if blocked == self._beam_blocked:
+            return []
+        self._beam_blocked = blocked
+        if blocked:
+            self._block_start, self._jam_counted = now, False
+            if self._feed_deadline is not None:
+                self._feed_left, self._feed_deadline = self._feed_deadline - now, None
+            return []
+        if self._jam_counted:
+            return self._enter(READY, now) if self._state == JAMMED else []
+        card = now - self._block_start >= self._filter_s
+        if self._feed_left is not None:
+            self._feed_deadline = now + (self._feed_timeout_s if card else self._feed_left)
+            self._feed_left = None
+        if not card:
+            return []
+        actions = self._count_card()
+        launch = self._launch
+        if (launch is not None and self._phase in _FEEDING and launch.target is not None
+                and launch.cards >= launch.target):
+            actions += self._end_feeding("done", now)
+        return actions
+
+    def _count_card(self) -> list[Action]:
+        """Give one card to the running launch, else to the last press."""
+        record = self._launch or self._last
+        if record is None:
+            log.info("beam: a card before the first press is not counted")
+            return []
+        record.cards += 1
+        self._cards_ejected += 1
+        if self._hopper:
+            self._hopper -= 1
+        return [Emit("card", {"press_id": record.press_id, "count": record.cards})]
+
+    def _on_jam(self, at: float) -> list[Action]:
+        self._jam_counted = True
+        actions = self._halt_motion(at) + self._count_card()
+        record = self._launch or self._last
+        actions.append(Emit("jammed", {"press_id": None if record is None else record.press_id}))
+        if self._launch is not None:
+            actions += self._resolve("jam")
+        if self._state in (READY, LAUNCHING, EMPTY, SLEEPING):
+            actions += self._enter(JAMMED, at)
+        return actions
+
+    # ---- lid, sleep, reload, retract, reset ------------------------------------------------
+
+    def _on_lid(self, event: LidLevel, now: float) -> list[Action]:
+        is_open = bool(event.open)
+        if is_open == self._lid_open:
+            return []
+        self._lid_open = is_open
+        if self._state == HALTED:
+            return []
+        if is_open:
+            actions = self._halt_motion(now)
+            if self._launch is not None:
+                actions += self._resolve("lid")
+            return actions + self._enter(LID_OPEN, now)
+        # The original forgets its press count when the hopper is opened.
+        self._policy.reset()
+        return self._enter(self._settled_state(), now)
+
+    def _go_to_sleep(self, now: float) -> list[Action]:
+        self._awake_state = self._state
+        return self._halt_motion(now) + self._enter(SLEEPING, now)
+
+    def _on_sleep_now(self, event: SleepNow, now: float) -> list[Action]:
+        if self._state not in (READY, EMPTY):
+            return self._refuse(event, "sleep only from ready or empty")
+        return self._go_to_sleep(now)
+
+    def _on_wake(self, event: Wake, now: float) -> list[Action]:
+        if self._state != SLEEPING:
+            return self._refuse(event, "not sleeping")
+        return self._enter(self._awake_state, now)
+
+    def _on_reload(self, event: Reload, now: float) -> list[Action]:
+        if not _whole(event.cards, 0):
+            return self._refuse(event, "cards must be a whole number of at least 0")
+        self._hopper = event.cards
+        if self._state in (READY, EMPTY, SLEEPING):
+            self._policy.reset()
+            self._awake_state = READY
+            return self._enter(READY, now)
+        return []
+
+    def _on_retract(self, event: Retract, now: float) -> list[Action]:
+        if self._state != READY or self._phase is not None:
+            return self._refuse(event, "a reverse pulse needs the launcher ready and the motor still")
+        if self._motor_cfg.retract_ms == 0:
+            return self._refuse(event, "[motor] retract_ms is 0")
+        self._phase, self._phase_end = _RETRACT, now + self._motor_cfg.retract_ms / 1000
+        return self._drive("reverse", self._motor_cfg.retract_duty, now)
+
+    def _on_reset(self, event: Reset, now: float) -> list[Action]:
+        if self._state != HALTED:
+            return self._refuse(event, "not halted")
+        self._reason = None
+        return self._enter(self._settled_state(), now)
