@@ -21,5 +21,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
+soak: $(STAMP)
+	$(BIN)/python -m pytest -m soak
+
 clean:
 	rm -rf $(VENV) .demo-state .pytest_cache
