@@ -211,6 +211,11 @@ class ApiServer:
         self._numbers = 0
         registry.register("events/subscribe", self._subscribe_placeholder, doc="receive every event")
 
+    def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
+                 doc: str = "") -> None:
+        """Add a method to the API (layers call this as ``daemon.api.register``)."""
+        self.registry.register(name, handler, params, doc)
+
     @staticmethod
     def _subscribe_placeholder(params: dict) -> dict:
         # Subscription needs the connection, so _handle_line answers it; this entry documents it.

@@ -264,7 +264,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=None, local=_profile_stats)
 
     for ep in entry_points(group="card_launcher.cli"):
-        ep.load()(sub, [common])
+        try:
+            register = ep.load()
+        except Exception as exc:  # one broken layer must not take every other command with it
+            print(f"launcherctl: the {ep.name!r} commands are unavailable: {exc}", file=sys.stderr)
+            continue
+        register(sub, [common])
     return parser
 
 
@@ -292,11 +297,11 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(f"launcherctl: {exc.message}", file=sys.stderr)
         return EXIT_ERROR
+    except BrokenPipeError:
+        return EXIT_OK  # our reader went away (`launcherctl watch | head`): not an error
     except (ConnectionError, socket.timeout) as exc:
         print(f"launcherctl: lost the connection to launcherd: {exc}", file=sys.stderr)
         return EXIT_UNREACHABLE
-    except BrokenPipeError:
-        return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -1,0 +1,277 @@
+"""``launcherctl game ...``: the game commands, added to launcherctl through ``card_launcher.cli``.
+
+Each command is one ``game/...`` API call; the text printed is meant to be read aloud at the table
+("Bob's move - owes 2 presses"), ``--json`` prints the result as it came. Errors are left to
+``firmware.cli.main`` (an ``ApiError`` is exit 1, argparse's usage errors exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, Callable
+
+from firmware.cli import Client, print_result
+
+from .points import COLORS
+from .rulesets import DEFAULT_RULESET, RULESETS
+from .scores import SCORINGS
+
+Run = Callable[[argparse.Namespace, Client], int]
+
+
+# ---- argument types -----------------------------------------------------------------------------
+
+
+def _names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"{text!r}: names separated by commas, e.g. Ann,Bob,Cy")
+    return names
+
+
+def _pair(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip() or not value.strip():
+        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=VALUE")
+    return name.strip(), value.strip()
+
+
+def _hands(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    # Sent as typed: the counter reads "37" as a total and "7,hit-2,wild" as cards.
+    return dict(pairs)
+
+
+# ---- human output -------------------------------------------------------------------------------
+
+
+def _presses(n: int | None) -> str:
+    if n is None:
+        return "presses until cards come out"
+    return "1 press" if n == 1 else f"{n} presses"
+
+
+# Why presses are owed, where the line would not say it by itself.
+_OWED_BECAUSE = {"uno": "Uno penalty", "hint": "advice penalty",
+                 "last-card-attack": "last-card attack, the cards count in the score"}
+
+
+def _move(status: dict[str, Any]) -> str:
+    """The one line the table needs: whose move it is and what they must do."""
+    owed, turn = status.get("owed"), status.get("turn")
+    match = status.get("match") or {}
+    if match.get("match_over"):
+        winner = match.get("winner")
+        return f"Match over - {' and '.join(winner) if isinstance(winner, list) else winner} wins"
+    if owed:
+        line = f"{owed['player']}'s move - owes {_presses(owed['presses'])}"
+        if status.get("chain"):
+            line += " or stacks a Hit card"
+        if owed.get("until_cards") and owed["presses"] is not None:
+            line += " (stops when cards come out)"
+        if owed.get("reason") in _OWED_BECAUSE:
+            line += f" - {_OWED_BECAUSE[owed['reason']]}"
+        return line
+    if status.get("round_over"):
+        return f"Round {status['round']} won by {status['winner']} - enter the hands: game end-round"
+    if status.get("awaiting") == "first_attack":
+        return f"{turn}'s move - name a colour and a player to attack: game first-attack"
+    return f"{turn}'s move - play a card or press"
+
+
+def format_status(status: dict[str, Any]) -> str:
+    """``game status``: the move, the round, a line per player, the standing, the hopper."""
+    match = status.get("match") or {}
+    head = f"{status['ruleset']} - round {status['round']} - dealer {status['dealer']}"
+    table = [head, _move(status)]
+    detail = [status["direction"]]
+    if status.get("color") or status.get("top_card"):
+        detail.append("on " + " ".join(filter(None, (status.get("color"), status.get("top_card")))))
+    if status.get("catchable"):
+        detail.append(f"{status['catchable']} can be caught without Uno")
+    table.append(", ".join(detail))
+    totals = match.get("totals") or {}
+    table.append(f"{'player':<12} {'cards taken':>11} {'presses':>8} {'score':>6}")
+    for player in status["players"]:
+        table.append(f"{player['name']:<12} {player['cards_taken']:>11} {player['presses']:>8}"
+                     f" {totals.get(player['name'], 0):>6}")
+    for name in match.get("eliminated") or ():
+        table.append(f"{name:<12} {'(out)':>11}")
+    table.append(f"scoring {match.get('scoring')} to {match.get('target')}")
+    advice = status.get("reload_advice") or {}
+    if advice.get("text"):
+        table.append(advice["text"])
+    return "\n".join(table)
+
+
+def format_reply(result: dict[str, Any]) -> str:
+    """An action's reply: what happened (the messages), then where the table stands."""
+    lines = list(result.get("messages") or ())
+    lines.append(_move(result))
+    advice = result.get("reload_advice") or {}
+    if advice.get("reload"):
+        lines.append(advice["text"])
+    return "\n".join(lines)
+
+
+def format_log(result: dict[str, Any]) -> str:
+    """``game log``: one line per action, undone ones marked."""
+    match = result["match"]
+    lines = [f"match {match['id']} ({match['rules']}), started {match['started']}"]
+    for record in result["actions"]:
+        action = dict(record["action"])
+        kind = action.pop("type")
+        args = " ".join(f"{key}={value if isinstance(value, str) else json.dumps(value)}"
+                        for key, value in action.items() if value is not None)
+        mark = "  (undone)" if record["undone"] else ""
+        lines.append(f"{record['seq']:>5} {record['ts'][11:19]} {kind} {args}{mark}")
+    return "\n".join(lines)
+
+
+def format_scores(result: dict[str, Any]) -> str:
+    """``game scores``: rounds by players, the totals, and what comes next."""
+    players = result["players"]
+    width = max(6, *(len(name) for name in players))
+    lines = [f"{result['scoring']} scoring, target {result['target']}",
+             "round  " + " ".join(f"{name:>{width}}" for name in players) + "  winner"]
+    for played in result["rounds"]:
+        cells = [played["points"].get(name, "") for name in players]
+        lines.append(f"{played['round']:>5}  " + " ".join(f"{str(c):>{width}}" for c in cells)
+                     + f"  {played['winner']}")
+    lines.append("total  " + " ".join(f"{result['totals'][name]:>{width}}" for name in players))
+    if result["eliminated"]:
+        lines.append("out: " + ", ".join(result["eliminated"]))
+    if result["match_over"]:
+        winner = result["winner"]
+        lines.append(f"winner: {' and '.join(winner) if isinstance(winner, list) else winner}")
+    else:
+        lines.append(f"next: round {result['round']}, dealer {result['dealer']}")
+    for key in ("tie_rule", "reminder"):
+        if result.get(key):
+            lines.append(result[key])
+    return "\n".join(lines)
+
+
+def format_history(result: list[dict[str, Any]]) -> str:
+    """``game history``: one line per match."""
+    if not result:
+        return "no game played yet"
+    lines = []
+    for match in result:
+        state = f"won by {match['winner']}" if match["finished"] else "not finished"
+        totals = ", ".join(f"{name} {points}" for name, points in (match.get("totals") or {}).items())
+        lines.append(f"{match['id']:>4} {match['started'][:16].replace('T', ' ')} {match['rules']}:"
+                     f" {', '.join(match['players'])} - {match['rounds']} round(s), {state}"
+                     + (f" - {totals}" if totals else ""))
+    return "\n".join(lines)
+
+
+# ---- commands -----------------------------------------------------------------------------------
+
+
+def _action(method: str, params: Callable[[argparse.Namespace], dict]) -> Run:
+    def run(args: argparse.Namespace, client: Client) -> int:
+        return print_result(args, client.call(method, params(args)), format_reply)
+    return run
+
+
+def _new_params(args: argparse.Namespace) -> dict[str, Any]:
+    if args.color is not None and args.first_card is None:
+        args.parser.error("--color goes with --first-card (the colour of the card turned up)")
+    params = {"rules": args.rules, "players": args.players, "dealer": args.dealer,
+              "first_card": args.first_card, "color": args.color,
+              "options": dict(args.option or ()), "scoring": args.scoring, "target": args.target}
+    return {key: value for key, value in params.items() if value is not None}
+
+
+def _end_round_params(args: argparse.Namespace) -> dict[str, Any]:
+    if args.color is not None and args.first_card is None:
+        args.parser.error("--color goes with --first-card (the colour of the card turned up)")
+    params = {"winner": args.winner, "hands": _hands(args.hands), "first_card": args.first_card,
+              "color": args.color}
+    return {key: value for key, value in params.items() if value is not None}
+
+
+def _status(args: argparse.Namespace, client: Client) -> int:
+    return print_result(args, client.call("game/status"), format_status)
+
+
+def _log(args: argparse.Namespace, client: Client) -> int:
+    return print_result(args, client.call("game/log"), format_log)
+
+
+def _scores(args: argparse.Namespace, client: Client) -> int:
+    if args.csv:
+        result = client.call("game/scores", {"csv": True})
+        return print_result(args, result, lambda r: r["csv"].rstrip("\n"))
+    return print_result(args, client.call("game/scores"), format_scores)
+
+
+def _history(args: argparse.Namespace, client: Client) -> int:
+    return print_result(args, client.call("game/history"), format_history)
+
+
+def register(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+    """Add ``launcherctl game ...`` (the ``card_launcher.cli`` entry point)."""
+    game = subparsers.add_parser("game", help="the game at the table: turns, presses, scores",
+                                 description="Follow a game of UNO Attack: turns, presses and scores.")
+    sub = game.add_subparsers(dest="game_command", metavar="COMMAND", required=True)
+
+    def add(name: str, run: Run, help: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=parents, help=help, description=help)
+        p.set_defaults(func=run, parser=p)
+        return p
+
+    p = add("new", _action("game/new", _new_params), "start a match (its first round is dealt)")
+    p.add_argument("--rules", choices=tuple(RULESETS), default=DEFAULT_RULESET)
+    p.add_argument("--players", type=_names, required=True, metavar="A,B,...",
+                   help="names in seat order, clockwise")
+    p.add_argument("--dealer", metavar="NAME", help="who deals round 1 (default: the last name)")
+    p.add_argument("--first-card", metavar="CARD", help="the card turned up to start the pile")
+    p.add_argument("--color", choices=COLORS, help="its colour (for a wild: the colour named)")
+    p.add_argument("--option", type=_pair, action="append", metavar="NAME=VALUE",
+                   help="a ruleset option, e.g. early_stop=false")
+    p.add_argument("--scoring", choices=SCORINGS)
+    p.add_argument("--target", type=int, metavar="N", help="points that end the match (default 500)")
+
+    p = add("play", _action("game/play", lambda a: {
+        key: value for key, value in (("card", a.card), ("color", a.color), ("target", a.target),
+                                      ("last", a.last or None), ("by", a.by)) if value is not None}),
+        "the player whose move it is plays a card")
+    p.add_argument("card", metavar="CARD", help="e.g. 7, skip, hit-2, wild-attack")
+    p.add_argument("--color", choices=COLORS, help="the colour a wild names")
+    p.add_argument("--target", metavar="NAME", help="the player a wild-attack (or trade-hands) names")
+    p.add_argument("--last", action="store_true", help="it was the player's last card")
+    p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
+
+    p = add("first-attack", _action("game/first-attack", lambda a: {
+        key: value for key, value in (("color", a.color), ("target", a.target), ("by", a.by))
+        if value is not None}), "name the colour and the victim of a turned-up wild-attack")
+    p.add_argument("--color", choices=COLORS, required=True)
+    p.add_argument("--target", metavar="NAME", required=True)
+    p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
+
+    for name, help in (("uno", "NAME calls Uno"), ("catch", "NAME is caught without calling Uno"),
+                       ("hint", "NAME gave advice (2005 and 2010 boxes)")):
+        p = add(name, _action(f"game/{name}", lambda a: {"player": a.player}), help)
+        p.add_argument("player", metavar="NAME")
+
+    add("undo", _action("game/undo", lambda a: {}), "take back the last action of the match")
+    add("status", _status, "whose move it is, presses owed, cards taken, scores")
+    add("log", _log, "the match's actions, undone ones included")
+
+    p = add("end-round", _action("game/end-round", _end_round_params),
+            "score the round and deal the next one")
+    p.add_argument("--winner", required=True, metavar="NAME")
+    p.add_argument("hands", nargs="+", type=_pair, metavar="NAME=POINTS|NAME=CARD,CARD,...")
+    p.add_argument("--first-card", metavar="CARD", help="the card turned up for the next round")
+    p.add_argument("--color", choices=COLORS, help="its colour")
+
+    p = add("edit-round", _action("game/edit-round", lambda a: {"round": a.round, "hands": _hands(a.hands)}),
+            "correct the hands of an ended round")
+    p.add_argument("round", type=int, metavar="N")
+    p.add_argument("hands", nargs="+", type=_pair, metavar="NAME=POINTS|NAME=CARD,CARD,...")
+
+    p = add("scores", _scores, "the score table")
+    p.add_argument("--csv", action="store_true", help="rounds x players as CSV")
+    add("history", _history, "every match played")

@@ -1,0 +1,238 @@
+"""The game log: every accepted table action, appended to SQLite before its reply is sent.
+
+The state of a match is never stored, only the actions that built it; the service replays them
+(``controller.table.replay``) at start-up and after an undo. The database is in WAL mode with
+``synchronous=FULL``: a commit has reached the disk when ``append`` returns, so a kill -9 or a
+power cut at any moment leaves a database that passes ``integrity_check`` and holds every action
+that was acknowledged. Undo marks an action undone instead of deleting it, so the log stays the
+whole story of the table.
+
+One connection, used from the daemon's loop thread only.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+from firmware.errors import NotFound, Refused
+
+FILENAME = "game.sqlite3"
+SCHEMA_VERSION = 1
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS matches (
+        id       INTEGER PRIMARY KEY,
+        started  TEXT NOT NULL,
+        rules    TEXT NOT NULL,
+        players  TEXT NOT NULL,          -- JSON list of names, in seat order
+        finished TEXT,                   -- when the match was won, NULL while it runs
+        winner   TEXT
+    )""",
+    """CREATE TABLE IF NOT EXISTS actions (
+        seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        ts       TEXT NOT NULL,
+        action   TEXT NOT NULL,          -- the JSON object given to controller.table.apply
+        undone   INTEGER NOT NULL DEFAULT 0
+    )""",
+    "CREATE INDEX IF NOT EXISTS actions_by_match ON actions(match_id, seq)",
+)
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """One row of ``matches``."""
+
+    id: int
+    started: str
+    rules: str
+    players: list[str]
+    finished: str | None
+    winner: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "started": self.started, "rules": self.rules, "players": self.players,
+                "finished": self.finished, "winner": self.winner}
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """One row of ``actions``."""
+
+    seq: int
+    match_id: int
+    ts: str
+    action: dict[str, Any]
+    undone: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "match_id": self.match_id, "ts": self.ts, "action": self.action,
+                "undone": self.undone}
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _encode(action: dict[str, Any]) -> str:
+    # Sorted keys: the same action is always the same text, which keeps exports diffable.
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+class Store:
+    """The SQLite log of matches and their actions."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: transactions are opened explicitly below, never implicitly.
+        self._db = sqlite3.connect(str(self.path), isolation_level=None)
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise sqlite3.DatabaseError(
+                    f"{self.path} was written by a newer version (schema {version}, this one reads"
+                    f" {SCHEMA_VERSION})")
+            with self._transaction():
+                for statement in _SCHEMA:
+                    self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except BaseException:
+            self._db.close()
+            raise
+
+    @classmethod
+    def in_dir(cls, state_dir: str | Path) -> "Store":
+        """The store of a daemon's state directory."""
+        return cls(Path(state_dir) / FILENAME)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        # IMMEDIATE takes the write lock at once, so a transaction never fails half-way on a lock.
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close the connection (idempotent); the WAL is checkpointed into the main file."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    # ---- writing -------------------------------------------------------------------------
+
+    def start_match(self, new_action: dict[str, Any]) -> int:
+        """Open a match with its ``new`` action as its first logged action; returns its id."""
+        with self._transaction():
+            cursor = self._db.execute(
+                "INSERT INTO matches (started, rules, players) VALUES (?, ?, ?)",
+                (_now(), new_action["rules"], json.dumps(list(new_action["players"]))))
+            match_id = cursor.lastrowid
+            self._insert(match_id, new_action)
+        return match_id
+
+    def append(self, match_id: int, action: dict[str, Any], *, over: bool = False,
+               winner: str | None = None) -> int:
+        """Log one accepted action and the match's result after it, in one commit; returns its seq."""
+        with self._transaction():
+            seq = self._insert(match_id, action)
+            self._set_result(match_id, over, winner)
+        return seq
+
+    def undo(self, match_id: int, seq: int, *, over: bool = False, winner: str | None = None) -> None:
+        """Mark action ``seq`` undone and record the match's result without it, in one commit.
+
+        ``seq`` must be the match's last live action other than its opening ``new``: the caller
+        replays the remaining actions first, so a refusal here means the log moved underneath.
+        """
+        live = self.actions(match_id)
+        if len(live) < 2:
+            raise Refused("nothing to undo: only the start of the game is left"
+                          " (start another with game/new)")
+        if live[-1].seq != seq:
+            raise Refused(f"action {seq} is not the last one of match {match_id}")
+        with self._transaction():
+            self._db.execute("UPDATE actions SET undone = 1 WHERE seq = ?", (seq,))
+            self._set_result(match_id, over, winner)
+
+    def _insert(self, match_id: int, action: dict[str, Any]) -> int:
+        cursor = self._db.execute(
+            "INSERT INTO actions (match_id, ts, action) VALUES (?, ?, ?)",
+            (match_id, _now(), _encode(action)))
+        return cursor.lastrowid
+
+    def _set_result(self, match_id: int, over: bool, winner: str | None) -> None:
+        # Kept only when it changes, so that "finished" is the time the match was first won.
+        row = self._db.execute("SELECT finished, winner FROM matches WHERE id = ?", (match_id,)).fetchone()
+        if row is None:
+            raise NotFound(f"no match {match_id}")
+        if over and row[0] is None:
+            self._db.execute("UPDATE matches SET finished = ?, winner = ? WHERE id = ?",
+                             (_now(), winner, match_id))
+        elif over and row[1] != winner:
+            self._db.execute("UPDATE matches SET winner = ? WHERE id = ?", (winner, match_id))
+        elif not over and row[0] is not None:
+            self._db.execute("UPDATE matches SET finished = NULL, winner = NULL WHERE id = ?", (match_id,))
+
+    # ---- reading -------------------------------------------------------------------------
+
+    def current_match(self) -> MatchRecord | None:
+        """The latest match, finished or not: the one the table shows; None before the first."""
+        row = self._db.execute(
+            "SELECT id, started, rules, players, finished, winner FROM matches ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        return _match(row) if row else None
+
+    def match(self, match_id: int) -> MatchRecord:
+        """One match by id; NotFound if there is none."""
+        row = self._db.execute(
+            "SELECT id, started, rules, players, finished, winner FROM matches WHERE id = ?", (match_id,)
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"no match {match_id}")
+        return _match(row)
+
+    def matches(self) -> list[MatchRecord]:
+        """Every match, oldest first."""
+        rows = self._db.execute(
+            "SELECT id, started, rules, players, finished, winner FROM matches ORDER BY id").fetchall()
+        return [_match(row) for row in rows]
+
+    def actions(self, match_id: int, *, include_undone: bool = False) -> list[ActionRecord]:
+        """A match's actions in log order: the live ones, or every one with ``include_undone``."""
+        query = "SELECT seq, match_id, ts, action, undone FROM actions WHERE match_id = ?"
+        if not include_undone:
+            query += " AND undone = 0"
+        rows = self._db.execute(query + " ORDER BY seq", (match_id,)).fetchall()
+        return [_action(row) for row in rows]
+
+    def export(self) -> Iterator[str]:
+        """Every action of every match, undone ones included, as JSON lines (a backup, an audit)."""
+        rows = self._db.execute("SELECT seq, match_id, ts, action, undone FROM actions ORDER BY seq")
+        for row in rows:
+            yield json.dumps(_action(row).to_json(), sort_keys=True, separators=(",", ":"))
+
+    def integrity_check(self) -> str:
+        """SQLite's own verdict on the file: "ok" or a description of the damage."""
+        return "; ".join(row[0] for row in self._db.execute("PRAGMA integrity_check"))
+
+
+def _match(row: tuple) -> MatchRecord:
+    return MatchRecord(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5])
+
+
+def _action(row: tuple) -> ActionRecord:
+    return ActionRecord(row[0], row[1], row[2], json.loads(row[3]), bool(row[4]))

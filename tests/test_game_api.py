@@ -1,0 +1,282 @@
+"""The game layer end to end: launcherd in this process (sim), driven over its socket and launcherctl."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+
+from firmware.cli import Client
+from firmware.config import build_config
+from firmware.daemon import Daemon
+from firmware.errors import ApiError
+
+# Press outcomes are known: the n-th press gives SEQUENCE[n - 1] cards.
+SEQUENCE = [0, 3, 0, 2, 1, 0, 0, 4]
+CONFIG = build_config({"ejection": {"profile": "fixed", "sequence": SEQUENCE},
+                       "sim": {"cards_per_second": 50.0}})
+LAUNCHERCTL = str(Path(sys.executable).with_name("launcherctl"))
+THREE = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
+
+
+class Running:
+    """launcherd in a thread with its own loop, as the service runs it (layers loaded by name)."""
+
+    def __init__(self, run_dir: Path, seed: int = 1, config=CONFIG):
+        self.socket = run_dir / "launcher.sock"
+        self.daemon = Daemon(config, sim=True, seed=seed, socket_path=self.socket,
+                             state_dir=run_dir / "state")
+        ready, failed = threading.Event(), []
+
+        def main() -> None:
+            try:
+                asyncio.run(self.daemon.run(ready=lambda daemon: ready.set()))
+            except BaseException as exc:  # reported by the constructor, not lost in the thread
+                failed.append(exc)
+                ready.set()
+
+        self.thread = threading.Thread(target=main, daemon=True)
+        self.thread.start()
+        assert ready.wait(15) and not failed, failed
+
+    def client(self) -> Client:
+        return Client(self.socket, timeout=15)
+
+    def stop(self) -> None:
+        self.daemon.loop.call_soon_threadsafe(self.daemon.request_stop)
+        self.thread.join(15)
+        assert not self.thread.is_alive()
+
+
+@pytest.fixture
+def run_dir():
+    # Short: a Unix socket path may not exceed 107 bytes, and pytest's tmp_path can.
+    path = Path(tempfile.mkdtemp(prefix="game-", dir="/tmp"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def launcherd(run_dir):
+    running = Running(run_dir)
+    yield running
+    running.stop()
+
+
+def ctl(running: Running, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([LAUNCHERCTL, "--socket", str(running.socket), "game", *args],
+                          capture_output=True, text=True, timeout=30)
+
+
+def players(status: dict) -> dict[str, tuple[int, int]]:
+    """name -> (cards taken, presses)."""
+    return {p["name"]: (p["cards_taken"], p["presses"]) for p in status["players"]}
+
+
+def live_actions(client: Client) -> list[dict]:
+    return [r["action"] for r in client.call("game/log")["actions"] if not r["undone"]]
+
+
+def test_presses_from_button_and_api_are_the_moves_of_whose_turn_it_is(launcherd):
+    with launcherd.client() as c:
+        with pytest.raises(ApiError) as no_game:
+            c.call("game/status")
+        assert no_game.value.code == ApiError.NOT_FOUND
+        status = c.call("game/new", THREE)
+        assert status["turn"] == "Ann" and status["dealer"] == "Cy"
+        c.call("game/play", {"card": "7", "color": "red"})
+        assert c.call("launcher/press")["outcome"] == "dry"  # press 1: 0 cards, from the button
+        status = c.call("game/status")
+        assert players(status)["Bob"] == (0, 1) and status["turn"] == "Cy"
+        status = c.call("game/play", {"card": "hit-2", "color": "red"})
+        assert status["owed"]["player"] == "Ann" and status["owed"]["presses"] == 2
+        assert c.call("launcher/launch")["cards"] == 3  # press 2: a burst of 3, from the API
+        status = c.call("game/status")
+        assert players(status)["Ann"] == (3, 1)
+        assert status["owed"] is None and status["turn"] == "Bob"  # early stop: cards came out
+        c.call("launcher/dispense", {"count": 2})  # dealing, not a move
+        after = c.call("game/status")
+        assert players(after) == players(status)
+        assert [a["type"] for a in live_actions(c)] == ["new", "play", "press", "play", "press"]
+        assert live_actions(c)[4] == {"type": "press", "cards": 3, "press_id": 2}
+        expected = {"ruleset", "players", "turn", "direction", "owed", "chain", "aim", "round",
+                    "round_over", "winner", "color", "options", "dealer", "match", "reload_advice",
+                    "match_id", "last_card_attack"}
+        assert expected <= set(after)
+        assert after["reload_advice"] == {"hopper": 107, "reload": False,
+                                          "text": "the launcher holds about 107 cards"}
+        launcher = c.call("status/get")
+        assert launcher["game"]["turn"] == "Bob"
+        assert launcher["aim"] == pytest.approx(0.0)  # Bob: chair 1 of 3, the middle
+
+
+def test_launcherctl_game_commands_and_bad_input(launcherd):
+    done = ctl(launcherd, "new", "--players", "Ann,Bob", "--first-card", "5", "--color", "red",
+               "--option", "early_stop=false")
+    assert done.returncode == 0, done.stderr
+    assert "Ann's move - play a card or press" in done.stdout
+    with launcherd.client() as c:
+        logged = live_actions(c)
+        assert logged[0]["options"] == {"early_stop": "false"}
+        for args in (("play", "3", "--by", "Bob"), ("play", "purple"), ("uno", "Zed"),
+                     ("edit-round", "1", "Ann=3"), ("end-round", "--winner", "Zed", "Ann=3")):
+            refused = ctl(launcherd, *args)
+            assert refused.returncode == 1, (args, refused.stdout, refused.stderr)
+            assert refused.stderr.startswith("launcherctl: ")
+        for args in (("play",), ("new", "--players", "Ann,Bob", "--color", "red"),
+                     ("end-round", "--winner", "Ann", "Bob"), ("play", "5", "--color", "pink")):
+            assert ctl(launcherd, *args).returncode == 2, args
+        for params in ({"card": 7}, {"card": "7", "colour": "red"}, {}):
+            with pytest.raises(ApiError) as bad:
+                c.call("game/play", params)
+            assert bad.value.code == ApiError.INVALID_PARAMS
+        assert live_actions(c) == logged
+    as_json = ctl(launcherd, "play", "skip", "--color", "red", "--json")
+    assert as_json.returncode == 0
+    result = json.loads(as_json.stdout)
+    assert result["turn"] == "Ann" and "Ann plays again (two players)" in result["messages"]
+    shown = ctl(launcherd, "status")
+    assert shown.returncode == 0 and "Ann's move" in shown.stdout and "Bob " in shown.stdout
+    assert ctl(launcherd, "log").stdout.count("\n") == 3  # heading, new, play
+
+
+def test_round_end_scores_edit_and_undo(launcherd):
+    with launcherd.client() as c, launcherd.client() as events:
+        events.call("events/subscribe")
+        c.call("game/new", THREE)
+        over = c.call("game/play", {"card": "7", "color": "red", "last": True})
+        assert over["round_over"] and over["winner"] == "Ann"
+        before = live_actions(c)
+        c.call("launcher/press")  # the round is over: not a move, nothing logged
+        assert live_actions(c) == before
+        message = next(m for m in events.messages() if m.get("event") == "game/message"
+                       and "not counted" in m["params"]["text"])
+        assert "round 1 is over" in message["params"]["text"]
+
+    ended = ctl(launcherd, "end-round", "--winner", "Ann", "Bob=7,hit-2", "cy=12")
+    assert ended.returncode == 0, ended.stderr
+    assert "round 1: Ann scores 59 (59 in all)" in ended.stdout
+    scores = json.loads(ctl(launcherd, "scores", "--json").stdout)
+    assert scores["totals"] == {"Ann": 59, "Bob": 0, "Cy": 0} and scores["round"] == 2
+    assert scores["rounds"][0]["hands"]["Bob"]["cards"] == ["7", "hit-2"]
+    table = ctl(launcherd, "scores")
+    assert "next: round 2, dealer Ann" in table.stdout
+    csv = ctl(launcherd, "scores", "--csv").stdout.splitlines()
+    assert csv == ["round,winner,dealer,Ann points,Ann total,Bob points,Bob total,Cy points,Cy total",
+                   "1,Ann,Cy,59,59,0,0,0,0"]
+    assert ctl(launcherd, "edit-round", "1", "Cy=20").returncode == 0
+    with launcherd.client() as c:
+        assert c.call("game/scores")["totals"]["Ann"] == 67
+        undone = c.call("game/undo")
+        assert undone["undone"]["type"] == "edit_round" and undone["match"]["totals"]["Ann"] == 59
+        undone = c.call("game/undo")
+        assert undone["undone"]["type"] == "end_round"
+        assert undone["round"] == 1 and undone["round_over"]
+        log = c.call("game/log")["actions"]
+        assert [r["undone"] for r in log] == [False, False, True, True]
+        c.call("game/undo")
+        with pytest.raises(ApiError) as nothing:
+            c.call("game/undo")
+        assert nothing.value.code == ApiError.REFUSED
+        c.call("game/new", {**THREE, "scoring": "lowest", "target": 100})
+        history = c.call("game/history")
+        assert [(m["id"], m["rounds"], m["finished"]) for m in history] == [(1, 0, None), (2, 0, None)]
+    assert "2 " in ctl(launcherd, "history").stdout
+
+
+def test_a_restarted_daemon_resumes_the_game_exactly(run_dir):
+    first = Running(run_dir)
+    try:
+        with first.client() as c:
+            c.call("game/new", {**THREE, "first_card": "hit-2", "color": "blue"})
+            c.call("launcher/press")  # Ann owes 2 (turned-up Hit 2): dry
+            c.call("launcher/launch")  # 3 cards, still Ann's: a press from the API is a move too
+            c.call("game/play", {"card": "wild-attack", "color": "green", "target": "Ann"})
+            c.call("game/play", {"card": "hit-1", "color": "green"})  # Ann stacks: Mega Hit
+            c.call("game/uno", {"player": "Ann"})
+            before = c.call("game/status")
+            log = c.call("game/log")
+    finally:
+        first.stop()
+    again = Running(run_dir, seed=2)
+    try:
+        with again.client() as c:
+            after = c.call("game/status")
+            assert c.call("game/log") == log
+    finally:
+        again.stop()
+    assert before["chain"] is not None and before["owed"]["player"] == "Bob"
+    assert {k: v for k, v in after.items() if k != "reload_advice"} == \
+        {k: v for k, v in before.items() if k != "reload_advice"}
+
+
+def test_reload_advice_and_an_empty_launcher(run_dir):
+    config = build_config({"ejection": {"profile": "fixed", "sequence": [3, 5]},
+                           "sim": {"cards_per_second": 50.0, "hopper": 14},
+                           "timing": {"feed_timeout_ms": 300}})
+    running = Running(run_dir, config=config)
+    try:
+        with running.client() as c, running.client() as events:
+            events.call("events/subscribe")
+            c.call("game/new", THREE)
+            assert c.call("launcher/launch")["cards"] == 3
+            status = c.call("game/status")
+            assert status["reload_advice"]["reload"] and status["reload_advice"]["hopper"] == 11
+            texts = (m["params"]["text"] for m in events.messages() if m.get("event") == "game/message")
+            assert next(t for t in texts if "left in the launcher" in t).startswith("about 11 card(s)")
+            c.call("launcher/reload", {"cards": 0})
+            assert c.call("launcher/launch")["ended"] == "empty"  # the feed ran dry: no card
+            assert "the launcher is empty" in next(t for t in texts if "press 2" in t)
+            status = c.call("game/status")  # a press that gave nothing for want of cards is no move
+            assert players(status)["Bob"] == (0, 0) and status["turn"] == "Bob"
+            c.call("launcher/reload", {"cards": 60})
+            assert not c.call("game/status")["reload_advice"]["reload"]
+            c.call("launcher/reload", {"cards": 5})  # while ready: no state change to hear of
+            assert c.call("game/status")["reload_advice"]["hopper"] == 5
+    finally:
+        running.stop()
+
+
+def test_a_log_that_cannot_be_opened_or_replayed_leaves_the_launcher_working(run_dir):
+    (run_dir / "state").mkdir()
+    (run_dir / "state" / "game.sqlite3").write_bytes(b"not a database, " * 100)
+    running = Running(run_dir)
+    try:
+        with running.client() as c:
+            with pytest.raises(ApiError) as broken:
+                c.call("game/new", THREE)
+            assert broken.value.code == ApiError.UNAVAILABLE and "move it aside" in broken.value.message
+            assert c.call("status/get")["game"]["error"] == broken.value.message
+            assert c.call("launcher/press")["outcome"] == "dry"
+    finally:
+        running.stop()
+
+    (run_dir / "state" / "game.sqlite3").unlink()
+    running = Running(run_dir)
+    try:
+        with running.client() as c:
+            c.call("game/new", THREE)
+    finally:
+        running.stop()
+    db = sqlite3.connect(run_dir / "state" / "game.sqlite3")
+    db.execute("""INSERT INTO actions (match_id, ts, action) VALUES (1, 'now', '{"type":"deal"}')""")
+    db.commit()
+    db.close()
+    running = Running(run_dir)
+    try:
+        with running.client() as c:
+            with pytest.raises(ApiError) as broken:
+                c.call("game/status")
+            assert "match 1 cannot be replayed" in broken.value.message
+            assert len(c.call("game/log")["actions"]) == 2
+            assert c.call("game/new", THREE)["match_id"] == 2
+    finally:
+        running.stop()
