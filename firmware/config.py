@@ -179,12 +179,14 @@ def _describe(field: Field) -> str:
         "bool": "true or false",
         "str": "a string",
         "pin": "a BCM GPIO number",
-        "optional_pin": "a BCM GPIO number, or false if not fitted",
+        "optional_pin": "a BCM GPIO number",
         "int_list": "a list of whole numbers",
         "str_list": "a list of strings",
     }[field.kind]
     if field.minimum is not None and field.maximum is not None:
         kind += f" from {_num(field.minimum)} to {_num(field.maximum)}"
+    if field.kind == "optional_pin":
+        kind += ", or false if not fitted"
     return kind
 
 

@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# Install launcherd as a systemd service on Raspberry Pi OS (Bookworm or Trixie), from a checkout.
+#
+#   sudo systemd/install.sh              install, or update after `git pull`; safe to run again
+#   sudo systemd/install.sh --uninstall  remove everything but the config and the state
+#   systemd/install.sh --dry-run [...]   print every action and change nothing (any user)
+#
+# Every action goes through `run`, which prints it and, unless --dry-run, does it.
+set -euo pipefail
+
+SERVICE=launcherd.service
+ACCOUNT=card-launcher   # the service's user and group; group members may use launcherctl
+GPIO_GROUP=gpio         # owns /dev/gpiochip* and /dev/gpiomem on Raspberry Pi OS
+
+# CARD_LAUNCHER_ROOT prefixes every file this script reads or writes, so that a dry run can be
+# pointed at a scratch tree (the test suite does). Only for --dry-run: the unit names the real
+# paths, so a real install into another root would not run.
+ROOT=${CARD_LAUNCHER_ROOT:-}
+VENV=$ROOT/opt/card-launcher
+CONFIG_DIR=$ROOT/etc/card-launcher
+CONFIG=$CONFIG_DIR/launcher.toml
+STATE_DIR=$ROOT/var/lib/card-launcher
+UNIT=$ROOT/etc/systemd/system/$SERVICE
+DROPIN_DIR=$UNIT.d
+BIN_DIR=$ROOT/usr/local/bin
+
+# The block this script owns in config.txt. config.txt has no end-of-line comments, so the
+# block is fenced by whole comment lines; [all] ends any [pi4]-style filter above it.
+BOOT_BEGIN="# >>> card-launcher: motor pins driven low from early boot (systemd/install.sh)"
+BOOT_END="# <<< card-launcher"
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DRY_RUN=false
+
+say() { echo "==> $*"; }
+die() { echo "install.sh: $*" >&2; exit 1; }
+
+run() {
+    local arg line="+"
+    for arg in "$@"; do
+        if [[ $arg =~ ^[][A-Za-z0-9_./:=,@%+-]+$ ]]; then line+=" $arg"; else line+=" '$arg'"; fi
+    done
+    echo "$line"
+    if ! $DRY_RUN; then "$@"; fi
+}
+
+# The closing line must not claim a change that a dry run did not make.
+finish() {
+    echo
+    if $DRY_RUN; then say "Dry run: nothing was changed"; else say "$1"; fi
+}
+
+usage() {
+    sed -n '2,6s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+}
+
+# The motor pins of the config that the service will read: the installed one if present (it is
+# never overwritten), else the default about to be installed. Fails on a config that does not
+# load, before anything is changed. The system python3 is enough: firmware.config needs only
+# the standard library; -B keeps the checkout free of __pycache__.
+motor_pins() {
+    local config=$CONFIG
+    [[ -e $config ]] || config=$SRC/firmware/launcher.toml
+    PYTHONPATH=$SRC python3 -B -c '
+import sys
+from firmware.config import MOTOR_PIN_KEYS, NOT_FITTED, ConfigError, load_config
+try:
+    pins = load_config(sys.argv[1]).pins
+except ConfigError as exc:
+    sys.exit(f"install.sh: fix the config first: {exc}")
+print(",".join(str(pin) for key in MOTOR_PIN_KEYS if (pin := getattr(pins, key)) is not NOT_FITTED))
+' "$config"
+}
+
+# config.txt moved to the FAT partition's /boot/firmware with Bookworm; /boot/config.txt is
+# where it was before (on Bookworm it is a stub that says so).
+boot_config() {
+    local file
+    for file in "$ROOT/boot/firmware/config.txt" "$ROOT/boot/config.txt"; do
+        if [[ -f $file ]]; then echo "$file"; return; fi
+    done
+}
+
+boot_block() { printf '%s\n[all]\n%s\n%s\n' "$BOOT_BEGIN" "$1" "$BOOT_END"; }
+
+# Prints config.txt without this script's block; fails if the fences are not a clean pair, so
+# a hand-edited block is never cut to the end of the file.
+strip_boot_block() {
+    awk -v begin="$BOOT_BEGIN" -v end="$BOOT_END" '
+        $0 == begin { if (inside) exit 1; inside = 1; next }
+        $0 == end   { if (!inside) exit 1; inside = 0; next }
+        !inside     { print }
+        END         { if (inside) exit 1 }' "$1"
+}
+
+# Replaces the block (or appends it) through a temporary file renamed over config.txt, so a
+# power cut leaves the old file or the new one, never half of one.
+write_boot_block() {
+    local file=$1 line=$2 tmp
+    tmp=$(mktemp "$file.XXXXXX")
+    { strip_boot_block "$file"; boot_block "$line"; } > "$tmp"
+    mv "$tmp" "$file"
+}
+
+remove_boot_block() {
+    local file=$1 tmp
+    tmp=$(mktemp "$file.XXXXXX")
+    strip_boot_block "$file" > "$tmp"
+    mv "$tmp" "$file"
+}
+
+# Installs the checkout into the venv, not editable: the service must not depend on the checkout.
+# pip builds in the source tree (build/, *.egg-info/): as root, that would leave root-owned files
+# in the maker's checkout and break their next `pip install -e .`, so a clean copy is built.
+pip_install_checkout() {
+    local src=$1 venv=$2 copy
+    copy=$(mktemp -d)
+    tar -C "$src" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='*.egg-info' \
+        --exclude=__pycache__ --exclude=./.pytest_cache --exclude=./.hypothesis -cf - . \
+        | tar -C "$copy" -xf -
+    "$venv/bin/python" -m pip install --upgrade "$copy" || { rm -rf "$copy"; return 1; }
+    rm -rf "$copy"
+}
+
+configure_boot() {
+    local file=$1 line=$2
+    if [[ -z $file ]]; then
+        say "No config.txt found (not Raspberry Pi OS?). Add this line to it by hand:"
+        echo "    $line"
+    elif [[ "$(strip_boot_block "$file"; boot_block "$line")" == "$(cat "$file")" ]]; then
+        say "$file already drives the motor pins low at boot ($line)"
+    else
+        say "Driving the motor pins low from early boot: $line in $file (from the next boot)"
+        run write_boot_block "$file" "$line"
+    fi
+}
+
+install_service() {
+    [[ -f $SRC/pyproject.toml && -f $SRC/systemd/$SERVICE && -f $SRC/firmware/launcher.toml ]] \
+        || die "run me from a checkout of the card launcher (no pyproject.toml in $SRC)"
+    # Everything that can fail on its own is checked before the first change.
+    local pins boot_file
+    pins=$(motor_pins)
+    boot_file=$(boot_config)
+    if [[ -n $boot_file ]] && ! strip_boot_block "$boot_file" > /dev/null; then
+        die "$boot_file has a broken card-launcher block:" \
+            "remove the lines from '$BOOT_BEGIN' to '$BOOT_END' by hand"
+    fi
+
+    say "Installing launcherd from $SRC"
+    # python3-lgpio from apt: PyPI has no lgpio wheels for Python 3.13 (Trixie), and the venv
+    # sees it through --system-site-packages.
+    run apt-get update
+    run apt-get install -y python3-venv python3-lgpio
+
+    if getent group "$ACCOUNT" > /dev/null; then
+        say "Group $ACCOUNT exists"
+    else
+        run groupadd --system "$ACCOUNT"
+    fi
+    if ! getent group "$GPIO_GROUP" > /dev/null; then
+        say "No $GPIO_GROUP group: not Raspberry Pi OS? Creating it; /dev/gpiochip* must belong to it"
+        run groupadd --system "$GPIO_GROUP"
+    fi
+    if id -u "$ACCOUNT" > /dev/null 2>&1; then
+        say "User $ACCOUNT exists"
+    else
+        run useradd --system --gid "$ACCOUNT" --no-create-home --home-dir /nonexistent \
+            --shell /usr/sbin/nologin --comment "card launcher daemon" "$ACCOUNT"
+    fi
+    # The maker who ran sudo gets to use launcherctl (from their next login).
+    if [[ -n ${SUDO_USER:-} && $SUDO_USER != root ]]; then
+        if id -nG "$SUDO_USER" 2> /dev/null | tr ' ' '\n' | grep -qx "$ACCOUNT"; then
+            say "$SUDO_USER is in group $ACCOUNT"
+        else
+            run usermod -aG "$ACCOUNT" "$SUDO_USER"
+        fi
+    fi
+
+    if [[ -x $VENV/bin/python ]]; then
+        say "Virtual environment $VENV exists"
+    else
+        run python3 -m venv --system-site-packages "$VENV"
+    fi
+    run pip_install_checkout "$SRC" "$VENV"
+    run ln -sfn "$VENV/bin/launcherctl" "$BIN_DIR/launcherctl"
+    run ln -sfn "$VENV/bin/launcherd" "$BIN_DIR/launcherd"
+
+    run install -d -m 0755 "$CONFIG_DIR"
+    if [[ -e $CONFIG ]]; then
+        say "Keeping your $CONFIG (never overwritten; the defaults are in $SRC/firmware/launcher.toml)"
+    else
+        run install -m 0644 "$SRC/firmware/launcher.toml" "$CONFIG"
+    fi
+
+    configure_boot "$boot_file" "gpio=$pins=op,dl"
+
+    run install -m 0644 "$SRC/systemd/$SERVICE" "$UNIT"
+    run systemctl daemon-reload
+    run systemctl enable "$SERVICE"
+    # restart, not start: an update must replace the running daemon.
+    run systemctl restart "$SERVICE"
+
+    finish Installed
+    cat << EOF
+Check it:
+    systemctl status launcherd
+    launcherctl status
+    journalctl -u launcherd -f
+launcherctl works for root and members of the $ACCOUNT group (log in again after being added).
+Settings: $CONFIG, then: sudo systemctl restart launcherd
+EOF
+}
+
+uninstall_service() {
+    if [[ -e $UNIT ]]; then
+        # Stopping runs the safe-off step, which needs the venv: stop before removing it.
+        run systemctl disable --now "$SERVICE"
+        run rm -f "$UNIT"
+        run systemctl daemon-reload
+    else
+        say "No $UNIT installed"
+    fi
+    run rm -f "$BIN_DIR/launcherctl" "$BIN_DIR/launcherd"
+    run rm -rf "$VENV"
+
+    local boot_file
+    boot_file=$(boot_config)
+    if [[ -n $boot_file ]] && grep -qxF "$BOOT_BEGIN" "$boot_file"; then
+        strip_boot_block "$boot_file" > /dev/null \
+            || die "$boot_file has a broken card-launcher block: remove it by hand"
+        run remove_boot_block "$boot_file"
+    fi
+
+    if id -u "$ACCOUNT" > /dev/null 2>&1; then run userdel "$ACCOUNT"; fi
+    if getent group "$ACCOUNT" > /dev/null; then run groupdel "$ACCOUNT"; fi
+
+    finish Uninstalled
+    cat << EOF
+Kept, remove them yourself if you want:
+    $CONFIG_DIR  (your config)
+    $STATE_DIR  (game and score state)
+EOF
+    if [[ -d $DROPIN_DIR ]]; then echo "    $DROPIN_DIR  (your overrides of the unit)"; fi
+    echo "    the python3-lgpio package (other programs may use it)"
+}
+
+main() {
+    local action=install arg
+    for arg in "$@"; do
+        case $arg in
+            --dry-run) DRY_RUN=true ;;
+            --uninstall) action=uninstall ;;
+            -h | --help) usage; return 0 ;;
+            *) usage >&2; die "unknown option: $arg" ;;
+        esac
+    done
+    if $DRY_RUN; then
+        say "Dry run: printing every action, changing nothing"
+    else
+        [[ $EUID -eq 0 ]] || die "run me as root: sudo $0 $*"
+        [[ -z $ROOT ]] || die "CARD_LAUNCHER_ROOT is for --dry-run only"
+    fi
+    "${action}_service"
+}
+
+# Sourced (by the tests) it only defines the functions.
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+    main "$@"
+fi

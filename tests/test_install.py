@@ -1,0 +1,305 @@
+"""systemd/install.sh: the dry run lists every step and changes nothing; the config.txt edit.
+
+Every run here is a dry run, or one that must stop before its first action. As a second line of
+defence the commands that change a system (apt-get, useradd, systemctl, install, ...) are
+replaced on PATH by stubs that record being called: the tests assert that none was.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from firmware.config import default_toml, load_config
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "systemd" / "install.sh"
+UNIT = ROOT / "systemd" / "launcherd.service"
+BOOT_BEGIN = "# >>> card-launcher: motor pins driven low from early boot (systemd/install.sh)"
+BOOT_END = "# <<< card-launcher"
+MUTATORS = (
+    "apt-get", "groupadd", "groupdel", "useradd", "userdel", "usermod", "systemctl",
+    "install", "ln", "rm", "mv", "cp", "mkdir", "chmod", "chown", "mktemp", "tar", "pip", "pip3",
+)
+
+
+@pytest.fixture
+def stubs(tmp_path):
+    """A PATH directory whose mutators record calls, and whose getent/id answer as told."""
+    bin_dir = tmp_path / "stub-bin"
+    bin_dir.mkdir()
+    log = tmp_path / "mutations.log"
+    for name in MUTATORS:
+        stub = bin_dir / name
+        stub.write_text(f'#!/bin/sh\necho "{name} $*" >> "{log}"\nexit 1\n')
+        stub.chmod(0o755)
+    # Accounts: "absent" unless STUB_ACCOUNTS=present, whatever this machine has.
+    for name in ("getent", "id"):
+        stub = bin_dir / name
+        stub.write_text(
+            '#!/bin/sh\n[ "$STUB_ACCOUNTS" = present ] || exit 2\n'
+            'case "$*" in *-nG*) echo "maker" ;; *) echo 999 ;; esac\n'
+        )
+        stub.chmod(0o755)
+    return bin_dir, log
+
+
+@pytest.fixture
+def scratch(tmp_path):
+    """A scratch root with a Bookworm-style boot partition, for CARD_LAUNCHER_ROOT."""
+    root = tmp_path / "root"
+    (root / "boot" / "firmware").mkdir(parents=True)
+    config_txt = root / "boot" / "firmware" / "config.txt"
+    config_txt.write_text("# Pi settings\ndtparam=audio=on\n[pi4]\narm_boost=1\n")
+    return root
+
+
+def snapshot(root: Path) -> dict[str, bytes | None]:
+    return {
+        str(path.relative_to(root)): (path.read_bytes() if path.is_file() else None)
+        for path in sorted(root.rglob("*"))
+    }
+
+
+def run_script(*args: str, stubs, root: Path | None, accounts: str = "absent", sudo_user: str | None = None):
+    bin_dir, log = stubs
+    env = {key: value for key, value in os.environ.items() if key not in ("SUDO_USER", "CARD_LAUNCHER_ROOT")}
+    env["PATH"] = f"{bin_dir}:{env['PATH']}"
+    env["STUB_ACCOUNTS"] = accounts
+    if root is not None:
+        env["CARD_LAUNCHER_ROOT"] = str(root)
+    if sudo_user:
+        env["SUDO_USER"] = sudo_user
+    result = subprocess.run(
+        ["bash", str(SCRIPT), *args], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert not log.exists(), f"a command that changes the system ran:\n{log.read_text()}"
+    return result
+
+
+def actions(output: str) -> list[str]:
+    return [line[2:] for line in output.splitlines() if line.startswith("+ ")]
+
+
+def assert_in_order(found: list[str], expected: list[str]) -> None:
+    position = 0
+    for step in expected:
+        assert step in found[position:], f"missing or out of order: {step!r}\nactions: {found}"
+        position = found.index(step, position) + 1
+
+
+def test_the_shipped_config_is_the_documented_default():
+    path = ROOT / "firmware" / "launcher.toml"
+    assert path.read_text(encoding="utf-8") == default_toml(), (
+        "firmware/launcher.toml is out of date: regenerate it with .venv/bin/python -c"
+        " 'import sys; from firmware.config import default_toml; sys.stdout.write(default_toml())'"
+        " > firmware/launcher.toml"
+    )
+    assert load_config(path).as_dict() == load_config().as_dict()
+
+
+def test_the_script_is_valid_bash():
+    subprocess.run(["bash", "-n", str(SCRIPT)], check=True)
+
+
+def test_help_names_every_option(stubs):
+    result = run_script("--help", stubs=stubs, root=None)
+    assert result.returncode == 0
+    for option in ("--dry-run", "--uninstall", "sudo systemd/install.sh"):
+        assert option in result.stdout
+
+
+def test_an_unknown_option_is_refused(stubs):
+    result = run_script("--dry-rnu", stubs=stubs, root=None)
+    assert result.returncode != 0
+    assert "unknown option: --dry-rnu" in result.stderr
+    assert actions(result.stdout) == []
+
+
+def test_dry_run_lists_every_install_step_in_order_and_changes_nothing(stubs, scratch):
+    before = snapshot(scratch)
+    result = run_script("--dry-run", stubs=stubs, root=scratch, sudo_user="maker")
+    assert result.returncode == 0, result.stderr
+    assert snapshot(scratch) == before
+
+    venv = f"{scratch}/opt/card-launcher"
+    assert_in_order(
+        actions(result.stdout),
+        [
+            "apt-get update",
+            "apt-get install -y python3-venv python3-lgpio",
+            "groupadd --system card-launcher",
+            "groupadd --system gpio",
+            "useradd --system --gid card-launcher --no-create-home --home-dir /nonexistent"
+            " --shell /usr/sbin/nologin --comment 'card launcher daemon' card-launcher",
+            "usermod -aG card-launcher maker",
+            f"python3 -m venv --system-site-packages {venv}",
+            f"pip_install_checkout {ROOT} {venv}",
+            f"ln -sfn {venv}/bin/launcherctl {scratch}/usr/local/bin/launcherctl",
+            f"ln -sfn {venv}/bin/launcherd {scratch}/usr/local/bin/launcherd",
+            f"install -d -m 0755 {scratch}/etc/card-launcher",
+            f"install -m 0644 {ROOT}/firmware/launcher.toml {scratch}/etc/card-launcher/launcher.toml",
+            f"write_boot_block {scratch}/boot/firmware/config.txt gpio=12,13,16=op,dl",
+            f"install -m 0644 {UNIT} {scratch}/etc/systemd/system/launcherd.service",
+            "systemctl daemon-reload",
+            "systemctl enable launcherd.service",
+            "systemctl restart launcherd.service",
+        ],
+    )
+    for check in ("systemctl status launcherd", "launcherctl status", "Dry run: nothing was changed"):
+        assert check in result.stdout
+
+
+def test_dry_run_on_this_machine_changes_nothing(stubs):
+    paths = [
+        Path("/opt/card-launcher"),
+        Path("/etc/card-launcher"),
+        Path("/etc/systemd/system/launcherd.service"),
+        Path("/usr/local/bin/launcherctl"),
+    ]
+    before = {path: path.exists() and path.stat().st_mtime_ns for path in paths}
+    result = run_script("--dry-run", stubs=stubs, root=None)
+    assert result.returncode == 0, result.stderr
+    assert {path: path.exists() and path.stat().st_mtime_ns for path in paths} == before
+    # The paths the script installs to are the ones the unit runs.
+    unit = UNIT.read_text()
+    steps = actions(result.stdout)
+    assert "python3 -m venv --system-site-packages /opt/card-launcher" in steps or (
+        "Virtual environment /opt/card-launcher exists" in result.stdout
+    )
+    assert "ExecStart=/opt/card-launcher/bin/launcherd --config /etc/card-launcher/launcher.toml" in unit
+    assert any(step.endswith(" /etc/systemd/system/launcherd.service") for step in steps)
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv to become nobody"
+)
+def test_dry_run_needs_no_root_and_a_real_run_does(stubs, scratch):
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "bash", str(SCRIPT)]
+    env = {**os.environ, "PATH": f"{stubs[0]}:{os.environ['PATH']}", "STUB_ACCOUNTS": "absent"}
+    dry = subprocess.run([*nobody, "--dry-run"], capture_output=True, text=True, env=env, cwd="/", timeout=60)
+    assert dry.returncode == 0, dry.stderr
+    assert "apt-get install -y python3-venv python3-lgpio" in actions(dry.stdout)
+    real = subprocess.run(nobody, capture_output=True, text=True, env=env, cwd="/", timeout=60)
+    assert real.returncode != 0
+    assert "run me as root" in real.stderr
+    assert actions(real.stdout) == []
+    assert not stubs[1].exists()
+
+
+def test_the_scratch_root_is_refused_outside_a_dry_run(stubs, scratch):
+    before = snapshot(scratch)
+    result = run_script(stubs=stubs, root=scratch)
+    assert result.returncode != 0
+    assert actions(result.stdout) == []
+    assert snapshot(scratch) == before
+
+
+def test_an_existing_config_is_kept_and_its_motor_pins_go_to_config_txt(stubs, scratch):
+    config = scratch / "etc" / "card-launcher" / "launcher.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[pins]\nmotor_forward = 20\nmotor_reverse = 21\nmotor_enable = false\n")
+    # Before Bookworm, config.txt was on /boot itself.
+    shutil.rmtree(scratch / "boot" / "firmware")
+    (scratch / "boot" / "config.txt").write_text("dtparam=audio=on\n")
+
+    result = run_script("--dry-run", stubs=stubs, root=scratch, accounts="present")
+    assert result.returncode == 0, result.stderr
+    steps = actions(result.stdout)
+    assert f"Keeping your {config}" in result.stdout
+    assert not any(step.startswith("install -m 0644") and step.endswith(str(config)) for step in steps)
+    assert f"write_boot_block {scratch}/boot/config.txt gpio=20,21=op,dl" in steps
+    assert not any(step.startswith(("groupadd", "useradd")) for step in steps)
+
+
+def test_a_boot_block_already_in_place_is_left_alone(stubs, scratch):
+    config_txt = scratch / "boot" / "firmware" / "config.txt"
+    config_txt.write_text(config_txt.read_text() + f"{BOOT_BEGIN}\n[all]\ngpio=12,13,16=op,dl\n{BOOT_END}\n")
+    result = run_script("--dry-run", stubs=stubs, root=scratch)
+    assert result.returncode == 0, result.stderr
+    assert "already drives the motor pins low" in result.stdout
+    assert not any(step.startswith("write_boot_block") for step in actions(result.stdout))
+
+
+@pytest.mark.parametrize(
+    ("config", "boot", "message"),
+    [
+        ("[pins]\nmotor_forward = 3\n", "", "fix the config first"),
+        ("", f"{BOOT_BEGIN}\n[all]\ngpio=12=op,dl\n", "broken card-launcher block"),
+    ],
+)
+def test_problems_stop_the_install_before_its_first_action(stubs, scratch, config, boot, message):
+    if config:
+        path = scratch / "etc" / "card-launcher" / "launcher.toml"
+        path.parent.mkdir(parents=True)
+        path.write_text(config)
+    if boot:
+        (scratch / "boot" / "firmware" / "config.txt").write_text(boot)
+    result = run_script("--dry-run", stubs=stubs, root=scratch)
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert actions(result.stdout) == []
+
+
+def test_dry_run_uninstall_lists_every_removal_and_names_what_is_kept(stubs, scratch):
+    (scratch / "etc" / "systemd" / "system" / "launcherd.service.d").mkdir(parents=True)
+    (scratch / "etc" / "systemd" / "system" / "launcherd.service").write_text(UNIT.read_text())
+    (scratch / "opt" / "card-launcher" / "bin").mkdir(parents=True)
+    config_txt = scratch / "boot" / "firmware" / "config.txt"
+    config_txt.write_text(config_txt.read_text() + f"{BOOT_BEGIN}\n[all]\ngpio=12,13,16=op,dl\n{BOOT_END}\n")
+    before = snapshot(scratch)
+
+    result = run_script("--dry-run", "--uninstall", stubs=stubs, root=scratch, accounts="present")
+    assert result.returncode == 0, result.stderr
+    assert snapshot(scratch) == before
+    assert_in_order(
+        actions(result.stdout),
+        [
+            "systemctl disable --now launcherd.service",
+            f"rm -f {scratch}/etc/systemd/system/launcherd.service",
+            "systemctl daemon-reload",
+            f"rm -f {scratch}/usr/local/bin/launcherctl {scratch}/usr/local/bin/launcherd",
+            f"rm -rf {scratch}/opt/card-launcher",
+            f"remove_boot_block {config_txt}",
+            "userdel card-launcher",
+            "groupdel card-launcher",
+        ],
+    )
+    for kept in ("/etc/card-launcher  (your config)", "/var/lib/card-launcher  (game and score state)",
+                 "launcherd.service.d  (your overrides", "python3-lgpio"):
+        assert kept in result.stdout
+
+
+def boot_functions(command: str, *args: str) -> subprocess.CompletedProcess:
+    """Call one function of install.sh, sourced (sourcing runs nothing else)."""
+    script = f"source {shlex.quote(str(SCRIPT))}; {command} " + " ".join(shlex.quote(a) for a in args)
+    return subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30)
+
+
+def test_the_boot_block_is_appended_replaced_and_removed_exactly(tmp_path):
+    config_txt = tmp_path / "config.txt"
+    original = "# Pi settings\ndtparam=audio=on\n[pi4]\narm_boost=1"  # no final newline
+    config_txt.write_text(original)
+
+    assert boot_functions("write_boot_block", str(config_txt), "gpio=12,13,16=op,dl").returncode == 0
+    assert config_txt.read_text() == (
+        original + f"\n{BOOT_BEGIN}\n[all]\ngpio=12,13,16=op,dl\n{BOOT_END}\n"
+    )
+    assert boot_functions("write_boot_block", str(config_txt), "gpio=20,21=op,dl").returncode == 0
+    assert config_txt.read_text() == original + f"\n{BOOT_BEGIN}\n[all]\ngpio=20,21=op,dl\n{BOOT_END}\n"
+    assert boot_functions("remove_boot_block", str(config_txt)).returncode == 0
+    assert config_txt.read_text() == original + "\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["config.txt"], "a temporary file was left"
+
+
+def test_a_boot_block_without_its_end_is_never_cut_to_the_end_of_the_file(tmp_path):
+    config_txt = tmp_path / "config.txt"
+    text = f"dtparam=audio=on\n{BOOT_BEGIN}\n[all]\ngpio=12=op,dl\ndtoverlay=important\n"
+    config_txt.write_text(text)
+    assert boot_functions("remove_boot_block", str(config_txt)).returncode != 0
+    assert config_txt.read_text() == text

@@ -1,0 +1,132 @@
+"""firmware.safe_off on MockFactory: the configured motor pins end low, driven, whatever came before."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+
+import pytest
+from gpiozero import Device, Motor
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from firmware.config import load_config
+from firmware.errors import HardwareError
+from firmware.safe_off import motor_pins, run_safe_off, safe_off
+
+
+@pytest.fixture
+def factory():
+    factory = MockFactory(pin_class=MockPWMPin)
+    yield factory
+    factory.reset()
+
+
+def assert_driven_low(factory, pins):
+    for number in pins:
+        pin = factory.pin(number)
+        assert pin.function == "output", f"GPIO {number} is {pin.function}"
+        assert not pin.state, f"GPIO {number} is high"
+        assert pin.frequency is None, f"GPIO {number} still runs PWM"
+
+
+def test_motor_pins_are_forward_reverse_and_enable_when_fitted():
+    config = load_config()
+    assert motor_pins(config) == [12, 13, 16]
+    assert motor_pins(config.replace("pins", motor_enable=False)) == [12, 13]
+
+
+def test_a_running_motor_is_driven_low_without_a_blip(factory):
+    # The daemon's own devices, mid-launch: forward at PWM duty, driver enabled.
+    motor = Motor(forward=12, backward=13, enable=16, pwm=True, pin_factory=factory)
+    motor.forward(0.7)
+    for number in (12, 13, 16):
+        factory.pin(number).clear_states()
+
+    assert safe_off(load_config(), factory) == [12, 13, 16]
+
+    assert_driven_low(factory, [12, 13, 16])
+    for number in (12, 13, 16):
+        states = [state for _, state in factory.pin(number).states]
+        assert not any(states[1:]), f"GPIO {number} went high during safe-off: {states}"
+
+
+def test_levels_left_by_a_dead_process_are_replaced(factory):
+    # What a SIGKILLed daemon leaves: outputs stuck high, software PWM frozen at full duty.
+    for number in (12, 13, 16):
+        factory.pin(number).output_with_state(True)
+    factory.pin(12).frequency = 1000
+    factory.pin(12).state = 1.0
+
+    assert safe_off(load_config(), factory) == [12, 13, 16]
+    assert_driven_low(factory, [12, 13, 16])
+
+
+def test_only_the_configured_pins_are_touched(factory):
+    config = load_config().replace(
+        "pins", motor_forward=20, motor_reverse=21, motor_enable=False, beam=16
+    )
+    factory.pin(16).input_with_pull("up")
+
+    assert safe_off(config, factory) == [20, 21]
+
+    assert_driven_low(factory, [20, 21])
+    assert factory.pin(16).function == "input", "the beam pin was driven"
+
+
+def test_the_pins_are_left_driven_not_closed(factory):
+    # Closing returns an lgpio line to a floating input: safe-off must leave it an output.
+    safe_off(load_config(), factory)
+    assert_driven_low(factory, [12, 13, 16])
+    assert [pin.function for pin in factory.pins.values()] == ["output"] * 3
+
+
+def test_the_default_factory_is_private_so_the_exit_handler_cannot_float_the_pins(monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    monkeypatch.setenv("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
+    before = Device.pin_factory
+    assert safe_off(load_config()) == [12, 13, 16]
+    assert Device.pin_factory is before
+
+
+def test_every_pin_is_tried_before_a_failure_is_reported(factory, monkeypatch):
+    real_pin = factory.pin
+
+    def busy(name):
+        if name == 13:
+            raise OSError("GPIO busy")
+        return real_pin(name)
+
+    monkeypatch.setattr(factory, "pin", busy)
+    with pytest.raises(HardwareError, match="GPIO 13: GPIO busy"):
+        safe_off(load_config(), factory)
+    monkeypatch.undo()
+    assert_driven_low(factory, [12, 16])
+
+
+def test_run_safe_off_reads_the_config_file(factory, tmp_path):
+    path = tmp_path / "launcher.toml"
+    path.write_text("[pins]\nmotor_forward = 20\nmotor_reverse = 21\nmotor_enable = 26\n")
+    assert run_safe_off(path, factory) == 0
+    assert_driven_low(factory, [20, 21, 26])
+
+
+def test_run_safe_off_does_not_guess_pins_from_a_broken_config(factory, tmp_path, caplog):
+    path = tmp_path / "launcher.toml"
+    path.write_text("[pins]\nmotor_forward = 3\n")
+    with caplog.at_level(logging.ERROR, logger="firmware.safe_off"):
+        assert run_safe_off(path, factory) == 1
+    assert "motor_forward = 3" in caplog.text
+    assert not factory.pins, "a pin was touched although the config did not load"
+
+
+def test_run_safe_off_without_a_gpio_backend_fails_cleanly(monkeypatch, caplog):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-backend")
+    with caplog.at_level(logging.ERROR, logger="firmware.safe_off"):
+        assert run_safe_off(None) == 1
+    assert "no GPIO backend" in caplog.text
+
+
+def test_importing_builds_no_device_and_no_factory():
+    code = "import firmware.safe_off, gpiozero; assert gpiozero.Device.pin_factory is None"
+    subprocess.run([sys.executable, "-c", code], check=True)

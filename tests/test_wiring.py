@@ -1,0 +1,106 @@
+"""wiring/: the pin table and the diagram are generated from the config defaults and never drift."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from firmware.config import MOTOR_PIN_KEYS, SCHEMA, load_config, with_sim_devices
+
+ROOT = Path(__file__).resolve().parent.parent
+WIRING = ROOT / "wiring"
+
+
+@pytest.fixture(scope="module")
+def generate():
+    spec = importlib.util.spec_from_file_location("wiring_generate", WIRING / "generate.py")
+    module = importlib.util.module_from_spec(spec)
+    # dataclasses look their module up in sys.modules while the class is created.
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules[spec.name]
+
+
+def test_generated_files_match_the_config_defaults(generate):
+    for path, content in generate.outputs().items():
+        assert path.read_text(encoding="utf-8") == content, (
+            f"{path.relative_to(ROOT)} is out of date: run .venv/bin/python wiring/generate.py"
+        )
+
+
+def test_header_table_agrees_with_gpiozero_board_data(generate):
+    header = MockFactory(revision="a02082").board_info.headers["J8"]  # a Pi 3 B: 40-pin J8
+    bcm_to_pin = {
+        int(info.name.removeprefix("GPIO")): number
+        for number, info in header.pins.items()
+        if info.name.startswith("GPIO")
+    }
+    assert generate.HEADER_PINS == bcm_to_pin
+    named = {
+        name: sorted(number for number, info in header.pins.items() if info.name == name)
+        for name in ("3V3", "5V", "GND")
+    }
+    assert named == {
+        "3V3": list(generate.PIN_3V3),
+        "5V": list(generate.PIN_5V),
+        "GND": list(generate.PIN_GND),
+    }
+
+
+def table_rows(markdown: str) -> dict[str, list[str]]:
+    rows = {}
+    for line in markdown.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) == 6 and cells[2].startswith("`"):
+            rows[cells[2].strip("`")] = cells
+    return rows
+
+
+def test_every_configured_pin_is_in_the_table_with_its_header_pin(generate):
+    placed = with_sim_devices(load_config())
+    rows = table_rows((WIRING / "pins.md").read_text(encoding="utf-8"))
+    assert list(rows) == list(SCHEMA["pins"])
+    for key, (bcm, header, _, function, direction, pull) in rows.items():
+        assert int(bcm) == getattr(placed.pins, key)
+        assert int(header) == generate.HEADER_PINS[int(bcm)]
+        assert direction.startswith("output" if key not in ("button", "beam", "lid") else "input")
+        assert ("*optional*" in function) == (getattr(load_config().pins, key) is None)
+    for key in MOTOR_PIN_KEYS:
+        assert "pull-down" in rows[key][5]
+
+
+def test_the_table_follows_a_changed_config(generate):
+    config = load_config().replace("pins", motor_forward=20, lid=5).replace("sensor", button_active="high")
+    rows = {row.key: row for row in generate.pin_rows(config)}
+    assert (rows["motor_forward"].bcm, rows["motor_forward"].header) == (20, 38)
+    assert (rows["lid"].bcm, rows["lid"].optional) == (5, False)
+    assert rows["button"].pull.startswith("internal pull-down")
+    assert rows["beam"].pull.startswith("internal pull-up")
+
+
+def test_the_diagram_is_valid_svg_and_shows_every_pin_and_part(generate):
+    text = (WIRING / "wiring.svg").read_text(encoding="utf-8")
+    root = ET.fromstring(text)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    labels = " ".join(element.text or "" for element in root.iter("{http://www.w3.org/2000/svg}text"))
+    for row in generate.pin_rows():
+        assert f"GPIO{row.bcm} · pin {row.header}" in labels
+    for part in ("TB6612FNG", "DRV8833", "L298N", "Break-beam", "button with LED", "Buzzer",
+                 "Lid switch (optional)", "Aim servo (optional)", "Motor supply", "common ground",
+                 "10k", "3V3 · pin 1", "GND · pin 6"):
+        assert part in labels, part
+
+
+def test_the_safety_notes_cover_what_the_issue_requires():
+    text = (WIRING / "README.md").read_text(encoding="utf-8")
+    for phrase in ("pull-down", "GPIO 0-8", "Pi's 5 V pin", "Flyback", "common ground", "L298N",
+                   "drops about 2 V", "gpio=<motor pins>=op,dl"):
+        assert phrase in text, phrase
+    assert re.search(r"\| 3 \| 10 kΩ resistor \|", text)
