@@ -50,13 +50,13 @@ SCHEMA: dict[str, dict[str, Field]] = {
     "pins": {
         "motor_forward": _pin(12, "motor driver input 1 (AIN1/IN1), PWM: feeds cards out"),
         "motor_reverse": _pin(13, "motor driver input 2 (AIN2/IN2), PWM: the retraction pulse"),
-        "motor_enable": _optional_pin(16, "driver standby/nSLEEP, high = enabled; false if not wired"),
+        "motor_enable": _optional_pin(16, "driver standby/nSLEEP, high = enabled"),
         "button": _pin(17, "launch button (to ground, internal pull-up)"),
         "beam": _pin(27, "break-beam receiver at the exit slot"),
-        "lid": _optional_pin(None, "hopper lid switch; false if not fitted"),
+        "lid": _optional_pin(None, "hopper lid switch"),
         "led": _pin(23, "button LED (PWM)"),
         "chime": _pin(24, "active buzzer"),
-        "servo": _optional_pin(None, "aim servo signal; false if not fitted"),
+        "servo": _optional_pin(None, "aim servo signal"),
     },
     "motor": {
         "duty": Field("float", 0.7, "running duty cycle", 0.05, 1.0),
