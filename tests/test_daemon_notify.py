@@ -1,0 +1,104 @@
+"""launcherd under systemd's notify protocol, with a real datagram socket made by the test."""
+
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+
+from firmware.cli import Client
+from firmware.notify import Notifier
+
+from conftest import BIN, ThreadDaemon, write_config
+
+
+@pytest.fixture
+def notify_socket(tmp_path):
+    path = tmp_path / "notify.sock"
+    receiver = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    receiver.bind(str(path))
+    yield path, receiver
+    receiver.close()
+
+
+def receive(receiver, timeout):
+    receiver.settimeout(timeout)
+    try:
+        return receiver.recv(4096).decode()
+    except (socket.timeout, BlockingIOError):
+        return None
+
+
+def receive_until(receiver, wanted, timeout=10.0):
+    """Datagrams up to and including the first one containing ``wanted``."""
+    seen = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        message = receive(receiver, deadline - time.monotonic())
+        if message is None:
+            break
+        seen.append(message)
+        if wanted in message.split("\n"):
+            return seen
+    raise AssertionError(f"{wanted} never came; got {seen}")
+
+
+def start(tmp_path, notify_path):
+    socket_path = tmp_path / "l.sock"
+    process = subprocess.Popen(
+        [str(BIN / "launcherd"), "--sim", "--config", str(write_config(tmp_path)),
+         "--socket", str(socket_path), "--state-dir", str(tmp_path / "state")],
+        env={**os.environ, "NOTIFY_SOCKET": str(notify_path)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return process, socket_path
+
+
+def test_ready_comes_only_once_the_api_answers_and_stopping_on_sigterm(tmp_path, notify_socket):
+    notify_path, receiver = notify_socket
+    process, socket_path = start(tmp_path, notify_path)
+    try:
+        receive_until(receiver, "READY=1")
+        with Client(socket_path, timeout=5) as client:  # no retry: it must answer right now
+            assert client.call("status/get")["state"] == "ready"
+        process.send_signal(signal.SIGTERM)
+        receive_until(receiver, "STOPPING=1")
+        assert process.wait(5) == 0
+    finally:
+        process.kill()
+
+
+def test_status_line_follows_the_state(tmp_path, notify_socket):
+    notify_path, receiver = notify_socket
+    process, socket_path = start(tmp_path, notify_path)
+    try:
+        receive_until(receiver, "READY=1")
+        receive_until(receiver, "STATUS=ready, hopper 112")
+        with Client(socket_path, timeout=5) as client:
+            client.call("system/estop", {"reason": "test"})
+        receive_until(receiver, "STATUS=halted, hopper 112: test")
+    finally:
+        process.kill()
+
+
+def test_watchdog_pings_stop_while_the_loop_is_blocked(tmp_path, notify_socket):
+    notify_path, receiver = notify_socket
+    environ = {"NOTIFY_SOCKET": str(notify_path), "WATCHDOG_USEC": "100000"}  # ping every 50 ms
+    with ThreadDaemon(tmp_path, notifier=Notifier.from_environ(environ)) as running:
+        receive_until(receiver, "WATCHDOG=1")
+        receive_until(receiver, "WATCHDOG=1")
+        # Block the loop on purpose, as a hung handler would.
+        block_began = threading.Event()
+
+        def hang():
+            block_began.set()
+            time.sleep(0.6)
+
+        running.daemon.loop.call_soon_threadsafe(hang)
+        assert block_began.wait(5)
+        while receive(receiver, 0.0) is not None:
+            pass  # drop pings sent before the block
+        assert receive(receiver, 0.3) is None
+        assert "WATCHDOG=1" in receive_until(receiver, "WATCHDOG=1")[-1]  # back once it ends
