@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/launcherd --sim --demo --socket /tmp/card-launcher-demo.sock --state-dir .demo-state
+	$(BIN)/launcherd --sim --demo --state-dir .demo-state
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

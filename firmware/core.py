@@ -152,7 +152,8 @@ class Launcher:
         self._state = READY
         self._awake_state = READY  # where waking up returns to
         self._reason: str | None = None
-        self._presses = 0
+        self._presses = 0  # presses of the button or from software; dispenses are not presses
+        self._launch_ids = 0  # every launch has an id, dispenses included
         self._cards_ejected = 0
         self._hopper = None if hopper is None else max(0, hopper)
         self._last: _Press | None = None
@@ -410,10 +411,13 @@ class Launcher:
                 requested = cards if self._hopper is None else self._hopper
             else:
                 outcome, requested, target = ("burst" if cards else "dry"), cards, cards
-        self._presses += 1
-        record = _Press(self._presses, source, outcome, requested, target)
+        self._launch_ids += 1
+        if dispense is None:
+            self._presses += 1
+        record = _Press(self._launch_ids, source, outcome, requested, target)
         self._last = record
-        actions += [Emit("press", {"press_id": record.press_id, "source": source})] + self._chime()
+        actions += [Emit("press", {"press_id": record.press_id, "source": source,
+                                   "dispense": dispense is not None})] + self._chime()
         if outcome == "empty":
             record.ended = "empty"
             return actions + [self._state_led(EMPTY), record.launched()]

@@ -30,6 +30,7 @@ class DemoView:
         self.events: collections.deque[str] = collections.deque(maxlen=10)
         self.led = "on"
         self.chimes = 0
+        self.last_chime = ""
 
     def on_event(self, name: str, params: dict[str, Any]) -> None:
         if name != "card":
@@ -42,6 +43,7 @@ class DemoView:
                         "flash": f"flashing every {action.period_ms} ms"}[action.mode]
         elif isinstance(action, Chime):
             self.chimes += 1
+            self.last_chime = "♪ " * min(action.count, 8) + f" ({action.count} x {action.ms} ms)"
         self.draw()
 
     def draw(self) -> None:
@@ -54,7 +56,7 @@ class DemoView:
             "",
             f"  state     {s['state'].upper()}" + (f"  ({s['reason']})" if s.get("reason") else ""),
             f"  LED       {self.led}",
-            f"  chime     {'♪ ' * min(self.chimes % 6, 5) or '-'}",
+            f"  chime     {self.last_chime or '-'}   ({self.chimes} so far)",
             f"  motor     " + (f"{s['motor']['direction']} {round(100 * s['motor']['duty'])}%" if s["motor"]["on"] else "off"),
             f"  presses   {s['presses']}   dry streak {s['dry_streak']}   profile {s['profile']}",
             f"  last      " + (f"{last['outcome']}, {last['cards']} card(s)" if last else "-"),
@@ -64,6 +66,7 @@ class DemoView:
             *[f"    {e}" for e in self.events],
             "",
             "  " + KEYS,
+            f"  launcherctl talks to it too: launcherctl --socket {self.daemon.socket_path} status",
         ]
         self.out.write("\n".join(lines) + "\n")
         self.out.flush()
@@ -107,7 +110,6 @@ async def run_demo(daemon: Daemon) -> int:
             tty.setcbreak(sys.stdin.fileno())
             d.loop.add_reader(sys.stdin.fileno(), lambda: view.on_key(os.read(sys.stdin.fileno(), 1).decode(errors="ignore")))
         view.draw()
-        print(f"  (launcherctl talks to it too: launcherctl --socket {d.socket_path} status)")
 
     try:
         return await daemon.run(ready=started)

@@ -157,7 +157,7 @@ def test_a_bounce_burst_is_one_press_after_the_level_settles():
     rig.wait(19)  # 19 ms after the last edge: not stable long enough yet
     assert rig.emits("press") == []
     rig.wait(2)
-    assert rig.emits("press") == [{"press_id": 1, "source": "button"}]
+    assert rig.emits("press") == [{"press_id": 1, "source": "button", "dispense": False}]
     assert len(rig.emits("launched")) == 1
 
 
@@ -192,7 +192,7 @@ def test_a_late_edge_is_judged_after_the_deadline_it_missed():
 def test_launch_is_a_press_without_debounce():
     rig = Rig(script=[0])
     rig.send(Launch("api"))
-    assert rig.emits("press") == [{"press_id": 1, "source": "api"}]
+    assert rig.emits("press") == [{"press_id": 1, "source": "api", "dispense": False}]
 
 
 # ---- dry presses and feedback -------------------------------------------------------------------

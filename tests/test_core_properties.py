@@ -96,6 +96,7 @@ class Checker:
         self.next_card_at: float | None = None
         self.clear_at: float | None = None
         self.presses: list[int] = []
+        self.dispenses: list[int] = []
         self.launched: dict[int, dict] = {}
         self.cards: dict[int, int] = {}  # press_id -> cards seen for it in card/launched events
         self.state = "ready"
@@ -181,7 +182,7 @@ class Checker:
         assert status["motor"]["on"] == (self.motor_on_since is not None)
         if self.state in MOTOR_OFF_STATES:
             assert self.motor_on_since is None, f"motor on while {self.state}"
-        assert status["presses"] == len(self.presses)
+        assert status["presses"] == len(self.presses) - len(self.dispenses)
         assert status["cards_ejected"] == sum(self.cards.values())
         assert status["hopper"] is None or status["hopper"] >= 0
         assert 0.0 <= status["tension"] <= 1.0
@@ -193,6 +194,8 @@ class Checker:
         if name == "press":
             assert params["press_id"] == len(self.presses) + 1
             self.presses.append(params["press_id"])
+            if params["dispense"]:
+                self.dispenses.append(params["press_id"])
         elif name == "launched":
             press_id = params["press_id"]
             assert press_id in self.presses and press_id not in self.launched
