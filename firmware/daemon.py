@@ -517,6 +517,9 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(daemon.run())
     except HardwareError as exc:
         print(f"launcherd: {exc}", file=sys.stderr)
+        if not args.sim:
+            print("launcherd: not on a Raspberry Pi? `launcherd --sim` runs on simulated pins."
+                  " On a Pi: is lgpio installed, and is GPIOZERO_PIN_FACTORY right?", file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"launcherd: {exc}", file=sys.stderr)
