@@ -251,6 +251,9 @@ class Profile:
         return max(1, longest)
 
 
+# What the classic burst distribution must show, whichever profile draws from it.
+CLASSIC_BURST_TARGETS = {"usual_bursts": (3, 8), "usual_burst_share": 0.75, "max_burst": 12}
+
 CLASSIC = Profile(
     name="classic",
     summary="shaped on the original machine: about one press in three fires, never 4 dry in a row",
@@ -267,9 +270,7 @@ CLASSIC = Profile(
         max_dry_streak=3,
         max_fire_run=2,
         first_press_dry=True,
-        usual_bursts=(3, 8),
-        usual_burst_share=0.75,
-        max_burst=12,
+        **CLASSIC_BURST_TARGETS,
     ),
 )
 
@@ -286,9 +287,7 @@ SCHEDULE = Profile(
         max_dry_streak=3,
         max_fire_run=2,
         first_press_dry=True,
-        usual_bursts=(3, 8),
-        usual_burst_share=0.75,
-        max_burst=12,
+        **CLASSIC_BURST_TARGETS,
     ),
 )
 
@@ -310,9 +309,7 @@ TENSION = Profile(
         max_dry_streak=6,
         max_fire_run=3,
         first_press_dry=False,
-        usual_bursts=(3, 8),
-        usual_burst_share=0.75,
-        max_burst=12,
+        **CLASSIC_BURST_TARGETS,
     ),
 )
 

@@ -8,26 +8,7 @@ import pytest
 from controller import rulesets
 from controller.game import apply, from_json, new_game, status, to_json
 from firmware.errors import ApiError, InvalidParams, NotFound, Refused
-
-FOUR = ["Ann", "Bob", "Cid", "Dee"]
-
-
-def play(card, **kw):
-    return {"type": "play", "card": card, **kw}
-
-
-def press(cards=0):
-    return {"type": "press", "cards": cards}
-
-
-def run(state, *actions):
-    for action in actions:
-        state, _ = apply(state, action)
-    return state
-
-
-def game(ruleset="attack-mega-hit", players=FOUR, **kw):
-    return new_game(ruleset, players, **kw)[0]
+from game_actions import FOUR, game, play, press, run
 
 
 def aims(effects):

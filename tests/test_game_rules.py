@@ -5,46 +5,11 @@ import pytest
 from controller import rulesets
 from controller.game import apply, new_game, status
 from firmware.errors import InvalidParams, Refused
+from game_actions import FOUR, TWO, attack, catch, game, hint, play, press, run, uno
 
-FOUR = ["Ann", "Bob", "Cid", "Dee"]
-TWO = ["Ann", "Bob"]
 ATTACK = list(rulesets.RULESETS)
 OLD_BOXES = ["attack-2005", "attack-2010"]
 WITH_WILD_ATTACK = ["attack-mega-hit", "attack-2010"]
-
-
-def play(card, **kw):
-    return {"type": "play", "card": card, **kw}
-
-
-def press(cards=0):
-    return {"type": "press", "cards": cards}
-
-
-def attack(target, color="red", **kw):
-    return play("wild-attack", color=color, target=target, **kw)
-
-
-def catch(player):
-    return {"type": "catch", "player": player}
-
-
-def hint(player):
-    return {"type": "hint", "player": player}
-
-
-def uno(player):
-    return {"type": "uno", "player": player}
-
-
-def run(state, *actions):
-    for action in actions:
-        state, _ = apply(state, action)
-    return state
-
-
-def game(ruleset="attack-mega-hit", players=FOUR, **kw):
-    return new_game(ruleset, players, **kw)[0]
 
 
 def owed(state):

@@ -1,0 +1,40 @@
+"""Builders of game actions and a few shortcuts, shared by the game tests."""
+
+from controller.game import apply, new_game
+
+FOUR = ["Ann", "Bob", "Cid", "Dee"]
+TWO = ["Ann", "Bob"]
+
+
+def play(card, **kw):
+    return {"type": "play", "card": card, **kw}
+
+
+def press(cards=0):
+    return {"type": "press", "cards": cards}
+
+
+def attack(target, color="red", **kw):
+    return play("wild-attack", color=color, target=target, **kw)
+
+
+def catch(player):
+    return {"type": "catch", "player": player}
+
+
+def hint(player):
+    return {"type": "hint", "player": player}
+
+
+def uno(player):
+    return {"type": "uno", "player": player}
+
+
+def run(state, *actions):
+    for action in actions:
+        state, _ = apply(state, action)
+    return state
+
+
+def game(ruleset="attack-mega-hit", players=FOUR, **kw):
+    return new_game(ruleset, players, **kw)[0]
