@@ -65,7 +65,8 @@ def _move(status: dict[str, Any]) -> str:
         return f"Match over - {' and '.join(winner) if isinstance(winner, list) else winner} wins"
     if owed:
         line = f"{owed['player']}'s move - owes {_presses(owed['presses'])}"
-        if status.get("chain"):
+        chain = status.get("chain")
+        if chain and chain.get("target") == owed["player"] and owed.get("reason") not in ("uno", "hint"):
             line += " or stacks a Hit card"
         if owed.get("until_cards") and owed["presses"] is not None:
             line += " (stops when cards come out)"
