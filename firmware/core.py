@@ -362,8 +362,9 @@ class Launcher:
         return [self._cues.pop(0)[1]]
 
     def _refuse(self, event: object, reason: str) -> list[Action]:
-        log.info("ignored %r in state %s: %s", event, self._state, reason)
-        return []
+        """A request that makes no sense now: nothing changes, and the requester is told why."""
+        log.info("refused %r in state %s: %s", event, self._state, reason)
+        return [Emit("refused", {"request": type(event).__name__, "state": self._state, "reason": reason})]
 
     # ---- presses and launches ------------------------------------------------------------
 

@@ -76,6 +76,7 @@ class Daemon:
         self._status_providers: dict[str, Callable[[], Any]] = {}
         self._closers: list[Callable[[], Any]] = []
         self._waiters: list[_Waiter] = []
+        self._refusals: list[dict[str, Any]] | None = None
         self._stop: asyncio.Event | None = None
         self._started = time.monotonic()
         self._aim_angle: float | None = None
@@ -233,6 +234,8 @@ class Daemon:
                     waiter.future.set_result({"event": name, **params})
                     self._waiters.remove(waiter)
                     break
+        if name == "refused" and self._refusals is not None:
+            self._refusals.append(params)
         if name == "state":
             self._update_notify_status()
         for listener in list(self._listeners):
@@ -286,7 +289,14 @@ class Daemon:
                                          lambda: self.feed(Dispense(params["count"], "dispense")))
 
     def _simple(self, event: Event) -> dict:
-        self.feed(event)
+        """Feed one request to the core; its refusal becomes the caller's error."""
+        self._refusals = refusals = []
+        try:
+            self.feed(event)
+        finally:
+            self._refusals = None
+        if refusals:
+            raise Refused(f"{refusals[0]['reason']} (state {refusals[0]['state']})")
         return self.core.get_status()
 
     def _reload(self, params: dict) -> dict:

@@ -149,3 +149,13 @@ def test_sigterm_stops_the_motor_and_exits_zero_quickly(daemon_process):
     assert proc.process.wait(5) == 0
     assert time.monotonic() - started < 1.0
     assert not proc.socket.exists()
+
+
+def test_a_request_the_state_does_not_allow_is_an_error_reply(daemon_process):
+    proc = daemon_process()
+    with pytest.raises(ApiError) as info:
+        proc.call("launcher/wake")
+    assert info.value.code == ApiError.REFUSED and "not sleeping" in info.value.message
+    result = proc.ctl("reset")
+    assert result.returncode == 1 and "not halted" in result.stderr
+    assert proc.call("status/get")["state"] == "ready"
