@@ -99,6 +99,8 @@ class GameState:
     winner: int | None = None
     last_attack_victim: int | None = None  # victim of a Wild Attack-Attack played as the last card
     last_attack_cards: int = 0
+    last_presser: int | None = None  # who made the latest press: cards that come out late are theirs
+    last_press_was_attack: bool = False  # that press was owed for a last-card attack
 
 
 # ---- small helpers ------------------------------------------------------------------------------
@@ -197,6 +199,7 @@ ACTIONS: dict[str, dict[str, tuple[type, bool]]] = {
         "by": (str, False),
     },
     "press": {"cards": (int, True), "press_id": (int, False)},
+    "cards": {"cards": (int, True), "press_id": (int, False)},
     "uno": {"player": (str, True)},
     "catch": {"player": (str, True)},
     "hint": {"player": (str, True)},
@@ -381,6 +384,8 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     text = f"{state.players[seat]} pressed: {_cards(cards)}"
     state = replace(
         state,
+        last_presser=seat,
+        last_press_was_attack=bool(state.queue) and state.queue[0].reason == "last-card-attack",
         cards_taken=_bump(state.cards_taken, seat, cards),
         presses=_bump(state.presses, seat, 1),
         # Cards in hand again: an earlier Uno call no longer covers this player.
@@ -403,6 +408,23 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     if owed.reason == "last-card-attack":
         state = replace(state, last_attack_cards=state.last_attack_cards + cards)
     return replace(state, queue=rest), [_message(text)]
+
+
+def _late_cards(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    """Cards counted after their press was settled (one fell out late): the presser's too (§2)."""
+    cards = p["cards"]
+    if cards < 1:
+        raise InvalidParams(f"cards: cards must be 1 or more, not {cards}")
+    seat = state.last_presser
+    if seat is None:
+        raise Refused("nobody has pressed yet this round: the cards belong to no one")
+    state = replace(
+        state,
+        cards_taken=_bump(state.cards_taken, seat, cards),
+        uno_called=state.uno_called - {seat},
+        last_attack_cards=state.last_attack_cards + (cards if state.last_press_was_attack else 0),
+    )
+    return state, [_message(f"{state.players[seat]} also takes {_cards(cards)} that came out late")]
 
 
 def _penalty(state: GameState, p: dict, reason: str) -> tuple[GameState, list[dict]]:
@@ -469,6 +491,7 @@ def _first_attack(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
 _HANDLERS = {
     "play": _play,
     "press": _press,
+    "cards": _late_cards,
     "uno": _uno,
     "catch": _catch,
     "hint": _hint,

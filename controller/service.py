@@ -249,9 +249,10 @@ class GameService:
     def _late_card(self, params: dict[str, Any]) -> None:
         """A card counted after its press was resolved (it fell out late): it is the presser's too."""
         if self._last_press is not None and params.get("press_id") == self._last_press[0]:
-            press_id, presser = self._last_press
-            self.publish_message(f"a card came out late after press {press_id}: it is {presser}'s"
-                                 f" ({params.get('count')} card(s) from that press in all)")
+            try:
+                self.act({"type": "cards", "cards": 1, "press_id": params.get("press_id")})
+            except ApiError as exc:
+                self.publish_message(f"a card that came out late is not counted: {exc.message}")
 
     def follow_hopper(self) -> None:
         """Read the launcher's hopper estimate; say once when it falls low enough to reload.

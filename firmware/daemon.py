@@ -68,6 +68,7 @@ class Daemon:
         self.api = ApiServer(self.registry, self.socket_path)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.hardware: Hardware | None = None
+        self.pin_factory: Any = None
         self.sim = None
         self.core: Launcher | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -116,6 +117,7 @@ class Daemon:
         if self.sim_mode and factory is None:
             from .sim import sim_pin_factory
             factory = sim_pin_factory()
+        self.pin_factory = factory  # tests and benches drive mock pins through it
         self.hardware = Hardware(self.config, factory)
         self.hardware.motor("stop", 0.0)
         hopper = None

@@ -266,3 +266,16 @@ def test_state_survives_pickle_and_json():
 def test_a_chain_survives_json():
     state = run(game(), play("hit-2"), play("hit-1"))
     assert from_json(json.loads(json.dumps(to_json(state)))) == state
+
+
+def test_cards_that_come_out_late_go_to_the_last_presser():
+    state = run(game(), press(2))  # Ann cannot play and presses: her turn is over
+    state, effects = apply(state, {"type": "cards", "cards": 1, "press_id": 1})
+    taken = {p["name"]: p["cards_taken"] for p in status(state)["players"]}
+    assert taken["Ann"] == 3 and status(state)["turn"] == "Bob"
+    assert "Ann also takes 1 card" in effects[0]["text"]
+
+
+def test_late_cards_before_any_press_belong_to_no_one():
+    with pytest.raises(Refused):
+        apply(game(), {"type": "cards", "cards": 1})

@@ -280,3 +280,23 @@ def test_a_log_that_cannot_be_opened_or_replayed_leaves_the_launcher_working(run
             assert c.call("game/new", THREE)["match_id"] == 2
     finally:
         running.stop()
+
+
+def test_a_card_that_falls_out_after_its_press_is_the_pressers(launcherd):
+    loop = launcherd.daemon.loop
+    beam = launcherd.daemon.pin_factory.pin(launcherd.daemon.config.pins.beam)
+    with launcherd.client() as c:
+        c.call("game/new", THREE)
+        assert c.call("launcher/launch")["cards"] == 0  # Ann presses: dry, her turn is over
+        crossed = threading.Event()
+
+        def card_crosses():  # the beam (active low) blocked for 50 ms: one real card, late
+            beam.drive_low()
+            loop.call_later(0.05, lambda: (beam.drive_high(), crossed.set()))
+
+        loop.call_soon_threadsafe(card_crosses)
+        assert crossed.wait(5)
+        # The clear edge was posted into the loop before this request arrives, so it is handled first.
+        assert players(c.call("game/status"))["Ann"] == (1, 1)
+        assert live_actions(c)[-1] == {"type": "cards", "cards": 1, "press_id": 1}
+        assert c.call("status/get")["cards_ejected"] == 1
