@@ -13,6 +13,7 @@ import grp
 import inspect
 import json
 import logging
+import math
 import os
 import pwd
 import socket
@@ -50,7 +51,10 @@ class Param:
         expected = self.type
         ok = isinstance(value, expected) and not (expected in (int, float) and isinstance(value, bool))
         if expected is float and isinstance(value, int) and not isinstance(value, bool):
-            ok, value = True, float(value)
+            ok = abs(value) <= 2**53  # beyond that no angle or count makes sense, and float() may overflow
+            value = float(value) if ok else value
+        if ok and isinstance(value, float) and not math.isfinite(value):
+            ok = False
         if not ok:
             raise InvalidParams(f"{method}: {name} must be {_type_name(expected)}, got {_short(value)}")
         if self.minimum is not None and value < self.minimum:
@@ -69,7 +73,10 @@ def _type_name(kind: type) -> str:
 
 
 def _short(value: Any) -> str:
-    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    try:
+        text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    except (RecursionError, ValueError):
+        text = f"a {type(value).__name__} nested too deeply"
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -349,6 +356,8 @@ class ApiServer:
 
 def _safe_id(value: Any) -> Any:
     """Echo the id back only when it is a plain scalar; anything else could be huge or deep."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # NaN and Infinity are not JSON: a strict client could not read the reply
     if value is None or isinstance(value, (int, float, str, bool)):
         if isinstance(value, str) and len(value) > 200:
             return None

@@ -374,6 +374,8 @@ def load_config(path: str | Path | None = None) -> Config:
         raise ConfigError(f"{source}: the file is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: not valid TOML: nested too deeply") from None
     return build_config(raw, source)
 
 
