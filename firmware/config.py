@@ -238,12 +238,18 @@ def _check_value(source: str, section: str, key: str, field: Field, value: Any) 
 
 
 def _toml_repr(value: Any) -> str:
+    """The value as a user would have written it, cut short: a message must stay one line."""
+    text = _toml_text(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _toml_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         return '"' + value.replace('"', '\\"') + '"'
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_repr(v) for v in value) + "]"
+        return "[" + ", ".join(_toml_text(v) for v in value[:20]) + (", ..." if len(value) > 20 else "") + "]"
     if isinstance(value, dict):
         return "{...}"
     return str(value)
@@ -397,7 +403,7 @@ def default_toml() -> str:
         lines += ["", f"[{section}]"]
         for key, field in fields.items():
             lines.append(f"# {field.doc}; {_describe(field)}")
-            lines.append(f"{key} = {_toml_repr(_to_raw(field.default))}")
+            lines.append(f"{key} = {_toml_text(_to_raw(field.default))}")
     return "\n".join(lines) + "\n"
 
 

@@ -144,3 +144,10 @@ def test_check_config_exit_codes(tmp_path):
     assert result.returncode == 1
     assert "[motor] duty = 5" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_huge_value_is_cut_short_in_the_message(tmp_path):
+    message = error_of(tmp_path, f'[daemon]\nsocket = {"x" * 5000!r}\nextensions = 3\n'.replace("'", '"'))
+    assert "[daemon] extensions = 3" in message
+    message = error_of(tmp_path, "[ejection]\nsequence = [" + ", ".join(["-1"] * 3000) + "]\n")
+    assert len(message) < 400 and "..." in message
