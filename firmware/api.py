@@ -29,6 +29,8 @@ log = logging.getLogger("launcherd.api")
 MAX_LINE = 64 * 1024
 # Replies and events waiting for a slow reader; past this the client is dropped, not waited for.
 MAX_QUEUED = 512
+# Far more than a game table needs; a bound keeps descriptors under select()'s limit of 1024.
+MAX_CLIENTS = 256
 REQUIRED = object()
 
 Handler = Callable[[dict[str, Any]], Any | Awaitable[Any]]
@@ -271,6 +273,10 @@ class ApiServer:
             pid = uid = gid = -1
         if uid >= 0 and not may_connect(uid, gid):
             log.warning("refused API client pid %d uid %d gid %d: not in the service group", pid, uid, gid)
+            writer.transport.abort()
+            return
+        if len(self._clients) >= MAX_CLIENTS:
+            log.warning("refused API client pid %d: already %d clients", pid, MAX_CLIENTS)
             writer.transport.abort()
             return
         self._clients.add(client)

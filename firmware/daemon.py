@@ -13,6 +13,7 @@ import asyncio
 import logging
 import os
 import random
+import selectors
 import signal
 import sys
 import time
@@ -202,6 +203,10 @@ class Daemon:
 
     def _apply(self, actions: list[Action]) -> None:
         hw = self.hardware
+        # The motor first: LED and chime patterns start gpiozero threads, which the motor must not
+        # wait for. Otherwise the core's order stands (events after the devices they describe).
+        actions = [a for a in actions if isinstance(a, (Motor, DriverEnable))] + [
+            a for a in actions if not isinstance(a, (Motor, DriverEnable))]
         for action in actions:
             try:
                 if isinstance(action, Motor):
@@ -473,6 +478,13 @@ def setup_logging(verbose: bool) -> None:
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=[handler], force=True)
 
 
+def precise_event_loop() -> asyncio.AbstractEventLoop:
+    """An event loop whose timers fire on time: epoll rounds every wait up to a whole millisecond,
+    which would add up to 1 ms to every debounce and jam deadline; select() waits in microseconds.
+    launcherd watches a handful of descriptors, far below select()'s limit."""
+    return asyncio.SelectorEventLoop(selectors.SelectSelector())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="launcherd", description="The card launcher daemon: owns the pins, serves the API.")
@@ -523,10 +535,11 @@ def main(argv: list[str] | None = None) -> int:
     daemon = Daemon(config, sim=args.sim, seed=args.seed, socket_path=args.socket,
                     state_dir=args.state_dir, notifier=Notifier.from_environ())
     try:
-        if args.demo:
-            from .demo import run_demo
-            return asyncio.run(run_demo(daemon))
-        return asyncio.run(daemon.run())
+        with asyncio.Runner(loop_factory=precise_event_loop) as runner:
+            if args.demo:
+                from .demo import run_demo
+                return runner.run(run_demo(daemon))
+            return runner.run(daemon.run())
     except HardwareError as exc:
         print(f"launcherd: {exc}", file=sys.stderr)
         if not args.sim:

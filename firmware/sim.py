@@ -23,12 +23,17 @@ from .errors import InvalidParams, Unavailable
 
 # How much longer than the debounce time a simulated press is held, so it always counts.
 PRESS_MARGIN_MS = 30
+# MockPin keeps every change it ever made in ``states``: a simulation that runs for days keeps
+# only the recent ones (enough for any test that reads them).
+STATE_HISTORY = 256
 
 PinListener = Callable[["ReportingPin"], object]
 
 
 class ReportingPin(MockPWMPin):
     """A PWM-capable mock pin that calls its listeners after each change of its output state.
+
+    Its ``states`` history is bounded (:data:`STATE_HISTORY`), unlike a plain MockPin's.
 
     Changes of an input (``drive_high``/``drive_low``) are not reported: gpiozero already calls
     the device's own callback for those.
@@ -49,6 +54,8 @@ class ReportingPin(MockPWMPin):
 
     def _change_state(self, value):
         changed = super()._change_state(value)
+        if len(self.states) > 2 * STATE_HISTORY:
+            del self.states[:-STATE_HISTORY]
         if changed and self._function == "output":
             # A copy: a listener may remove itself while being called.
             for listener in list(self._listeners):

@@ -158,3 +158,23 @@ def test_list_of_methods_describes_parameters():
     registry = make_registry()
     echo = next(m for m in registry.describe() if m["method"] == "echo")
     assert echo["params"] == {"text": {"type": "str", "required": True}, "times": {"type": "int", "required": False}}
+
+
+def test_clients_beyond_the_limit_are_turned_away(tmp_path, monkeypatch):
+    monkeypatch.setattr("firmware.api.MAX_CLIENTS", 3)
+
+    async def body(server):
+        kept = [await connect(server) for _ in range(3)]
+        for reader, writer in kept:
+            assert (await exchange(reader, writer, b'{"id": 1, "method": "echo", "params": {"text": "a"}}\n'))["id"] == 1
+        reader, writer = await connect(server)
+        writer.write(b'{"id": 2, "method": "echo", "params": {"text": "b"}}\n')
+        try:
+            assert await asyncio.wait_for(reader.read(), 5) == b""  # closed without an answer
+        except ConnectionResetError:
+            pass  # or reset: either way no answer
+        kept[0][1].close()
+        await asyncio.sleep(0.05)
+        reader, writer = await connect(server)
+        assert (await exchange(reader, writer, b'{"id": 3, "method": "echo", "params": {"text": "c"}}\n'))["id"] == 3
+    run(tmp_path, body)

@@ -1,0 +1,281 @@
+"""Press-to-motor and jam-to-stop in a running launcherd, and the bare gpiozero queue baseline.
+
+Runs in one process (started by bench/run.py): the Daemon runs in its own thread with its own
+asyncio loop, as in tests/conftest.py ThreadDaemon, on mock pins from ``sim_pin_factory()``
+(no SimulatedMechanism: this script is the mechanism, so nothing else listens on the motor pin
+before the stopwatch does). This thread plays the backend's callback thread: it drives the
+button and beam MockPins, whose gpiozero callbacks run here and post into the loop.
+
+Times are ``time.perf_counter_ns()`` (CLOCK_MONOTONIC): the edge is stamped just before the pin
+is driven, the motor just as the forward pin's output changes (a ReportingPin listener). The
+configured debounce (press) or jam threshold (jam) is subtracted from every sample.
+
+Rounds alternate: baseline, launcherd (, launcherd without chime), so that every figure sees
+the same machine as its baseline. Prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import queue
+import selectors
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from gpiozero import Button, DigitalOutputDevice  # noqa: E402
+
+from bench.common import percentile  # noqa: E402
+from firmware.config import build_config  # noqa: E402
+from firmware.daemon import Daemon  # noqa: E402
+from firmware.sim import sim_pin_factory  # noqa: E402
+
+# The bench's configuration: the shipped defaults except for these. Debounce and jam threshold
+# are subtracted from the figures; the short chime lets each chime end before the next press
+# (presses are seconds apart in play); retract_ms only shortens the cycle.
+DEBOUNCE_MS = 5
+JAM_MS = 60
+SETTINGS = {
+    "ejection": {"profile": "fixed", "sequence": [1]},
+    "timing": {"button_debounce_ms": DEBOUNCE_MS, "jam_ms": JAM_MS},
+    "motor": {"retract_ms": 10},
+    "feedback": {"chime_ms": 10},
+}
+FILTER_S = 0.003  # a simulated card blocks the beam this long (> beam_filter_ms = 2)
+WAIT_S = 2.0
+
+
+def _ns() -> int:
+    return time.perf_counter_ns()
+
+
+class Stopwatch:
+    """Stamps a ReportingPin's output turning on and off."""
+
+    def __init__(self, pin):
+        self.on_at = self.off_at = 0
+        self.on = threading.Event()
+        self.off = threading.Event()
+        pin.add_listener(self._changed)
+
+    def _changed(self, pin) -> None:
+        now = _ns()
+        if pin.state:
+            self.on_at = now
+            self.on.set()
+        else:
+            self.off_at = now
+            self.off.set()
+
+    def arm(self) -> None:
+        self.on.clear()
+        self.off.clear()
+
+
+class InProcessDaemon:
+    """launcherd's Daemon in a thread, on its own mock pins, the game layer loaded."""
+
+    def __init__(self, directory: Path, chime: bool = True, select_loop: bool = False):
+        self.select_loop = select_loop
+        settings = {**SETTINGS, "feedback": {**SETTINGS["feedback"], "chime": chime}}
+        self.config = build_config(settings)
+        self.factory = sim_pin_factory()
+        self.daemon = Daemon(self.config, sim=False, seed=1, socket_path=directory / "l.sock",
+                             state_dir=directory / "state", pin_factory=self.factory)
+        pins = self.config.pins
+        self.button = self.factory.pin(pins.button)
+        self.beam = self.factory.pin(pins.beam)
+        self.launched = threading.Event()
+        self.ready = threading.Event()
+        self.last_launched: dict = {}
+        self.daemon.subscribe(self._event)
+        self._started = threading.Event()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _event(self, name: str, params: dict) -> None:
+        if name == "launched":
+            self.last_launched = params
+            self.launched.set()
+        elif name == "state" and params["state"] == "ready":
+            self.ready.set()
+
+    def _run(self) -> None:
+        # select_loop: a diagnosis, not the shipped daemon. asyncio's default epoll selector
+        # rounds every timeout up to a whole millisecond; select() takes microseconds.
+        factory = (lambda: asyncio.SelectorEventLoop(selectors.SelectSelector())) if self.select_loop else None
+        try:
+            with asyncio.Runner(loop_factory=factory) as runner:
+                runner.run(self.daemon.run(ready=lambda d: self._started.set()))
+        except BaseException as exc:
+            self._error = exc
+            self._started.set()
+
+    def start(self) -> "InProcessDaemon":
+        self._thread.start()
+        if not self._started.wait(15) or self._error:
+            raise RuntimeError(f"daemon did not start: {self._error!r}")
+        # The pins exist once the daemon has built its Hardware.
+        self.motor = Stopwatch(self.factory.pin(self.config.pins.motor_forward))
+        return self
+
+    def stop(self) -> None:
+        self.daemon.loop.call_soon_threadsafe(self.daemon.request_stop)
+        self._thread.join(10)
+
+    def _settle(self) -> None:
+        # Let the release debounce (and the LED's return to steady) finish before the next edge.
+        time.sleep(DEBOUNCE_MS / 1000 + 0.004)
+
+    def _card(self) -> None:
+        self.beam.drive_low()
+        time.sleep(FILTER_S)
+        self.beam.drive_high()
+
+    def press(self) -> float:
+        """One press through debounce to motor on; µs beyond the debounce time."""
+        self.motor.arm()
+        self.launched.clear()
+        t0 = _ns()
+        self.button.drive_low()
+        if not self.motor.on.wait(WAIT_S):
+            raise RuntimeError(f"no motor after a press: {self.daemon.get_status()}")
+        latency = (self.motor.on_at - t0) / 1000 - DEBOUNCE_MS * 1000
+        self.button.drive_high()
+        self._card()
+        if not self.launched.wait(WAIT_S):
+            raise RuntimeError(f"launch did not finish: {self.daemon.get_status()}")
+        if self.last_launched.get("cards") != 1 or self.last_launched.get("ended") != "done":
+            raise RuntimeError(f"unexpected launch: {self.last_launched}")
+        self._settle()
+        return latency
+
+    def jam(self) -> float:
+        """Press, block the beam and keep it blocked; µs from block + jam_ms to motor off."""
+        self.motor.arm()
+        self.launched.clear()
+        self.button.drive_low()
+        if not self.motor.on.wait(WAIT_S):
+            raise RuntimeError("no motor after a press")
+        self.button.drive_high()
+        self.ready.clear()
+        t_block = _ns()
+        self.beam.drive_low()
+        if not self.motor.off.wait(WAIT_S + JAM_MS / 1000):
+            raise RuntimeError("motor not stopped by a jam")
+        latency = (self.motor.off_at - t_block) / 1000 - JAM_MS * 1000
+        if not self.launched.wait(WAIT_S) or self.last_launched.get("ended") != "jam":
+            raise RuntimeError(f"no jam: {self.last_launched}")
+        self.beam.drive_high()  # the stuck card is pulled out: jammed -> ready
+        if not self.ready.wait(WAIT_S):
+            raise RuntimeError("not ready after the jam cleared")
+        self._settle()
+        return latency
+
+
+class QueueBaseline:
+    """A bare gpiozero Button whose when_pressed hands to a worker thread that switches an output."""
+
+    def __init__(self):
+        self.factory = sim_pin_factory()
+        self.button = Button(17, pin_factory=self.factory)  # pull-up: pressed = low
+        self.output = DigitalOutputDevice(12, pin_factory=self.factory)
+        self.motor = Stopwatch(self.factory.pin(12))
+        self.queue: queue.Queue = queue.Queue()
+        self.button.when_pressed = self._pressed
+        self.worker = threading.Thread(target=self._work, daemon=True)
+        self.worker.start()
+        self.pin = self.factory.pin(17)
+
+    def _pressed(self) -> None:
+        self.queue.put(True)
+
+    def _work(self) -> None:
+        while self.queue.get():
+            self.output.on()
+
+    def press(self) -> float:
+        self.motor.arm()
+        t0 = _ns()
+        self.pin.drive_low()
+        if not self.motor.on.wait(WAIT_S):
+            raise RuntimeError("baseline output did not switch")
+        latency = (self.motor.on_at - t0) / 1000
+        self.pin.drive_high()
+        self.output.off()
+        time.sleep(0.002)  # a gap between presses, as for the daemon
+        return latency
+
+    def close(self) -> None:
+        self.queue.put(False)
+        self.worker.join(5)
+        self.button.close()
+        self.output.close()
+        self.factory.close()
+
+
+def summary(samples: list[float], rounds: list[list[float]]) -> dict:
+    return {
+        "n": len(samples),
+        "p50_us": percentile(samples, 50),
+        "p99_us": percentile(samples, 99),
+        "max_us": max(samples),
+        "round_p50_us": [percentile(r, 50) for r in rounds],
+        "round_p99_us": [percentile(r, 99) for r in rounds],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--presses", type=int, default=400, help="presses per round and kind")
+    parser.add_argument("--jams", type=int, default=100, help="jams per round")
+    parser.add_argument("--warmup", type=int, default=30)
+    parser.add_argument("--variant-presses", type=int, default=0,
+                        help="presses per round of each diagnostic variant (0: none): the daemon"
+                             " without chime, on a select() loop, and both")
+    args = parser.parse_args()
+
+    variants = {"press_nochime": {"chime": False}, "press_select": {"select_loop": True},
+                "press_select_nochime": {"chime": False, "select_loop": True}}
+    if not args.variant_presses:
+        variants = {}
+    rounds: dict[str, list[list[float]]] = {kind: [] for kind in ["baseline", "press", "jam", *variants]}
+    with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
+        tmp_path = Path(tmp)
+        daemons = {}
+        try:
+            for kind, options in {"press": {}, **variants}.items():
+                (tmp_path / kind).mkdir()
+                daemons[kind] = InProcessDaemon(tmp_path / kind, **options).start()
+            for daemon in daemons.values():
+                for _ in range(args.warmup):
+                    daemon.press()
+            for _ in range(args.rounds):
+                base = QueueBaseline()
+                try:
+                    for _ in range(args.warmup):
+                        base.press()
+                    rounds["baseline"].append([base.press() for _ in range(args.presses)])
+                finally:
+                    base.close()
+                rounds["press"].append([daemons["press"].press() for _ in range(args.presses)])
+                rounds["jam"].append([daemons["press"].jam() for _ in range(args.jams)])
+                for kind in variants:
+                    rounds[kind].append([daemons[kind].press() for _ in range(args.variant_presses)])
+        finally:
+            for daemon in daemons.values():
+                daemon.stop()
+    result = {kind: summary([s for r in rs for s in r], rs) for kind, rs in rounds.items()}
+    result["config"] = {"debounce_ms": DEBOUNCE_MS, "jam_ms": JAM_MS, "settings": SETTINGS}
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

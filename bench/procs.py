@@ -1,0 +1,349 @@
+"""The figures measured on launcherd as a separate process: idle, RSS, ready, growth, counting, API.
+
+Each function returns a dict of raw results; bench/run.py turns them into the table.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from bench.common import (
+    BENCH, PYTHON, Launcherd, cpu_ticks, percentile, rss_kb, thread_count, voluntary_switches,
+)
+
+GAME = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
+
+
+def _tmpfs_dir() -> str | None:
+    """A RAM-backed directory for state that is written on every press (SQLite commits)."""
+    return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+
+
+# ---- idle: wakeups, CPU ticks, RSS -------------------------------------------------------------
+
+class BareProcess:
+    """bench/bare_gpiozero.py: gpiozero with a Button, a Motor and an LED, idle."""
+
+    def __init__(self):
+        self.process = subprocess.Popen([PYTHON, str(BENCH / "bare_gpiozero.py")], stdout=subprocess.PIPE,
+                                        text=True)
+        line = self.process.stdout.readline()
+        if line.strip() != "ready":
+            raise RuntimeError(f"the bare gpiozero process did not start: {line!r}")
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+def _snapshot(pid: int) -> tuple[dict[int, int], int]:
+    return voluntary_switches(pid), cpu_ticks(pid)
+
+
+def _delta(before: tuple[dict[int, int], int], after: tuple[dict[int, int], int]) -> tuple[int, int]:
+    switches0, ticks0 = before
+    switches1, ticks1 = after
+    # A thread born during the window counts in full; one that died in it is lost (none do when idle).
+    wakeups = sum(count - switches0.get(tid, 0) for tid, count in switches1.items())
+    return wakeups, ticks1 - ticks0
+
+
+def idle(reps: int, window_s: float, settle_s: float) -> dict:
+    """launcherd --sim (shipped defaults, a game started) and the bare process, idle side by side.
+
+    Both are sampled over the same windows, so they see the same machine.
+    """
+    names = ("launcherd", "bare", "launcherd_no_ssl")
+    result = {name: {"wakeups": [], "ticks": [], "rss_kb": [], "threads": []} for name in names}
+    with tempfile.TemporaryDirectory(prefix="bench-idle-") as tmp:
+        (Path(tmp) / "a").mkdir()
+        (Path(tmp) / "b").mkdir()
+        daemon = Launcherd(Path(tmp) / "a").start()
+        # A diagnosis alongside (bench/launcherd_variant.py): the same, without asyncio's ssl import.
+        variant = Launcherd(Path(tmp) / "b")
+        variant.argv[0:1] = [PYTHON, str(BENCH / "launcherd_variant.py"), "no_ssl"]
+        variant.start()
+        bare = None
+        try:
+            for running in (daemon, variant):
+                with running.client() as client:
+                    client.call("game/new", GAME)
+            bare = BareProcess()
+            time.sleep(settle_s)
+            pids = {"launcherd": daemon.pid, "bare": bare.pid, "launcherd_no_ssl": variant.pid}
+            for _ in range(reps):
+                before = {name: _snapshot(pid) for name, pid in pids.items()}
+                time.sleep(window_s)
+                after = {name: _snapshot(pid) for name, pid in pids.items()}
+                for name, pid in pids.items():
+                    wakeups, ticks = _delta(before[name], after[name])
+                    result[name]["wakeups"].append(wakeups)
+                    result[name]["ticks"].append(ticks)
+                    result[name]["rss_kb"].append(rss_kb(pid))
+                    result[name]["threads"].append(thread_count(pid))
+            with daemon.client() as client:
+                status = client.call("status/get")
+            result["launcherd_state"] = status["state"]
+            result["game_loaded"] = status.get("game") is not None and "error" not in (status["game"] or {})
+        finally:
+            daemon.stop()
+            variant.stop()
+            if bare is not None:
+                bare.stop()
+    return result
+
+
+# ---- ready ------------------------------------------------------------------------------------
+
+def ready(reps: int) -> dict:
+    """Popen to READY=1 on a real notify socket, against `python -c 'import gpiozero'`, interleaved."""
+    result = {"ready_ms": [], "import_ms": [], "python_ms": []}
+    with tempfile.TemporaryDirectory(prefix="bench-ready-") as tmp:
+        tmp_path = Path(tmp)
+        address = str(tmp_path / "notify")
+        receiver = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        receiver.bind(address)
+        state_dir = tmp_path / "state"  # kept between runs, as on a Pi after the first boot
+
+        def drain() -> None:
+            receiver.setblocking(False)
+            try:
+                while True:
+                    receiver.recv(4096)
+            except BlockingIOError:
+                pass
+            receiver.setblocking(True)
+
+        def one_ready() -> float:
+            drain()
+            run_dir = tmp_path / "run"
+            run_dir.mkdir(exist_ok=True)
+            daemon = Launcherd(run_dir, env={"NOTIFY_SOCKET": address}, state_dir=state_dir)
+            receiver.settimeout(30)
+            start = time.perf_counter()
+            daemon.start(wait=False)
+            try:
+                while True:
+                    message = receiver.recv(4096).decode()
+                    if "READY=1" in message.split("\n"):
+                        elapsed = time.perf_counter() - start
+                        break
+            finally:
+                daemon.stop()
+            return elapsed * 1000
+
+        def one_command(*argv: str) -> float:
+            start = time.perf_counter()
+            subprocess.run([PYTHON, *argv], check=True)
+            return (time.perf_counter() - start) * 1000
+
+        try:
+            one_ready(), one_command("-c", "import gpiozero")  # warm the page cache; not counted
+            for rep in range(reps):
+                steps = [("ready_ms", one_ready), ("import_ms", lambda: one_command("-c", "import gpiozero")),
+                         ("python_ms", lambda: one_command("-c", "pass"))]
+                if rep % 2:
+                    steps.reverse()
+                for key, step in steps:
+                    result[key].append(step())
+        finally:
+            receiver.close()
+    return result
+
+
+# ---- RSS growth over many presses -------------------------------------------------------------
+
+# Mostly dry presses with a game running; a fast mechanism whose cards are spaced wider than they
+# block the beam (400 cards/s at full duty = 2.5 ms apart, 2 ms in the beam).
+GROWTH_CONFIG = {
+    "sim": {"cards_per_second": 400.0, "block_ms": 2, "hopper": 10000},
+    "timing": {"beam_filter_ms": 1, "card_crossing_ms": 20, "jam_ms": 150, "feed_timeout_ms": 300,
+               "button_debounce_ms": 5},
+    "motor": {"duty": 1.0, "retract_ms": 0, "kick_ms": 10},
+    "ejection": {"profile": "fixed", "sequence": [0, 0, 0, 0, 0, 0, 0, 0, 0, 1]},
+}
+BATCH = 50  # requests written before reading the replies (one connection, handled in order)
+
+
+def growth(presses: int, checkpoints: tuple[int, ...], bounded_pins: bool = False) -> dict:
+    """RSS after each checkpoint of launcher/launch presses over one connection, a game running."""
+    rss: dict[int, int] = {}
+    outcomes: dict[str, int] = {}
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="bench-growth-", dir=_tmpfs_dir()) as tmp:
+        daemon = Launcherd(Path(tmp), GROWTH_CONFIG)
+        if bounded_pins:
+            daemon.argv[0:1] = [PYTHON, str(BENCH / "launcherd_variant.py"), "bounded_pins"]
+        daemon.start()
+        try:
+            with daemon.client() as client:
+                client.call("game/new", GAME)
+                hopper = GROWTH_CONFIG["sim"]["hopper"]
+                done = 0
+                for checkpoint in sorted(set(checkpoints) | {presses}):
+                    while done < checkpoint:
+                        batch = min(BATCH, checkpoint - done)
+                        ids = {client.send("launcher/launch") for _ in range(batch)}
+                        for message in client.messages():
+                            if message.get("id") not in ids:
+                                continue
+                            ids.discard(message["id"])
+                            if "error" in message:
+                                raise RuntimeError(f"launcher/launch failed: {message['error']}")
+                            reply = message["result"]
+                            outcomes[reply["outcome"]] = outcomes.get(reply["outcome"], 0) + 1
+                            hopper -= reply["cards"]
+                            if not ids:
+                                break
+                        done += batch
+                        if hopper < 200:
+                            client.call("launcher/reload", {"cards": 10000})
+                            hopper = 10000
+                    rss[checkpoint] = rss_kb(daemon.pid)
+                status = client.call("status/get")
+                game = client.call("game/status")
+        finally:
+            daemon.stop()
+    return {"rss_kb": rss, "outcomes": outcomes, "seconds": time.perf_counter() - started,
+            "cards_ejected": status["cards_ejected"], "presses": status["presses"],
+            "game_presses": sum(p["presses"] for p in game.get("players", [])) if isinstance(game, dict) else None,
+            "state_dir": "tmpfs" if _tmpfs_dir() else "disk"}
+
+
+# ---- counting -----------------------------------------------------------------------------------
+
+COUNT_CONFIG = {
+    "sim": {"cards_per_second": 400.0, "block_ms": 2, "hopper": 10000, "misfeed_chance": 0.003,
+            "jam_chance": 0.003},
+    # jam_ms and feed_timeout_ms as FAST_SIM in tests/conftest.py. The simulated mechanism runs
+    # on the daemon's loop, so a loop stall longer than jam_ms - block_ms (or feed_timeout_ms)
+    # delays the sim's own beam edges and looks like a jam (or an empty hopper) with a card
+    # still to come: keep these well above the stalls a busy machine produces.
+    "timing": {"beam_filter_ms": 1, "card_crossing_ms": 20, "jam_ms": 150, "feed_timeout_ms": 300,
+               "button_debounce_ms": 5},
+    "motor": {"kick_ms": 10, "retract_ms": 10},  # duty 0.7: 280 cards/s, 3.6 ms apart
+    "ejection": {"profile": "fixed", "sequence": [3, 7, 1, 12, 5, 2, 9]},
+}
+
+
+def count_exact(min_cards: int, seed: int = 11) -> dict:
+    """Dispenses and bursts alternately until min_cards have come out; counted vs the sim's truth."""
+    rng = random.Random(seed)
+    launches = exact = exact_last = 0
+    cards_true = cards_counted = 0
+    ended: dict[str, int] = {}
+    mismatches: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="bench-count-", dir=_tmpfs_dir()) as tmp:
+        daemon = Launcherd(Path(tmp), COUNT_CONFIG, seed=seed).start()
+        try:
+            with daemon.client() as client:
+                out = client.call("status/get")["sim"]["cards_out"]
+                while cards_true < min_cards:
+                    if launches % 2:
+                        count = rng.randint(1, 20)
+                        reply = client.call("launcher/dispense", {"count": count})
+                    else:
+                        reply = client.call("launcher/launch")
+                    launches += 1
+                    ended[reply["ended"]] = ended.get(reply["ended"], 0) + 1
+                    status = client.call("status/get")
+                    if status["sim"]["stuck"]:
+                        status = client.call("sim/clear")
+                    for _ in range(100):  # the state follows the beam within a loop iteration or two
+                        if status["state"] not in ("jammed", "launching"):
+                            break
+                        time.sleep(0.002)
+                        status = client.call("status/get")
+                    if status["state"] == "empty" or status["sim"]["hopper"] < 100:
+                        hopper = status["sim"]["hopper"]
+                        status = client.call("launcher/reload", {"cards": hopper if hopper >= 100 else 10000})
+                        status = client.call("status/get")
+                    if status["state"] != "ready":
+                        raise RuntimeError(f"launcher not ready after a launch: {status['state']}")
+                    truth = status["sim"]["cards_out"] - out
+                    out = status["sim"]["cards_out"]
+                    cards_true += truth
+                    cards_counted += reply["cards"]
+                    last = status["last"]["cards"] if status["last"]["press_id"] == reply["press_id"] else None
+                    if reply["cards"] == truth:
+                        exact += 1
+                    elif len(mismatches) < 20:
+                        mismatches.append({"press_id": reply["press_id"], "outcome": reply["outcome"],
+                                           "ended": reply["ended"], "counted": reply["cards"],
+                                           "truth": truth, "last_cards": last})
+                    if last == truth:
+                        exact_last += 1
+        finally:
+            daemon.stop()
+    return {"launches": launches, "exact": exact, "exact_incl_late_cards": exact_last,
+            "cards_true": cards_true, "cards_counted": cards_counted, "ended": ended,
+            "mismatches": mismatches}
+
+
+# ---- API round trip -----------------------------------------------------------------------------
+
+def api_roundtrip(requests: int, clients: int = 10) -> dict:
+    """status/get over the socket with `clients` connections open (all subscribed to events).
+
+    sequential: one request at a time, taking turns over the connections. concurrent: every
+    connection has its own thread asking in a loop (threads of this one client process).
+    """
+    with tempfile.TemporaryDirectory(prefix="bench-api-") as tmp:
+        daemon = Launcherd(Path(tmp)).start()
+        conns = []
+        try:
+            with daemon.client() as client:
+                client.call("game/new", GAME)
+            for _ in range(clients):
+                conn = daemon.client()
+                conn.call("events/subscribe")
+                conns.append(conn)
+            connected = conns[0].call("status/get")["daemon"]["clients"]
+            for conn in conns:  # warm-up
+                conn.call("status/get")
+            sequential = []
+            for i in range(requests):
+                conn = conns[i % clients]
+                start = time.perf_counter_ns()
+                conn.call("status/get")
+                sequential.append((time.perf_counter_ns() - start) / 1000)
+            concurrent: list[float] = []
+            lock = threading.Lock()
+
+            def hammer(conn) -> None:
+                mine = []
+                for _ in range(requests // clients):
+                    start = time.perf_counter_ns()
+                    conn.call("status/get")
+                    mine.append((time.perf_counter_ns() - start) / 1000)
+                with lock:
+                    concurrent.extend(mine)
+
+            threads = [threading.Thread(target=hammer, args=(conn,)) for conn in conns]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        finally:
+            for conn in conns:
+                conn.close()
+            daemon.stop()
+    return {"connected": connected,
+            "sequential": {"n": len(sequential), "p50_us": percentile(sequential, 50),
+                           "p99_us": percentile(sequential, 99)},
+            "concurrent": {"n": len(concurrent), "p50_us": percentile(concurrent, 50),
+                           "p99_us": percentile(concurrent, 99)}}
+
+
+__all__ = ["api_roundtrip", "count_exact", "growth", "idle", "ready"]

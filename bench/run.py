@@ -1,0 +1,253 @@
+"""`make bench`: launcherd's figures next to their baselines, a table, and bench/results.json.
+
+    .venv/bin/python bench/run.py            # the full run (about 8 minutes), writes bench/results.json
+    .venv/bin/python bench/run.py --quick    # a shorter run (about 1.5 minutes), writes bench/results-quick.json
+
+Every figure that has a baseline is measured in the same run, interleaved with it (latency rounds
+alternate, idle processes are sampled side by side over the same windows, start-up runs alternate),
+so a noisy machine slows both. Repeated measurements are reported as their median; latencies as
+p50/p99 over all samples of all rounds. Not part of `make test`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from importlib.metadata import version
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import procs  # noqa: E402
+from bench.common import ROOT, median, run_json  # noqa: E402
+
+FULL = {
+    "latency": ["--rounds", "5", "--presses", "300", "--jams", "40", "--variant-presses", "120"],
+    "idle_reps": 3, "idle_window_s": 20.0, "idle_settle_s": 3.0,
+    "ready_reps": 9,
+    "api_requests": 2000,
+    "count_cards": 10000,
+    "growth_presses": 100000, "growth_checkpoints": (1000, 10000, 20000, 50000, 75000),
+    "bounded_presses": 50000, "bounded_checkpoints": (1000, 10000, 25000),
+}
+QUICK = {
+    "latency": ["--rounds", "2", "--presses", "120", "--jams", "15", "--variant-presses", "50",
+                "--warmup", "15"],
+    "idle_reps": 1, "idle_window_s": 20.0, "idle_settle_s": 2.0,
+    "ready_reps": 5,
+    "api_requests": 1000,
+    "count_cards": 2000,
+    "growth_presses": 10000, "growth_checkpoints": (1000, 5000),
+    "bounded_presses": 5000, "bounded_checkpoints": (1000,),
+}
+PRESS_LIMIT_US = 500
+MIB = 1024  # /proc reports kB (KiB); the figures are MiB, written "mb" in the keys
+
+
+def _mb(kb: float) -> float:
+    return kb / MIB
+
+
+def _log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def _git() -> dict:
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    return {"commit": git("rev-parse", "--short", "HEAD"), "dirty": bool(git("status", "--porcelain"))}
+
+
+def measure(params: dict) -> dict:
+    raw = {}
+    _log("latency: press-to-motor, jam-to-stop, queue baseline (in-process daemon, rounds interleaved)")
+    raw["latency"] = run_json("latency.py", *params["latency"])
+    _log(f"idle: launcherd --sim with a game vs bare gpiozero, {params['idle_reps']} x"
+         f" {params['idle_window_s']:.0f} s side by side")
+    raw["idle"] = procs.idle(params["idle_reps"], params["idle_window_s"], params["idle_settle_s"])
+    _log(f"ready: {params['ready_reps']} starts to READY=1, interleaved with `import gpiozero`")
+    raw["ready"] = procs.ready(params["ready_reps"])
+    _log(f"api: {params['api_requests']} status/get with 10 clients connected")
+    raw["api"] = procs.api_roundtrip(params["api_requests"])
+    _log(f"count: at least {params['count_cards']} cards with misfeeds and jams")
+    raw["count"] = procs.count_exact(params["count_cards"])
+    _log(f"growth: {params['growth_presses']} presses through the API, a game running")
+    raw["growth"] = procs.growth(params["growth_presses"], params["growth_checkpoints"])
+    _log(f"growth diagnosis: {params['bounded_presses']} presses with MockPin history bounded")
+    raw["growth_bounded"] = procs.growth(params["bounded_presses"], params["bounded_checkpoints"],
+                                         bounded_pins=True)
+    return raw
+
+
+def figures(raw: dict, params: dict) -> tuple[dict, dict]:
+    lat, idle, ready, api = raw["latency"], raw["idle"], raw["ready"], raw["api"]
+    growth, bounded, count = raw["growth"], raw["growth_bounded"], raw["count"]
+    n = params["growth_presses"]
+    growth_key = f"rss_growth_{n // 1000}k_presses_mb"
+    rss_growth = growth["rss_kb"]
+    bounded_rss = bounded["rss_kb"]
+    result = {
+        "press_to_motor_p50_us": round(lat["press"]["p50_us"], 1),
+        "press_to_motor_p99_us": round(lat["press"]["p99_us"], 1),
+        "baseline_queue_p99_us": round(lat["baseline"]["p99_us"], 1),
+        "jam_to_stop_p99_us": round(lat["jam"]["p99_us"], 1),
+        "idle_wakeups_20s": median(idle["launcherd"]["wakeups"]),
+        "idle_cpu_ticks_20s": median(idle["launcherd"]["ticks"]),
+        "baseline_idle_wakeups_20s": median(idle["bare"]["wakeups"]),
+        "baseline_idle_cpu_ticks_20s": median(idle["bare"]["ticks"]),
+        "rss_mb": round(_mb(median(idle["launcherd"]["rss_kb"])), 2),
+        "baseline_rss_mb": round(_mb(median(idle["bare"]["rss_kb"])), 2),
+        "ready_ms": round(median(ready["ready_ms"]), 1),
+        "baseline_import_ms": round(median(ready["import_ms"]), 1),
+        growth_key: round(_mb(rss_growth[n] - rss_growth[1000]), 2),
+        "count_exact_ratio": round(count["exact"] / count["launches"], 6),
+        "api_roundtrip_p99_us": round(api["sequential"]["p99_us"], 1),
+        # Context for the figures above (numbers too).
+        "press_debounce_excluded_ms": lat["config"]["debounce_ms"],
+        "jam_threshold_excluded_ms": lat["config"]["jam_ms"],
+        "baseline_queue_p50_us": round(lat["baseline"]["p50_us"], 1),
+        "jam_to_stop_p50_us": round(lat["jam"]["p50_us"], 1),
+        "api_roundtrip_p50_us": round(api["sequential"]["p50_us"], 1),
+        "api_roundtrip_concurrent10_p99_us": round(api["concurrent"]["p99_us"], 1),
+        "baseline_python_startup_ms": round(median(ready["python_ms"]), 1),
+        "count_cards": count["cards_true"],
+        "count_launches": count["launches"],
+        "watchdog_pings_20s": 0,
+    }
+    diagnostics = {}
+    for kind, label in (("press_nochime", "nochime"), ("press_select", "select_loop"),
+                        ("press_select_nochime", "select_loop_nochime")):
+        if kind in lat:
+            diagnostics[f"press_to_motor_{label}_p50_us"] = round(lat[kind]["p50_us"], 1)
+            diagnostics[f"press_to_motor_{label}_p99_us"] = round(lat[kind]["p99_us"], 1)
+    diagnostics["rss_no_ssl_mb"] = round(_mb(median(idle["launcherd_no_ssl"]["rss_kb"])), 2)
+    diagnostics["idle_wakeups_no_ssl_20s"] = median(idle["launcherd_no_ssl"]["wakeups"])
+    bn = params["bounded_presses"]
+    diagnostics[f"rss_growth_{bn // 1000}k_presses_bounded_pin_history_mb"] = round(
+        _mb(bounded_rss[bn] - bounded_rss[1000]), 2)
+    half = bn // 2
+    if half in bounded_rss and half > 1000:
+        diagnostics[f"rss_growth_{half // 1000}k_to_{bn // 1000}k_presses_bounded_pin_history_mb"] = round(
+            _mb(bounded_rss[bn] - bounded_rss[half]), 2)
+    diagnostics[f"rss_growth_{bn // 1000}k_presses_mb"] = (
+        round(_mb(rss_growth[bn] - rss_growth[1000]), 2) if bn in rss_growth else None)
+    return result, diagnostics
+
+
+def targets(result: dict, n: int) -> dict:
+    growth_key = f"rss_growth_{n // 1000}k_presses_mb"
+    press_limit = min(2 * result["baseline_queue_p99_us"], PRESS_LIMIT_US)
+    checks = {
+        "press_to_motor_p99_us": (f"<= 2x baseline_queue_p99_us and < {PRESS_LIMIT_US} us", press_limit,
+                                  result["press_to_motor_p99_us"] <= 2 * result["baseline_queue_p99_us"]
+                                  and result["press_to_motor_p99_us"] < PRESS_LIMIT_US),
+        "idle_wakeups_20s": ("<= 10", 10, result["idle_wakeups_20s"] <= 10),
+        "rss_mb": ("<= 1.5x baseline_rss_mb", 1.5 * result["baseline_rss_mb"],
+                   result["rss_mb"] <= 1.5 * result["baseline_rss_mb"]),
+        "ready_ms": ("<= 3x baseline_import_ms", 3 * result["baseline_import_ms"],
+                     result["ready_ms"] <= 3 * result["baseline_import_ms"]),
+        growth_key: ("< 1 MB", 1.0, result[growth_key] < 1.0),
+        "count_exact_ratio": ("= 1.0", 1.0, result["count_exact_ratio"] == 1.0),
+    }
+    return {key: {"target": text, "limit": round(limit, 2), "pass": ok,
+                  "miss_by": None if ok else round(result[key] - limit, 6)}
+            for key, (text, limit, ok) in checks.items()}
+
+
+def _fmt(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        if value.is_integer() or abs(value) >= 100:
+            return f"{value:,.0f}"
+        return f"{value:.1f}" if abs(value) >= 10 else f"{value:.4g}"
+    return f"{value:,}"
+
+
+def table(result: dict, checks: dict, diagnostics: dict, n: int) -> str:
+    growth_key = f"rss_growth_{n // 1000}k_presses_mb"
+    rows = [
+        ("press_to_motor_p50_us", "baseline_queue_p50_us"),
+        ("press_to_motor_p99_us", "baseline_queue_p99_us"),
+        ("jam_to_stop_p99_us", None),
+        ("idle_wakeups_20s", "baseline_idle_wakeups_20s"),
+        ("idle_cpu_ticks_20s", "baseline_idle_cpu_ticks_20s"),
+        ("rss_mb", "baseline_rss_mb"),
+        ("ready_ms", "baseline_import_ms"),
+        (growth_key, None),
+        ("count_exact_ratio", None),
+        ("api_roundtrip_p99_us", None),
+    ]
+    lines = [("figure", "value", "baseline", "ratio", "target", "result")]
+    for key, base_key in rows:
+        value = result[key]
+        base = result.get(base_key) if base_key else None
+        ratio = f"{value / base:.2f}x" if base else "-"
+        check = checks.get(key)
+        shown = f"{value:.4f}" if key == "count_exact_ratio" else _fmt(value)
+        lines.append((key, shown, f"{_fmt(base)}" + (f" ({base_key})" if base_key else ""), ratio,
+                      check["target"] if check else "(none)",
+                      ("PASS" if check["pass"] else f"MISS by {_fmt(check['miss_by'])}") if check else "-"))
+    widths = [max(len(str(row[i])) for row in lines) for i in range(6)]
+    out = ["  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip() for row in lines]
+    out.insert(1, "  ".join("-" * width for width in widths))
+    out.append("")
+    out.append(f"Excluded: debounce {result['press_debounce_excluded_ms']} ms (press), jam threshold"
+               f" {result['jam_threshold_excluded_ms']} ms (jam). Watchdog pings: none (no NOTIFY_SOCKET"
+               " in the idle run).")
+    out.append("Diagnostics (not figures):")
+    for key, value in diagnostics.items():
+        out.append(f"  {key} = {_fmt(value)}")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer samples and presses (about 1.5 minutes)")
+    parser.add_argument("--output", type=Path,
+                        help="where to write the JSON (default bench/results.json, or results-quick.json)")
+    args = parser.parse_args(argv)
+    params = QUICK if args.quick else FULL
+    output = args.output or ROOT / "bench" / ("results-quick.json" if args.quick else "results.json")
+
+    started = time.monotonic()
+    load_before = os.getloadavg()
+    raw = measure(params)
+    elapsed = time.monotonic() - started
+    result, diagnostics = figures(raw, params)
+    checks = targets(result, params["growth_presses"])
+    document = {
+        **result,
+        "targets": checks,
+        "diagnostics": diagnostics,
+        "meta": {
+            "command": ".venv/bin/python bench/run.py" + (" --quick" if args.quick else ""),
+            "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "seconds": round(elapsed),
+            "machine": {"platform": platform.platform(), "machine": platform.machine(),
+                        "cpus": os.cpu_count(), "python": platform.python_version(),
+                        "gpiozero": version("gpiozero"),
+                        "loadavg_before": [round(x, 2) for x in load_before],
+                        "loadavg_after": [round(x, 2) for x in os.getloadavg()]},
+            "git": _git(),
+            "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()},
+            "raw": raw,
+        },
+    }
+    output.write_text(json.dumps(document, indent=2) + "\n")
+    print()
+    print(table(result, checks, diagnostics, params["growth_presses"]))
+    print()
+    print(f"{sum(not c['pass'] for c in checks.values())} of {len(checks)} targets missed;"
+          f" {elapsed:.0f} s; written to {output.relative_to(ROOT) if output.is_relative_to(ROOT) else output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
