@@ -10,8 +10,9 @@ Times are ``time.perf_counter_ns()`` (CLOCK_MONOTONIC): the edge is stamped just
 is driven, the motor just as the forward pin's output changes (a ReportingPin listener). The
 configured debounce (press) or jam threshold (jam) is subtracted from every sample.
 
-Rounds alternate: baseline, launcherd (, launcherd without chime), so that every figure sees
-the same machine as its baseline. Prints one JSON line.
+The daemon's loop comes from ``precise_event_loop``, as in ``launcherd`` (firmware/daemon.py
+``main``). Rounds alternate: baseline, then launcherd, so that every figure sees the same machine
+as its baseline. Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import argparse
 import asyncio
 import json
 import queue
-import selectors
 import sys
 import tempfile
 import threading
@@ -33,7 +33,7 @@ from gpiozero import Button, DigitalOutputDevice  # noqa: E402
 
 from bench.common import percentile  # noqa: E402
 from firmware.config import build_config  # noqa: E402
-from firmware.daemon import Daemon  # noqa: E402
+from firmware.daemon import Daemon, precise_event_loop  # noqa: E402
 from firmware.sim import sim_pin_factory  # noqa: E402
 
 # The bench's configuration: the shipped defaults except for these. Debounce and jam threshold
@@ -81,10 +81,8 @@ class Stopwatch:
 class InProcessDaemon:
     """launcherd's Daemon in a thread, on its own mock pins, the game layer loaded."""
 
-    def __init__(self, directory: Path, chime: bool = True, select_loop: bool = False):
-        self.select_loop = select_loop
-        settings = {**SETTINGS, "feedback": {**SETTINGS["feedback"], "chime": chime}}
-        self.config = build_config(settings)
+    def __init__(self, directory: Path):
+        self.config = build_config(SETTINGS)
         self.factory = sim_pin_factory()
         self.daemon = Daemon(self.config, sim=False, seed=1, socket_path=directory / "l.sock",
                              state_dir=directory / "state", pin_factory=self.factory)
@@ -107,11 +105,8 @@ class InProcessDaemon:
             self.ready.set()
 
     def _run(self) -> None:
-        # select_loop: a diagnosis, not the shipped daemon. asyncio's default epoll selector
-        # rounds every timeout up to a whole millisecond; select() takes microseconds.
-        factory = (lambda: asyncio.SelectorEventLoop(selectors.SelectSelector())) if self.select_loop else None
         try:
-            with asyncio.Runner(loop_factory=factory) as runner:
+            with asyncio.Runner(loop_factory=precise_event_loop) as runner:
                 runner.run(self.daemon.run(ready=lambda d: self._started.set()))
         except BaseException as exc:
             self._error = exc
@@ -237,26 +232,14 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=400, help="presses per round and kind")
     parser.add_argument("--jams", type=int, default=100, help="jams per round")
     parser.add_argument("--warmup", type=int, default=30)
-    parser.add_argument("--variant-presses", type=int, default=0,
-                        help="presses per round of each diagnostic variant (0: none): the daemon"
-                             " without chime, on a select() loop, and both")
     args = parser.parse_args()
 
-    variants = {"press_nochime": {"chime": False}, "press_select": {"select_loop": True},
-                "press_select_nochime": {"chime": False, "select_loop": True}}
-    if not args.variant_presses:
-        variants = {}
-    rounds: dict[str, list[list[float]]] = {kind: [] for kind in ["baseline", "press", "jam", *variants]}
+    rounds: dict[str, list[list[float]]] = {"baseline": [], "press": [], "jam": []}
     with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
-        tmp_path = Path(tmp)
-        daemons = {}
+        daemon = InProcessDaemon(Path(tmp)).start()
         try:
-            for kind, options in {"press": {}, **variants}.items():
-                (tmp_path / kind).mkdir()
-                daemons[kind] = InProcessDaemon(tmp_path / kind, **options).start()
-            for daemon in daemons.values():
-                for _ in range(args.warmup):
-                    daemon.press()
+            for _ in range(args.warmup):
+                daemon.press()
             for _ in range(args.rounds):
                 base = QueueBaseline()
                 try:
@@ -265,13 +248,10 @@ def main() -> None:
                     rounds["baseline"].append([base.press() for _ in range(args.presses)])
                 finally:
                     base.close()
-                rounds["press"].append([daemons["press"].press() for _ in range(args.presses)])
-                rounds["jam"].append([daemons["press"].jam() for _ in range(args.jams)])
-                for kind in variants:
-                    rounds[kind].append([daemons[kind].press() for _ in range(args.variant_presses)])
+                rounds["press"].append([daemon.press() for _ in range(args.presses)])
+                rounds["jam"].append([daemon.jam() for _ in range(args.jams)])
         finally:
-            for daemon in daemons.values():
-                daemon.stop()
+            daemon.stop()
     result = {kind: summary([s for r in rs for s in r], rs) for kind, rs in rounds.items()}
     result["config"] = {"debounce_ms": DEBOUNCE_MS, "jam_ms": JAM_MS, "settings": SETTINGS}
     print(json.dumps(result))

@@ -64,24 +64,16 @@ def idle(reps: int, window_s: float, settle_s: float) -> dict:
 
     Both are sampled over the same windows, so they see the same machine.
     """
-    names = ("launcherd", "bare", "launcherd_no_ssl")
-    result = {name: {"wakeups": [], "ticks": [], "rss_kb": [], "threads": []} for name in names}
+    result = {name: {"wakeups": [], "ticks": [], "rss_kb": [], "threads": []} for name in ("launcherd", "bare")}
     with tempfile.TemporaryDirectory(prefix="bench-idle-") as tmp:
-        (Path(tmp) / "a").mkdir()
-        (Path(tmp) / "b").mkdir()
-        daemon = Launcherd(Path(tmp) / "a").start()
-        # A diagnosis alongside (bench/launcherd_variant.py): the same, without asyncio's ssl import.
-        variant = Launcherd(Path(tmp) / "b")
-        variant.argv[0:1] = [PYTHON, str(BENCH / "launcherd_variant.py"), "no_ssl"]
-        variant.start()
+        daemon = Launcherd(Path(tmp)).start()
         bare = None
         try:
-            for running in (daemon, variant):
-                with running.client() as client:
-                    client.call("game/new", GAME)
+            with daemon.client() as client:
+                client.call("game/new", GAME)
             bare = BareProcess()
             time.sleep(settle_s)
-            pids = {"launcherd": daemon.pid, "bare": bare.pid, "launcherd_no_ssl": variant.pid}
+            pids = {"launcherd": daemon.pid, "bare": bare.pid}
             for _ in range(reps):
                 before = {name: _snapshot(pid) for name, pid in pids.items()}
                 time.sleep(window_s)
@@ -98,7 +90,6 @@ def idle(reps: int, window_s: float, settle_s: float) -> dict:
             result["game_loaded"] = status.get("game") is not None and "error" not in (status["game"] or {})
         finally:
             daemon.stop()
-            variant.stop()
             if bare is not None:
                 bare.stop()
     return result
@@ -176,16 +167,13 @@ GROWTH_CONFIG = {
 BATCH = 50  # requests written before reading the replies (one connection, handled in order)
 
 
-def growth(presses: int, checkpoints: tuple[int, ...], bounded_pins: bool = False) -> dict:
+def growth(presses: int, checkpoints: tuple[int, ...]) -> dict:
     """RSS after each checkpoint of launcher/launch presses over one connection, a game running."""
     rss: dict[int, int] = {}
     outcomes: dict[str, int] = {}
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bench-growth-", dir=_tmpfs_dir()) as tmp:
-        daemon = Launcherd(Path(tmp), GROWTH_CONFIG)
-        if bounded_pins:
-            daemon.argv[0:1] = [PYTHON, str(BENCH / "launcherd_variant.py"), "bounded_pins"]
-        daemon.start()
+        daemon = Launcherd(Path(tmp), GROWTH_CONFIG).start()
         try:
             with daemon.client() as client:
                 client.call("game/new", GAME)

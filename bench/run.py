@@ -1,7 +1,7 @@
 """`make bench`: launcherd's figures next to their baselines, a table, and bench/results.json.
 
-    .venv/bin/python bench/run.py            # the full run (about 8 minutes), writes bench/results.json
-    .venv/bin/python bench/run.py --quick    # a shorter run (about 1.5 minutes), writes bench/results-quick.json
+    .venv/bin/python bench/run.py            # the full run (about 5 minutes), writes bench/results.json
+    .venv/bin/python bench/run.py --quick    # a shorter run (about 1 minute), writes bench/results-quick.json
 
 Every figure that has a baseline is measured in the same run, interleaved with it (latency rounds
 alternate, idle processes are sampled side by side over the same windows, start-up runs alternate),
@@ -28,26 +28,27 @@ from bench import procs  # noqa: E402
 from bench.common import ROOT, median, run_json  # noqa: E402
 
 FULL = {
-    "latency": ["--rounds", "5", "--presses", "300", "--jams", "40", "--variant-presses", "120"],
+    "latency": ["--rounds", "5", "--presses", "300", "--jams", "40"],
     "idle_reps": 3, "idle_window_s": 20.0, "idle_settle_s": 3.0,
     "ready_reps": 9,
     "api_requests": 2000,
     "count_cards": 10000,
     "growth_presses": 100000, "growth_checkpoints": (1000, 10000, 20000, 50000, 75000),
-    "bounded_presses": 50000, "bounded_checkpoints": (1000, 10000, 25000),
 }
 QUICK = {
-    "latency": ["--rounds", "2", "--presses", "120", "--jams", "15", "--variant-presses", "50",
-                "--warmup", "15"],
+    "latency": ["--rounds", "2", "--presses", "120", "--jams", "15", "--warmup", "15"],
     "idle_reps": 1, "idle_window_s": 20.0, "idle_settle_s": 2.0,
     "ready_reps": 5,
     "api_requests": 1000,
     "count_cards": 2000,
     "growth_presses": 10000, "growth_checkpoints": (1000, 5000),
-    "bounded_presses": 5000, "bounded_checkpoints": (1000,),
 }
 PRESS_LIMIT_US = 500
 MIB = 1024  # /proc reports kB (KiB); the figures are MiB, written "mb" in the keys
+
+
+def _growth_key(presses: int) -> str:
+    return f"rss_growth_{presses // 1000}k_presses_mb"
 
 
 def _mb(kb: float) -> float:
@@ -79,20 +80,14 @@ def measure(params: dict) -> dict:
     raw["count"] = procs.count_exact(params["count_cards"])
     _log(f"growth: {params['growth_presses']} presses through the API, a game running")
     raw["growth"] = procs.growth(params["growth_presses"], params["growth_checkpoints"])
-    _log(f"growth diagnosis: {params['bounded_presses']} presses with MockPin history bounded")
-    raw["growth_bounded"] = procs.growth(params["bounded_presses"], params["bounded_checkpoints"],
-                                         bounded_pins=True)
     return raw
 
 
-def figures(raw: dict, params: dict) -> tuple[dict, dict]:
-    lat, idle, ready, api = raw["latency"], raw["idle"], raw["ready"], raw["api"]
-    growth, bounded, count = raw["growth"], raw["growth_bounded"], raw["count"]
+def figures(raw: dict, params: dict) -> dict:
+    lat, idle, ready, api, count = raw["latency"], raw["idle"], raw["ready"], raw["api"], raw["count"]
     n = params["growth_presses"]
-    growth_key = f"rss_growth_{n // 1000}k_presses_mb"
-    rss_growth = growth["rss_kb"]
-    bounded_rss = bounded["rss_kb"]
-    result = {
+    rss_growth = raw["growth"]["rss_kb"]
+    return {
         "press_to_motor_p50_us": round(lat["press"]["p50_us"], 1),
         "press_to_motor_p99_us": round(lat["press"]["p99_us"], 1),
         "baseline_queue_p99_us": round(lat["baseline"]["p99_us"], 1),
@@ -105,7 +100,7 @@ def figures(raw: dict, params: dict) -> tuple[dict, dict]:
         "baseline_rss_mb": round(_mb(median(idle["bare"]["rss_kb"])), 2),
         "ready_ms": round(median(ready["ready_ms"]), 1),
         "baseline_import_ms": round(median(ready["import_ms"]), 1),
-        growth_key: round(_mb(rss_growth[n] - rss_growth[1000]), 2),
+        _growth_key(n): round(_mb(rss_growth[n] - rss_growth[1000]), 2),
         "count_exact_ratio": round(count["exact"] / count["launches"], 6),
         "api_roundtrip_p99_us": round(api["sequential"]["p99_us"], 1),
         # Context for the figures above (numbers too).
@@ -120,28 +115,10 @@ def figures(raw: dict, params: dict) -> tuple[dict, dict]:
         "count_launches": count["launches"],
         "watchdog_pings_20s": 0,
     }
-    diagnostics = {}
-    for kind, label in (("press_nochime", "nochime"), ("press_select", "select_loop"),
-                        ("press_select_nochime", "select_loop_nochime")):
-        if kind in lat:
-            diagnostics[f"press_to_motor_{label}_p50_us"] = round(lat[kind]["p50_us"], 1)
-            diagnostics[f"press_to_motor_{label}_p99_us"] = round(lat[kind]["p99_us"], 1)
-    diagnostics["rss_no_ssl_mb"] = round(_mb(median(idle["launcherd_no_ssl"]["rss_kb"])), 2)
-    diagnostics["idle_wakeups_no_ssl_20s"] = median(idle["launcherd_no_ssl"]["wakeups"])
-    bn = params["bounded_presses"]
-    diagnostics[f"rss_growth_{bn // 1000}k_presses_bounded_pin_history_mb"] = round(
-        _mb(bounded_rss[bn] - bounded_rss[1000]), 2)
-    half = bn // 2
-    if half in bounded_rss and half > 1000:
-        diagnostics[f"rss_growth_{half // 1000}k_to_{bn // 1000}k_presses_bounded_pin_history_mb"] = round(
-            _mb(bounded_rss[bn] - bounded_rss[half]), 2)
-    diagnostics[f"rss_growth_{bn // 1000}k_presses_mb"] = (
-        round(_mb(rss_growth[bn] - rss_growth[1000]), 2) if bn in rss_growth else None)
-    return result, diagnostics
 
 
 def targets(result: dict, n: int) -> dict:
-    growth_key = f"rss_growth_{n // 1000}k_presses_mb"
+    growth_key = _growth_key(n)
     press_limit = min(2 * result["baseline_queue_p99_us"], PRESS_LIMIT_US)
     checks = {
         "press_to_motor_p99_us": (f"<= 2x baseline_queue_p99_us and < {PRESS_LIMIT_US} us", press_limit,
@@ -170,8 +147,8 @@ def _fmt(value) -> str:
     return f"{value:,}"
 
 
-def table(result: dict, checks: dict, diagnostics: dict, n: int) -> str:
-    growth_key = f"rss_growth_{n // 1000}k_presses_mb"
+def table(result: dict, checks: dict, n: int) -> str:
+    growth_key = _growth_key(n)
     rows = [
         ("press_to_motor_p50_us", "baseline_queue_p50_us"),
         ("press_to_motor_p99_us", "baseline_queue_p99_us"),
@@ -201,15 +178,12 @@ def table(result: dict, checks: dict, diagnostics: dict, n: int) -> str:
     out.append(f"Excluded: debounce {result['press_debounce_excluded_ms']} ms (press), jam threshold"
                f" {result['jam_threshold_excluded_ms']} ms (jam). Watchdog pings: none (no NOTIFY_SOCKET"
                " in the idle run).")
-    out.append("Diagnostics (not figures):")
-    for key, value in diagnostics.items():
-        out.append(f"  {key} = {_fmt(value)}")
     return "\n".join(out)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="fewer samples and presses (about 1.5 minutes)")
+    parser.add_argument("--quick", action="store_true", help="fewer samples and presses (about 1 minute)")
     parser.add_argument("--output", type=Path,
                         help="where to write the JSON (default bench/results.json, or results-quick.json)")
     args = parser.parse_args(argv)
@@ -220,12 +194,11 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()
     raw = measure(params)
     elapsed = time.monotonic() - started
-    result, diagnostics = figures(raw, params)
+    result = figures(raw, params)
     checks = targets(result, params["growth_presses"])
     document = {
         **result,
         "targets": checks,
-        "diagnostics": diagnostics,
         "meta": {
             "command": ".venv/bin/python bench/run.py" + (" --quick" if args.quick else ""),
             "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -242,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     output.write_text(json.dumps(document, indent=2) + "\n")
     print()
-    print(table(result, checks, diagnostics, params["growth_presses"]))
+    print(table(result, checks, params["growth_presses"]))
     print()
     print(f"{sum(not c['pass'] for c in checks.values())} of {len(checks)} targets missed;"
           f" {elapsed:.0f} s; written to {output.relative_to(ROOT) if output.is_relative_to(ROOT) else output}")
