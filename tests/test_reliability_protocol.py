@@ -322,7 +322,10 @@ def abused(tmp_path_factory):
     daemon = LoggedDaemon(tmp_path_factory.mktemp("abused"), DRY).start()
     daemon.call("game/new", NEW_GAME)
     daemon.call("launcher/launch")
-    time.sleep(1.5)  # the LED's dry-press flashes are over: status/get is steady from here
+    deadline = time.monotonic() + 10
+    while daemon.call("status/get")["led"] != "on":  # the dry-press flashes are over: steady from here
+        assert time.monotonic() < deadline, "the LED never settled after a dry press"
+        time.sleep(0.02)
     methods = {m["method"]: m["params"] for m in daemon.call("list_methods")}
     counter = {"messages": 0, "batches": 0, "replies": 0, "kinds": {}}
     yield daemon, methods, snapshot(daemon), counter
