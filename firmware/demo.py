@@ -33,8 +33,12 @@ class DemoView:
         self.last_chime = ""
 
     def on_event(self, name: str, params: dict[str, Any]) -> None:
+        line = f"{name:<9} " + " ".join(f"{k}={v}" for k, v in params.items())
+        if not self.out.isatty():
+            print(line, file=self.out, flush=True)  # a log, not a screen
+            return
         if name != "card":
-            self.events.appendleft(f"{name:<9} " + " ".join(f"{k}={v}" for k, v in params.items()))
+            self.events.appendleft(line)
         self.draw()
 
     def on_feedback(self, action: Action) -> None:
@@ -44,14 +48,17 @@ class DemoView:
         elif isinstance(action, Chime):
             self.chimes += 1
             self.last_chime = "♪ " * min(action.count, 8) + f" ({action.count} x {action.ms} ms)"
-        self.draw()
+        if self.out.isatty():
+            self.draw()
 
     def draw(self) -> None:
+        if not self.out.isatty():
+            return
         s = self.daemon.get_status()
         sim = s.get("sim") or {}
         last = s.get("last")
         lines = [
-            "\x1b[H\x1b[2J" if self.out.isatty() else "",
+            "\x1b[H\x1b[2J",
             "  CARD LAUNCHER  (simulation)",
             "",
             f"  state     {s['state'].upper()}" + (f"  ({s['reason']})" if s.get("reason") else ""),
