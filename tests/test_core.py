@@ -7,7 +7,6 @@ The policy is a test double that plays back a list of card counts.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 import pytest
 
@@ -17,15 +16,10 @@ from firmware.events import (
     BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Launch, Led, LidLevel, Motor,
     Reload, Reset, Retract, SleepNow, Tick, Wake,
 )
+from firmware.ejection import Outcome
 
 T0 = 1000.0
 ALL_IN = "all"
-
-
-@dataclass(frozen=True)
-class Decision:
-    cards: int
-    all_in: bool = False
 
 
 class ScriptedPolicy:
@@ -43,7 +37,7 @@ class ScriptedPolicy:
     def decide(self, hopper):
         self.decided.append(hopper)
         step = self.script.pop(0) if self.script else 0
-        decision = Decision(0, True) if step == ALL_IN else Decision(step)
+        decision = Outcome(0, True) if step == ALL_IN else Outcome(step)
         self.dry_streak = self.dry_streak + 1 if decision.cards == 0 and not decision.all_in else 0
         return decision
 

@@ -20,6 +20,7 @@ from firmware.events import (
     BeamLevel, ButtonLevel, Dispense, EStop, Emit, Launch, LidLevel, Motor, Reload, Reset, Retract,
     SleepNow, Tick, Wake,
 )
+from firmware.ejection import Outcome
 
 EPS = 1e-6
 MOTOR_OFF_STATES = {"lid_open", "jammed", "sleeping", "halted"}
@@ -46,12 +47,6 @@ CONFIGS = {name: build_config(raw) for name, raw in
            {"quick": QUICK, "tight": TIGHT, "no_pulse": NO_PULSE}.items()}
 
 
-@dataclass(frozen=True)
-class Decision:
-    cards: int
-    all_in: bool = False
-
-
 class CyclingPolicy:
     """Plays a script of card counts in a loop (-1 = all in)."""
 
@@ -67,7 +62,7 @@ class CyclingPolicy:
         step = self.script[self.index % len(self.script)]
         self.index += 1
         self.dry_streak = self.dry_streak + 1 if step == 0 else 0
-        return Decision(0, True) if step < 0 else Decision(step)
+        return Outcome(0, True) if step < 0 else Outcome(step)
 
     def reset(self):
         self.dry_streak = 0
