@@ -8,8 +8,12 @@ Each command is one ``game/...`` API call; the text printed is meant to be read 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import socket
 from typing import Any, Callable
+
+import segno
 
 from firmware.cli import Client, print_result
 
@@ -212,6 +216,30 @@ def _history(args: argparse.Namespace, client: Client) -> int:
     return print_result(args, client.call("game/history"), format_history)
 
 
+def page_url(code: str, url: str | None = None) -> str:
+    """The table page's address with the join code; by default this host's mDNS name, launcher-web's port."""
+    base = url or f"http://{socket.gethostname()}.local:8080/"
+    return f"{base}{'&' if '?' in base else '?'}code={code}"
+
+
+def format_code(result: dict[str, Any]) -> str:
+    """``game code``: the code, and with ``--qr`` the page's address as a QR code for phones."""
+    if "url" not in result:
+        return result["code"]
+    drawn = io.StringIO()
+    segno.make(result["url"], error="m").terminal(out=drawn, compact=True)
+    return f"{drawn.getvalue().rstrip()}\n{result['url']}\njoin code {result['code']}"
+
+
+def _code(args: argparse.Namespace, client: Client) -> int:
+    if args.url is not None and not args.qr:
+        args.parser.error("--url goes with --qr (the address the QR code shows)")
+    result = client.call("game/code", {"new": args.new})
+    if args.qr:
+        result = {**result, "url": page_url(result["code"], args.url)}
+    return print_result(args, result, format_code)
+
+
 def register(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
     """Add ``launcherctl game ...`` (the ``card_launcher.cli`` entry point)."""
     game = subparsers.add_parser("game", help="the game at the table: turns, presses, scores",
@@ -276,3 +304,9 @@ def register(subparsers: argparse._SubParsersAction, parents: list[argparse.Argu
     p = add("scores", _scores, "the score table")
     p.add_argument("--csv", action="store_true", help="rounds x players as CSV")
     add("history", _history, "every match played")
+
+    p = add("code", _code, "the table's join code, which phones need to act on the game")
+    p.add_argument("--new", action="store_true", help="a new code: the old one stops working")
+    p.add_argument("--qr", action="store_true", help="also draw the table page's address as a QR code")
+    p.add_argument("--url", metavar="URL",
+                   help="the page's address for --qr (default http://HOSTNAME.local:8080/)")

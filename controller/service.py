@@ -28,6 +28,7 @@ from firmware.api import Param
 from firmware.errors import ApiError, NotFound, Refused, Unavailable
 
 from . import table as tables
+from .joincode import JoinCode
 from .points import COLORS
 from .rulesets import RULESETS
 from .scores import SCORINGS, scores, scores_csv
@@ -325,6 +326,7 @@ def setup(daemon: Any) -> GameService:
         daemon.on_close(store.close)
         service.resume()
     _register(daemon, service)
+    _register_code(daemon, JoinCode(daemon.state_dir))
     daemon.subscribe(service.on_event)
     daemon.add_status("game", service.status_for_daemon)
     service.follow_hopper()  # the core is built before the layers: its estimate is there already
@@ -363,3 +365,19 @@ def _register(daemon: Any, service: GameService) -> None:
     r("game/scores", lambda p: service.scores(p["csv"]), {"csv": (bool, False)},
       doc="the score table (csv: as CSV text)")
     r("game/history", lambda p: service.history(), doc="every match played")
+
+
+def _register_code(daemon: Any, codes: JoinCode) -> None:
+    """``game/code`` and ``game/code/check``: the table's join code, for launcher-web (#12)."""
+    def code(params: dict[str, Any]) -> dict[str, str]:
+        if not params["new"]:
+            return {"code": codes.code}
+        rotated = codes.rotate()
+        # Without the code itself: events reach every subscriber, and the page relays them.
+        daemon.publish("game/code_changed", {})
+        return {"code": rotated}
+
+    daemon.api.register("game/code", code, {"new": (bool, False)},
+                        doc="the table's join code (new: rotate it, the old one stops working)")
+    daemon.api.register("game/code/check", lambda p: {"valid": codes.check(p["code"])},
+                        {"code": str}, doc="whether a join code is the table's")
