@@ -57,6 +57,10 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "led": _pin(23, "button LED (PWM)"),
         "chime": _pin(24, "active buzzer"),
         "servo": _optional_pin(None, "aim servo signal"),
+        "chip": Field(
+            "int", 0,
+            "GPIO chip the pins are on (lgpio): 0 on a Pi 5 with a current kernel and on older Pis;"
+            " 4 on a Pi 5 with a kernel before 6.6.45", 0, 63),
     },
     "motor": {
         "duty": Field("float", 0.7, "running duty cycle", 0.05, 1.0),
@@ -110,6 +114,9 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "extensions": Field("str_list", ("game",), "layers loaded into the daemon, by name"),
     },
 }
+
+# The [pins] keys that name a GPIO (the others, like chip, say where the GPIOs are).
+PIN_KEYS = tuple(key for key, field in SCHEMA["pins"].items() if field.kind in ("pin", "optional_pin"))
 
 
 class Section:
@@ -259,7 +266,8 @@ def _cross_checks(source: str, sections: dict[str, dict[str, Any]]) -> None:
     """Checks that need more than one key: the impossible combinations."""
     pins = sections["pins"]
     seen: dict[int, str] = {}
-    for key, pin in pins.items():
+    for key in PIN_KEYS:
+        pin = pins[key]
         if pin is NOT_FITTED:
             continue
         if pin in seen:
@@ -387,7 +395,7 @@ def load_config(path: str | Path | None = None) -> Config:
 
 def with_sim_devices(config: Config) -> Config:
     """In simulation, fit a lid switch and an aim servo on free pins when the config has none."""
-    used = {pin for pin in config.pins.as_dict().values() if pin is not NOT_FITTED}
+    used = {getattr(config.pins, key) for key in PIN_KEYS} - {NOT_FITTED}
     free = (pin for pin in (22, 25, 5, 6, 26, 19, 20, 21) if pin not in used)
     extra = {key: next(free) for key in ("lid", "servo") if getattr(config.pins, key) is NOT_FITTED}
     return config.replace("pins", **extra) if extra else config
@@ -413,6 +421,7 @@ __all__ = [
     "DEFAULT_PATH",
     "Field",
     "NOT_FITTED",
+    "PIN_KEYS",
     "SCHEMA",
     "Section",
     "build_config",

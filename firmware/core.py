@@ -36,6 +36,12 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
 - A jam stops everything and enters ``jammed`` from ``ready``, ``launching``, ``empty`` and
   ``sleeping``; under ``lid_open`` or ``halted`` the card is counted and the state kept, and
   closing the lid or ``Reset`` then leads to ``jammed`` while the card is still stuck.
+- ``InputLevels`` (fed once by the driver at start) are levels, not edges: a button already held
+  is taken as the debounced level, so it must be released and pressed again; a blocked beam is a
+  block that began then (jam after ``jam_ms``, as for an edge); an open lid is handled as an opening.
+- Requests carry the caller's ``request`` id (``Launch``, ``Dispense``, the ``ButtonLevel`` edge of
+  the simulated button); every ``press``, ``launched``, ``ignored`` and ``refused`` about it
+  carries ``"request"``. ``refused`` names the refused event's type as ``"event"``.
 - Activity (for sleep) is every event but ``Tick``, and every state change.
 - LED: ``ready`` on at ``feedback.led_brightness``; flashes at full brightness (launching, jammed,
   empty, halted, after a dry press); ``sleeping`` and ``lid_open`` off.
@@ -52,8 +58,8 @@ from typing import Any, Callable, Protocol
 
 from .config import Config
 from .events import (
-    Action, BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Launch, Led,
-    LidLevel, Motor, Reload, Reset, Retract, SleepNow, Tick, Wake,
+    Action, BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, InputLevels,
+    Launch, Led, LidLevel, Motor, Reload, Reset, Retract, SleepNow, Tick, Wake,
 )
 
 log = logging.getLogger(__name__)
@@ -106,6 +112,7 @@ class _Press:
 
     press_id: int
     source: str
+    request: int | None  # the caller's id, echoed in every Emit about this press
     outcome: str  # dry, burst, dispense, empty
     requested: int
     target: int | None  # cards to count before stopping; None: until the feed runs dry
@@ -114,8 +121,9 @@ class _Press:
 
     def launched(self) -> Emit:
         return Emit("launched", {
-            "press_id": self.press_id, "source": self.source, "outcome": self.outcome,
-            "cards": self.cards, "requested": self.requested, "ended": self.ended,
+            "press_id": self.press_id, "source": self.source, "request": self.request,
+            "outcome": self.outcome, "cards": self.cards, "requested": self.requested,
+            "ended": self.ended,
         })
 
 
@@ -164,6 +172,7 @@ class Launcher:
         self._button_raw = False
         self._button_stable = False
         self._button_deadline: float | None = None
+        self._button_request: int | None = None  # the request behind the pending press edge
         self._beam_blocked = False
         self._block_start = now
         self._jam_counted = False  # the current block has been counted as a jam
@@ -181,6 +190,7 @@ class Launcher:
 
         self._handlers: dict[type, Callable[[Any, float], list[Action]]] = {
             ButtonLevel: self._on_button, BeamLevel: self._on_beam, LidLevel: self._on_lid,
+            InputLevels: self._on_levels,
             Tick: lambda event, now: [], Launch: self._on_launch, Dispense: self._on_dispense,
             Retract: self._on_retract, SleepNow: self._on_sleep_now, Wake: self._on_wake,
             Reload: self._on_reload, EStop: lambda event, now: self.shutdown(str(event.reason), now),
@@ -364,7 +374,8 @@ class Launcher:
     def _refuse(self, event: object, reason: str) -> list[Action]:
         """A request that makes no sense now: nothing changes, and the requester is told why."""
         log.info("refused %r in state %s: %s", event, self._state, reason)
-        return [Emit("refused", {"request": type(event).__name__, "state": self._state, "reason": reason})]
+        return [Emit("refused", {"event": type(event).__name__, "request": getattr(event, "request", None),
+                                 "state": self._state, "reason": reason})]
 
     # ---- presses and launches ------------------------------------------------------------
 
@@ -373,6 +384,8 @@ class Launcher:
         if pressed == self._button_raw:
             return []
         self._button_raw = pressed
+        if pressed:
+            self._button_request = event.request
         # Every edge restarts the wait; an edge back to the debounced level cancels it.
         self._button_deadline = now + self._debounce_s if pressed != self._button_stable else None
         return []
@@ -380,25 +393,41 @@ class Launcher:
     def _on_button_stable(self, at: float) -> list[Action]:
         self._button_deadline = None
         self._button_stable = self._button_raw
-        return self._press("button", at) if self._button_stable else []
+        if not self._button_stable:
+            return []
+        request, self._button_request = self._button_request, None
+        return self._press("button", request, at)
+
+    def _on_levels(self, event: InputLevels, now: float) -> list[Action]:
+        # A level is not an edge: a button already down is taken as held, so only a release and
+        # a new press count; the beam and the lid are judged as if their edge came now.
+        pressed = bool(event.button)
+        if pressed != self._button_raw or pressed != self._button_stable:
+            self._button_raw = self._button_stable = pressed
+            self._button_deadline = self._button_request = None
+        actions = self._on_beam(BeamLevel(bool(event.beam)), now)
+        if event.lid is not None:
+            actions += self._on_lid(LidLevel(bool(event.lid)), now)
+        return actions
 
     def _on_launch(self, event: Launch, now: float) -> list[Action]:
-        return self._press(str(event.source), now)
+        return self._press(str(event.source), event.request, now)
 
     def _on_dispense(self, event: Dispense, now: float) -> list[Action]:
         if not _whole(event.count, 1):
             return self._refuse(event, "count must be a whole number of at least 1")
-        return self._press(str(event.source), now, dispense=event.count)
+        return self._press(str(event.source), event.request, now, dispense=event.count)
 
-    def _press(self, source: str, now: float, dispense: int | None = None) -> list[Action]:
+    def _press(self, source: str, request: int | None, now: float,
+               dispense: int | None = None) -> list[Action]:
         """A press from the button, ``Launch`` (``dispense`` None) or ``Dispense``."""
         actions: list[Action] = []
         if self._state == SLEEPING:
             actions += self._enter(self._awake_state, now)
             if dispense is None:
-                return actions + [Emit("ignored", {"source": source, "reason": SLEEPING})]
+                return actions + [self._ignored(source, request, SLEEPING)]
         if self._state in (LAUNCHING, JAMMED, LID_OPEN, HALTED):
-            return actions + [Emit("ignored", {"source": source, "reason": self._state})]
+            return actions + [self._ignored(source, request, self._state)]
 
         if self._state == EMPTY:
             outcome, requested, target = "empty", dispense or 0, None
@@ -415,9 +444,9 @@ class Launcher:
         self._launch_ids += 1
         if dispense is None:
             self._presses += 1
-        record = _Press(self._launch_ids, source, outcome, requested, target)
+        record = _Press(self._launch_ids, source, request, outcome, requested, target)
         self._last = record
-        actions += [Emit("press", {"press_id": record.press_id, "source": source,
+        actions += [Emit("press", {"press_id": record.press_id, "source": source, "request": request,
                                    "dispense": dispense is not None})] + self._chime()
         if outcome == "empty":
             record.ended = "empty"
@@ -426,6 +455,10 @@ class Launcher:
             record.ended = "done"
             return actions + self._dry_feedback(now) + [record.launched()]
         return actions + self._start_launch(record, now)
+
+    @staticmethod
+    def _ignored(source: str, request: int | None, reason: str) -> Emit:
+        return Emit("ignored", {"source": source, "request": request, "reason": reason})
 
     def _start_launch(self, record: _Press, now: float) -> list[Action]:
         self._launch = record

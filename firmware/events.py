@@ -15,9 +15,14 @@ from typing import Any, Literal
 
 @dataclass(frozen=True)
 class ButtonLevel:
-    """The launch button's raw level changed (already mapped from the pin's active level)."""
+    """The launch button's raw level changed (already mapped from the pin's active level).
+
+    ``request`` is the id of the API request that drove the edge (the simulated button), if any:
+    the press this edge leads to reports its outcome with that id.
+    """
 
     pressed: bool
+    request: int | None = None
 
 
 @dataclass(frozen=True)
@@ -35,15 +40,34 @@ class LidLevel:
 
 
 @dataclass(frozen=True)
+class InputLevels:
+    """Every input's logical level, read once by the driver right after building the core.
+
+    Levels are not edges: a button held at start is no press (it must be released first), a beam
+    blocked at start is a block that began then, a lid open at start stops the launcher as an
+    opening would. ``lid`` is None without a lid switch.
+    """
+
+    button: bool
+    beam: bool
+    lid: bool | None = None
+
+
+@dataclass(frozen=True)
 class Tick:
     """The deadline the core asked for (``next_deadline()``) has come."""
 
 
 @dataclass(frozen=True)
 class Launch:
-    """A press from software: the same as a debounced button press."""
+    """A press from software: the same as a debounced button press.
+
+    ``request`` is the caller's id; every ``Emit`` about the outcome of this press carries it as
+    ``params["request"]`` so that the driver answers exactly the caller that asked.
+    """
 
     source: str = "api"
+    request: int | None = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +76,7 @@ class Dispense:
 
     count: int
     source: str = "api"
+    request: int | None = None  # as for Launch
 
 
 @dataclass(frozen=True)
@@ -89,7 +114,7 @@ class Reset:
 
 
 Event = (
-    ButtonLevel | BeamLevel | LidLevel | Tick | Launch | Dispense | Retract | SleepNow | Wake
+    ButtonLevel | BeamLevel | LidLevel | InputLevels | Tick | Launch | Dispense | Retract | SleepNow | Wake
     | Reload | EStop | Reset
 )
 

@@ -31,9 +31,10 @@ from gpiozero import (
     PWMOutputDevice,
 )
 
-from .config import NOT_FITTED, SCHEMA, Config
+from .config import NOT_FITTED, PIN_KEYS, Config
 from .errors import HardwareError, Unavailable
-from .events import Chime, Led
+from .events import Chime, InputLevels, Led
+from .pins import input_pull
 
 MOTOR_DIRECTIONS = ("forward", "reverse", "stop")
 
@@ -43,14 +44,6 @@ INPUT_LEVELS = {"button": "button_active", "beam": "beam_blocked", "lid": "lid_o
 LevelCallback = Callable[[bool], Any]
 
 
-def pulls_up(active_level: str) -> bool:
-    """The pull that holds an input at its inactive level: up for an active-low input.
-
-    gpiozero then infers the active state from the pull, so ``is_active`` is the logical level.
-    """
-    return active_level == "low"
-
-
 def describe_pins(config: Config) -> list[dict]:
     """Every fitted pin of ``config``, in schema order, for the wiring table.
 
@@ -58,13 +51,12 @@ def describe_pins(config: Config) -> list[dict]:
     (``in``/``out``) and ``pull`` (``up``/``down`` for inputs, ``-`` for outputs).
     """
     rows = []
-    for key in SCHEMA["pins"]:
+    for key in PIN_KEYS:
         bcm = getattr(config.pins, key)
         if bcm is NOT_FITTED:
             continue
         if key in INPUT_LEVELS:
-            level = getattr(config.sensor, INPUT_LEVELS[key])
-            direction, pull = "in", "up" if pulls_up(level) else "down"
+            direction, pull = "in", input_pull(config, key)
         else:
             direction, pull = "out", "-"
         rows.append({"bcm": bcm, "function": key, "direction": direction, "pull": pull})
@@ -99,6 +91,8 @@ class Hardware:
         self._closed = False
         # Set before building so that close() can run after a failure half-way through.
         self._forward = self._reverse = self._enable = None
+        # Inputs whose device is active at the opposite of their logical level (see _build_input).
+        self._inverted: dict[Any, bool] = {}
         pins = config.pins
         try:
             # Motor pins first: they are the ones that must be forced low as early as possible.
@@ -147,8 +141,17 @@ class Hardware:
         return device
 
     def _build_input(self, key: str) -> DigitalInputDevice:
-        level = getattr(self._config.sensor, INPUT_LEVELS[key])
-        return self._build(key, DigitalInputDevice, pull_up=pulls_up(level), bounce_time=None)
+        # gpiozero takes the level opposite to the pull as active and allows no other choice
+        # with a pull. The lid's pull holds "open" (a broken wire must stop the motor), so its
+        # device is active while the lid is shut and its level is read inverted.
+        pull_up = input_pull(self._config, key) == "up"
+        device = self._build(key, DigitalInputDevice, pull_up=pull_up, bounce_time=None)
+        active_low = getattr(self._config.sensor, INPUT_LEVELS[key]) == "low"
+        self._inverted[device] = pull_up != active_low
+        return device
+
+    def _level(self, device: DigitalInputDevice) -> bool:
+        return bool(device.is_active) != self._inverted[device]
 
     # ---- inputs ---------------------------------------------------------------------------
 
@@ -172,23 +175,29 @@ class Hardware:
             for device, callback in ((self._button, on_button), (self._beam, on_beam), (self._lid, on_lid)):
                 if device is None:
                     continue
-                device.when_activated = None if callback is None else partial(callback, True)
-                device.when_deactivated = None if callback is None else partial(callback, False)
+                inverted = self._inverted[device]
+                device.when_activated = None if callback is None else partial(callback, not inverted)
+                device.when_deactivated = None if callback is None else partial(callback, inverted)
 
     @property
     def button_pressed(self) -> bool:
         """True while the launch button is down (raw, not debounced)."""
-        return self._button.is_active
+        return self._level(self._button)
 
     @property
     def beam_blocked(self) -> bool:
         """True while something interrupts the exit beam."""
-        return self._beam.is_active
+        return self._level(self._beam)
 
     @property
     def lid_open(self) -> bool | None:
         """True while the hopper lid is open; :data:`None` without a lid switch."""
-        return None if self._lid is None else self._lid.is_active
+        return None if self._lid is None else self._level(self._lid)
+
+    def levels(self) -> InputLevels:
+        """Every input's logical level now (pressed, blocked, open), for the core at start."""
+        self._check_open()
+        return InputLevels(button=self.button_pressed, beam=self.beam_blocked, lid=self.lid_open)
 
     # ---- outputs --------------------------------------------------------------------------
 
@@ -311,4 +320,4 @@ class Hardware:
         self.close()
 
 
-__all__ = ["Hardware", "INPUT_LEVELS", "MOTOR_DIRECTIONS", "describe_pins", "pulls_up"]
+__all__ = ["Hardware", "INPUT_LEVELS", "MOTOR_DIRECTIONS", "describe_pins"]

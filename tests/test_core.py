@@ -13,8 +13,8 @@ import pytest
 from firmware.config import build_config
 from firmware.core import MAX_ON_REASON, STATES, Launcher
 from firmware.events import (
-    BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Launch, Led, LidLevel, Motor,
-    Reload, Reset, Retract, SleepNow, Tick, Wake,
+    BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, InputLevels, Launch, Led, LidLevel,
+    Motor, Reload, Reset, Retract, SleepNow, Tick, Wake,
 )
 from firmware.ejection import Outcome
 
@@ -157,7 +157,7 @@ def test_a_bounce_burst_is_one_press_after_the_level_settles():
     rig.wait(19)  # 19 ms after the last edge: not stable long enough yet
     assert rig.emits("press") == []
     rig.wait(2)
-    assert rig.emits("press") == [{"press_id": 1, "source": "button", "dispense": False}]
+    assert rig.emits("press") == [{"press_id": 1, "source": "button", "request": None, "dispense": False}]
     assert len(rig.emits("launched")) == 1
 
 
@@ -192,7 +192,7 @@ def test_a_late_edge_is_judged_after_the_deadline_it_missed():
 def test_launch_is_a_press_without_debounce():
     rig = Rig(script=[0])
     rig.send(Launch("api"))
-    assert rig.emits("press") == [{"press_id": 1, "source": "api", "dispense": False}]
+    assert rig.emits("press") == [{"press_id": 1, "source": "api", "request": None, "dispense": False}]
 
 
 # ---- dry presses and feedback -------------------------------------------------------------------
@@ -204,7 +204,7 @@ def test_dry_press_chimes_flashes_then_steady_on_and_resolves_at_once():
     assert Chime(1, rig.config.feedback.chime_ms) in actions
     flash = next(a for a in actions if isinstance(a, Led))
     assert flash.mode == "flash" and flash.count and flash.period_ms > 0
-    assert rig.emits("launched") == [{"press_id": 1, "source": "api", "outcome": "dry", "cards": 0,
+    assert rig.emits("launched") == [{"press_id": 1, "source": "api", "request": None, "outcome": "dry", "cards": 0,
                                       "requested": 0, "ended": "done"}]
     assert rig.motors() == [] and rig.state == "ready" and rig.policy.decided == [10]
     mark = rig.mark()
@@ -253,7 +253,7 @@ def test_burst_feeds_k_cards_then_stop_reverse_pulse_stop_then_resolves():
     assert rig.emits("launched") == []
     rig.wait(2)
     assert rig.motors()[-1] == Motor("stop")
-    assert rig.emits("launched") == [{"press_id": 1, "source": "api", "outcome": "burst", "cards": 3,
+    assert rig.emits("launched") == [{"press_id": 1, "source": "api", "request": None, "outcome": "burst", "cards": 3,
                                       "requested": 3, "ended": "done"}]
     assert rig.states() == ["launching", "ready"]
     status = rig.status
@@ -306,7 +306,7 @@ def test_dispense_ejects_exactly_count_without_the_policy():
     for _ in range(2):
         rig.card(after_ms=30)
     rig.wait(200)
-    assert rig.emits("launched") == [{"press_id": 1, "source": "dispense", "outcome": "dispense",
+    assert rig.emits("launched") == [{"press_id": 1, "source": "dispense", "request": None, "outcome": "dispense",
                                       "cards": 2, "requested": 2, "ended": "done"}]
     assert rig.status["presses"] == 0  # dealing is not a press of the button
 
@@ -325,7 +325,7 @@ def test_all_in_runs_until_the_feed_runs_dry():
         rig.card(after_ms=100)
     rig.wait(rig.config.timing.feed_timeout_ms + 1)
     launched = rig.emits("launched")
-    assert launched == [{"press_id": 1, "source": "api", "outcome": "burst", "cards": 4,
+    assert launched == [{"press_id": 1, "source": "api", "request": None, "outcome": "burst", "cards": 4,
                          "requested": 4, "ended": "empty"}]
     assert rig.state == "empty"
 
@@ -385,10 +385,10 @@ def test_jam_stops_the_motor_at_once_and_counts_the_stuck_card_once():
     assert rig.actions(mark)[0] == Motor("stop")
     assert rig.emits("card", mark) == [{"press_id": 1, "count": 2}]
     assert rig.emits("jammed", mark) == [{"press_id": 1}]
-    assert rig.emits("launched", mark) == [{"press_id": 1, "source": "api", "outcome": "burst",
+    assert rig.emits("launched", mark) == [{"press_id": 1, "source": "api", "request": None, "outcome": "burst",
                                             "cards": 2, "requested": 3, "ended": "jam"}]
     assert rig.state == "jammed"
-    assert rig.send(Launch()) == [Emit("ignored", {"source": "api", "reason": "jammed"})]
+    assert rig.send(Launch()) == [Emit("ignored", {"source": "api", "request": None, "reason": "jammed"})]
     mark = rig.mark()
     rig.send(BeamLevel(False), after_ms=5000)
     assert rig.emits("card", mark) == [] and rig.state == "ready"
@@ -474,7 +474,7 @@ def test_press_in_empty_is_counted_with_no_motor():
     assert Chime(1, rig.config.feedback.chime_ms) in actions
     assert any(isinstance(a, Led) and a.mode == "flash" for a in actions)
     assert rig.motors(mark) == [] and rig.policy.decided == [None]
-    assert rig.emits("launched", mark) == [{"press_id": 2, "source": "api", "outcome": "empty",
+    assert rig.emits("launched", mark) == [{"press_id": 2, "source": "api", "request": None, "outcome": "empty",
                                             "cards": 0, "requested": 0, "ended": "empty"}]
     assert rig.status["presses"] == 2
 
@@ -525,7 +525,7 @@ def test_launch_timeout_ends_the_launch_with_the_cards_counted():
     launched = rig.emits("launched")
     assert rig.motors()[-3:] == [Motor("stop"), Motor("reverse", rig.config.motor.retract_duty),
                                  Motor("stop")]
-    assert launched == [{"press_id": 1, "source": "api", "outcome": "burst", "cards": 9,
+    assert launched == [{"press_id": 1, "source": "api", "request": None, "outcome": "burst", "cards": 9,
                          "requested": 50, "ended": "timeout"}]
     assert rig.state == "ready"
 
@@ -559,7 +559,7 @@ def test_lid_open_stops_the_motor_and_resolves_the_launch():
     assert actions[0] == Motor("stop")
     assert rig.emits("launched")[0]["ended"] == "lid" and rig.emits("launched")[0]["cards"] == 1
     assert rig.state == "lid_open" and rig.status["lid_open"] is True
-    assert rig.send(Launch()) == [Emit("ignored", {"source": "api", "reason": "lid_open"})]
+    assert rig.send(Launch()) == [Emit("ignored", {"source": "api", "request": None, "reason": "lid_open"})]
     rig.send(LidLevel(False), after_ms=5000)
     assert rig.state == "ready" and rig.policy.resets == 1
     rig.send(Launch())
@@ -606,7 +606,7 @@ def test_sleeps_after_inactivity_and_a_press_only_wakes():
     rig.press()
     actions = rig.actions(mark)
     assert actions[:2] == [DriverEnable(True), Led("on", rig.config.feedback.led_brightness)]
-    assert rig.emits("ignored", mark) == [{"source": "button", "reason": "sleeping"}]
+    assert rig.emits("ignored", mark) == [{"source": "button", "request": None, "reason": "sleeping"}]
     assert rig.emits("press", mark) == [] and rig.motors(mark) == []
     assert rig.status["presses"] == 0 and rig.policy.decided == [] and rig.state == "ready"
     rig.send(Launch())
@@ -617,7 +617,7 @@ def test_launch_while_sleeping_only_wakes_too():
     rig = Rig(script=[2])
     rig.send(SleepNow())
     rig.send(Launch("api"))
-    assert rig.emits("ignored") == [{"source": "api", "reason": "sleeping"}]
+    assert rig.emits("ignored") == [{"source": "api", "request": None, "reason": "sleeping"}]
     assert rig.state == "ready" and rig.status["presses"] == 0
 
 
@@ -722,11 +722,11 @@ def test_estop_halts_presses_are_ignored_and_reset_returns_to_ready():
     rig.send(EStop("test"))
     assert rig.state == "halted" and rig.status["reason"] == "test"
     assert rig.send(EStop("again")) == []
-    assert rig.send(Launch()) == [Emit("ignored", {"source": "api", "reason": "halted"})]
-    assert rig.send(Dispense(2, "dispense")) == [Emit("ignored", {"source": "dispense",
+    assert rig.send(Launch()) == [Emit("ignored", {"source": "api", "request": None, "reason": "halted"})]
+    assert rig.send(Dispense(2, "dispense")) == [Emit("ignored", {"source": "dispense", "request": None,
                                                                   "reason": "halted"})]
     rig.press()
-    assert rig.emits("ignored")[-1] == {"source": "button", "reason": "halted"}
+    assert rig.emits("ignored")[-1] == {"source": "button", "request": None, "reason": "halted"}
     assert rig.status["presses"] == 0
     actions = rig.send(Reset())
     assert actions[0] == DriverEnable(True)
@@ -799,3 +799,75 @@ def test_status_is_json_in_every_state():
         seen[rig.state] = rig.status
         assert json.loads(json.dumps(rig.status)) == rig.status
     assert set(seen) == set(STATES)
+
+
+# ---- request ids ----------------------------------------------------------------------------
+
+
+def test_every_outcome_of_a_request_carries_its_id():
+    rig = Rig(script=[2])
+    rig.send(Launch("api", request=7))
+    assert rig.emits("press")[-1]["request"] == 7
+    rig.send(Dispense(3, "dispense", request=8))  # while launching: ignored, to its own caller
+    assert rig.emits("ignored") == [{"source": "dispense", "request": 8, "reason": "launching"}]
+    rig.card(after_ms=5)
+    rig.card(after_ms=5)
+    rig.wait(200)
+    assert [(p["request"], p["outcome"], p["cards"]) for p in rig.emits("launched")] == [(7, "burst", 2)]
+    rig.send(Dispense(1, "dispense", request=9))
+    rig.card(after_ms=5)
+    rig.wait(200)
+    assert [(p["request"], p["source"]) for p in rig.emits("launched")] == [(7, "api"), (9, "dispense")]
+
+
+def test_a_button_press_carries_the_request_of_the_edge_that_made_it():
+    rig = Rig(script=[0, 0])
+    rig.send(ButtonLevel(True, request=4))
+    rig.send(ButtonLevel(False), after_ms=50)
+    rig.send(ButtonLevel(True), after_ms=50)  # a real finger: nobody asked
+    rig.send(ButtonLevel(False), after_ms=50)
+    assert [p["request"] for p in rig.emits("launched")] == [4, None]
+
+
+def test_a_refusal_names_the_event_and_the_request():
+    rig = Rig()
+    assert rig.send(Dispense(0, "dispense", request=3)) == [Emit("refused", {
+        "event": "Dispense", "request": 3, "state": "ready",
+        "reason": "count must be a whole number of at least 1"})]
+
+
+# ---- levels at start ------------------------------------------------------------------------
+
+
+def test_a_button_held_at_start_is_not_a_press_until_released_and_pressed_again():
+    rig = Rig(script=[0])
+    rig.send(InputLevels(button=True, beam=False, lid=None))
+    rig.wait(500)
+    assert rig.emits("press") == []
+    rig.send(ButtonLevel(False))
+    rig.wait(50)
+    assert rig.emits("press") == []
+    rig.press()
+    assert len(rig.emits("press")) == 1
+
+
+def test_a_beam_blocked_at_start_makes_a_launch_end_jammed_not_empty():
+    rig = Rig(script=[3], hopper=50)
+    rig.send(InputLevels(button=False, beam=True, lid=None))
+    rig.send(Launch(request=1), after_ms=10)
+    rig.wait(2000)
+    assert [(p["ended"], p["request"]) for p in rig.emits("launched")] == [("jam", 1)]
+    assert rig.emits("empty") == []
+    assert rig.state == "jammed"
+    assert rig.status["hopper"] == 49  # the stuck card is counted, as any jam's; not "empty" (0)
+    jam_at = next(t for t, a in rig.log if isinstance(a, Emit) and a.name == "jammed")
+    assert jam_at == pytest.approx(T0 + 0.4)  # jam_ms after the level was read
+
+
+def test_a_lid_open_at_start_stops_the_launcher_and_no_lid_changes_nothing():
+    rig = Rig(script=[3])
+    rig.send(InputLevels(button=False, beam=False, lid=True))
+    assert rig.state == "lid_open"
+    quiet = Rig()
+    assert quiet.send(InputLevels(button=False, beam=False, lid=None)) == []
+    assert quiet.state == "ready"

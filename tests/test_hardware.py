@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from gpiozero import DigitalOutputDevice
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from firmware.config import build_config
+from firmware.config import build_config, with_sim_devices
 from firmware.errors import HardwareError, Unavailable
-from firmware.events import Chime, Led
+from firmware.events import Chime, InputLevels, Led
 from firmware.hardware import Hardware, describe_pins
+from firmware.pins import input_pull
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # Default pins: motor 12/13, enable 16, button 17, beam 27, LED 23, chime 24. Tests add these:
 LID, SERVO = 22, 25
@@ -84,83 +89,67 @@ def test_every_output_is_off_after_construction(factory):
     assert threading.active_count() == threads
 
 
-def test_inputs_pull_towards_their_inactive_level(factory):
+def test_inputs_pull_as_wired(factory):
+    """Each pull holds the level the open contact leaves: the button released, the beam clear,
+    and the lid open (its switch is closed while the lid is shut), so a broken wire stops the motor."""
     config = build_config(
         {"pins": {"lid": LID}, "sensor": {"button_active": "low", "beam_blocked": "high", "lid_open": "high"}}
     )
     with Hardware(config, pin_factory=factory) as hw:
         assert factory.pin(17).pull == "up"
         assert factory.pin(27).pull == "down"
-        assert factory.pin(LID).pull == "down"
+        assert factory.pin(LID).pull == "up"
         for bcm in (17, 27, LID):
             assert factory.pin(bcm).function == "input"
             assert factory.pin(bcm).bounce is None  # debounce lives in the core
-        assert (hw.button_pressed, hw.beam_blocked, hw.lid_open) == (False, False, False)
+        assert (hw.button_pressed, hw.beam_blocked, hw.lid_open) == (False, False, True)
+        assert hw.levels() == InputLevels(button=False, beam=False, lid=True)
+        factory.pin(LID).drive_low()  # the switch closes: the lid is shut
+        assert hw.levels() == InputLevels(button=False, beam=False, lid=False)
 
 
-def test_pin_in_use_names_the_pin_and_function_and_releases_the_rest(factory):
-    blocker = DigitalOutputDevice(17, pin_factory=factory)
-    with pytest.raises(HardwareError, match=r"GPIO 17 as \[pins\] button .*in use"):
-        Hardware(make_config(), pin_factory=factory)
-    # The motor pins built before the failure were closed again.
-    assert factory.pin(12).function == "input"
-    blocker.close()
-    Hardware(make_config(), pin_factory=factory).close()
+def _documented_pulls() -> dict[str, str]:
+    """The Pull column of the generated wiring/pins.md, for each input's config key."""
+    pulls = {}
+    for line in (ROOT / "wiring" / "pins.md").read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[4] == "input":
+            key = cells[2].strip("`")
+            pulls[key] = "up" if cells[5].startswith("internal pull-up") else (
+                "down" if cells[5].startswith("internal pull-down") else cells[5])
+    return pulls
 
 
-def test_pwm_unsupported_is_a_hardware_error():
-    factory = MockFactory()  # plain MockPin: no PWM
-    with pytest.raises(HardwareError, match=r"GPIO 12 as \[pins\] motor_forward .*PWM"):
-        Hardware(make_config(), pin_factory=factory)
-    factory.close()
+@pytest.mark.parametrize("levels", list(itertools.product(("low", "high"), repeat=3)))
+def test_every_input_requests_the_pull_of_the_wiring(levels):
+    button, beam, lid = levels
+    config = build_config({"pins": {"lid": LID}, "sensor": {
+        "button_active": button, "beam_blocked": beam, "lid_open": lid}})
+    factory = MockFactory(pin_class=MockPWMPin)
+    try:
+        with Hardware(config, pin_factory=factory):
+            requested = {key: factory.pin(getattr(config.pins, key)).pull for key in ("button", "beam", "lid")}
+    finally:
+        factory.close()
+    assert requested == {key: input_pull(config, key) for key in requested}
+    # The contact closes to the rail opposite the pull: GND for active-low inputs, and for the
+    # lid (closed while shut) the rail of the shut level.
+    assert requested == {"button": "up" if button == "low" else "down",
+                         "beam": "up" if beam == "low" else "down",
+                         "lid": "up" if lid == "high" else "down"}
 
 
-# ---- motor ----------------------------------------------------------------------------------
-
-
-def motor_pins_history(factory):
-    """(forward, reverse) after every change of either motor pin."""
-    current = {"GPIO12": 0.0, "GPIO13": 0.0}
-    history = []
-    for kind, name, value in factory.log:
-        if kind == "state" and name in current:
-            current[name] = value
-            history.append((current["GPIO12"], current["GPIO13"]))
-    return history
-
-
-def test_motor_directions_and_never_both_driven(hw, factory):
-    hw.motor("forward", 0.7)
-    assert (state(factory, 12), state(factory, 13)) == (0.7, 0)
-    hw.motor("reverse", 0.5)
-    assert (state(factory, 12), state(factory, 13)) == (0, 0.5)
-    hw.motor("forward", 1.0)
-    assert (state(factory, 12), state(factory, 13)) == (1.0, 0)
-    hw.motor("stop", 0.9)
-    assert (state(factory, 12), state(factory, 13)) == (0, 0)
-    history = motor_pins_history(factory)
-    assert history == [(0.7, 0), (0, 0), (0, 0.5), (0, 0), (1.0, 0), (0, 0)]
-    assert not any(forward and reverse for forward, reverse in history)
-
-
-@pytest.mark.parametrize("direction, duty", [("sideways", 0.5), ("forward", 1.5), ("reverse", -0.1)])
-def test_motor_rejects_bad_arguments(hw, factory, direction, duty):
-    with pytest.raises(ValueError):
-        hw.motor(direction, duty)
-    assert (state(factory, 12), state(factory, 13)) == (0, 0)
-
-
-def test_driver_enable(hw, factory):
-    hw.set_driver_enabled(True)
-    assert state(factory, 16) == 1
-    hw.set_driver_enabled(False)
-    assert state(factory, 16) == 0
-
-
-def test_driver_enable_is_a_no_op_without_the_pin(factory):
-    with Hardware(make_config(motor_enable=False), pin_factory=factory) as hw:
-        hw.set_driver_enabled(True)
-        assert factory.pin(16).function == "input"  # never touched
+def test_the_documented_wiring_is_what_the_hardware_requests():
+    config = build_config({})
+    factory = MockFactory(pin_class=MockPWMPin)
+    try:
+        # pins.md shows the optional lid on the pin the simulation gives it.
+        placed = with_sim_devices(config)
+        with Hardware(placed, pin_factory=factory):
+            requested = {key: factory.pin(getattr(placed.pins, key)).pull for key in ("button", "beam", "lid")}
+    finally:
+        factory.close()
+    assert _documented_pulls() == requested
 
 
 # ---- inputs ---------------------------------------------------------------------------------
@@ -184,6 +173,8 @@ def test_inputs_report_logical_levels(factory, active, key, bcm, sensor_key, pro
         drive_active, drive_inactive = (
             (pin.drive_low, pin.drive_high) if active == "low" else (pin.drive_high, pin.drive_low)
         )
+        drive_inactive()
+        calls[key].clear()  # an undriven lid pin reads open (its pull), so that edge may be heard
         assert getattr(hw, prop) is False
         drive_active()
         assert getattr(hw, prop) is True
@@ -315,7 +306,7 @@ def test_describe_pins():
         {"bcm": 13, "function": "motor_reverse", "direction": "out", "pull": "-"},
         {"bcm": 17, "function": "button", "direction": "in", "pull": "up"},
         {"bcm": 27, "function": "beam", "direction": "in", "pull": "down"},
-        {"bcm": LID, "function": "lid", "direction": "in", "pull": "down"},
+        {"bcm": LID, "function": "lid", "direction": "in", "pull": "up"},
         {"bcm": 23, "function": "led", "direction": "out", "pull": "-"},
         {"bcm": 24, "function": "chime", "direction": "out", "pull": "-"},
     ]

@@ -1,0 +1,39 @@
+"""How every input is wired, in one place: the hardware layer and the wiring generator both ask here.
+
+Pure: no gpiozero, so the documentation tools can import it anywhere.
+
+Every input is wired so that its contact (the button, the beam receiver's open-collector
+transistor, the lid switch) connects the pin to one rail and the internal pull holds the other.
+A broken wire then reads as the pull's level: released, unblocked and, for the lid, open, which
+stops the motor.
+"""
+
+from __future__ import annotations
+
+from .config import Config
+
+INPUT_KEYS = ("button", "beam", "lid")
+
+
+def closed_level(config: Config, key: str) -> str:
+    """The level (``"low"``/``"high"``) the input's contact drives when it closes."""
+    sensor = config.sensor
+    if key == "button":
+        return sensor.button_active  # pressing closes the contact
+    if key == "beam":
+        return sensor.beam_blocked  # the receiver's transistor conducts while the beam is blocked
+    if key == "lid":
+        # The lid switch is closed while the lid is shut, so "open" is the level the pull holds.
+        return "high" if sensor.lid_open == "low" else "low"
+    raise ValueError(f"{key!r} is not an input; inputs: " + ", ".join(INPUT_KEYS))
+
+
+def input_pull(config: Config, key: str) -> str:
+    """The internal pull of input ``key`` (``button``, ``beam``, ``lid``): ``"up"`` or ``"down"``.
+
+    The pull holds the level opposite to the one the closed contact drives.
+    """
+    return "up" if closed_level(config, key) == "low" else "down"
+
+
+__all__ = ["INPUT_KEYS", "closed_level", "input_pull"]
