@@ -17,6 +17,7 @@ import segno
 
 from firmware.cli import Client, print_result
 
+from . import wording
 from .points import COLORS
 from .rulesets import DEFAULT_RULESET, RULESETS
 from .scores import SCORINGS
@@ -49,11 +50,6 @@ def _hands(pairs: list[tuple[str, str]]) -> dict[str, str]:
 # ---- human output -------------------------------------------------------------------------------
 
 
-def _presses(n: int | None) -> str:
-    if n is None:
-        return "presses until cards come out"
-    return "1 press" if n == 1 else f"{n} presses"
-
 
 # Why presses are owed, where the line would not say it by itself.
 _OWED_BECAUSE = {"uno": "Uno penalty", "hint": "advice penalty",
@@ -68,7 +64,7 @@ def _move(status: dict[str, Any]) -> str:
         winner = match.get("winner")
         return f"Match over - {' and '.join(winner) if isinstance(winner, list) else winner} wins"
     if owed:
-        line = f"{owed['player']}'s move - owes {_presses(owed['presses'])}"
+        line = f"{owed['player']}'s move - owes {wording.presses(owed['presses'])}"
         chain = status.get("chain")
         if chain and chain.get("target") == owed["player"] and owed.get("reason") not in ("uno", "hint"):
             line += " or stacks a Hit card"

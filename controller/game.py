@@ -44,12 +44,10 @@ from dataclasses import asdict, dataclass, replace
 
 from firmware.errors import InvalidParams, NotFound, Refused
 
-from . import rulesets
+from . import rulesets, wording
 from .points import COLORS
 from .rulesets import CANNOT_END, TARGETED_CARDS, WILD_CARDS, Ruleset
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 10
 PENALTIES = frozenset({"uno", "hint"})  # obligations owed out of turn, pressed before anything else
 AWAITING_FIRST_ATTACK = "first_attack"
 
@@ -106,18 +104,7 @@ class GameState:
 # ---- small helpers ------------------------------------------------------------------------------
 
 
-def _presses(n: int | None) -> str:
-    if n is None:
-        return "presses until cards come out"
-    return "1 press" if n == 1 else f"{n} presses"
 
-
-def _cards(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
-
-
-def _message(text: str) -> dict:
-    return {"type": "message", "text": text}
 
 
 def _aim(state: GameState, seat: int) -> dict:
@@ -257,7 +244,7 @@ def _card_effect(
         owed = Owed(victim, presses, _early_stop(state), reason, chain)
         state = replace(state, queue=(owed,))
         texts.append(
-            f"{names[victim]} owes {_presses(presses)}"
+            f"{names[victim]} owes {wording.presses(presses)}"
             + (" or answers with a Hit card" if chain else "")
         )
         active = _next(state, victim)
@@ -280,7 +267,7 @@ def _card_effect(
     if n == 2 and card in rs.two_players_replay:
         texts.append(f"{names[seat]} plays again (two players)")
         active = seat
-    return replace(state, active=active), [_message(t) for t in texts]
+    return replace(state, active=active), [wording.message(t) for t in texts]
 
 
 def _stack(
@@ -298,7 +285,7 @@ def _stack(
     owed = Owed(victim, hits, _early_stop(state), "mega-hit", stacked)
     state = replace(state, queue=(owed,) + state.queue[1:], active=active)
     text = f"Mega Hit: {hits} hits pass to {state.players[victim]}, who presses or stacks a Hit card"
-    return state, [_message(text)]
+    return state, [wording.message(text)]
 
 
 def _end_round(
@@ -309,7 +296,7 @@ def _end_round(
     name = state.players[seat]
     state = replace(state, round_over=True, winner=seat, catchable=None, queue=())
     effects = [
-        _message(f"{name} plays the last card and wins round {state.round_no}"),
+        wording.message(f"{name} plays the last card and wins round {state.round_no}"),
         {"type": "round_over", "winner": name},
     ]
     if card == "wild-attack":
@@ -318,8 +305,8 @@ def _end_round(
         owed = Owed(target, presses, _early_stop(state), "last-card-attack")
         state = replace(state, queue=(owed,), last_attack_victim=target)
         effects.append(
-            _message(
-                f"the attack still happens: {state.players[target]} owes {_presses(presses)};"
+            wording.message(
+                f"the attack still happens: {state.players[target]} owes {wording.presses(presses)};"
                 " those cards count in the score"
             )
         )
@@ -350,7 +337,7 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     front = state.queue[0] if state.queue else None
     if front is not None and front.chain is None:
         no_stack = "" if rs.mega_hit else f"; {rs.id} has no Mega Hit stacking"
-        raise Refused(f"{name} owes {_presses(front.presses)} first{no_stack}")
+        raise Refused(f"{name} owes {wording.presses(front.presses)} first{no_stack}")
     if front is not None and card not in rs.hits:
         raise Refused(f"only a Hit card ({', '.join(rs.hits)}) answers a Mega Hit; or {name} presses")
     target = None if p["target"] is None else _check_target(state, p["target"], seat, card)
@@ -367,7 +354,7 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         state, effects = _stack(state, rs, seat, card, target)
     else:
         state, effects = _card_effect(state, rs, seat, card, target)
-    return state, [_message(described)] + effects
+    return state, [wording.message(described)] + effects
 
 
 def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
@@ -381,7 +368,7 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise Refused(
             f"{state.players[seat]} first names the colour and target of the turned-up wild-attack"
         )
-    text = f"{state.players[seat]} pressed: {_cards(cards)}"
+    text = f"{state.players[seat]} pressed: {wording.cards(cards)}"
     state = replace(
         state,
         last_presser=seat,
@@ -393,7 +380,7 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     )
     if not state.queue:  # the "cannot or will not play" press: the turn is over
         state = replace(state, active=_next(state, seat), catchable=None)
-        return state, [_message(text + ", turn over")]
+        return state, [wording.message(text + ", turn over")]
     owed = state.queue[0]
     left = None if owed.presses is None else owed.presses - 1
     done = left == 0 or (owed.until_cards and cards > 0)
@@ -402,12 +389,12 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         text += ", done"
     else:  # pressing once closes a Mega Hit: no stacking after that
         rest = (replace(owed, presses=left, chain=None),) + state.queue[1:]
-        text += f", still owes {_presses(left)}"
+        text += f", still owes {wording.presses(left)}"
     if owed.reason not in PENALTIES:  # a penalty is out of turn: the next player has not moved yet
         state = replace(state, catchable=None)
     if owed.reason == "last-card-attack":
         state = replace(state, last_attack_cards=state.last_attack_cards + cards)
-    return replace(state, queue=rest), [_message(text)]
+    return replace(state, queue=rest), [wording.message(text)]
 
 
 def _late_cards(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
@@ -424,7 +411,7 @@ def _late_cards(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         uno_called=state.uno_called - {seat},
         last_attack_cards=state.last_attack_cards + (cards if state.last_press_was_attack else 0),
     )
-    return state, [_message(f"{state.players[seat]} also takes {_cards(cards)} that came out late")]
+    return state, [wording.message(f"{state.players[seat]} also takes {wording.cards(cards)} that came out late")]
 
 
 def _penalty(state: GameState, p: dict, reason: str) -> tuple[GameState, list[dict]]:
@@ -452,7 +439,7 @@ def _penalty(state: GameState, p: dict, reason: str) -> tuple[GameState, list[di
         catchable=None if reason == "uno" else state.catchable,
     )
     why = "did not call Uno" if reason == "uno" else "gave advice"
-    return state, [_message(f"{name} {why}: {name} owes {_presses(presses)}")]
+    return state, [wording.message(f"{name} {why}: {name} owes {wording.presses(presses)}")]
 
 
 def _catch(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
@@ -467,7 +454,7 @@ def _uno(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     seat = _find(state.players, p["player"])
     _refuse_when_over(state)
     state = replace(state, uno_called=state.uno_called | {seat})
-    return state, [_message(f"{state.players[seat]} calls Uno")]
+    return state, [wording.message(f"{state.players[seat]} calls Uno")]
 
 
 def _first_attack(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
@@ -479,13 +466,13 @@ def _first_attack(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise Refused("no turned-up wild-attack waits for a colour and a target")
     seat = _turn(state)
     if state.queue:
-        raise Refused(f"{state.players[seat]} owes {_presses(state.queue[0].presses)} first")
+        raise Refused(f"{state.players[seat]} owes {wording.presses(state.queue[0].presses)} first")
     _check_by(state, p["by"], seat)
     target = _check_target(state, p["target"], seat, "wild-attack")
     state = replace(state, awaiting=None, color=color)
     text = f"{state.players[seat]} names {color} and {state.players[target]}"
     state, effects = _card_effect(state, rs, seat, "wild-attack", target)
-    return state, [_message(text)] + effects
+    return state, [wording.message(text)] + effects
 
 
 _HANDLERS = {
@@ -519,7 +506,7 @@ def _first_card(state: GameState, rs: Ruleset, card: str | None) -> tuple[GameSt
         presses = rs.hits[card]
         owed = Owed(first, presses, es, "first-card")
         state = replace(state, queue=(owed,), active=_next(state, first))
-        text = f"{card} turned up: {names[first]} owes {_presses(presses)} and misses the turn"
+        text = f"{card} turned up: {names[first]} owes {wording.presses(presses)} and misses the turn"
     elif card == "wild":
         text = f"Wild turned up: {names[first]} names the colour"
     elif card == "discard-all":
@@ -537,7 +524,7 @@ def _first_card(state: GameState, rs: Ruleset, card: str | None) -> tuple[GameSt
         text = f"Wild Hit-Fire turned up: {names[first]} presses until cards come out, loses the turn"
     else:  # a number or Trade Hands (nobody trades): only the start colour
         return state, []
-    return state, [_message(text)]
+    return state, [wording.message(text)]
 
 
 # ---- public interface -----------------------------------------------------------------------------
@@ -560,17 +547,7 @@ def new_game(
     """
     rs = rulesets.get(ruleset)
     chosen = rulesets.resolve_options(rs, options)
-    if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) for p in players):
-        raise InvalidParams("players is a list of names")
-    names = tuple(players)
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise InvalidParams(f"{MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
-    if any(not name.strip() for name in names):
-        raise InvalidParams("a player's name cannot be empty")
-    folded = [name.casefold() for name in names]
-    duplicate = next((n for n, f in zip(names, folded) if folded.count(f) > 1), None)
-    if duplicate is not None:
-        raise InvalidParams(f"two players are named {duplicate!r} (names ignore case)")
+    names = rulesets.seating(players)
     dealer_seat = len(names) - 1 if dealer is None else _find(names, dealer)
     if first_card is not None and first_card not in rs.cards:
         raise InvalidParams(f"{first_card!r} is not a card of {rs.id}; cards: " + ", ".join(rs.cards))
@@ -590,7 +567,7 @@ def new_game(
         color=_color(color),
         top_card=first_card,
     )
-    head = _message(f"round {round_no} of {rs.id}: {names[dealer_seat]} deals")
+    head = wording.message(f"round {round_no} of {rs.id}: {names[dealer_seat]} deals")
     state, effects = _first_card(state, rs, first_card)
     return state, [head] + effects + [_aim(state, _turn(state))]
 

@@ -161,6 +161,28 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
 )
 
 DEFAULT_RULESET = "attack-mega-hit"
+MIN_PLAYERS, MAX_PLAYERS = 2, 10  # rules.md §1
+
+
+def seating(players: object) -> tuple[str, ...]:
+    """The players' names in seat order, checked once for the game and the score counter alike.
+
+    Refused: not a list of texts, fewer than 2 or more than 10, an empty name, spaces around a name,
+    a "=" (it would make the "Bob=37" form of a hand ambiguous) or two names equal but for case
+    (players type names in any case).
+    """
+    if isinstance(players, str) or not isinstance(players, (list, tuple)):
+        raise InvalidParams("players must be a list of names in seat order")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InvalidParams(f"{MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or name != name.strip() or "=" in name:
+            raise InvalidParams(f"a name must be a non-empty text, no '=', no outer spaces: {name!r}")
+    folded = [name.casefold() for name in players]
+    duplicate = next((n for n, f in zip(players, folded) if folded.count(f) > 1), None)
+    if duplicate is not None:
+        raise InvalidParams(f"two players are named {duplicate!r} (names ignore case)")
+    return tuple(players)
 
 
 def get(ruleset_id: str) -> Ruleset:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from controller.points import POINTS, hand_points
+from controller.rulesets import seating
 from firmware.errors import InvalidParams, NotFound, Refused
 
 __all__ = [
@@ -46,7 +47,6 @@ __all__ = [
 ]
 
 SCORINGS = ("standard", "lowest", "elimination")
-PLAYERS_MIN, PLAYERS_MAX = 2, 10  # rules.md §1
 
 # A hand typed as one number (possibly signed or with a fraction, so that those get a precise error
 # rather than "unknown card").
@@ -157,21 +157,6 @@ def parse_hand(ruleset: str, text: str) -> dict:
     return {"cards": list(hand.cards), "points": hand.points}
 
 
-def _players(players: object) -> tuple[str, ...]:
-    if isinstance(players, str) or not isinstance(players, Sequence):
-        raise InvalidParams("players must be a list of names in seat order")
-    if not PLAYERS_MIN <= len(players) <= PLAYERS_MAX:
-        raise InvalidParams(f"{PLAYERS_MIN} to {PLAYERS_MAX} players, not {len(players)}")
-    for name in players:
-        # "=" would make the "Bob=37" form of a hand ambiguous.
-        if not isinstance(name, str) or not name or name != name.strip() or "=" in name:
-            raise InvalidParams(f"a name must be a non-empty text, no '=', no outer spaces: {name!r}")
-    # "bob" and "Bob" at one table would make every typed hand a guess.
-    if len({name.casefold() for name in players}) != len(players):
-        raise InvalidParams("players' names must differ (case aside): " + ", ".join(players))
-    return tuple(players)
-
-
 def _known(state: MatchState, name: object) -> str:
     if name not in state.players:
         raise NotFound(f"no player {name!r}; players: " + ", ".join(state.players))
@@ -190,7 +175,7 @@ def new_match(
 ) -> MatchState:
     """A match with no round yet; ``players`` in seat order, the first deals unless ``dealer`` says."""
     _table(ruleset)
-    seats = _players(players)
+    seats = seating(players)
     if scoring not in SCORINGS:
         raise InvalidParams(f"unknown scoring {scoring!r}; scorings: " + ", ".join(SCORINGS))
     if scoring == "elimination" and len(seats) < 3:

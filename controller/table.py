@@ -27,7 +27,7 @@ from typing import Any, Iterable, Mapping
 
 from firmware.errors import InvalidParams, Refused
 
-from . import game, scores
+from . import game, scores, wording
 
 Effects = list[dict[str, Any]]
 
@@ -75,9 +75,6 @@ def _seat_effects(match: scores.MatchState, effects: Effects) -> Effects:
         for effect in effects
     ]
 
-
-def _message(text: str) -> dict[str, Any]:
-    return {"type": "message", "text": text}
 
 
 def new_table(action: dict[str, Any]) -> tuple[Table, Effects]:
@@ -197,16 +194,16 @@ def _round_messages(before: scores.MatchState, after: scores.MatchState) -> Effe
     else:
         text = f"round {played['round']}: " + ", ".join(
             f"{name} {points} ({played['totals'][name]})" for name, points in played["points"].items())
-    effects = [_message(text)]
+    effects = [wording.message(text)]
     left = [name for name in counter["eliminated"] if name not in scores.scores(before)["eliminated"]]
     if left:
-        effects.append(_message(", ".join(left) + " reached the target and leave the table"))
+        effects.append(wording.message(", ".join(left) + " reached the target and leave the table"))
     if counter.get("reminder"):
-        effects.append(_message(counter["reminder"]))
+        effects.append(wording.message(counter["reminder"]))
     if counter["tie_rule"]:
-        effects.append(_message(counter["tie_rule"]))
+        effects.append(wording.message(counter["tie_rule"]))
     if counter["match_over"]:
-        effects.append(_message(f"{_match_winner(after)} wins the match"))
+        effects.append(wording.message(f"{_match_winner(after)} wins the match"))
     return effects
 
 
@@ -236,7 +233,7 @@ def _end_round(table: Table, p: dict[str, Any]) -> tuple[Table, Effects]:
 
 def _edit_round(table: Table, p: dict[str, Any]) -> tuple[Table, Effects]:
     match = scores.edit_round(table.match, p["round"], _hands(table, p["hands"]))
-    effects = [_message(f"round {p['round']} corrected")] + _round_messages(table.match, match)[1:]
+    effects = [wording.message(f"round {p['round']} corrected")] + _round_messages(table.match, match)[1:]
     if scores.scores(match)["match_over"]:
         return replace(table, match=match), effects
     current = table.game
@@ -251,4 +248,4 @@ def _edit_round(table: Table, p: dict[str, Any]) -> tuple[Table, Effects]:
     table, dealt = _next_round(table, match)
     text = (f"the match goes on: round {table.game.round_no}" if reopened
             else f"round {table.game.round_no} is dealt again")
-    return table, effects + [_message(text)] + dealt
+    return table, effects + [wording.message(text)] + dealt

@@ -279,3 +279,14 @@ def test_cards_that_come_out_late_go_to_the_last_presser():
 def test_late_cards_before_any_press_belong_to_no_one():
     with pytest.raises(Refused):
         apply(game(), {"type": "cards", "cards": 1})
+
+
+@pytest.mark.parametrize("names", [["Ann=1", "Bob"], [" Ann", "Bob"], ["Ann", "ann"], ["Ann"], [""] * 2])
+def test_the_game_and_the_counter_refuse_the_same_names(names):
+    from controller.scores import new_match
+
+    with pytest.raises(InvalidParams) as by_game:
+        new_game("attack-mega-hit", names)
+    with pytest.raises(InvalidParams) as by_counter:
+        new_match("attack-mega-hit", names)
+    assert by_game.value.message == by_counter.value.message
