@@ -29,7 +29,13 @@ Where the rules are silent, this module decides:
   stack. A last Hit card attacks nobody. A round cannot end on Trade Hands.
 - Uno: a catch is allowed against the player who played the latest card until the next player's
   turn begins (the next play, or a press other than a penalty's), unless that player called Uno
-  since they last took cards from the launcher.
+  since they last took cards from the launcher. A call covers one play: the player's next one (a
+  call made early) or the one just made; once the next player's turn begins it is spent.
+- Legality: the table is trusted, except where the controller knows enough to be sure: a coloured
+  card whose colour is given, on a pile whose colour and card are known, must match one of them
+  (a Hit card answering a Mega Hit matches anything, a wild goes on anything).
+- A press while a turned-up Wild Attack-Attack waits for its colour and target is the first
+  player's: the cards are theirs, and they still name the colour and the target.
 - Penalties go after penalties already owed and before any turn's obligation.
 - First card: a turned-up Hit is pressed by the first player with no stacking (nobody attacked);
   a turned-up Wild Attack-Attack waits for a ``first_attack`` action from the first player, then
@@ -92,7 +98,7 @@ class GameState:
     top_card: str | None = None
     awaiting: str | None = None  # AWAITING_FIRST_ATTACK: a turned-up Wild Attack-Attack waits
     catchable: int | None = None  # who played last, until the next player's turn begins
-    uno_called: frozenset[int] = frozenset()  # called Uno and took no cards since
+    uno_called: frozenset[int] = frozenset()  # called Uno for their next play, or for the one just made
     round_over: bool = False
     winner: int | None = None
     last_attack_victim: int | None = None  # victim of a Wild Attack-Attack played as the last card
@@ -161,6 +167,13 @@ def _refuse_when_over(state: GameState) -> None:
         )
 
 
+def _window_closed(state: GameState) -> GameState:
+    """The next player's turn begins: the latest play can no longer be caught, its Uno call is spent."""
+    if state.catchable is None:
+        return state
+    return replace(state, catchable=None, uno_called=state.uno_called - {state.catchable})
+
+
 def _check_by(state: GameState, by: str | None, seat: int) -> None:
     """``by`` names who the caller thinks moves: refuse it when the move is someone else's."""
     if by is not None and _find(state.players, by) != seat:
@@ -185,8 +198,8 @@ ACTIONS: dict[str, dict[str, tuple[type, bool]]] = {
         "last": (bool, False),
         "by": (str, False),
     },
-    "press": {"cards": (int, True), "press_id": (int, False)},
-    "cards": {"cards": (int, True), "press_id": (int, False)},
+    "press": {"cards": (int, True), "press_id": (int, False), "by": (str, False)},
+    "cards": {"cards": (int, True), "press_id": (int, False), "by": (str, False)},
     "uno": {"player": (str, True)},
     "catch": {"player": (str, True)},
     "hint": {"player": (str, True)},
@@ -344,10 +357,13 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     if p["last"] and card in CANNOT_END:
         raise Refused(f"a round cannot end on {card}")
 
+    if front is None and card not in WILD_CARDS:
+        _check_match(state, card, color)
+
     described = f"{name} plays {card}" + (f" ({color})" if color else "")
     if target is not None:
         described += f" at {state.players[target]}"
-    state = replace(state, top_card=card, color=color, catchable=seat)
+    state = replace(_window_closed(state), top_card=card, color=color, catchable=seat)
     if p["last"]:
         state, effects = _end_round(state, rs, seat, card, target)
     elif front is not None:
@@ -357,6 +373,20 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     return state, [wording.message(described)] + effects
 
 
+def _mismatch(pile_color: str, pile_card: str, color: str, card: str) -> str:
+    instead = f"a {pile_color} card" if pile_card in WILD_CARDS else f"a {pile_color} card, a {pile_card}"
+    return (f"a {color} {card} does not go on the {pile_color} {pile_card}: play {instead} or a wild,"
+            " or press")
+
+
+def _check_match(state: GameState, card: str, color: str | None) -> None:
+    """Refuse a coloured card that can match neither the colour nor the card on the pile, when both are known."""
+    if color is None or state.color is None or state.top_card is None:
+        return
+    if color != state.color and card != state.top_card:
+        raise Refused(_mismatch(state.color, state.top_card, color, card))
+
+
 def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     cards = p["cards"]
     if cards < 0:
@@ -364,10 +394,7 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     if not state.queue:  # after the last card only a last-card attack is still pressed
         _refuse_when_over(state)
     seat = _turn(state)
-    if state.awaiting and not state.queue:
-        raise Refused(
-            f"{state.players[seat]} first names the colour and target of the turned-up wild-attack"
-        )
+    _check_by(state, p["by"], seat)
     text = f"{state.players[seat]} pressed: {wording.cards(cards)}"
     state = replace(
         state,
@@ -378,8 +405,12 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         # Cards in hand again: an earlier Uno call no longer covers this player.
         uno_called=state.uno_called - {seat} if cards else state.uno_called,
     )
+    if state.awaiting and not state.queue:
+        # The turned-up attack still waits for its colour and victim: pressing does not skip it.
+        text += f"; {state.players[seat]} still names a colour and a player to attack"
+        return state, [wording.message(text)]
     if not state.queue:  # the "cannot or will not play" press: the turn is over
-        state = replace(state, active=_next(state, seat), catchable=None)
+        state = replace(_window_closed(state), active=_next(state, seat))
         return state, [wording.message(text + ", turn over")]
     owed = state.queue[0]
     left = None if owed.presses is None else owed.presses - 1
@@ -391,7 +422,7 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         rest = (replace(owed, presses=left, chain=None),) + state.queue[1:]
         text += f", still owes {wording.presses(left)}"
     if owed.reason not in PENALTIES:  # a penalty is out of turn: the next player has not moved yet
-        state = replace(state, catchable=None)
+        state = _window_closed(state)
     if owed.reason == "last-card-attack":
         state = replace(state, last_attack_cards=state.last_attack_cards + cards)
     return replace(state, queue=rest), [wording.message(text)]
@@ -405,6 +436,8 @@ def _late_cards(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     seat = state.last_presser
     if seat is None:
         raise Refused("nobody has pressed yet this round: the cards belong to no one")
+    if p["by"] is not None and _find(state.players, p["by"]) != seat:
+        raise Refused(f"the last press was {state.players[seat]}'s, not {p['by']}'s")
     state = replace(
         state,
         cards_taken=_bump(state.cards_taken, seat, cards),
@@ -586,6 +619,12 @@ def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
     return state, effects
 
 
+def turn(state: GameState) -> str | None:
+    """The name of whoever's move it is (owes presses, else plays); None once the round is settled."""
+    seat = _turn(state)
+    return None if seat is None else state.players[seat]
+
+
 def _owed_json(state: GameState, owed: Owed) -> dict:
     return {
         "player": state.players[owed.seat],
@@ -635,7 +674,10 @@ def status(state: GameState) -> dict:
         "awaiting": state.awaiting,
         "top_card": state.top_card,
         "color": state.color,
-        "catchable": None if state.catchable is None else state.players[state.catchable],
+        # Who a catch would succeed against: not a player whose Uno call covers the play.
+        "catchable": None
+        if state.catchable is None or state.catchable in state.uno_called
+        else state.players[state.catchable],
         "uno_called": [state.players[s] for s in sorted(state.uno_called)],
         "round_over": state.round_over,
         "winner": None if state.winner is None else state.players[state.winner],

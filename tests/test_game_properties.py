@@ -21,13 +21,17 @@ def pick(draw, choices):
     return choices[draw(st.integers(0, len(choices) - 1))]
 
 
-def draw_play(draw, card, others, may_end):
-    """A legal play of ``card``."""
+def draw_play(draw, card, others, may_end, pile=(None, None)):
+    """A legal play of ``card`` on a pile of known (colour, card), either of them None when unknown."""
     wild = card in rulesets.WILD_CARDS
+    if wild or None in pile or card == pile[1]:
+        colors = COLORS if wild else (None,) + COLORS
+    else:
+        colors = (None, pile[0])
     return {
         "type": "play",
         "card": card,
-        "color": pick(draw, COLORS) if wild else pick(draw, (None,) + COLORS),
+        "color": pick(draw, colors),
         "target": pick(draw, others) if card in rulesets.TARGETED_CARDS else None,
         "last": may_end and card not in rulesets.CANNOT_END and draw(st.booleans()),
     }
@@ -67,7 +71,8 @@ def draw_action(draw, rs: rulesets.Ruleset, s: dict) -> dict | None:
         return draw_play(draw, pick(draw, list(rs.hits)), others, may_end=False)
     card = pick(draw, rs.cards)
     # A round that ends at once teaches little: few plays may be a last card.
-    return draw_play(draw, card, others, may_end=pick(draw, (False,) * 5 + (True,)))
+    return draw_play(draw, card, others, may_end=pick(draw, (False,) * 5 + (True,)),
+                     pile=(s["color"], s["top_card"]))
 
 
 @st.composite

@@ -397,9 +397,8 @@ def test_first_wild_attack_the_first_player_names_colour_and_target(ruleset):
     state = game(ruleset, first_card="wild-attack", options={"early_stop": "false"})
     s = status(state)
     assert s["awaiting"] == "first_attack" and s["turn"] == "Ann"
-    for action in (play("5"), press(0)):
-        with pytest.raises(Refused, match="first names"):
-            apply(state, action)
+    with pytest.raises(Refused, match="first names"):
+        apply(state, play("5"))
     with pytest.raises(Refused):
         apply(state, {"type": "first_attack", "color": "red", "target": "Ann"})
     with pytest.raises(Refused):
@@ -507,19 +506,41 @@ def test_a_penalty_press_does_not_close_the_catch_window():
     assert owed(state) == ("Ann", 2)
 
 
-def test_an_uno_call_protects_until_the_player_takes_cards():
-    state = run(game(), uno("Ann"), play("5"))
+def test_an_uno_call_covers_the_play_just_made_or_the_next_one_only():
+    state = run(game(), uno("Ann"), play("5"))  # called just before playing
     with pytest.raises(Refused, match="called Uno"):
         apply(state, catch("Ann"))
-    state = run(game(), play("5"), uno("Ann"))
+    state = run(game(), play("5"), uno("Ann"))  # called just after
     with pytest.raises(Refused, match="called Uno"):
         apply(state, catch("Ann"))
-    assert status(state)["uno_called"] == ["Ann"]
-    state = run(state, press(0), press(0), press(0), press(0))  # Ann's dry press keeps the call
-    assert status(state)["uno_called"] == ["Ann"]
-    state = run(state, press(1))  # Bob's
-    state = run(state, press(0), press(0), press(2))  # Cid, Dee, Ann takes cards
+    assert status(state)["catchable"] is None  # status and catch agree
+    state = run(state, press(0))  # Bob's turn began: the call is spent
     assert status(state)["uno_called"] == []
+
+
+def test_an_early_uno_call_does_not_shield_later_plays():
+    state = run(game(), uno("Dee"), play("5"), play("5"), play("5"), play("5"))
+    assert status(state)["catchable"] is None
+    with pytest.raises(Refused, match="called Uno"):
+        apply(state, catch("Dee"))
+    state = run(state, play("5"), play("5"), play("5"), play("5"))  # a whole round of turns later
+    assert status(state)["catchable"] == "Dee"
+    assert owed(run(state, catch("Dee"))) == ("Dee", 2)
+
+
+def test_taking_cards_ends_an_early_uno_call():
+    state = run(game(), uno("Ann"), press(2))
+    assert status(state)["uno_called"] == []
+
+
+def test_status_offers_a_catch_exactly_when_the_catch_is_accepted():
+    state = run(game(), play("5"))
+    assert status(state)["catchable"] == "Ann"
+    called = run(state, uno("Ann"))
+    assert status(called)["catchable"] is None
+    with pytest.raises(Refused):
+        apply(called, catch("Ann"))
+    assert owed(run(state, catch("Ann"))) == ("Ann", 2)
 
 
 def test_a_player_is_caught_only_once():
@@ -604,3 +625,45 @@ def test_a_last_card_while_stacking_ends_the_chain():
     state = run(game(), play("hit-2"), play("hit-1", last=True))
     s = status(state)
     assert s["winner"] == "Bob" and s["owed"] is None and s["chain"] is None
+
+
+@pytest.mark.parametrize("ruleset", ["attack-mega-hit", "attack-2010"])
+def test_a_press_while_the_turned_up_attack_waits_counts_for_the_first_player(ruleset):
+    state = game(ruleset, first_card="wild-attack")
+    state, effects = apply(state, press(3))
+    s = status(state)
+    assert taken(state)["Ann"] == 3 and s["players"][0]["presses"] == 1
+    assert s["awaiting"] == "first_attack" and s["turn"] == "Ann"  # still names colour and victim
+    assert "Ann pressed: 3 cards" in effects[0]["text"] and "still names" in effects[0]["text"]
+    state = run(state, {"type": "first_attack", "color": "blue", "target": "Cid"})
+    assert owed(state) == ("Cid", 2)
+
+
+def test_a_press_names_who_pressed_and_is_refused_for_someone_else():
+    state = game()
+    with pytest.raises(Refused, match="Ann's move, not Bob's"):
+        apply(state, {"type": "press", "cards": 0, "by": "Bob"})
+    state = run(state, {"type": "press", "cards": 1, "by": "Ann"})
+    with pytest.raises(Refused, match="last press was Ann's"):
+        apply(state, {"type": "cards", "cards": 1, "by": "Bob"})
+    assert taken(run(state, {"type": "cards", "cards": 1, "by": "ann"}))["Ann"] == 2
+
+
+def test_a_card_that_matches_neither_the_colour_nor_the_card_on_the_pile_is_refused():
+    state = game(first_card="5", color="red")
+    with pytest.raises(Refused, match="a blue 3 does not go on the red 5: play a red card, a 5 or a wild"):
+        apply(state, play("3", color="blue"))
+    for fits in (play("3", color="red"), play("5", color="blue"), play("3"), play("wild", color="blue")):
+        apply(state, fits)  # same colour, same card, colour not told, a wild
+    named = run(state, play("wild", color="green"))
+    with pytest.raises(Refused, match="on the green wild: play a green card or a wild"):
+        apply(named, play("7", color="yellow"))
+    unknown = run(state, play("7"))  # a card whose colour nobody said: anything goes on it
+    apply(unknown, play("2", color="blue"))
+    apply(game(), play("2", color="blue"))  # nothing known about the pile
+
+
+def test_any_hit_card_answers_a_mega_hit_whatever_its_colour():
+    state = run(game(first_card="5", color="red"), play("hit-2", color="red"))
+    state = run(state, play("hit-1", color="blue"))
+    assert status(state)["chain"]["hits"] == 3
