@@ -1,0 +1,476 @@
+"""What the launcher and the game say, as data: a message id and its parameters, rendered at the edge.
+
+A message is a JSON object ``{"id": "mega_hit_passes", "hits": 5, "player": "Cy"}``: the game, the
+daemon and the event stream carry it as it is, and whoever shows or speaks it calls
+:func:`render` in the language its reader asked for. The texts are gettext catalogues
+(``locale/<lang>/LC_MESSAGES/launcher.po``); each entry's ``msgctxt`` is the message id and its
+``msgid`` the English source text below, so a translator sees both.
+
+The .po files are compiled with Babel in memory the first time a language is used: nothing
+compiled is kept in the repository or needs a build step, and a read-only install works.
+
+Parameters have kinds, which say how a value is shown (see :data:`KINDS`): counts of presses and
+cards become "1 press" / "2 presses" through ngettext; card ids, colours and directions become the
+language's words; a list of names becomes "Ann, Bob and Cy". A message with a plural has a
+``count`` parameter that picks the form.
+
+Maintenance: after changing :data:`CATALOGUE`, regenerate the template with
+``python -m controller.messages > controller/locale/launcher.pot``, merge it into the languages with
+``pybabel update -i controller/locale/launcher.pot -d controller/locale -D launcher`` and translate
+what is new; ``tests/test_messages.py`` fails until every id is translated in every language.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import os
+import re
+import sys
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from firmware.errors import InvalidParams, LauncherError
+
+DOMAIN = "launcher"
+LANGUAGES = ("en", "fr")
+DEFAULT_LANGUAGE = "en"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+
+class MessageError(LauncherError, ValueError):
+    """A message that cannot be rendered: unknown id, a parameter missing or of the wrong kind."""
+
+
+@dataclass(frozen=True)
+class Text:
+    """One entry of the catalogue: the English source, its plural, and its parameters' kinds."""
+
+    singular: str
+    params: Mapping[str, str] = field(default_factory=dict)
+    plural: str | None = None
+    count: str | None = None  # the parameter whose number picks the plural form
+
+
+def _t(singular: str, plural: str | None = None, count: str | None = None, /, **params: str) -> Text:
+    return Text(singular, MappingProxyType(params), plural, count)
+
+
+# Words that are parameters of other messages. Card ids stay as players type them in English
+# (rulesets name them so); French uses the French rule book's names (seed 001), which
+# :func:`card_id` also accepts as input.
+_WORDS: dict[str, Text] = {
+    "n_presses": _t("%(count)d press", "%(count)d presses", "count", count="int"),
+    "presses_until_cards": _t("presses until cards come out"),
+    "n_cards": _t("%(count)d card", "%(count)d cards", "count", count="int"),
+    "names_and": _t("%(names)s and %(last)s", names="raw", last="raw"),
+    "direction:clockwise": _t("clockwise"),
+    "direction:counterclockwise": _t("counterclockwise"),
+    "color:red": _t("red"),
+    "color:yellow": _t("yellow"),
+    "color:green": _t("green"),
+    "color:blue": _t("blue"),
+    "ended:timeout": _t("timeout"),
+    "ended:jam": _t("jam"),
+    "ended:lid": _t("lid"),
+    "ended:empty": _t("empty"),
+    **{
+        f"card:{card}": _t(card)
+        for card in (
+            "reverse", "skip", "hit-1", "hit-2", "discard-all", "wild", "wild-attack",
+            "trade-hands", "wild-all-hit", "wild-hit-fire", "draw-one", "discard-color",
+            "wild-blast", "draw-two", "wild-draw-four", "wild-mega-minions",
+        )
+    },
+}
+
+# What the game layer says (controller/game.py, table.py, scores.py, service.py).
+_GAME: dict[str, Text] = {
+    "round_deals": _t("round %(round)d of %(ruleset)s: %(dealer)s deals",
+                      round="int", ruleset="name", dealer="name"),
+    "first_reverse": _t("Reverse turned up: %(dealer)s (the dealer) starts, play goes %(direction)s",
+                        dealer="name", direction="direction"),
+    "first_skip": _t("Skip turned up: %(player)s is skipped", player="name"),
+    "first_hit": _t("%(card)s turned up: %(player)s owes %(presses)s and misses the turn",
+                    card="card", player="name", presses="presses"),
+    "first_wild": _t("Wild turned up: %(player)s names the colour", player="name"),
+    "first_discard_all": _t("Discard All turned up: %(player)s discards that colour or presses",
+                            player="name"),
+    "first_wild_attack": _t(
+        "Wild Attack-Attack turned up: %(player)s names a colour and a player to attack", player="name"),
+    "first_wild_all_hit": _t("Wild All Hit turned up: %(players)s press once each", players="list"),
+    "first_wild_hit_fire": _t(
+        "Wild Hit-Fire turned up: %(player)s presses until cards come out, loses the turn",
+        player="name"),
+    "direction_now": _t("play now goes %(direction)s", direction="direction"),
+    "skipped": _t("%(player)s is skipped", player="name"),
+    "owes": _t("%(player)s owes %(presses)s", player="name", presses="presses"),
+    "owes_or_stack": _t("%(player)s owes %(presses)s or answers with a Hit card",
+                        player="name", presses="presses"),
+    "all_hit": _t("each other player presses once: %(players)s", players="list"),
+    "hit_fire": _t("%(player)s presses until cards come out", player="name"),
+    "swap_hands": _t("%(player)s and %(target)s swap hands", player="name", target="name"),
+    "plays_again": _t("%(player)s plays again (two players)", player="name"),
+    "mega_hit_passes": _t(
+        "Mega Hit: %(hits)d hit passes to %(player)s, who presses or stacks a Hit card",
+        "Mega Hit: %(hits)d hits pass to %(player)s, who presses or stacks a Hit card",
+        "hits", hits="int", player="name"),
+    "wins_round": _t("%(player)s plays the last card and wins round %(round)d",
+                     player="name", round="int"),
+    "last_card_attack": _t(
+        "the attack still happens: %(player)s owes %(presses)s; those cards count in the score",
+        player="name", presses="presses"),
+    "plays": _t("%(player)s plays %(card)s", player="name", card="card"),
+    "plays_color": _t("%(player)s plays %(card)s (%(color)s)", player="name", card="card",
+                      color="color"),
+    "plays_at": _t("%(player)s plays %(card)s at %(target)s", player="name", card="card",
+                   target="name"),
+    "plays_color_at": _t("%(player)s plays %(card)s (%(color)s) at %(target)s", player="name",
+                         card="card", color="color", target="name"),
+    "pressed_turn_over": _t("%(player)s pressed: %(cards)s, turn over", player="name", cards="cards"),
+    "pressed_done": _t("%(player)s pressed: %(cards)s, done", player="name", cards="cards"),
+    "pressed_still_owes": _t("%(player)s pressed: %(cards)s, still owes %(presses)s",
+                             player="name", cards="cards", presses="presses"),
+    "late_cards": _t("%(player)s also takes %(cards)s that came out late", player="name",
+                     cards="cards"),
+    "no_uno": _t("%(player)s did not call Uno: %(player)s owes %(presses)s", player="name",
+                 presses="presses"),
+    "gave_advice": _t("%(player)s gave advice: %(player)s owes %(presses)s", player="name",
+                      presses="presses"),
+    "calls_uno": _t("%(player)s calls Uno", player="name"),
+    "names_color_target": _t("%(player)s names %(color)s and %(target)s", player="name",
+                             color="color", target="name"),
+    # controller/table.py
+    "round_scores": _t("round %(round)d: %(winner)s scores %(points)d (%(total)d in all)",
+                       round="int", winner="name", points="int", total="int"),
+    "round_points": _t("round %(round)d: %(points)s", round="int", points="items"),
+    "player_points": _t("%(player)s %(points)d (%(total)d)", player="name", points="int",
+                        total="int"),
+    "leave_table": _t("%(players)s reached the target and leave the table",
+                      "%(players)s reached the target and leave the table", "players",
+                      players="list"),
+    "match_winner": _t("%(winners)s wins the match", "%(winners)s win the match", "winners",
+                       winners="names"),
+    "round_corrected": _t("round %(round)d corrected", round="int"),
+    "match_goes_on": _t("the match goes on: round %(round)d", round="int"),
+    "round_dealt_again": _t("round %(round)d is dealt again", round="int"),
+    # controller/scores.py
+    "last_attack_reminder": _t(
+        "Round %(round)d ended on a last-card attack: the cards it ejected count in the victim's"
+        " hand; check they were included, edit the round if not.", round="int"),
+    "ejected_cards": _t("%(player)s: %(cards)s ejected (launcher count)", player="name",
+                        cards="cards"),
+    "ejected_cards_short": _t(
+        "%(player)s: %(cards)s ejected (launcher count); the hand entered lists only %(listed)s",
+        player="name", cards="cards", listed="cards"),
+    "rule_note": _t("round %(round)d: %(note)s", round="int", note="messages"),
+    "reached_same_round": _t("%(players)s reached %(target)d in the same round: the fewest points win",
+                             players="names", target="int"),
+    "tie_fewest": _t("%(players)s tie for the fewest points (%(points)d): a shared win",
+                     players="names", points="int"),
+    "only_room_leave": _t(
+        "%(players)s reached %(target)d, only %(room)d may leave (two stay): most points leave first",
+        "%(players)s reached %(target)d, only %(room)d may leave (two stay): most points leave first",
+        "room", players="names", target="int", room="int"),
+    "tie_stay": _t("%(players)s tie with %(points)d and all stay", players="names", points="int"),
+    # controller/service.py
+    "undone": _t("undone: %(action)s", action="text"),
+    "hopper_unknown": _t(
+        "the launcher does not know how many cards it holds: after loading it, launcherctl reload N"),
+    "hopper_empty": _t(
+        "the launcher is empty: shuffle the discard pile (all but its top card) into the hopper,"
+        " then tell the launcher how many cards it holds: launcherctl reload N"),
+    "hopper_low": _t(
+        "about %(hopper)d card left in the launcher: shuffle the discard pile (all but its top card)"
+        " into the hopper, then tell the launcher how many cards it holds: launcherctl reload N",
+        "about %(hopper)d cards left in the launcher: shuffle the discard pile (all but its top card)"
+        " into the hopper, then tell the launcher how many cards it holds: launcherctl reload N",
+        "hopper", hopper="int"),
+    "hopper_holds": _t("the launcher holds about %(hopper)d card",
+                       "the launcher holds about %(hopper)d cards", "hopper", hopper="int"),
+    "press_empty_not_counted": _t(
+        "press %(press_id)d gave nothing: the launcher is empty and the press does not count;"
+        " reload it and press again", press_id="int"),
+    "press_not_counted": _t("press %(press_id)d (%(cards)s) is not counted in the game: %(reason)s",
+                            press_id="int", cards="cards", reason="text"),
+    "late_card_not_counted": _t("a card that came out late is not counted: %(reason)s", reason="text"),
+}
+
+# What the launcher says (firmware/core.py, firmware/cli.py).
+_LAUNCHER: dict[str, Text] = {
+    "no_card_hopper_empty": _t("no card came out: the hopper is empty, reload it"),
+    "motor_on_too_long": _t("motor on longer than max_on_ms"),
+    "refused_count": _t("count must be a whole number of at least 1"),
+    "refused_cards": _t("cards must be a whole number of at least 0"),
+    "refused_sleep": _t("sleep only from ready or empty"),
+    "refused_not_sleeping": _t("not sleeping"),
+    "refused_retract": _t("a reverse pulse needs the launcher ready and the motor still"),
+    "press_woke": _t("the launcher was asleep: that press woke it (press again to launch)"),
+    "press_ignored": _t("press ignored: %(reason)s", reason="text"),
+    "press_dry": _t("press %(press_id)d: nothing came out", press_id="int"),
+    "press_empty": _t("press %(press_id)d: the hopper is empty: reload it (launcherctl reload N)",
+                      press_id="int"),
+    "press_out": _t("press %(press_id)d: %(cards)d card out", "press %(press_id)d: %(cards)d cards out",
+                    "cards", press_id="int", cards="int"),
+    "press_out_asked": _t(
+        "press %(press_id)d: %(cards)d card out (asked for %(requested)d)",
+        "press %(press_id)d: %(cards)d cards out (asked for %(requested)d)",
+        "cards", press_id="int", cards="int", requested="int"),
+    "press_out_ended": _t(
+        "press %(press_id)d: %(cards)d card out; ended by %(ended)s",
+        "press %(press_id)d: %(cards)d cards out; ended by %(ended)s",
+        "cards", press_id="int", cards="int", ended="ended"),
+    "press_out_asked_ended": _t(
+        "press %(press_id)d: %(cards)d card out (asked for %(requested)d); ended by %(ended)s",
+        "press %(press_id)d: %(cards)d cards out (asked for %(requested)d); ended by %(ended)s",
+        "cards", press_id="int", cards="int", requested="int", ended="ended"),
+    "aimed": _t("aimed at %(angle)d degrees", angle="int"),
+    "not_running": _t(
+        "launcherd is not running (no answer on %(path)s).\n  Start the simulator with"
+        " `launcherd --sim` (or `make demo`), or on a Pi: `sudo systemctl start launcherd`.",
+        path="text"),
+    "permission_denied": _t(
+        "permission denied on %(path)s: add yourself to the card-launcher group"
+        " (sudo usermod -aG card-launcher $USER, then log in again).", path="text"),
+    "lost_connection": _t("lost the connection to launcherd: %(reason)s", reason="text"),
+}
+
+# What launcher-voice says: short, to be heard across a table.
+_VOICE: dict[str, Text] = {
+    "voice_turn": _t("%(player)s's move", player="name"),
+    "voice_press": _t("%(player)s, press once", "%(player)s, press %(presses)d times", "presses",
+                      player="name", presses="int"),
+    "voice_press_twice": _t("%(player)s, press twice", player="name"),
+    "voice_press_until": _t("%(player)s, press until cards come out", player="name"),
+    "voice_mega_hit": _t("Mega Hit! %(hits)d hit for %(player)s", "Mega Hit! %(hits)d hits for %(player)s",
+                         "hits", hits="int", player="name"),
+    "voice_takes": _t("%(player)s takes one", "%(player)s takes %(cards)d", "cards",
+                      player="name", cards="int"),
+    "voice_nothing": _t("Nothing for %(player)s", player="name"),
+    "voice_empty": _t("The launcher is empty"),
+    "voice_jam": _t("A card is stuck"),
+    "voice_round_won": _t("%(player)s wins round %(round)d", player="name", round="int"),
+}
+
+CATALOGUE: Mapping[str, Text] = MappingProxyType({**_WORDS, **_GAME, **_LAUNCHER, **_VOICE})
+
+# How a parameter's value is checked and shown.
+KINDS = MappingProxyType({
+    "int": "a whole number",
+    "name": "a player's (or ruleset's) name, shown as it is",
+    "raw": "text already in the language, shown as it is",
+    "text": "free text or a message object (rendered in the same language)",
+    "list": "a list of names, shown 'A, B, C'",
+    "names": "a list of names, shown 'A, B and C' (a single name is allowed)",
+    "items": "a list of message objects, shown 'x, y'",
+    "messages": "a list of message objects, shown 'x; y'",
+    "presses": "a count of presses ('2 presses'), or null: until cards come out",
+    "cards": "a count of cards ('2 cards')",
+    "card": "a card id ('hit-2'), shown by its name in the language",
+    "color": "red, yellow, green or blue",
+    "direction": "clockwise or counterclockwise",
+    "ended": "how a launch ended: timeout, jam, lid or empty",
+})
+_PLACEHOLDER = re.compile(r"%\((\w+)\)([sd])")
+
+
+# ---- languages --------------------------------------------------------------------------------
+
+
+def default_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the locale (LC_ALL, then LC_MESSAGES, then LANG), English unless French."""
+    environ = os.environ if environ is None else environ
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(variable)
+        if value:
+            return "fr" if value.lower().startswith("fr") else DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
+
+
+def language(lang: str | None) -> str:
+    """A language asked for (None: the locale's), checked."""
+    if lang is None:
+        return default_language()
+    if lang not in LANGUAGES:
+        raise InvalidParams(f"unknown language {lang!r}; languages: " + ", ".join(LANGUAGES))
+    return lang
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+_translations: dict[str, gettext.GNUTranslations] = {}
+
+
+def translations(lang: str) -> gettext.GNUTranslations:
+    """The compiled catalogue of a language, compiled once per process."""
+    if lang not in _translations:
+        with po_path(lang).open("rb") as po:
+            catalog = read_po(po, locale=lang, domain=DOMAIN)
+        compiled = io.BytesIO()
+        write_mo(compiled, catalog)
+        compiled.seek(0)
+        _translations[lang] = gettext.GNUTranslations(compiled)
+    return _translations[lang]
+
+
+# ---- rendering ------------------------------------------------------------------------------
+
+
+def _word(key: str, lang: str) -> str:
+    return translations(lang).pgettext(key, CATALOGUE[key].singular)
+
+
+def _count(key: str, n: int, lang: str) -> str:
+    entry = CATALOGUE[key]
+    return translations(lang).npgettext(key, entry.singular, entry.plural, n) % {"count": n}
+
+
+def _names(names: list[str], lang: str) -> str:
+    if len(names) == 1:
+        return names[0]
+    form = translations(lang).pgettext("names_and", CATALOGUE["names_and"].singular)
+    return form % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def _bad(message_id: str, name: str, kind: str, value: Any) -> MessageError:
+    return MessageError(f"{message_id}: {name} must be {KINDS[kind]}, not {value!r}")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(message_id: str, name: str, kind: str, value: Any, lang: str) -> Any:
+    """A parameter's value as the text (or number) the template takes."""
+    if kind == "int":
+        if not _is_int(value):
+            raise _bad(message_id, name, kind, value)
+        return value
+    if kind in ("name", "raw"):
+        if not isinstance(value, str):
+            raise _bad(message_id, name, kind, value)
+        return value
+    if kind == "text":
+        if isinstance(value, dict):
+            return render(value, lang)
+        if not isinstance(value, str):
+            raise _bad(message_id, name, kind, value)
+        return value
+    if kind in ("list", "names"):
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            raise _bad(message_id, name, kind, value)
+        return ", ".join(value) if kind == "list" else _names(value, lang)
+    if kind in ("items", "messages"):
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise _bad(message_id, name, kind, value)
+        return (", " if kind == "items" else "; ").join(render(v, lang) for v in value)
+    if kind == "presses":
+        if value is None:
+            return _word("presses_until_cards", lang)
+        if not _is_int(value):
+            raise _bad(message_id, name, kind, value)
+        return _count("n_presses", value, lang)
+    if kind == "cards":
+        if not _is_int(value):
+            raise _bad(message_id, name, kind, value)
+        return _count("n_cards", value, lang)
+    if kind == "card":
+        if not isinstance(value, str):
+            raise _bad(message_id, name, kind, value)
+        # Numbers are the same in every language; an unknown card is shown as it was given.
+        return _word(f"card:{value}", lang) if f"card:{value}" in CATALOGUE else value
+    key = f"{kind}:{value}"
+    if key not in CATALOGUE:
+        raise _bad(message_id, name, kind, value)
+    return _word(key, lang)
+
+
+def render(message: Mapping[str, Any], lang: str | None = None) -> str:
+    """The text of a message object in a language ("en" or "fr"; None: the locale's)."""
+    lang = language(lang)
+    if not isinstance(message, Mapping) or message.get("id") not in CATALOGUE:
+        raise MessageError(f"not a known message: {message!r}")
+    message_id = message["id"]
+    entry = CATALOGUE[message_id]
+    values = {}
+    for name, kind in entry.params.items():
+        if name not in message:
+            raise MessageError(f"{message_id}: parameter {name} is missing")
+        values[name] = _shown(message_id, name, kind, message[name], lang)
+    catalogue = translations(lang)
+    if entry.plural is None:
+        template = catalogue.pgettext(message_id, entry.singular)
+    else:
+        count = message[entry.count]
+        template = catalogue.npgettext(
+            message_id, entry.singular, entry.plural, count if _is_int(count) else len(count))
+    return template % values
+
+
+def placeholders(text: str) -> set[tuple[str, str]]:
+    """The ``%(name)s`` / ``%(name)d`` placeholders of a template."""
+    return set(_PLACEHOLDER.findall(text))
+
+
+# ---- card names as input --------------------------------------------------------------------
+
+
+def _folded(name: str) -> str:
+    """A card name as compared: no case, no accents, one kind of apostrophe and spacing."""
+    decomposed = unicodedata.normalize("NFKD", name.replace("\u2019", "'"))
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(plain.casefold().replace("-", " ").split())
+
+
+def card_id(name: str) -> str:
+    """The internal card id of a card named by its id or by its name in any language.
+
+    "Appuyer 2 fois", "appuyer 2 fois" and "hit-2" all give "hit-2"; a number is itself. Whether
+    the ruleset has the card is the game's business.
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidParams(f"a card name is a non-empty text, not {name!r}")
+    wanted = _folded(name)
+    if wanted.isdigit():
+        return wanted
+    for key in CATALOGUE:
+        if not key.startswith("card:"):
+            continue
+        card = key.removeprefix("card:")
+        if wanted in {_folded(_word(key, lang)) for lang in LANGUAGES} | {_folded(card)}:
+            return card
+    known = [_word(key, "fr") for key in CATALOGUE if key.startswith("card:")]
+    raise InvalidParams(f"unknown card {name!r}; cards: " + ", ".join(known))
+
+
+# ---- the template ---------------------------------------------------------------------------
+
+
+def template() -> Catalog:
+    """The .pot catalogue of :data:`CATALOGUE`: what ``locale/launcher.pot`` must hold."""
+    catalog = Catalog(domain=DOMAIN, project="card-launcher", fuzzy=False)
+    for message_id, entry in CATALOGUE.items():
+        text = entry.singular if entry.plural is None else (entry.singular, entry.plural)
+        comment = ", ".join(f"{name}: {KINDS[kind]}" for name, kind in entry.params.items())
+        catalog.add(text, context=message_id, auto_comments=[comment] if comment else [],
+                    flags=["python-format"] if entry.params else [])
+    return catalog
+
+
+def main() -> None:
+    """Print the template (``python -m controller.messages > controller/locale/launcher.pot``)."""
+    write_po(sys.stdout.buffer, template(), omit_header=False, sort_output=False,
+             include_previous=False, width=100)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,273 @@
+"""controller/messages.py and controller/locale: every message in English and French, checked."""
+
+from __future__ import annotations
+
+import fnmatch
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from controller import messages
+from controller.messages import CATALOGUE, LANGUAGES, MessageError, card_id, placeholders, render
+from controller.points import POINTS
+from firmware.errors import InvalidParams, LauncherError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A value of each kind, to render every message.
+SAMPLES = {
+    "int": 3,
+    "name": "Bob",
+    "raw": "Ann, Bob",
+    "text": "a reason",
+    "list": ["Ann", "Cy"],
+    "names": ["Ann", "Cy"],
+    "items": [{"id": "player_points", "player": "Ann", "points": 10, "total": 30}],
+    "messages": [{"id": "tie_stay", "players": ["Ann", "Cy"], "points": 40}],
+    "presses": 2,
+    "cards": 4,
+    "card": "wild-attack",
+    "color": "red",
+    "direction": "clockwise",
+    "ended": "jam",
+}
+
+
+def sample(message_id: str, **given) -> dict:
+    params = {name: SAMPLES[kind] for name, kind in CATALOGUE[message_id].params.items()}
+    return {"id": message_id, **params, **given}
+
+
+def po(lang: str):
+    with messages.po_path(lang).open("rb") as file:
+        return read_po(file, locale=lang)
+
+
+@pytest.fixture(scope="module", params=LANGUAGES)
+def catalog(request):
+    return request.param, po(request.param)
+
+
+def entries(catalog):
+    return {message.context: message for message in catalog if message.id}
+
+
+# ---- the catalogues are complete and agree with the source ---------------------------------------
+
+
+def test_every_message_id_has_a_translation_in_every_language(catalog):
+    lang, po_catalog = catalog
+    found = entries(po_catalog)
+    missing = sorted(set(CATALOGUE) - set(found))
+    assert not missing, f"{lang}: no entry for {missing}"
+    for message_id, message in found.items():
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(forms) and not message.fuzzy, f"{lang}: {message_id} is not translated"
+
+
+def test_no_translation_of_an_id_the_source_no_longer_has(catalog):
+    lang, po_catalog = catalog
+    assert not set(entries(po_catalog)) - set(CATALOGUE), lang
+
+
+def test_each_translation_is_of_the_current_english_text(catalog):
+    """A source text changed without `pybabel update` would leave the translation of the old one."""
+    lang, po_catalog = catalog
+    for message_id, message in entries(po_catalog).items():
+        entry = CATALOGUE[message_id]
+        source = entry.singular if entry.plural is None else (entry.singular, entry.plural)
+        assert message.id == source, f"{lang}: {message_id} translates an older text"
+
+
+def test_each_translation_has_the_placeholders_of_its_source(catalog):
+    lang, po_catalog = catalog
+    for message_id, message in entries(po_catalog).items():
+        entry = CATALOGUE[message_id]
+        if entry.plural is None:
+            assert placeholders(message.string) == placeholders(entry.singular), (lang, message_id)
+            continue
+        # Form 0 is the singular in English and French (French's 0 is singular too); the others plural.
+        for index, form in enumerate(message.string):
+            source = entry.singular if index == 0 else entry.plural
+            assert placeholders(form) == placeholders(source), (lang, message_id, index)
+
+
+def test_a_translation_with_other_placeholders_is_caught():
+    assert placeholders("%(player)s doit %(presses)s") != placeholders("%(player)s owes %(presses)d")
+    assert placeholders("%(joueur)s doit") != placeholders("%(player)s owes")
+
+
+def test_babel_finds_no_format_error_in_the_catalogues(catalog):
+    lang, po_catalog = catalog
+    problems = [(message.context, errors) for message, errors in po_catalog.check()]
+    assert not problems, f"{lang}: {problems}"
+
+
+def test_the_template_holds_the_catalogue():
+    with (ROOT / "controller" / "locale" / "launcher.pot").open("rb") as file:
+        committed = {m.context: (m.id, m.flags) for m in read_po(file) if m.id}
+    built = {m.context: (m.id, m.flags) for m in messages.template() if m.id}
+    assert committed == built, "regenerate it: python -m controller.messages > controller/locale/launcher.pot"
+
+
+# ---- rendering --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("message_id", sorted(CATALOGUE))
+def test_every_message_id_renders_in_both_languages(message_id, lang):
+    text = render(sample(message_id), lang)
+    assert text.strip() and "%(" not in text
+
+
+@pytest.mark.parametrize(
+    ("message", "english", "french"),
+    [
+        ({"id": "n_presses", "count": 1}, "1 press", "1 appui"),
+        ({"id": "n_presses", "count": 2}, "2 presses", "2 appuis"),
+        ({"id": "n_cards", "count": 1}, "1 card", "1 carte"),
+        ({"id": "n_cards", "count": 0}, "0 cards", "0 carte"),
+        ({"id": "mega_hit_passes", "hits": 5, "player": "Cy"},
+         "Mega Hit: 5 hits pass to Cy, who presses or stacks a Hit card",
+         "Méga appuyer : 5 appuis passent à Cy, qui appuie ou pose une carte Appuyer"),
+        ({"id": "pressed_still_owes", "player": "Bob", "cards": 2, "presses": 1},
+         "Bob pressed: 2 cards, still owes 1 press",
+         "Bob a appuyé : 2 cartes, doit encore 1 appui"),
+        ({"id": "owes_or_stack", "player": "Bob", "presses": 2},
+         "Bob owes 2 presses or answers with a Hit card",
+         "Bob doit 2 appuis ou répond avec une carte Appuyer"),
+        ({"id": "hit_fire", "player": "Bob"}, "Bob presses until cards come out",
+         "Bob appuie jusqu'à ce que des cartes sortent"),
+        ({"id": "owes", "player": "Bob", "presses": None}, "Bob owes presses until cards come out",
+         "Bob doit des appuis jusqu'à ce que des cartes sortent"),
+        ({"id": "plays_color_at", "player": "Ann", "card": "wild-attack", "color": "red",
+          "target": "Bob"}, "Ann plays wild-attack (red) at Bob",
+         "Ann joue Double attaque (rouge) contre Bob"),
+        ({"id": "plays", "player": "Ann", "card": "7"}, "Ann plays 7", "Ann joue 7"),
+        ({"id": "first_wild_all_hit", "players": ["Bob", "Cy"]},
+         "Wild All Hit turned up: Bob, Cy press once each",
+         "Tous appuient retournée : Bob, Cy appuient une fois chacun"),
+        ({"id": "match_winner", "winners": ["Ann"]}, "Ann wins the match", "Ann gagne la partie"),
+        ({"id": "match_winner", "winners": ["Ann", "Bob", "Cy"]}, "Ann, Bob and Cy win the match",
+         "Ann, Bob et Cy gagnent la partie"),
+        ({"id": "voice_press_twice", "player": "Bob"}, "Bob, press twice", "Bob, appuie deux fois"),
+        ({"id": "voice_takes", "player": "Bob", "cards": 1}, "Bob takes one", "Bob prend une carte"),
+        ({"id": "voice_takes", "player": "Bob", "cards": 4}, "Bob takes 4", "Bob prend 4 cartes"),
+        ({"id": "press_not_counted", "press_id": 7, "cards": 1,
+          "reason": {"id": "calls_uno", "player": "Ann"}},
+         "press 7 (1 card) is not counted in the game: Ann calls Uno",
+         "l'appui 7 (1 carte) ne compte pas dans la partie : Ann dit Uno"),
+    ],
+)
+def test_texts_in_english_as_today_and_in_french(message, english, french):
+    assert render(message, "en") == english
+    assert render(message, "fr") == french
+
+
+def test_the_french_card_names_are_the_rule_books():
+    names = {card: render({"id": "plays", "player": "A", "card": card}, "fr").removeprefix("A joue ")
+             for card in ("hit-1", "hit-2", "wild-attack", "discard-all", "reverse", "skip",
+                          "trade-hands", "wild-all-hit", "wild-hit-fire")}
+    assert names == {
+        "hit-1": "Appuyer 1 fois", "hit-2": "Appuyer 2 fois", "wild-attack": "Double attaque",
+        "discard-all": "Poser tout", "reverse": "Inversion", "skip": "Passer",
+        "trade-hands": "Échange de mains", "wild-all-hit": "Tous appuient",
+        "wild-hit-fire": "Appuyer jusqu'au tir",
+    }
+    assert render(sample("voice_mega_hit"), "fr").startswith("Méga appuyer !")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"id": "no_such_message"},
+        {"id": "owes", "player": "Bob"},  # presses missing
+        {"id": "owes", "player": "Bob", "presses": "2"},
+        {"id": "owes", "player": "Bob", "presses": True},
+        {"id": "plays_color", "player": "Bob", "card": "skip", "color": "purple"},
+        {"id": "all_hit", "players": []},
+        {"text": "a message of the old kind"},
+    ],
+)
+def test_a_malformed_message_is_a_value_error_of_the_project(message):
+    with pytest.raises(MessageError) as caught:
+        render(message, "en")
+    assert isinstance(caught.value, ValueError) and isinstance(caught.value, LauncherError)
+
+
+def test_an_unknown_language_is_refused():
+    with pytest.raises(InvalidParams, match="languages: en, fr"):
+        render(sample("calls_uno"), "de")
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({"LANG": "fr_FR.UTF-8"}, "fr"),
+        ({"LANG": "fr_CA.UTF-8"}, "fr"),
+        ({"LANG": "en_GB.UTF-8"}, "en"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({}, "en"),
+        ({"LANG": "en_US.UTF-8", "LC_ALL": "fr_FR.UTF-8"}, "fr"),
+        ({"LANG": "fr_FR.UTF-8", "LC_MESSAGES": "en_US.UTF-8"}, "en"),
+    ],
+)
+def test_the_default_language_comes_from_the_locale(environ, expected):
+    assert messages.default_language(environ) == expected
+
+
+def test_a_fresh_process_renders_in_the_locales_language_without_a_compiled_catalogue():
+    code = ("from controller.messages import render; "
+            "print(render({'id': 'voice_press', 'player': 'Bob', 'presses': 2}))")
+    env = {"LANG": "fr_FR.UTF-8", "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         cwd=ROOT, timeout=60, check=True).stdout
+    assert out == "Bob, appuie 2 fois\n"
+
+
+def test_no_compiled_catalogue_is_committed_and_the_po_files_are_package_data():
+    tracked = subprocess.run(["git", "ls-files", "controller/locale"], capture_output=True,
+                             text=True, cwd=ROOT, check=True).stdout.split()
+    assert not [path for path in tracked if path.endswith(".mo")]
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"]["controller"]
+    for lang in LANGUAGES:
+        relative = messages.po_path(lang).relative_to(ROOT / "controller").as_posix()
+        assert any(fnmatch.fnmatch(relative, p) for p in patterns), relative
+
+
+# ---- card names as input ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "card"),
+    [
+        ("Appuyer 1 fois", "hit-1"), ("appuyer 2 fois", "hit-2"), ("Double attaque", "wild-attack"),
+        ("Poser tout", "discard-all"), ("Inversion", "reverse"), ("Passer", "skip"),
+        ("Échange de mains", "trade-hands"), ("echange de mains", "trade-hands"),
+        ("Tous appuient", "wild-all-hit"), ("Appuyer jusqu'au tir", "wild-hit-fire"),
+        ("Appuyer jusqu\u2019au tir", "wild-hit-fire"), ("  DOUBLE   ATTAQUE ", "wild-attack"),
+        ("hit-2", "hit-2"), ("wild-attack", "wild-attack"), ("Carte blanche", "wild"), ("7", "7"),
+    ],
+)
+def test_french_card_names_are_accepted_as_input(name, card):
+    assert card_id(name) == card
+
+
+@pytest.mark.parametrize("name", ["Méga appuyer", "joker rose", "", "hit 3"])
+def test_an_unknown_card_name_is_invalid(name):
+    with pytest.raises(InvalidParams):
+        card_id(name)
+
+
+def test_every_card_of_every_ruleset_has_a_name_in_both_languages_and_reads_back():
+    for ruleset, table in POINTS.items():
+        for card in table:
+            for lang in LANGUAGES:
+                shown = render({"id": "plays", "player": "A", "card": card}, lang)
+                name = shown.split(" ", 2)[2]
+                assert card_id(name) == card, (ruleset, card, lang, name)
