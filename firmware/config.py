@@ -83,7 +83,19 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "jam_ms": Field("int", 400, "a card blocking the beam this long is stuck", 1, 10000),
         "feed_timeout_ms": Field("int", 1500, "motor on and no card for this long: hopper empty", 50, 30000),
         "launch_timeout_ms": Field("int", 10000, "longest a single launch may run the motor", 100, 120000),
-        "max_on_ms": Field("int", 20000, "absolute limit of continuous motor on-time", 100, 120000),
+        "max_on_ms": Field(
+            "int", 20000, "most motor on-time in one chain of runs (runs apart by less than"
+            " motor_rest_ms are one chain; reverse pulses count)", 100, 120000),
+        "motor_rest_ms": Field(
+            "int", 3000, "motor off this long ends a chain of runs; a request after a chain has used"
+            " max_on_ms is refused until then", 100, 600000),
+        "duty_window_s": Field("int", 60, "the window of the duty limit", 1, 3600),
+        "max_duty": Field(
+            "float", 0.5, "most share of any duty_window_s the motor may be on; a request that"
+            " could exceed it is refused with how long to wait", 0.05, 1.0),
+        "stall_ms": Field(
+            "int", 250, "a deadline missed by this much while the motor runs means the daemon was"
+            " stalled: motor off, halted", 50, 10000),
         "sleep_after_s": Field("int", 300, "sleep after this long without activity; 0 never", 0, 86400),
     },
     "ejection": {
@@ -262,126 +274,234 @@ def _toml_text(value: Any) -> str:
     return str(value)
 
 
-def _cross_checks(source: str, sections: dict[str, dict[str, Any]]) -> None:
-    """Checks that need more than one key: the impossible combinations."""
+# A path in sockaddr_un.sun_path: 108 bytes on Linux, one of them the terminating NUL.
+SOCKET_PATH_MAX = 107
+EXTENSION_GROUP = "card_launcher.extensions"
+SIM_SPARE_PINS = (22, 25, 5, 6, 26, 19, 20, 21)  # where simulation fits a lid switch and a servo
+
+
+def installed_extensions() -> list[str]:
+    """The layer names the daemon can load: entry points of group ``card_launcher.extensions``."""
+    from importlib.metadata import entry_points
+
+    return sorted({ep.name for ep in entry_points(group=EXTENSION_GROUP)})
+
+
+def _cross_checks(source: str, sections: dict[str, dict[str, Any]], bad: set[tuple[str, str]]) -> list[str]:
+    """Checks that need more than one key, or the system: the impossible and the unsafe.
+
+    A rule about a key whose own value was wrong is skipped: its error is already reported.
+    """
+    errors: list[str] = []
+
+    def check(keys: tuple[tuple[str, str], ...], ok: Any, key: tuple[str, str], rule: str) -> None:
+        if any(k in bad for k in keys) or ok():
+            return
+        section, name = key
+        value = sections[section][name]
+        shown = _num(value) if isinstance(value, float) else _toml_repr(value)
+        errors.append(f"{source}: [{section}] {name} = {shown}: {rule}")
+
     pins = sections["pins"]
     seen: dict[int, str] = {}
     for key in PIN_KEYS:
         pin = pins[key]
-        if pin is NOT_FITTED:
+        if ("pins", key) in bad or pin is NOT_FITTED:
             continue
         if pin in seen:
-            raise ConfigError(
+            errors.append(
                 f"{source}: [pins] {key} = {pin}: GPIO {pin} is already used by [pins] {seen[pin]};"
                 " each pin may be used once"
             )
-        seen[pin] = key
+        else:
+            seen[pin] = key
     for key in MOTOR_PIN_KEYS:
         pin = pins[key]
-        if pin is not NOT_FITTED and pin in BOOT_HIGH_PINS:
-            raise ConfigError(
+        if ("pins", key) not in bad and pin is not NOT_FITTED and pin in BOOT_HIGH_PINS:
+            errors.append(
                 f"{source}: [pins] {key} = {pin}: motor pins must not be GPIO 0-8, which are pulled"
                 " up at power-on and would run the motor while the Pi boots; use GPIO 9-27"
             )
 
-    timing = sections["timing"]
+    timing, motor = sections["timing"], sections["motor"]
 
-    def timing_error(key: str, rule: str) -> ConfigError:
-        return ConfigError(f"{source}: [timing] {key} = {timing[key]}: {rule}")
+    def t(*names: str) -> tuple[tuple[str, str], ...]:
+        return tuple(("timing", name) for name in names)
 
-    if timing["jam_ms"] <= timing["card_crossing_ms"]:
-        raise timing_error(
-            "jam_ms",
-            f"must be longer than card_crossing_ms ({timing['card_crossing_ms']}), or every"
-            " normal card would count as a jam",
-        )
-    if timing["beam_filter_ms"] >= timing["card_crossing_ms"]:
-        raise timing_error(
-            "beam_filter_ms",
-            f"must be shorter than card_crossing_ms ({timing['card_crossing_ms']}), or real cards"
-            " would be filtered out as glitches",
-        )
-    if timing["launch_timeout_ms"] > timing["max_on_ms"]:
-        raise timing_error(
-            "launch_timeout_ms",
-            f"must not exceed max_on_ms ({timing['max_on_ms']}), the absolute motor limit",
-        )
-    if timing["feed_timeout_ms"] <= sections["motor"]["kick_ms"]:
-        raise timing_error(
-            "feed_timeout_ms",
-            f"must be longer than [motor] kick_ms ({sections['motor']['kick_ms']})",
-        )
-    if timing["feed_timeout_ms"] >= timing["launch_timeout_ms"]:
-        raise timing_error(
-            "feed_timeout_ms",
-            f"must be shorter than launch_timeout_ms ({timing['launch_timeout_ms']})",
-        )
+    check(t("jam_ms", "card_crossing_ms"), lambda: timing["jam_ms"] > timing["card_crossing_ms"],
+          ("timing", "jam_ms"), f"must be longer than card_crossing_ms ({timing['card_crossing_ms']}),"
+          " or every normal card would count as a jam")
+    check(t("jam_ms", "launch_timeout_ms"), lambda: timing["jam_ms"] * 2 <= timing["launch_timeout_ms"],
+          ("timing", "jam_ms"), f"must be at most half of launch_timeout_ms ({timing['launch_timeout_ms']}),"
+          " or the motor would push against a stuck card for most of a launch")
+    check(t("beam_filter_ms", "card_crossing_ms"),
+          lambda: timing["beam_filter_ms"] < timing["card_crossing_ms"], ("timing", "beam_filter_ms"),
+          f"must be shorter than card_crossing_ms ({timing['card_crossing_ms']}), or real cards"
+          " would be filtered out as glitches")
+    check(t("launch_timeout_ms", "max_on_ms"), lambda: timing["launch_timeout_ms"] < timing["max_on_ms"],
+          ("timing", "launch_timeout_ms"),
+          f"must be shorter than max_on_ms ({timing['max_on_ms']}), the motor's on-time limit")
+    check(t("max_on_ms") + (("motor", "retract_ms"),), lambda: motor["retract_ms"] < timing["max_on_ms"],
+          ("motor", "retract_ms"),
+          f"must be shorter than [timing] max_on_ms ({timing['max_on_ms']}), the motor's on-time limit")
+    check(t("feed_timeout_ms") + (("motor", "kick_ms"),),
+          lambda: timing["feed_timeout_ms"] > motor["kick_ms"], ("timing", "feed_timeout_ms"),
+          f"must be longer than [motor] kick_ms ({motor['kick_ms']})")
+    check(t("feed_timeout_ms", "launch_timeout_ms"),
+          lambda: timing["feed_timeout_ms"] < timing["launch_timeout_ms"], ("timing", "feed_timeout_ms"),
+          f"must be shorter than launch_timeout_ms ({timing['launch_timeout_ms']})")
+    check(t("max_duty", "duty_window_s", "launch_timeout_ms") + (("motor", "retract_ms"),),
+          lambda: timing["launch_timeout_ms"] + motor["retract_ms"]
+          <= timing["max_duty"] * timing["duty_window_s"] * 1000 + 1e-6,
+          ("timing", "max_duty"),
+          f"leaves {_num(round(timing['max_duty'] * timing['duty_window_s'], 3))} s of motor time per"
+          f" duty_window_s ({timing['duty_window_s']}), less than one launch may need"
+          f" (launch_timeout_ms + [motor] retract_ms = {timing['launch_timeout_ms'] + motor['retract_ms']}"
+          " ms): no launch could ever start")
 
     ejection = sections["ejection"]
-    if ejection["profile"] == "fixed" and not ejection["sequence"]:
-        raise ConfigError(
-            f"{source}: [ejection] sequence = []: profile \"fixed\" needs a non-empty list of"
-            " card counts, e.g. sequence = [0, 3, 0, 5]"
-        )
+    check((("ejection", "profile"), ("ejection", "sequence")),
+          lambda: ejection["profile"] != "fixed" or ejection["sequence"], ("ejection", "sequence"),
+          'profile "fixed" needs a non-empty list of card counts, e.g. sequence = [0, 3, 0, 5]')
 
     aim = sections["aim"]
-    if aim["min_angle"] >= aim["max_angle"]:
-        raise ConfigError(
-            f"{source}: [aim] min_angle = {_num(aim['min_angle'])}: must be smaller than"
-            f" max_angle ({_num(aim['max_angle'])})"
-        )
-    if aim["min_pulse_ms"] >= aim["max_pulse_ms"]:
-        raise ConfigError(
-            f"{source}: [aim] min_pulse_ms = {_num(aim['min_pulse_ms'])}: must be smaller than"
-            f" max_pulse_ms ({_num(aim['max_pulse_ms'])})"
-        )
+    check((("aim", "min_angle"), ("aim", "max_angle")), lambda: aim["min_angle"] < aim["max_angle"],
+          ("aim", "min_angle"), f"must be smaller than max_angle ({_num(aim['max_angle'])})")
+    check((("aim", "min_pulse_ms"), ("aim", "max_pulse_ms")),
+          lambda: aim["min_pulse_ms"] < aim["max_pulse_ms"], ("aim", "min_pulse_ms"),
+          f"must be smaller than max_pulse_ms ({_num(aim['max_pulse_ms'])})")
 
     sim = sections["sim"]
-    if not timing["beam_filter_ms"] < sim["block_ms"] <= timing["card_crossing_ms"]:
-        raise ConfigError(
-            f"{source}: [sim] block_ms = {sim['block_ms']}: must be longer than [timing]"
-            f" beam_filter_ms ({timing['beam_filter_ms']}) and at most [timing] card_crossing_ms"
-            f" ({timing['card_crossing_ms']}), or simulated cards could not be counted"
-        )
+    check(t("beam_filter_ms", "card_crossing_ms") + (("sim", "block_ms"),),
+          lambda: timing["beam_filter_ms"] < sim["block_ms"] <= timing["card_crossing_ms"],
+          ("sim", "block_ms"),
+          f"must be longer than [timing] beam_filter_ms ({timing['beam_filter_ms']}) and at most"
+          f" [timing] card_crossing_ms ({timing['card_crossing_ms']}), or simulated cards could not"
+          " be counted")
+
+    daemon = sections["daemon"]
+    socket = daemon["socket"]
+    check((("daemon", "socket"),), lambda: socket != "", ("daemon", "socket"),
+          "must be the path of the API socket, not empty")
+    check((("daemon", "socket"),), lambda: "\0" not in socket, ("daemon", "socket"),
+          "must not contain a NUL character")
+    check((("daemon", "socket"),), lambda: len(socket.encode("utf-8", "surrogateescape")) <= SOCKET_PATH_MAX,
+          ("daemon", "socket"),
+          f"is {len(socket.encode('utf-8', 'surrogateescape'))} bytes long; a Unix socket path may have"
+          f" at most {SOCKET_PATH_MAX}")
+    state_dir = daemon["state_dir"]
+    check((("daemon", "state_dir"),), lambda: state_dir != "", ("daemon", "state_dir"),
+          "must be the directory for game and score state, not empty")
+    check((("daemon", "state_dir"),), lambda: "\0" not in state_dir, ("daemon", "state_dir"),
+          "must not contain a NUL character")
+    check((("daemon", "state_dir"),), lambda: "\0" in state_dir or not _is_non_dir(state_dir),
+          ("daemon", "state_dir"), "exists and is not a directory; give a directory (it is created"
+          " if missing)")
+    extensions = daemon["extensions"]
+    if ("daemon", "extensions") not in bad:
+        installed = installed_extensions()
+        for name in dict.fromkeys(extensions):
+            if extensions.count(name) > 1:
+                errors.append(f"{source}: [daemon] extensions = {_toml_repr(list(extensions))}:"
+                              f" {name!r} is listed {extensions.count(name)} times; list each layer once")
+            if name not in installed:
+                errors.append(f"{source}: [daemon] extensions = {_toml_repr(list(extensions))}:"
+                              f" {name!r} is not an installed layer; installed: "
+                              + (", ".join(repr(n) for n in installed) or "none"))
+    return errors
 
 
-def build_config(raw: dict[str, Any], source: str = "<defaults>") -> Config:
-    """Check a parsed TOML document (or a dict shaped like one) and fill in defaults."""
+def _is_non_dir(path: str) -> bool:
+    candidate = Path(path)
+    return candidate.exists() and not candidate.is_dir()
+
+
+def _sim_errors(source: str, sections: dict[str, dict[str, Any]]) -> list[str]:
+    """What stops simulation from fitting its lid switch and aim servo."""
+    pins = sections["pins"]
+    missing = [key for key in ("lid", "servo") if pins[key] is NOT_FITTED]
+    spare = [pin for pin in SIM_SPARE_PINS if pin not in {pins[key] for key in PIN_KEYS}]
+    if len(spare) >= len(missing):
+        return []
+    key = missing[len(spare)]
+    return [
+        f"{source}: [pins] {key} = false: simulation fits a {key} on a free GPIO of "
+        + ", ".join(map(str, SIM_SPARE_PINS)) + ", and the other [pins] use them all;"
+        f" free one of them or give [pins] {key} a GPIO"
+    ]
+
+
+def build_config(raw: dict[str, Any], source: str = "<defaults>", *, sim: bool = False) -> Config:
+    """Check a parsed TOML document (or a dict shaped like one) and fill in defaults.
+
+    Every error of the document is reported at once: one :class:`ConfigError` whose message has
+    one line per error (and whose ``errors`` attribute holds the lines). ``sim``: also check that
+    :func:`with_sim_devices` can place its devices.
+    """
     if not isinstance(raw, dict):
         raise ConfigError(f"{source}: the document must be a table of sections")
+    errors: list[str] = []
     for section, body in raw.items():
         if section not in SCHEMA:
-            raise ConfigError(
-                f"{source}: [{section}]: unknown section; allowed: " + ", ".join(SCHEMA)
-            )
-        if not isinstance(body, dict):
-            raise ConfigError(f"{source}: {section} = {_toml_repr(body)}: must be a section [{section}]")
+            errors.append(f"{source}: [{section}]: unknown section; allowed: " + ", ".join(SCHEMA))
+        elif not isinstance(body, dict):
+            errors.append(f"{source}: {section} = {_toml_repr(body)}: must be a section [{section}]")
     sections: dict[str, dict[str, Any]] = {}
+    bad: set[tuple[str, str]] = set()
     for section, fields in SCHEMA.items():
         body = raw.get(section, {})
+        if not isinstance(body, dict):
+            body = {}
         for key, value in body.items():
             if key not in fields:
-                raise ConfigError(
+                errors.append(
                     f"{source}: [{section}] {key} = {_toml_repr(value)}: unknown key; allowed in"
                     f" [{section}]: " + ", ".join(fields)
                 )
-        sections[section] = {
-            key: _check_value(source, section, key, field, body[key]) if key in body else field.default
-            for key, field in fields.items()
-        }
-    _cross_checks(source, sections)
+        values: dict[str, Any] = {}
+        for key, field in fields.items():
+            values[key] = field.default
+            if key in body:
+                try:
+                    values[key] = _check_value(source, section, key, field, body[key])
+                except ConfigError as exc:
+                    errors.append(str(exc))
+                    bad.add((section, key))
+        sections[section] = values
+    errors += _cross_checks(source, sections, bad)
+    if sim and not errors:
+        errors += _sim_errors(source, sections)
+    if errors:
+        raise _all_of(errors)
     return Config(**{name: Section(name, values) for name, values in sections.items()}, source=source)
 
 
-def load_config(path: str | Path | None = None) -> Config:
-    """Load and check a TOML file; with no path, the built-in defaults."""
+BOM = b"\xef\xbb\xbf"
+
+
+def _all_of(errors: list[str]) -> ConfigError:
+    error = ConfigError("\n".join(errors))
+    error.errors = list(errors)  # one line each, for callers that show them one by one
+    return error
+
+
+def load_config(path: str | Path | None = None, *, sim: bool = False) -> Config:
+    """Load and check a TOML file; with no path, the built-in defaults.
+
+    ``sim``: the configuration is for ``launcherd --sim`` (see :func:`build_config`).
+    """
     if path is None:
-        return build_config({})
+        return build_config({}, sim=sim)
     source = str(path)
     try:
         text = Path(path).read_bytes()
     except OSError as exc:
         raise ConfigError(f"{source}: cannot read the file: {exc.strerror}") from None
+    if text.startswith(BOM):
+        raise ConfigError(
+            f"{source}: the file starts with a UTF-8 byte order mark (BOM), which TOML does not allow;"
+            " save it as UTF-8 without BOM"
+        )
     try:
         raw = tomllib.loads(text.decode("utf-8"))
     except UnicodeDecodeError:
@@ -390,13 +510,20 @@ def load_config(path: str | Path | None = None) -> Config:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{source}: not valid TOML: nested too deeply") from None
-    return build_config(raw, source)
+    return build_config(raw, source, sim=sim)
 
 
 def with_sim_devices(config: Config) -> Config:
-    """In simulation, fit a lid switch and an aim servo on free pins when the config has none."""
+    """In simulation, fit a lid switch and an aim servo on free pins when the config has none.
+
+    :raises ConfigError: no spare pin is left for one of them.
+    """
+    sections = config.as_dict()
+    errors = _sim_errors(config.source, sections)
+    if errors:
+        raise _all_of(errors)
     used = {getattr(config.pins, key) for key in PIN_KEYS} - {NOT_FITTED}
-    free = (pin for pin in (22, 25, 5, 6, 26, 19, 20, 21) if pin not in used)
+    free = (pin for pin in SIM_SPARE_PINS if pin not in used)
     extra = {key: next(free) for key in ("lid", "servo") if getattr(config.pins, key) is NOT_FITTED}
     return config.replace("pins", **extra) if extra else config
 
@@ -425,6 +552,7 @@ __all__ = [
     "SCHEMA",
     "Section",
     "build_config",
+    "installed_extensions",
     "default_toml",
     "load_config",
     "with_sim_devices",

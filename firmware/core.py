@@ -53,7 +53,9 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import math
+from collections import deque
+from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from .config import Config
@@ -73,7 +75,6 @@ SLEEPING = "sleeping"
 HALTED = "halted"
 STATES = (READY, LAUNCHING, JAMMED, EMPTY, LID_OPEN, SLEEPING, HALTED)
 
-MAX_ON_REASON = "motor on longer than max_on_ms"
 EMPTY_MESSAGE = "no card came out: the hopper is empty, reload it"
 
 LAUNCH_FLASH_MS = 250  # launching: lively, slower than the alarms
@@ -89,7 +90,9 @@ DRY_CHIME_GAP_FAST_MS = 40
 _KICK, _RUN, _RETRACT = "kick", "run", "retract"
 _FEEDING = (_KICK, _RUN)
 # The state each way of ending a launch leads to (a halt is entered by shutdown itself).
-_AFTER = {"done": READY, "timeout": READY, "jam": JAMMED, "empty": EMPTY, "lid": LID_OPEN}
+_AFTER = {"done": READY, "timeout": READY, "motor_limit": READY, "jam": JAMMED, "empty": EMPTY,
+          "lid": LID_OPEN}
+_EPS = 1e-9  # float slack when comparing sums of on-time with a limit
 
 
 class PolicyLike(Protocol):
@@ -127,6 +130,95 @@ class _Press:
         })
 
 
+@dataclass
+class _OnTime:
+    """The motor's on-time, for the two rules that bound it however runs are chained.
+
+    - Rest: runs separated by less than ``rest`` seconds off form one chain, and a chain's on-time
+      (every direction, reverse pulses included) is at most ``max_on`` seconds.
+    - Duty: over any ``window`` seconds the motor is on at most ``share`` of it.
+    """
+
+    max_on: float
+    rest: float
+    window: float
+    share: float
+    on_since: float | None = None
+    off_since: float | None = None  # None: never ran, so rested
+    chain: float = 0.0  # on-time of the current chain's finished runs
+    runs: deque[tuple[float, float]] = field(default_factory=deque)  # finished runs, for the window
+
+    def start(self, now: float) -> None:
+        if self.off_since is None or now - self.off_since >= self.rest:
+            self.chain = 0.0
+        self.on_since = now
+
+    def stop(self, now: float) -> None:
+        if self.on_since is None:
+            return
+        self.chain += now - self.on_since
+        self.runs.append((self.on_since, now))
+        self.on_since, self.off_since = None, now
+        while self.runs and self.runs[0][1] <= now - self.window:
+            self.runs.popleft()
+
+    def chained(self, now: float) -> float:
+        """The on-time of the chain the motor is in now (0 once it has rested)."""
+        if self.on_since is not None:
+            return self.chain + now - self.on_since
+        if self.off_since is None or now - self.off_since >= self.rest:
+            return 0.0
+        return self.chain
+
+    def limit_at(self) -> float | None:
+        """When the running motor reaches the chain's limit; None while it is off."""
+        return None if self.on_since is None else self.on_since + self.max_on - self.chain
+
+    def _runs_until(self, now: float) -> list[tuple[float, float]]:
+        runs = list(self.runs)
+        if self.on_since is not None:
+            runs.append((self.on_since, now))
+        return runs
+
+    def wait(self, now: float, need: float) -> tuple[float, str] | None:
+        """How long a request that may run the motor ``need`` seconds must wait, and why; None: now.
+
+        The duty rule reserves the whole ``need`` (the motor may stop early, never run longer), so
+        every window that ends during the run stays within the share. The rest rule holds up a
+        request only once a chain has used all of ``max_on``; a run that reaches the limit is cut.
+        """
+        waits: list[tuple[float, str]] = []
+        if self.on_since is None and self.chained(now) >= self.max_on - _EPS:
+            left = self.off_since + self.rest - now  # type: ignore[operator]
+            waits.append((left, f"the motor needs {_seconds(left)} s of rest"))
+        budget = self.share * self.window
+        start = now + need - self.window
+        excess = sum(max(0.0, b - max(a, start)) for a, b in self._runs_until(now)) + need - budget
+        if excess > _EPS:
+            # Slide the window forward until enough past on-time has left it.
+            slide = 0.0
+            for a, b in self._runs_until(now):
+                a = max(a, start)
+                if b <= a:
+                    continue
+                if b - a >= excess:
+                    slide = a + excess - start
+                    break
+                excess -= b - a
+            waits.append((slide, f"the motor may run {self.share:.0%} of any {_seconds(self.window)} s;"
+                                 f" wait {_seconds(slide)} s"))
+        return max(waits, default=None)
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.1f}" if value < 100 else f"{value:.0f}"
+
+
+def _retry_after(wait: float) -> float:
+    """A wait rounded up to the millisecond: a caller who waits that long is admitted."""
+    return math.ceil(max(wait, 0.0) * 1000) / 1000
+
+
 def _hardware_first(actions: list[Action]) -> list[Action]:
     return [a for a in actions if not isinstance(a, Emit)] + [a for a in actions if isinstance(a, Emit)]
 
@@ -153,7 +245,12 @@ class Launcher:
         self._jam_s = timing.jam_ms / 1000
         self._feed_timeout_s = timing.feed_timeout_ms / 1000
         self._launch_timeout_s = timing.launch_timeout_ms / 1000
-        self._max_on_s = timing.max_on_ms / 1000
+        self._on_time = _OnTime(timing.max_on_ms / 1000, timing.motor_rest_ms / 1000,
+                                float(timing.duty_window_s), timing.max_duty)
+        # Longest a launch may run the motor: to its timeout, then the reverse pulse.
+        self._launch_need_s = (timing.launch_timeout_ms + config.motor.retract_ms) / 1000
+        self._stall_s = timing.stall_ms / 1000
+        self._stalled = False  # halted by a stall: inputs are levels only until Reset
         self._sleep_after_s = float(timing.sleep_after_s)
 
         self._now = now
@@ -180,7 +277,6 @@ class Launcher:
 
         self._motor_direction = "stop"
         self._motor_duty = 0.0
-        self._motor_on_since: float | None = None
         self._driver_enabled = True
         self._phase: str | None = None  # kick, run, retract; None while the motor is still
         self._phase_end: float | None = None
@@ -202,8 +298,12 @@ class Launcher:
     def handle(self, event: Event, now: float) -> list[Action]:
         """Run the timers due by ``now``, then ``event``; return the actions to apply, in order."""
         now = max(now, self._now)
+        if self._stall_seen(now):
+            return self._on_stall(event, now)
         actions = self._expire(now)
         self._now = now
+        if self._stalled and isinstance(event, (ButtonLevel, BeamLevel)):
+            return _hardware_first(actions + self._level_only(event, now))
         handler = self._handlers.get(type(event))
         if handler is None:
             return _hardware_first(actions + self._refuse(event, "unknown event"))
@@ -227,7 +327,8 @@ class Launcher:
         self._now = now
         self._reason = str(reason)
         actions: list[Action] = [Motor("stop")]
-        self._motor_direction, self._motor_duty, self._motor_on_since = "stop", 0.0, None
+        self._motor_direction, self._motor_duty = "stop", 0.0
+        self._on_time.stop(now)
         self._clear_motion()
         actions.append(DriverEnable(False))
         self._driver_enabled = False
@@ -268,8 +369,7 @@ class Launcher:
             if deadline is not None:
                 timers.append((deadline, fire))
 
-        if self._motor_on_since is not None:
-            arm(self._motor_on_since + self._max_on_s, lambda at: self.shutdown(MAX_ON_REASON, at))
+        arm(self._on_time.limit_at(), self._on_motor_limit)
         if self._beam_blocked and not self._jam_counted:
             arm(self._block_start + self._jam_s, self._on_jam)
         arm(self._launch_deadline, lambda at: self._end_feeding("timeout", at))
@@ -292,6 +392,43 @@ class Launcher:
             at, fire = min(due, key=lambda timer: timer[0])
             self._now = at
             actions += fire(at)
+
+    # ---- a stalled driver -------------------------------------------------------------------
+
+    def _stall_seen(self, now: float) -> bool:
+        """The motor is on and ``now`` is far past a deadline: the driver was not running.
+
+        Whatever the timers would say now (a feed timeout, a jam) is an artefact of the stall, so
+        none of them runs; the stall itself is the fault.
+        """
+        deadline = self.next_deadline()
+        return (self._motor_direction != "stop" and deadline is not None
+                and now - deadline > self._stall_s)
+
+    def _on_stall(self, event: Event, now: float) -> list[Action]:
+        stalled = now - self._now
+        actions = self.shutdown(f"the daemon was stalled for {_seconds(stalled)} s; motor stopped", now)
+        self._stalled = True
+        # A block under way was never judged: it is neither a card nor a jam, and it must clear
+        # (jammed after Reset while it stays) before the motor runs again.
+        if self._beam_blocked:
+            self._jam_counted = True
+        self._button_deadline = None
+        if isinstance(event, (ButtonLevel, BeamLevel)):
+            actions += self._level_only(event, now)
+        elif isinstance(event, LidLevel):
+            actions += self._on_lid(event, now)
+        return _hardware_first(actions)
+
+    def _level_only(self, event: ButtonLevel | BeamLevel, now: float) -> list[Action]:
+        """After a stall, edges are levels: a backlog of them is no presses and no cards."""
+        if isinstance(event, ButtonLevel):
+            self._button_raw = self._button_stable = bool(event.pressed)
+            self._button_deadline = self._button_request = None
+        elif bool(event.blocked) != self._beam_blocked:
+            self._beam_blocked = bool(event.blocked)
+            self._block_start, self._jam_counted = now, self._beam_blocked
+        return []
 
     # ---- states, motor, feedback ---------------------------------------------------------
 
@@ -333,9 +470,10 @@ class Launcher:
         if direction != self._motor_direction and "stop" not in (direction, self._motor_direction):
             actions += self._drive("stop", 0.0, now)
         if direction == "stop":
-            self._motor_on_since, duty = None, 0.0
+            duty = 0.0
+            self._on_time.stop(now)
         elif self._motor_direction == "stop":
-            self._motor_on_since = now
+            self._on_time.start(now)
         self._motor_direction, self._motor_duty = direction, duty
         actions.append(Motor(direction, duty))  # type: ignore[arg-type]
         return actions
@@ -396,7 +534,7 @@ class Launcher:
         if not self._button_stable:
             return []
         request, self._button_request = self._button_request, None
-        return self._press("button", request, at)
+        return self._press("ButtonLevel", "button", request, at)
 
     def _on_levels(self, event: InputLevels, now: float) -> list[Action]:
         # A level is not an edge: a button already down is taken as held, so only a release and
@@ -411,16 +549,16 @@ class Launcher:
         return actions
 
     def _on_launch(self, event: Launch, now: float) -> list[Action]:
-        return self._press(str(event.source), event.request, now)
+        return self._press("Launch", str(event.source), event.request, now)
 
     def _on_dispense(self, event: Dispense, now: float) -> list[Action]:
         if not _whole(event.count, 1):
             return self._refuse(event, "count must be a whole number of at least 1")
-        return self._press(str(event.source), event.request, now, dispense=event.count)
+        return self._press("Dispense", str(event.source), event.request, now, dispense=event.count)
 
-    def _press(self, source: str, request: int | None, now: float,
+    def _press(self, kind: str, source: str, request: int | None, now: float,
                dispense: int | None = None) -> list[Action]:
-        """A press from the button, ``Launch`` (``dispense`` None) or ``Dispense``."""
+        """A press from the button, ``Launch`` (``dispense`` None) or ``Dispense`` (``kind``)."""
         actions: list[Action] = []
         if self._state == SLEEPING:
             actions += self._enter(self._awake_state, now)
@@ -428,6 +566,11 @@ class Launcher:
                 return actions + [self._ignored(source, request, SLEEPING)]
         if self._state in (LAUNCHING, JAMMED, LID_OPEN, HALTED):
             return actions + [self._ignored(source, request, self._state)]
+        if self._state != EMPTY:
+            # Asked before the policy decides: a refused press is not counted and moves no history.
+            wait = self._on_time.wait(now, self._launch_need_s)
+            if wait is not None:
+                return actions + [self._refused_wait(kind, source, request, *wait)]
 
         if self._state == EMPTY:
             outcome, requested, target = "empty", dispense or 0, None
@@ -455,6 +598,14 @@ class Launcher:
             record.ended = "done"
             return actions + self._dry_feedback(now) + [record.launched()]
         return actions + self._start_launch(record, now)
+
+    def _refused_wait(self, kind: str, source: str | None, request: int | None, wait: float,
+                      reason: str) -> Emit:
+        """A request the motor's rest or duty rule holds up: nothing changes, retry after ``wait``."""
+        log.info("refused %s from %s: %s", kind, source, reason)
+        return Emit("refused", {"event": kind, "request": request, "source": source,
+                                "state": self._state, "reason": reason,
+                                "retry_after_s": _retry_after(wait)})
 
     @staticmethod
     def _ignored(source: str, request: int | None, reason: str) -> Emit:
@@ -485,6 +636,16 @@ class Launcher:
         actions = self._halt_motion(at)
         if self._launch is not None:
             actions += self._finish(self._launch.ended, at)
+        return actions
+
+    def _on_motor_limit(self, at: float) -> list[Action]:
+        """The chain of runs has used max_on_ms: stop at once, no pulse; not a fault."""
+        log.warning("motor stopped: %.1f s on without %.1f s of rest", self._on_time.max_on,
+                    self._on_time.rest)
+        actions = self._halt_motion(at)
+        if self._launch is not None:
+            # A launch cut in its reverse pulse keeps how its feeding ended.
+            actions += self._finish(self._launch.ended or "motor_limit", at)
         return actions
 
     def _end_feeding(self, ended: str, now: float) -> list[Action]:
@@ -612,6 +773,9 @@ class Launcher:
             return self._refuse(event, "a reverse pulse needs the launcher ready and the motor still")
         if self._motor_cfg.retract_ms == 0:
             return self._refuse(event, "[motor] retract_ms is 0")
+        wait = self._on_time.wait(now, self._motor_cfg.retract_ms / 1000)
+        if wait is not None:
+            return [self._refused_wait("Retract", None, None, *wait)]
         self._phase, self._phase_end = _RETRACT, now + self._motor_cfg.retract_ms / 1000
         return self._drive("reverse", self._motor_cfg.retract_duty, now)
 
@@ -619,4 +783,5 @@ class Launcher:
         if self._state != HALTED:
             return self._refuse(event, "not halted")
         self._reason = None
+        self._stalled = False
         return self._enter(self._settled_state(), now)

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from firmware.config import build_config
-from firmware.core import MAX_ON_REASON, STATES, Launcher
+from firmware.core import STATES, Launcher
 from firmware.events import (
     BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, InputLevels, Launch, Led, LidLevel,
     Motor, Reload, Reset, Retract, SleepNow, Tick, Wake,
@@ -528,24 +528,6 @@ def test_launch_timeout_ends_the_launch_with_the_cards_counted():
     assert launched == [{"press_id": 1, "source": "api", "request": None, "outcome": "burst", "cards": 9,
                          "requested": 50, "ended": "timeout"}]
     assert rig.state == "ready"
-
-
-def test_motor_on_longer_than_max_on_ms_shuts_down():
-    # The launch timeout bounds every forward run, so only a reverse pulse longer than
-    # max_on_ms can reach the limit: the backstop must still catch it.
-    rig = Rig(script=[1], motor={"retract_ms": 500, "kick_ms": 0},
-              timing={"max_on_ms": 100, "launch_timeout_ms": 100, "feed_timeout_ms": 60})
-    rig.send(Launch())
-    rig.card(after_ms=10)
-    mark = rig.mark()
-    rig.wait(99)
-    assert rig.state == "launching"
-    rig.wait(2)
-    actions = rig.actions(mark)
-    assert actions[:3] == [Motor("stop"), DriverEnable(False), Led("flash", 1.0, 1000)]
-    assert rig.emits("launched", mark)[0]["ended"] == "halt"
-    assert rig.emits("halted", mark) == [{"reason": MAX_ON_REASON}]
-    assert rig.status["reason"] == MAX_ON_REASON and rig.state == "halted"
 
 
 # ---- lid ------------------------------------------------------------------------------------------
