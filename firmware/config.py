@@ -14,6 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from .ejection import PROFILE_NAMES
 from .errors import ConfigError
 
 DEFAULT_PATH = Path("/etc/card-launcher/launcher.toml")
@@ -22,7 +23,6 @@ NOT_FITTED = None  # an optional pin written as `false` in the file
 # GPIO 0-8 are pulled up at power-on: a motor input there spins the motor while the Pi boots.
 BOOT_HIGH_PINS = range(0, 9)
 MOTOR_PIN_KEYS = ("motor_forward", "motor_reverse", "motor_enable")
-PROFILES = ("classic", "schedule", "tension", "extreme", "fixed")
 LEVELS = ("low", "high")
 
 
@@ -99,7 +99,7 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "sleep_after_s": Field("int", 300, "sleep after this long without activity; 0 never", 0, 86400),
     },
     "ejection": {
-        "profile": Field("str", "classic", "how presses turn into bursts", choices=PROFILES),
+        "profile": Field("str", "classic", "how presses turn into bursts", choices=PROFILE_NAMES),
         "sequence": Field("int_list", (), "card counts of successive presses (profile fixed)", 0, 200),
     },
     "feedback": {

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING, Sequence
 
+from .errors import ConfigError
+
 if TYPE_CHECKING:
     from .config import Config
 
@@ -162,7 +164,7 @@ class FixedSequence:
         if not self.cards or any(count < 0 for count in self.cards):
             raise ValueError(
                 "profile 'fixed' needs a non-empty sequence of card counts (0 = dry),"
-                f" not {self.cards}"
+                f" not {list(self.cards)}"
             )
 
     @property
@@ -487,6 +489,23 @@ def profile_stats(profile: Profile, presses: int, seed: int) -> dict:
 BAR_WIDTH = 40
 
 
+def stats_for_profile(name: str, sequence: Sequence[int], presses: int, seed: int) -> dict:
+    """:func:`profile_stats` of the profile called ``name`` (``sequence`` as in the configuration).
+
+    :raises ConfigError: an unknown name, or ``fixed`` with no sequence: it has nothing to play.
+    """
+    if name == "fixed" and not sequence:
+        raise ConfigError(
+            "profile 'fixed' needs a sequence of card counts to play: set [ejection] sequence,"
+            " e.g. sequence = [0, 3, 0, 5]"
+        )
+    try:
+        profile = get_profile(name, sequence)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    return profile_stats(profile, presses, seed)
+
+
 def _format_histogram(title: str, histogram: dict) -> list[str]:
     """One titled block of bars, scaled so the largest count fills BAR_WIDTH."""
     lines = [title]
@@ -546,4 +565,5 @@ __all__ = [
     "get_profile",
     "policy_from_config",
     "profile_stats",
+    "stats_for_profile",
 ]

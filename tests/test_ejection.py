@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware.config import PROFILES, build_config
+from firmware.config import SCHEMA, ConfigError, build_config
 from firmware.ejection import (
     ALL_IN_UNKNOWN_HOPPER,
     CLASSIC,
@@ -26,6 +26,7 @@ from firmware.ejection import (
     get_profile,
     policy_from_config,
     profile_stats,
+    stats_for_profile,
 )
 
 RANDOM_PROFILES = ("classic", "schedule", "tension", "extreme")
@@ -51,7 +52,7 @@ def presses(policy: EjectionPolicy, count: int, hopper: int | None = None) -> li
 
 
 def test_the_profile_names_are_the_ones_the_config_accepts():
-    assert PROFILE_NAMES == PROFILES
+    assert SCHEMA["ejection"]["profile"].choices is PROFILE_NAMES
     for name in PROFILE_NAMES:
         assert get_profile(name, sequence=(1,)).name == name
 
@@ -376,3 +377,15 @@ def test_no_interleaving_of_presses_and_resets_breaks_the_caps(name, seed, steps
         assert fires <= targets.max_fire_run
         assert policy.dry_streak == dry
         assert 0.0 <= policy.tension <= 1.0
+
+
+def test_stats_of_fixed_without_a_sequence_say_it_needs_one():
+    with pytest.raises(ConfigError, match=r"profile 'fixed' needs a sequence .*\[ejection\] sequence"):
+        stats_for_profile("fixed", (), 100, SEED)
+
+
+def test_stats_by_name():
+    assert stats_for_profile("fixed", (0, 2), 10, SEED)["fires"] == 5
+    assert stats_for_profile("classic", (), 10, SEED) == profile_stats(get_profile("classic"), 10, SEED)
+    with pytest.raises(ConfigError, match="unknown ejection profile 'nope'"):
+        stats_for_profile("nope", (), 10, SEED)
