@@ -42,6 +42,18 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
 - Requests carry the caller's ``request`` id (``Launch``, ``Dispense``, the ``ButtonLevel`` edge of
   the simulated button); every ``press``, ``launched``, ``ignored`` and ``refused`` about it
   carries ``"request"``. ``refused`` names the refused event's type as ``"event"``.
+- On-time: motor runs apart by less than ``motor_rest_ms`` form a chain whose on-time (reverse
+  pulses included) is at most ``max_on_ms``; a run that reaches it is stopped at once with no
+  pulse and its launch ends ``motor_limit`` (state ``ready``: the limit is a rule, not a fault).
+  Over any ``duty_window_s`` the motor is on at most ``max_duty`` of it. A press, ``Launch``,
+  ``Dispense`` or ``Retract`` that a spent chain or the duty share holds up is ``refused`` with
+  ``retry_after_s``; the duty share is judged with the longest run the request may make
+  (``launch_timeout_ms + retract_ms``, or the pulse), so it is never cut by it.
+- Stall: an event or ``Tick`` that comes more than ``stall_ms`` after a deadline while the motor
+  runs means the driver did not run. No timer is judged (the feed timeout and the jam timer ran
+  out only because nobody looked); the core shuts down with the stall's length as the reason.
+  Until ``Reset``, button and beam edges are levels only (no press, no card, no jam), and a block
+  that was under way must clear before the launcher leaves ``jammed``.
 - Activity (for sleep) is every event but ``Tick``, and every state change.
 - LED: ``ready`` on at ``feedback.led_brightness``; flashes at full brightness (launching, jammed,
   empty, halted, after a dry press); ``sleeping`` and ``lid_open`` off.
