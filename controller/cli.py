@@ -19,6 +19,7 @@ from firmware.cli import Client, print_result
 
 from . import wording
 from .points import COLORS
+from .ruledoc import format_rules
 from .rulesets import DEFAULT_RULESET, RULESETS
 from .scores import SCORINGS
 
@@ -80,8 +81,15 @@ def _move(status: dict[str, Any]) -> str:
     return f"{turn}'s move - play a card or press"
 
 
+def format_damage(damage: dict[str, Any]) -> list[str]:
+    """What is wrong with the game log, and what to do about it."""
+    return [f"game log: {damage['what']}", f"what to do: {damage['todo']}"]
+
+
 def format_status(status: dict[str, Any]) -> str:
-    """``game status``: the move, the round, a line per player, the standing, the hopper."""
+    """``game status``: the move, the round, a line per player, the standing, the hopper, the log."""
+    if "ruleset" not in status:  # no table to show: only what is wrong and where
+        return "\n".join(format_damage(status["damage"]) + [f"state dir: {status['state_dir']}"])
     match = status.get("match") or {}
     head = f"{status['ruleset']} - round {status['round']} - dealer {status['dealer']}"
     table = [head, _move(status)]
@@ -102,6 +110,9 @@ def format_status(status: dict[str, Any]) -> str:
     advice = status.get("reload_advice") or {}
     if advice.get("text"):
         table.append(advice["text"])
+    if status.get("damage"):
+        table += format_damage(status["damage"])
+    table.append(f"match {status.get('match_id')}, game log in {status.get('state_dir')}")
     return "\n".join(table)
 
 
@@ -122,10 +133,13 @@ def format_log(result: dict[str, Any]) -> str:
     for record in result["actions"]:
         action = dict(record["action"])
         kind = action.pop("type")
+        # Who acted first: the player whose move it was, or the one who called, was caught, gave advice.
+        who = action.pop("by", None) or action.pop("player", None)
         args = " ".join(f"{key}={value if isinstance(value, str) else json.dumps(value)}"
                         for key, value in action.items() if value is not None)
         mark = "  (undone)" if record["undone"] else ""
-        lines.append(f"{record['seq']:>5} {record['ts'][11:19]} {kind} {args}{mark}")
+        line = f"{who}: {kind}" if who else kind
+        lines.append(f"{record['seq']:>5} {record['ts'][11:19]} {line} {args}".rstrip() + mark)
     return "\n".join(lines)
 
 
@@ -159,7 +173,12 @@ def format_history(result: list[dict[str, Any]]) -> str:
         return "no game played yet"
     lines = []
     for match in result:
-        state = f"won by {match['winner']}" if match["finished"] else "not finished"
+        if match["finished"]:
+            state = f"won by {match['winner']}"
+        elif match.get("current"):
+            state = "being played"
+        else:
+            state = f"not finished (game resume {match['id']})"
         totals = ", ".join(f"{name} {points}" for name, points in (match.get("totals") or {}).items())
         lines.append(f"{match['id']:>4} {match['started'][:16].replace('T', ' ')} {match['rules']}:"
                      f" {', '.join(match['players'])} - {match['rounds']} round(s), {state}"
@@ -168,6 +187,11 @@ def format_history(result: list[dict[str, Any]]) -> str:
 
 
 # ---- commands -----------------------------------------------------------------------------------
+
+
+def format_messages(result: dict[str, Any]) -> str:
+    """The reply of a command that changes the table but shows no move (abandon, repair)."""
+    return "\n".join(result.get("messages") or ())
 
 
 def _action(method: str, params: Callable[[argparse.Namespace], dict]) -> Run:
@@ -181,7 +205,8 @@ def _new_params(args: argparse.Namespace) -> dict[str, Any]:
         args.parser.error("--color goes with --first-card (the colour of the card turned up)")
     params = {"rules": args.rules, "players": args.players, "dealer": args.dealer,
               "first_card": args.first_card, "color": args.color,
-              "options": dict(args.option or ()), "scoring": args.scoring, "target": args.target}
+              "options": dict(args.option or ()), "scoring": args.scoring, "target": args.target,
+              "force": args.force or None}
     return {key: value for key, value in params.items() if value is not None}
 
 
@@ -210,6 +235,16 @@ def _scores(args: argparse.Namespace, client: Client) -> int:
 
 def _history(args: argparse.Namespace, client: Client) -> int:
     return print_result(args, client.call("game/history"), format_history)
+
+
+def _rules(args: argparse.Namespace, client: Client) -> int:
+    return print_result(args, client.call("game/rules", {"rules": args.ruleset}), format_rules)
+
+
+def _plain(method: str, params: Callable[[argparse.Namespace], dict] = lambda a: {}) -> Run:
+    def run(args: argparse.Namespace, client: Client) -> int:
+        return print_result(args, client.call(method, params(args)), format_messages)
+    return run
 
 
 def page_url(code: str, url: str | None = None) -> str:
@@ -258,6 +293,18 @@ def register(subparsers: argparse._SubParsersAction, parents: list[argparse.Argu
                    help="a ruleset option, e.g. early_stop=false")
     p.add_argument("--scoring", choices=SCORINGS)
     p.add_argument("--target", type=int, metavar="N", help="points that end the match (default 500)")
+    p.add_argument("--force", action="store_true",
+                   help="start even while another match is being played (it stays resumable)")
+
+    p = add("resume", _action("game/resume", lambda a: {"match": a.match}),
+            "make an earlier match the table's again (its number in game history)")
+    p.add_argument("match", type=int, metavar="N")
+    add("abandon", _plain("game/abandon"), "set the match aside (game resume brings it back)")
+    add("repair", _plain("game/repair"),
+        "fix what game status reports about the game log (a damaged log is moved aside, not deleted)")
+    p = add("rules", _rules, "card names, points and scoring variants of a ruleset (default: all)")
+    p.add_argument("ruleset", nargs="?", choices=tuple(RULESETS), metavar="RULESET",
+                   help=", ".join(RULESETS))
 
     p = add("play", _action("game/play", lambda a: {
         key: value for key, value in (("card", a.card), ("color", a.color), ("target", a.target),

@@ -34,7 +34,9 @@ from controller.rulesets import seating
 from firmware.errors import InvalidParams, NotFound, Refused
 
 __all__ = [
+    "DEFAULT_TARGET",
     "SCORINGS",
+    "SCORING_RULES",
     "MatchState",
     "edit_round",
     "end_round",
@@ -46,7 +48,17 @@ __all__ = [
     "seated",
 ]
 
-SCORINGS = ("standard", "lowest", "elimination")
+# Each variant in one sentence, for `launcherctl game rules` and docs/rules.md (rules.md §8).
+SCORING_RULES = MappingProxyType({
+    "standard": "the round winner scores the points left in the other players' hands; the first to"
+                " reach the target wins",
+    "lowest": "each player scores the points left in their own hand; once anyone reaches the target,"
+              " the fewest points win (equal fewest share the win)",
+    "elimination": "the lowest tally; whoever reaches the target leaves the table, until two remain;"
+                   " the next round between those two decides the match",
+})
+SCORINGS = tuple(SCORING_RULES)
+DEFAULT_TARGET = 500
 
 # A hand typed as one number (possibly signed or with a fraction, so that those get a precise error
 # rather than "unknown card").
@@ -170,7 +182,7 @@ def new_match(
     ruleset: str,
     players: list[str],
     scoring: str = "standard",
-    target: int = 500,
+    target: int = DEFAULT_TARGET,
     dealer: str | None = None,
 ) -> MatchState:
     """A match with no round yet; ``players`` in seat order, the first deals unless ``dealer`` says."""

@@ -4,13 +4,18 @@ Loaded by the daemon through the entry point ``card_launcher.extensions: game`` 
 layer interface of ``docs/internals.md``: it never touches a pin, it asks ``launcher/aim`` like any
 client. Every change of the table is one action: checked by the pure reducer
 (``controller.table``), appended to the SQLite log (``controller.store``) and committed, and only
-then made the live state and answered. At start-up the current match is replayed from the log, so
+then made the live state and answered. At start-up the table's match is replayed from the log, so
 a daemon killed at any moment comes back with every action it acknowledged.
 
 Presses: a ``launched`` event from the button or from ``launcher/launch`` is the move of the player
-whose turn it is, logged as ``{"type": "press", "cards", "press_id"}``. ``launcher/dispense`` is
-exact dealing and not a move; a press answered "empty" gave nothing because the hopper was empty
+whose turn it is, logged as ``{"type": "press", "cards", "press_id", "by"}``. ``launcher/dispense``
+is exact dealing and not a move; a press answered "empty" gave nothing because the hopper was empty
 and is not a move either (the player presses again after the reload).
+
+The log on disk may be damaged, unwritable or deleted under the daemon (``controller.damage``):
+the launcher goes on working, game actions are refused with what happened and what to do, and
+``game/repair`` fixes what the table asks it to fix. The table's join code is kept apart
+(``controller.joincode``).
 
 All of it runs in the daemon's loop thread: handlers are synchronous, so two requests never
 interleave between checking an action and logging it.
@@ -27,12 +32,17 @@ from typing import Any, Iterator
 from firmware.api import Param
 from firmware.errors import ApiError, NotFound, Refused, Unavailable
 
+from . import damage as damages
+from . import game as games
 from . import table as tables
+from .damage import Damage, GameUnavailable
 from .joincode import JoinCode
 from .points import COLORS
-from .rulesets import RULESETS
+from .ruledoc import rules_data
+from .rulesets import RULESETS, deck_size
+from .rulesets import get as get_ruleset
 from .scores import SCORINGS, scores, scores_csv
-from .store import Store
+from .store import FILENAME, Store
 
 log = logging.getLogger("launcherd.game")
 
@@ -42,6 +52,7 @@ GAME_PRESS_SOURCES = frozenset({"button", "api"})
 RELOAD_BELOW = 12
 RELOAD_HOW = ("shuffle the discard pile (all but its top card) into the hopper, then tell the"
               " launcher how many cards it holds: launcherctl reload N")
+HAND = 7  # cards dealt to each player (rules.md §1)
 
 
 def reload_advice(hopper: int | None) -> dict[str, Any]:
@@ -58,14 +69,51 @@ def reload_advice(hopper: int | None) -> dict[str, Any]:
     return {"hopper": hopper, "reload": False, "text": f"the launcher holds about {hopper} cards"}
 
 
-@contextmanager
-def _writing() -> Iterator[None]:
-    """A failed write (disk full, card gone) is refused like any action: the live state is unchanged."""
-    try:
-        yield
-    except sqlite3.Error as exc:
-        log.exception("game: writing the log failed")
-        raise Unavailable(f"the game log cannot be written ({exc}); nothing was changed") from None
+def dealing_advice(ruleset: str, players: int) -> str:
+    """What to do after dealing by hand, so that the launcher's count (and the reload advice) is right."""
+    dealt = HAND * players
+    size = deck_size(get_ruleset(ruleset))
+    if size is None:
+        return (f"deal {HAND} cards each by hand ({dealt}), turn one up, load the rest into the launcher"
+                " and tell it how many: launcherctl reload N")
+    rest = size - dealt - 1
+    return (f"deal {HAND} cards each by hand ({dealt}), turn one up, load the other {rest} into the"
+            f" launcher and tell it: launcherctl reload {rest}")
+
+
+def undone_text(action: dict[str, Any], who: str | None) -> str:
+    """The undo reply: what was taken back and, for cards that came out, who holds them now."""
+    text = f"undone: {describe(action)}"
+    cards = action.get("cards") if action["type"] in ("press", "cards") else None
+    if cards:
+        text += (f". Those {cards} card(s) did come out of the launcher and {who} holds them: they are no"
+                 f" longer counted for {who}, who keeps them in hand, or puts them back in the hopper"
+                 " and tells the launcher: launcherctl reload N")
+    return text
+
+
+def still_running_text(match_id: int, players: list[str], round_no: int) -> str:
+    return (f"match {match_id} ({', '.join(players)}, round {round_no}) is still being played: finish it,"
+            f" start another anyway with game new --force (match {match_id} stays in game history and"
+            f" game resume {match_id} brings it back), or set it aside with game abandon")
+
+
+def set_aside_text(match_id: int) -> str:
+    return f"match {match_id} is set aside: game resume {match_id} brings it back"
+
+
+def no_game_text(log_path: Any) -> str:
+    return (f"no game yet (the game log is {log_path}): start one with"
+            " launcherctl game new --players A,B,...")
+
+
+def describe(action: dict[str, Any]) -> str:
+    """One line for an action, who acted first: "Ann: play card=hit-1 color=red"."""
+    who = action.get("by")
+    rest = " ".join(f"{key}={value}" for key, value in action.items()
+                    if key not in ("type", "by") and value is not None)
+    line = f"{action['type']} {rest}".strip()
+    return f"{who}: {line}" if who else line
 
 
 def _winner_text(table: tables.Table) -> str | None:
@@ -76,23 +124,131 @@ def _winner_text(table: tables.Table) -> str | None:
 class GameService:
     """The live table of one daemon: the current match, its log, and what the launcher reports."""
 
-    def __init__(self, daemon: Any, store: Store | None, broken: str | None = None):
+    def __init__(self, daemon: Any, store: Store | None, damage: Damage | None = None):
         self.daemon = daemon
         self.store = store
-        # Why the game cannot be played (the store cannot be opened, the log cannot be replayed).
-        self.broken = broken
+        self.damage = damage  # why the game cannot be played as it stands; None when it can
         self.match_id: int | None = None
         self.table: tables.Table | None = None
         self.hopper: int | None = None
         self._low = False  # the hopper was last seen under RELOAD_BELOW: warn once per crossing
         self._last_press: tuple[int, str] | None = None  # (press_id, presser) of the last logged press
+        self._shown: tuple[tables.Table, dict[str, Any]] | None = None  # the table's status, cached
         self._tasks: set[asyncio.Future] = set()
+
+    @property
+    def log_path(self) -> Any:
+        return self.daemon.state_dir / FILENAME
+
+    # ---- the log's health ----------------------------------------------------------------
+
+    def _broken(self, found: Damage) -> GameUnavailable:
+        """Record the damage (the launcher goes on) and the error that refuses the request."""
+        if found != self.damage:
+            log.error("game: %s", found.message)
+            self.publish_message(found.message)
+        self.damage = found
+        return GameUnavailable(found)
+
+    def _readable(self) -> Store:
+        """The store, for reading: refused only when the file itself cannot be trusted."""
+        if self.store is None or (self.damage is not None and self.damage.kind == damages.DAMAGED):
+            raise GameUnavailable(self.damage or damages.damaged(self.log_path, "not open"))
+        return self.store
+
+    def _writable(self) -> Store:
+        """The store, for an action: refused while damaged, unwritable, or deleted under the daemon."""
+        store = self._readable()
+        if self.damage is not None and self.damage.kind != damages.UNREPLAYABLE:
+            raise GameUnavailable(self.damage)
+        # Checked before every write: a log deleted with its directory still takes writes (the open
+        # file lives on), and an action acknowledged there would be lost at the next start.
+        if not store.in_place():
+            raise self._broken(damages.gone(store.path))
+        return store
+
+    @contextmanager
+    def _reading(self) -> Iterator[Store]:
+        store = self._readable()
+        try:
+            yield store
+        except sqlite3.DatabaseError as exc:
+            raise self._broken(damages.damaged(store.path, str(exc))) from None
+
+    @contextmanager
+    def _writing(self) -> Iterator[Store]:
+        """A failed write is refused like any action: the live state is unchanged."""
+        store = self._writable()
+        try:
+            yield store
+        except sqlite3.Error as exc:
+            found = damages.on_write(store.path, exc)
+            if found is not None:
+                raise self._broken(found) from None
+            log.exception("game: writing the log failed")
+            raise Unavailable(f"the game log cannot be written ({exc}); nothing was changed") from None
+
+    def repair(self) -> dict[str, Any]:
+        """``game/repair``: what the damage calls for, done now that the table asks."""
+        found = self.damage
+        if found is None:
+            raise Refused(f"the game log {self.log_path} is sound: nothing to repair")
+        if found.kind == damages.GONE:
+            return self._write_back()
+        moved = None
+        if found.kind in (damages.DAMAGED, damages.UNREPLAYABLE):
+            if self.store is not None:
+                self.store.close()
+            moved = damages.move_aside(self.log_path)
+        elif self.store is not None:  # read-only: the log is sound, only reopened
+            self.store.close()
+        self.store, self.table, self.match_id, self.damage = None, None, None, None
+        self._open()
+        if self.damage is not None:
+            raise GameUnavailable(self.damage)
+        texts = [f"the game log was moved aside to {moved}; a fresh one is started"
+                 if moved else "the game log can be written again"]
+        if self.table is not None:
+            texts.append(f"match {self.match_id} goes on")
+        log.warning("game: repaired: %s", "; ".join(texts))
+        return {"repaired": found.kind, "moved_to": None if moved is None else str(moved), "messages": texts}
+
+    def _write_back(self) -> dict[str, Any]:
+        path = self.store.path
+        moved = None
+        if path.exists():  # something new was put there: keep it, under another name
+            moved = damages.move_aside(path)
+        try:
+            self.store.write_back()
+        except (OSError, sqlite3.Error) as exc:
+            raise self._broken(damages.on_open(path, exc)) from None
+        self.damage = None
+        texts = [f"the game log is written back to {path}, every acknowledged action included"]
+        if moved is not None:
+            texts.append(f"the file found there was moved aside to {moved}")
+        log.warning("game: repaired: %s", "; ".join(texts))
+        return {"repaired": damages.GONE, "moved_to": None if moved is None else str(moved),
+                "messages": texts}
+
+    def _open(self) -> None:
+        """Open the log and resume its match; a failure is recorded, never raised: the launcher runs."""
+        try:
+            self.store = Store.in_dir(self.daemon.state_dir)
+        except (sqlite3.Error, OSError) as exc:
+            self.store = None
+            self._broken(damages.on_open(self.log_path, exc))
+            return
+        self.resume()
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
 
     # ---- state ---------------------------------------------------------------------------
 
     def resume(self) -> None:
-        """Rebuild the current match from its log (no effects are replayed, the aim excepted)."""
-        match = self._store().current_match()
+        """Rebuild the table's match from its log (no effects are replayed, the aim excepted)."""
+        match = self.store.current_match()
         if match is None:
             return
         self.match_id = match.id
@@ -101,30 +257,35 @@ class GameService:
             self.table = tables.replay(record.action for record in records)
         except ApiError as exc:
             # A log this version cannot replay: keep it untouched and refuse to build on it.
-            self.broken = (f"match {match.id} cannot be replayed ({exc.message}); its log is kept"
-                           " (game log); start a new match with game new")
-            log.error("%s", self.broken)
+            self._broken(damages.unreplayable(self.log_path, match.id, exc.message))
             return
         log.info("game: match %d resumed, %d action(s)", match.id, len(records))
         self._aim_at_turn()
 
-    def _store(self) -> Store:
-        if self.store is None:
-            raise Unavailable(self.broken or "the game log is not open")
-        return self.store
-
     def _table(self) -> tables.Table:
         if self.table is None:
-            if self.broken:
-                raise Unavailable(self.broken)
-            raise NotFound("no game yet: start one with launcherctl game new --players A,B,...")
+            if self.damage is not None:
+                raise GameUnavailable(self.damage)
+            raise NotFound(no_game_text(self.log_path))
         return self.table
 
+    def _table_status(self) -> dict[str, Any]:
+        """The table's status, rebuilt only when the table changed (the scores are not free)."""
+        if self._shown is None or self._shown[0] is not self.table:
+            shown = tables.status(self.table)
+            shown["match_id"] = self.match_id
+            self._shown = (self.table, shown)
+        return dict(self._shown[1])
+
     def status(self) -> dict[str, Any]:
-        """The table's status with the match id and the reload advice."""
-        shown = tables.status(self._table())
-        shown["match_id"] = self.match_id
+        """The table's status with the match id, the reload advice, where the log is, and any damage."""
+        if self.table is None and self.damage is None:
+            raise NotFound(no_game_text(self.log_path))
+        shown = self._table_status() if self.table is not None else {"match_id": self.match_id}
         shown["reload_advice"] = reload_advice(self.hopper)
+        shown["state_dir"] = str(self.daemon.state_dir)
+        if self.damage is not None:
+            shown["damage"] = self.damage.to_json()
         return shown
 
     def fresh_status(self) -> dict[str, Any]:
@@ -135,45 +296,101 @@ class GameService:
     def status_for_daemon(self) -> dict[str, Any] | None:
         """The ``game`` key of ``status/get``: None without a game, never an exception."""
         if self.table is None:
-            return {"error": self.broken} if self.broken else None
+            return {"error": self.damage.message, "damage": self.damage.to_json()} if self.damage else None
         return self.status()
 
     # ---- acting --------------------------------------------------------------------------
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
         """Check one action, log it, make it live, carry out its effects; the reply to send."""
-        table, effects = tables.apply(self._table(), action)
-        with _writing():
-            seq = self._store().append(self.match_id, action, over=table.match_over,
-                                       winner=_winner_text(table) if table.match_over else None)
+        self._writable()
+        table = self._table()
+        if action["type"] in ("play", "first_attack", "press") and "by" not in action:
+            turn = games.turn(table.game)
+            action = action if turn is None else {**action, "by": turn}  # the log says who acted
+        table, effects = tables.apply(table, action)
+        with self._writing() as store:
+            seq = store.append(self.match_id, action, over=table.match_over,
+                               winner=_winner_text(table) if table.match_over else None)
         self.table = table
         self.daemon.publish("game/action", {"seq": seq, "match_id": self.match_id, "action": action})
+        if action["type"] == "end_round" and not table.match_over:
+            effects.append({"type": "message",
+                            "text": dealing_advice(table.game.ruleset, len(table.game.players))})
         return self._reply(effects)
 
-    def start(self, action: dict[str, Any]) -> dict[str, Any]:
+    def start(self, action: dict[str, Any], force: bool = False) -> dict[str, Any]:
         """A new match: checked, its first action logged, then live (the previous one stays in history)."""
+        self._writable()
+        if self.table is not None and not self.table.match_over and not force:
+            raise Refused(still_running_text(self.match_id, list(self.table.match.players),
+                                             self.table.game.round_no))
         table, effects = tables.new_table(action)
-        with _writing():
-            self.match_id = self._store().start_match(action)
-        self.table, self.broken, self._last_press = table, None, None
+        previous = self.match_id if self.table is not None and not self.table.match_over else None
+        with self._writing() as store:
+            self.match_id = store.start_match(action)
+        self.table, self._last_press = table, None
+        if self.damage is not None:  # an unreplayable match no longer stands in the way
+            self.damage = None
         self.daemon.publish("game/action", {"seq": None, "match_id": self.match_id, "action": action})
+        effects.append({"type": "message", "text": dealing_advice(action["rules"], len(action["players"]))})
+        if previous is not None:
+            effects.insert(0, {"type": "message", "text": set_aside_text(previous)})
         return self._reply(effects)
+
+    def resume_match(self, match_id: int) -> dict[str, Any]:
+        """``game/resume``: make an earlier match the table's again, as its log left it."""
+        store = self._writable()
+        if match_id == self.match_id and self.table is not None:
+            raise Refused(f"match {match_id} is already the table's")
+        with self._reading():
+            store.match(match_id)
+            records = store.actions(match_id)
+        try:
+            table = tables.replay(record.action for record in records)
+        except ApiError as exc:
+            raise Refused(f"match {match_id} cannot be replayed ({exc.message})") from None
+        previous = self.match_id if self.table is not None and not self.table.match_over else None
+        with self._writing() as store:
+            store.set_current(match_id)
+        self.table, self.match_id, self._last_press, self.damage = table, match_id, None, None
+        self._aim_at_turn()
+        texts = [f"match {match_id} resumed"]
+        if previous is not None:
+            texts.insert(0, set_aside_text(previous))
+        return self._reply([{"type": "message", "text": text} for text in texts])
+
+    def abandon(self) -> dict[str, Any]:
+        """``game/abandon``: no match at the table; the one that was stays in history, resumable."""
+        store = self._writable()
+        self._table()
+        with self._writing():
+            store.set_current(None)
+        abandoned = self.match_id
+        self.table, self.match_id, self._last_press = None, None, None
+        text = set_aside_text(abandoned)
+        self.publish_message(text)
+        return {"abandoned": abandoned, "messages": [text]}
 
     def undo(self) -> dict[str, Any]:
         """Take back the match's last live action (kept in the log, marked undone): a replay without it."""
+        store = self._writable()
         self._table()
-        records = self._store().actions(self.match_id)
+        with self._reading():
+            records = store.actions(self.match_id)
         if len(records) < 2:
             raise Refused("nothing to undo: the match has only just started (game new starts another)")
         last = records[-1]
         table = tables.replay(record.action for record in records[:-1])
-        with _writing():
-            self.store.undo(self.match_id, last.seq, over=table.match_over,
-                            winner=_winner_text(table) if table.match_over else None)
+        with self._writing():
+            store.undo(self.match_id, last.seq, over=table.match_over,
+                       winner=_winner_text(table) if table.match_over else None)
         self.table, self._last_press = table, None
         self.daemon.publish("game/action", {"seq": last.seq, "match_id": self.match_id, "undone": True})
         self._aim_at_turn()
-        reply = self._reply([{"type": "message", "text": f"undone: {_describe(last.action)}"}])
+        # Whose cards they are: the press's own record, or (older logs) whose move it is again.
+        who = last.action.get("by") or games.turn(table.game)
+        reply = self._reply([{"type": "message", "text": undone_text(last.action, who)}])
         reply["undone"] = last.action
         return reply
 
@@ -192,6 +409,7 @@ class GameService:
                                                         "round": self.table.game.round_no})
         if aim is not None:
             self._aim(aim["seat"], aim["seats"])
+        self.follow_hopper()  # a reload since the last launcher event is no event: the advice must see it
         return {**self.status(), "messages": texts}
 
     def publish_message(self, text: str) -> None:
@@ -200,7 +418,7 @@ class GameService:
 
     def _aim_at_turn(self) -> None:
         """Face whoever's move it is (after a resume or an undo, which carry no aim effect)."""
-        player = tables.status(self.table)["aim"]
+        player = games.turn(self.table.game)
         if player is not None:
             self._aim(*tables.seat_of(self.table, player))
 
@@ -238,9 +456,10 @@ class GameService:
             self.publish_message(f"press {press_id} gave nothing: the launcher is empty and the press"
                                  " does not count; reload it and press again")
             return
-        presser = tables.status(self.table)["turn"]
+        presser = games.turn(self.table.game)
+        press = {"type": "press", "cards": cards, "press_id": press_id}
         try:
-            self.act({"type": "press", "cards": cards, "press_id": press_id})
+            self.act(press if presser is None else {**press, "by": presser})
         except ApiError as exc:
             self.publish_message(f"press {press_id} ({cards} card(s)) is not counted in the game:"
                                  f" {exc.message}")
@@ -251,31 +470,34 @@ class GameService:
         """A card counted after its press was resolved (it fell out late): it is the presser's too."""
         if self._last_press is not None and params.get("press_id") == self._last_press[0]:
             try:
-                self.act({"type": "cards", "cards": 1, "press_id": params.get("press_id")})
+                self.act({"type": "cards", "cards": 1, "press_id": params.get("press_id"),
+                          "by": self._last_press[1]})
             except ApiError as exc:
                 self.publish_message(f"a card that came out late is not counted: {exc.message}")
 
     def follow_hopper(self) -> None:
-        """Read the launcher's hopper estimate; say once when it falls low enough to reload.
-
-        ``daemon.get_status`` also asks ``status_for_daemon``, which must therefore never come here.
-        """
-        self.hopper = self.daemon.get_status().get("hopper")
+        """Read the launcher's hopper estimate; say once when it falls low enough to reload."""
+        self.hopper = self._launcher_hopper()
         advice = reload_advice(self.hopper)
         low = advice["reload"]
         if low and not self._low and self.table is not None:
             self.publish_message(advice["text"])
         self._low = low
 
+    def _launcher_hopper(self) -> int | None:
+        # ``get_status`` asks ``status_for_daemon`` too, which serves the cached table status and so
+        # costs no score rebuild; it must never come back here.
+        return self.daemon.get_status().get("hopper")
+
     # ---- method handlers -----------------------------------------------------------------
 
     def log_of_match(self) -> dict[str, Any]:
         """``game/log``: the current match and all its actions, undone ones included."""
         if self.match_id is None:
-            raise NotFound("no game yet: start one with launcherctl game new --players A,B,...")
-        store = self._store()
-        return {"match": store.match(self.match_id).to_json(),
-                "actions": [r.to_json() for r in store.actions(self.match_id, include_undone=True)]}
+            raise NotFound(no_game_text(self.log_path))
+        with self._reading() as store:
+            return {"match": store.match(self.match_id).to_json(),
+                    "actions": [r.to_json() for r in store.actions(self.match_id, include_undone=True)]}
 
     def scores(self, csv: bool) -> dict[str, Any]:
         """``game/scores``: the counter's view of the match, or its CSV table."""
@@ -283,27 +505,23 @@ class GameService:
         return {"csv": scores_csv(match)} if csv else scores(match)
 
     def history(self) -> list[dict[str, Any]]:
-        """Every match, oldest first, with its rounds and totals."""
+        """Every match, oldest first, with its rounds and totals; the table's own is ``current``."""
         shown = []
-        for record in self._store().matches():
-            entry = record.to_json()
-            try:
-                if record.id == self.match_id and self.table is not None:
-                    table = self.table
+        with self._reading() as store:
+            for record in store.matches():
+                entry = record.to_json()
+                entry["current"] = record.id == self.match_id
+                try:
+                    if record.id == self.match_id and self.table is not None:
+                        table = self.table
+                    else:
+                        table = tables.replay(r.action for r in store.actions(record.id))
+                except ApiError as exc:
+                    entry.update(rounds=None, totals=None, error=exc.message)
                 else:
-                    table = tables.replay(r.action for r in self.store.actions(record.id))
-            except ApiError as exc:
-                entry.update(rounds=None, totals=None, error=exc.message)
-            else:
-                entry.update(rounds=len(table.match.rounds), totals=scores(table.match)["totals"])
-            shown.append(entry)
+                    entry.update(rounds=len(table.match.rounds), totals=scores(table.match)["totals"])
+                shown.append(entry)
         return shown
-
-
-def _describe(action: dict[str, Any]) -> str:
-    """One line for an action, as the undo reply names it."""
-    rest = " ".join(f"{key}={value}" for key, value in action.items() if key != "type" and value is not None)
-    return f"{action['type']} {rest}".strip()
 
 
 def _present(params: dict[str, Any]) -> dict[str, Any]:
@@ -313,18 +531,9 @@ def _present(params: dict[str, Any]) -> dict[str, Any]:
 
 def setup(daemon: Any) -> GameService:
     """The ``card_launcher.extensions`` entry point: open the log, resume, register, subscribe."""
-    try:
-        store = Store.in_dir(daemon.state_dir)
-    except (sqlite3.Error, OSError) as exc:
-        # The launcher itself must still work: the game methods answer why they cannot.
-        broken = (f"the game log {daemon.state_dir / 'game.sqlite3'} cannot be opened ({exc});"
-                  " move it aside to start afresh")
-        log.error("%s", broken)
-        service = GameService(daemon, None, broken)
-    else:
-        service = GameService(daemon, store)
-        daemon.on_close(store.close)
-        service.resume()
+    service = GameService(daemon, None)
+    service._open()  # whatever the log's state, the launcher runs: the game methods say why not
+    daemon.on_close(service.close)
     _register(daemon, service)
     _register_code(daemon, JoinCode(daemon.state_dir))
     daemon.subscribe(service.on_event)
@@ -333,16 +542,30 @@ def setup(daemon: Any) -> GameService:
     return service
 
 
+def _new(service: GameService, params: dict[str, Any]) -> dict[str, Any]:
+    force = params.pop("force")
+    return service.start({"type": "new", **_present(params)}, force=force)
+
+
 def _register(daemon: Any, service: GameService) -> None:
     r = daemon.api.register
     color = Param(str, None, choices=COLORS)
     act = service.act
 
-    r("game/new", lambda p: service.start({"type": "new", **_present(p)}), {
+    r("game/new", lambda p: _new(service, dict(p)), {
         "rules": Param(str, choices=tuple(RULESETS)), "players": list, "dealer": (str, None),
         "first_card": (str, None), "color": color, "options": (dict, None),
         "scoring": Param(str, "standard", choices=SCORINGS), "target": Param(int, 500, minimum=1),
-    }, doc="start a match: players in seat order; its first round is dealt")
+        "force": (bool, False),
+    }, doc="start a match: players in seat order; its first round is dealt (force: even while"
+           " another match is being played, which stays resumable)")
+    r("game/resume", lambda p: service.resume_match(p["match"]), {"match": Param(int, minimum=1)},
+      doc="make an earlier match (game/history) the table's again")
+    r("game/abandon", lambda p: service.abandon(), doc="set the match aside (game/resume brings it back)")
+    r("game/repair", lambda p: service.repair(),
+      doc="fix what game/status reports about the log (moves a damaged log aside)")
+    r("game/rules", lambda p: rules_data(p["rules"]), {"rules": (str, None)},
+      doc="the cards of a ruleset (or of every ruleset), their points, and the scoring variants")
     r("game/play", lambda p: act({"type": "play", **_present(p)}), {
         "card": str, "color": color, "target": (str, None), "last": (bool, False), "by": (str, None),
     }, doc="the player whose move it is plays a card")
@@ -354,7 +577,8 @@ def _register(daemon: Any, service: GameService) -> None:
         r(f"game/{kind}", lambda p, kind=kind: act({"type": kind, "player": p["player"]}),
           {"player": str}, doc=doc)
     r("game/undo", lambda p: service.undo(), doc="take back the last action of the match")
-    r("game/status", lambda p: service.fresh_status(), doc="the round, whose move it is, the match")
+    r("game/status", lambda p: service.fresh_status(),
+      doc="the round, whose move it is, the match, where the log is and what is wrong with it")
     r("game/log", lambda p: service.log_of_match(), doc="the match's actions, undone ones included")
     r("game/end-round", lambda p: act({"type": "end_round", **_present(p)}), {
         "winner": str, "hands": dict, "first_card": (str, None), "color": color,

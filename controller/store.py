@@ -7,12 +7,18 @@ power cut at any moment leaves a database that passes ``integrity_check`` and ho
 that was acknowledged. Undo marks an action undone instead of deleting it, so the log stays the
 whole story of the table.
 
-One connection, used from the daemon's loop thread only.
+One connection, used from the daemon's loop thread only. A file that is not a sound game log
+(random bytes, a row that is not JSON, a missing column) raises :class:`LogDamaged` when it is
+opened, not in the middle of a game; the caller decides what to tell the table
+(``controller.damage``). The file's identity is kept, so that a log deleted or replaced under the
+daemon is noticed before an action is acknowledged (``in_place``), and the log the connection still
+holds can be written back (``write_back``).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from firmware.errors import NotFound, Refused
+from firmware.errors import LauncherError, NotFound, Refused
 
 FILENAME = "game.sqlite3"
 SCHEMA_VERSION = 1
@@ -42,7 +48,19 @@ _SCHEMA = (
         undone   INTEGER NOT NULL DEFAULT 0
     )""",
     "CREATE INDEX IF NOT EXISTS actions_by_match ON actions(match_id, seq)",
+    # The table's current match: absent before any "resume" or "abandon" (then the latest match),
+    # an empty value after "abandon" (no match at the table).
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)",
 )
+_COLUMNS = {
+    "matches": {"id", "started", "rules", "players", "finished", "winner"},
+    "actions": {"seq", "match_id", "ts", "action", "undone"},
+    "meta": {"key", "value"},
+}
+
+
+class LogDamaged(LauncherError, sqlite3.DatabaseError):
+    """The file opens as SQLite but is not a sound game log; the message says what is wrong."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +123,7 @@ class Store:
                 raise sqlite3.DatabaseError(
                     f"{self.path} was written by a newer version (schema {version}, this one reads"
                     f" {SCHEMA_VERSION})")
+            self._verify()  # before anything is written: a damaged file is left as it was found
             with self._transaction():
                 for statement in _SCHEMA:
                     self._db.execute(statement)
@@ -112,6 +131,24 @@ class Store:
         except BaseException:
             self._db.close()
             raise
+        self._identity = _identity(self.path)
+
+    def _verify(self) -> None:
+        """Refuse a log that would fail later, mid-game: damaged pages, missing columns, bad rows."""
+        for table, columns in _COLUMNS.items():
+            found = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if found and columns - found:  # a table not there yet is created below
+                raise LogDamaged(f"table {table} lacks column(s) {', '.join(sorted(columns - found))}")
+        verdict = "; ".join(row[0] for row in self._db.execute("PRAGMA quick_check"))
+        if verdict != "ok":
+            raise LogDamaged(verdict)
+        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "matches" in tables:
+            for row in self._db.execute("SELECT id, started, rules, players, finished, winner FROM matches"):
+                _match(row)
+        if "actions" in tables:
+            for row in self._db.execute("SELECT seq, match_id, ts, action, undone FROM actions"):
+                _action(row)
 
     @classmethod
     def in_dir(cls, state_dir: str | Path) -> "Store":
@@ -129,6 +166,33 @@ class Store:
             raise
         self._db.execute("COMMIT")
 
+    def in_place(self) -> bool:
+        """Whether the file this connection writes is still the one at ``path`` (not deleted, not replaced)."""
+        return _identity(self.path) == self._identity
+
+    def write_back(self) -> None:
+        """Copy the log this connection holds to ``path`` (recreating its directory) and use that copy.
+
+        For a state directory deleted under the daemon: the connection still reads the deleted file,
+        every acknowledged action included. Whatever now sits at ``path`` is not overwritten.
+        """
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.exists():
+            raise FileExistsError(f"{self.path} exists again: move it aside first")
+        fresh = sqlite3.connect(str(self.path), isolation_level=None)
+        try:
+            self._db.backup(fresh)
+            fresh.execute("PRAGMA journal_mode=WAL")
+        except BaseException:
+            fresh.close()
+            self.path.unlink(missing_ok=True)
+            raise
+        self._db.close()
+        self._db = fresh
+        for pragma in ("synchronous=FULL", "foreign_keys=ON", "cache_size=-256"):
+            self._db.execute(f"PRAGMA {pragma}")
+        self._identity = _identity(self.path)
+
     def close(self) -> None:
         """Close the connection (idempotent); the WAL is checkpointed into the main file."""
         if self._db is not None:
@@ -145,7 +209,19 @@ class Store:
                 (_now(), new_action["rules"], json.dumps(list(new_action["players"]))))
             match_id = cursor.lastrowid
             self._insert(match_id, new_action)
+            self._set_current(match_id)
         return match_id
+
+    def set_current(self, match_id: int | None) -> None:
+        """Make match ``match_id`` the table's (``resume``), or none (``abandon``)."""
+        if match_id is not None:
+            self.match(match_id)
+        with self._transaction():
+            self._set_current(match_id)
+
+    def _set_current(self, match_id: int | None) -> None:
+        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('current_match', ?)",
+                         ("" if match_id is None else str(match_id),))
 
     def append(self, match_id: int, action: dict[str, Any], *, over: bool = False,
                winner: str | None = None) -> int:
@@ -193,7 +269,10 @@ class Store:
     # ---- reading -------------------------------------------------------------------------
 
     def current_match(self) -> MatchRecord | None:
-        """The latest match, finished or not: the one the table shows; None before the first."""
+        """The table's match, finished or not (the latest unless resumed or abandoned); None if none."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'current_match'").fetchone()
+        if row is not None:
+            return self.match(int(row[0])) if row[0] else None
         row = self._db.execute(
             "SELECT id, started, rules, players, finished, winner FROM matches ORDER BY id DESC LIMIT 1"
         ).fetchone()
@@ -233,9 +312,28 @@ class Store:
         return "; ".join(row[0] for row in self._db.execute("PRAGMA integrity_check"))
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino
+
+
+def _json(text: object, what: str, shape: type) -> Any:
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        value = None
+    if not isinstance(value, shape):
+        raise LogDamaged(f"{what} is not a JSON {shape.__name__}: {str(text)[:60]!r}")
+    return value
+
+
 def _match(row: tuple) -> MatchRecord:
-    return MatchRecord(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5])
+    return MatchRecord(row[0], row[1], row[2], _json(row[3], f"the players of match {row[0]}", list),
+                       row[4], row[5])
 
 
 def _action(row: tuple) -> ActionRecord:
-    return ActionRecord(row[0], row[1], row[2], json.loads(row[3]), bool(row[4]))
+    return ActionRecord(row[0], row[1], row[2], _json(row[3], f"action {row[0]}", dict), bool(row[4]))

@@ -1,0 +1,128 @@
+"""What can go wrong with the game log on disk, what the table is told, and what repairs it (#9).
+
+The launcher must run whatever state the game log is in: the game layer then refuses game actions
+with a :class:`GameUnavailable` error that carries a :class:`Damage` (what happened, what to do,
+whether ``launcherctl game repair`` fixes it), and ``game status`` shows the same. Each kind of
+damage has its own advice, because the right move differs: a damaged file is moved aside (only when
+the table asks), a read-only directory is a matter of ownership and must not be "fixed" by moving
+a good log away, and a state directory deleted under the daemon can be written back from the file
+the daemon still holds open.
+"""
+
+from __future__ import annotations
+
+import errno
+import getpass
+import os
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from firmware.errors import Unavailable
+
+DAMAGED = "damaged"  # the file cannot be read as a game log: move it aside
+UNREPLAYABLE = "unreplayable"  # the file is sound, one match in it is not: start another or move it aside
+READ_ONLY = "read_only"  # the directory or file cannot be written: fix ownership, keep the log
+GONE = "gone"  # the state directory or the log was deleted or replaced while the daemon ran
+
+
+@dataclass(frozen=True)
+class Damage:
+    """Why the game cannot be played, said for the table: ``what`` happened, ``todo`` about it."""
+
+    kind: str
+    what: str
+    todo: str
+    path: str
+
+    @property
+    def message(self) -> str:
+        return f"{self.what}: {self.todo}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "what": self.what, "todo": self.todo, "path": self.path,
+                "repair": "launcherctl game repair"}
+
+
+class GameUnavailable(Unavailable):
+    """A game request refused because of the log's damage; the reply's ``data`` says which."""
+
+    def __init__(self, damage: Damage):
+        super().__init__(damage.message)
+        self.damage = damage
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "data": {"damage": self.damage.to_json()}}
+
+
+def _user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no passwd entry (a container's uid): the number will do
+        return str(os.geteuid())
+
+
+def damaged(path: Path, detail: str) -> Damage:
+    return Damage(DAMAGED, f"the game log {path} is damaged ({detail})",
+                  "launcherctl game repair moves it aside (nothing is deleted) and starts a fresh log;"
+                  " the launcher works meanwhile", str(path))
+
+
+def unreplayable(path: Path, match_id: int, detail: str) -> Damage:
+    return Damage(UNREPLAYABLE, f"match {match_id} in {path} cannot be replayed ({detail})",
+                  "launcherctl game log shows its actions; launcherctl game new starts another match"
+                  " in the same log, or launcherctl game repair moves the whole log aside", str(path))
+
+
+def read_only(path: Path, detail: str) -> Damage:
+    user = _user()
+    return Damage(READ_ONLY, f"the game log {path} cannot be written ({detail})",
+                  f"the log itself is not the problem, do not move it: let the user launcherd runs as"
+                  f" ({user}) write {path.parent} and the files in it (e.g. sudo chown -R {user}"
+                  f" {path.parent}), then launcherctl game repair", str(path))
+
+
+def gone(path: Path) -> Damage:
+    return Damage(GONE, f"the game log {path} was deleted or replaced while launcherd was running;"
+                  " nothing more is written there", "launcherctl game repair writes back the log"
+                  " launcherd still holds, with every action it acknowledged", str(path))
+
+
+def _cannot_write(path: Path, exc: BaseException) -> bool:
+    if isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return True
+    if "readonly" in str(exc) or "read-only" in str(exc):
+        return True
+    # SQLite says only "unable to open database file" when it may not create the file or its WAL.
+    target = path if path.exists() else path.parent
+    return target.exists() and not os.access(target, os.W_OK)
+
+
+def on_open(path: Path, exc: BaseException) -> Damage:
+    """The damage an error opening the log (``Store``) reveals."""
+    detail = str(exc) or type(exc).__name__
+    if _cannot_write(path, exc):
+        return read_only(path, detail)
+    return damaged(path, detail)
+
+
+def on_write(path: Path, exc: sqlite3.Error) -> Damage | None:
+    """The damage a failed write reveals; None for a passing trouble (a full disk, a busy lock)."""
+    if _cannot_write(path, exc):
+        return read_only(path, str(exc))
+    if isinstance(exc, sqlite3.DatabaseError) and ("malformed" in str(exc) or "not a database" in str(exc)):
+        return damaged(path, str(exc))
+    return None
+
+
+def move_aside(path: Path, now: datetime | None = None) -> Path:
+    """Rename the log (and its WAL and shared-memory files) to ``NAME.damaged-TIME``; the new name."""
+    stamp = (now or datetime.now(timezone.utc)).strftime("%Y%m%dT%H%M%SZ")
+    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    for suffix in ("", "-wal", "-shm"):
+        part = path.with_name(path.name + suffix)
+        if part.exists():
+            os.replace(part, aside.with_name(aside.name + suffix))
+    return aside
