@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from firmware.config import MOTOR_PIN_KEYS, SCHEMA, load_config, with_sim_devices
+from firmware.config import MOTOR_PIN_KEYS, PIN_KEYS, load_config, with_sim_devices
 
 ROOT = Path(__file__).resolve().parent.parent
 WIRING = ROOT / "wiring"
@@ -66,7 +66,7 @@ def table_rows(markdown: str) -> dict[str, list[str]]:
 def test_every_configured_pin_is_in_the_table_with_its_header_pin(generate):
     placed = with_sim_devices(load_config())
     rows = table_rows((WIRING / "pins.md").read_text(encoding="utf-8"))
-    assert list(rows) == list(SCHEMA["pins"])
+    assert list(rows) == list(PIN_KEYS)
     for key, (bcm, header, _, function, direction, pull) in rows.items():
         assert int(bcm) == getattr(placed.pins, key)
         assert int(header) == generate.HEADER_PINS[int(bcm)]
@@ -85,17 +85,92 @@ def test_the_table_follows_a_changed_config(generate):
     assert rows["beam"].pull.startswith("internal pull-up")
 
 
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def svg_labels(name: str) -> str:
+    """Every text of a drawing in the repository, which must parse as SVG."""
+    root = ET.fromstring((WIRING / name).read_text(encoding="utf-8"))
+    assert root.tag == f"{SVG}svg"
+    return " ".join(element.text or "" for element in root.iter(f"{SVG}text"))
+
+
 def test_the_diagram_is_valid_svg_and_shows_every_pin_and_part(generate):
-    text = (WIRING / "wiring.svg").read_text(encoding="utf-8")
-    root = ET.fromstring(text)
-    assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    labels = " ".join(element.text or "" for element in root.iter("{http://www.w3.org/2000/svg}text"))
+    labels = svg_labels("wiring.svg")
     for row in generate.pin_rows():
         assert f"GPIO{row.bcm} · pin {row.header}" in labels
     for part in ("TB6612FNG", "DRV8833", "L298N", "Break-beam", "button with LED", "Buzzer",
                  "Lid switch (optional)", "Aim servo (optional)", "Motor supply", "common ground",
                  "10k", "3V3 · pin 1", "GND · pin 6"):
         assert part in labels, part
+
+
+def test_the_diagram_draws_the_parts_that_were_only_text(generate):
+    labels = svg_labels("wiring.svg")
+    for part in ("PWMA (TB6612)", "fuse 1-2 A", "100 µF", "100 nF", "330 Ω", "1 kΩ", "NPN",
+                 "5 V regulator", "VM+ in (after the fuse)"):
+        assert part in labels, part
+    svg = (WIRING / "wiring.svg").read_text(encoding="utf-8")
+    assert 'class="npn"' in svg and 'class="motor"' in svg
+
+
+def test_pwma_is_tied_high_on_the_tb6612(generate):
+    """With PWM on AIN1/AIN2 an open PWMA (internal pull-down) brakes: the motor never turns."""
+    pwma = next(pin for pin in generate.driver_pins()["TB6612FNG"] if pin.name == "PWMA")
+    assert pwma.to == "3V3"
+    rows = [line for line in (WIRING / "pins.md").read_text(encoding="utf-8").splitlines()
+            if line.startswith("| PWMA |")]
+    assert rows == ["| PWMA | 23 | 3V3 · pin 1 | " + pwma.why + " |"]
+
+
+def driver_tables(markdown: str) -> dict[str, list[list[str]]]:
+    tables: dict[str, list[list[str]]] = {}
+    board = None
+    for line in markdown.splitlines():
+        if line.startswith("## ") and line.endswith(": every pin"):
+            board = line[3:].removesuffix(": every pin")
+            tables[board] = []
+        elif board and line.startswith("| ") and not line.startswith("| Pin |"):
+            tables[board].append([cell.strip() for cell in line.strip("|").split("|")])
+    return tables
+
+
+def test_the_driver_tables_and_the_driver_drawing_agree(generate):
+    tables = driver_tables((WIRING / "pins.md").read_text(encoding="utf-8"))
+    assert set(tables) == {"TB6612FNG", "DRV8833"}
+    labels = svg_labels("drivers.svg")
+    for board, rows in tables.items():
+        assert board in labels
+        assert [row[0] for row in rows] == [pin.name for pin in generate.driver_pins()[board]]
+        for name, chip_pins, goes_to, _ in rows:
+            assert name in labels and chip_pins in labels, (board, name)
+            assert goes_to.replace("`", "") in labels, (board, goes_to)
+    # Every motor pin of the config reaches an input of each chip.
+    for row in generate.pin_rows():
+        if row.key in MOTOR_PIN_KEYS:
+            assert labels.count(f"GPIO{row.bcm} · pin {row.header} ({row.key})") == 2
+
+
+def test_every_chip_pin_is_accounted_for(generate):
+    """Each datasheet pin number appears exactly once: none forgotten, none wired twice."""
+    expected = {"TB6612FNG": set(range(1, 25)), "DRV8833": set(range(1, 17))}
+    for board, pins in generate.driver_pins().items():
+        numbers = [int(n) for pin in pins for n in pin.chip_pins.replace("+ pad", "").split(",")]
+        assert sorted(numbers) == sorted(expected[board]), board
+
+
+def test_the_drivers_follow_a_missing_enable_pin(generate):
+    config = load_config().replace("pins", motor_enable=False)
+    pins = generate.driver_pins(config)
+    assert next(p for p in pins["TB6612FNG"] if p.name == "STBY").to == "3V3"
+    assert next(p for p in pins["DRV8833"] if p.name == "nSLEEP").to == "3V3"
+
+
+def test_the_power_drawing_shows_both_options():
+    labels = svg_labels("power.svg")
+    for phrase in ("A. Two supplies", "B. One plug", "star point", "Schottky", "1000 µF", "fuse 2 A",
+                   "get_throttled", "stall current"):
+        assert phrase in labels, phrase
 
 
 def test_the_safety_notes_cover_what_the_issue_requires():

@@ -1,8 +1,9 @@
-"""Write wiring/pins.md and wiring/wiring.svg from the default configuration.
+"""Write wiring/pins.md and the wiring drawings (wiring.svg, drivers.svg, power.svg).
 
-The pin map lives in one place, firmware/config.py. Run `.venv/bin/python wiring/generate.py`
-after changing a default pin; tests/test_wiring.py regenerates both files and fails when the
-copies in the repository differ, so the documentation can never disagree with the firmware.
+The pin map lives in one place, firmware/config.py, and every input's pull in firmware/pins.py.
+Run `.venv/bin/python wiring/generate.py` after changing a default pin; tests/test_wiring.py
+regenerates every file and fails when the copies in the repository differ, so the documentation
+can never disagree with the firmware.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-from firmware.config import MOTOR_PIN_KEYS, NOT_FITTED, SCHEMA, Config, load_config, with_sim_devices
+from firmware.config import MOTOR_PIN_KEYS, NOT_FITTED, PIN_KEYS, SCHEMA, Config, load_config, with_sim_devices
+from firmware.pins import INPUT_KEYS, input_pull
 
 HERE = Path(__file__).resolve().parent
 
@@ -30,7 +32,6 @@ HAT_EEPROM_PINS = (0, 1)
 
 # Outputs that run PWM in the firmware (motor speed, LED brightness, servo position).
 PWM_KEYS = {"motor_forward", "motor_reverse", "led", "servo"}
-INPUT_KEYS = ("button", "beam", "lid")
 
 
 @dataclass(frozen=True)
@@ -44,21 +45,9 @@ class PinRow:
     optional: bool
 
 
-def input_pull(config: Config, key: str) -> str:
-    """The pull for an input, from the level its switch or sensor drives when it closes.
-
-    Every input is wired so that the contact (button, receiver transistor, lid switch) connects
-    the pin to one rail and the internal pull holds the other: a broken wire then reads as
-    released, unblocked and, for the lid, open, which stops the motor.
-    """
-    sensor = config.sensor
-    closed_level = {
-        "button": sensor.button_active,  # pressed closes the contact
-        "beam": sensor.beam_blocked,  # an open-collector receiver pulls the pin when blocked
-        # The lid switch is closed while the lid is shut, so "open" is the pulled level.
-        "lid": "high" if sensor.lid_open == "low" else "low",
-    }[key]
-    if closed_level == "low":
+def pull_prose(config: Config, key: str) -> str:
+    """The table's wording of the pull firmware.pins chose for an input, with the contact's rail."""
+    if input_pull(config, key) == "up":
         return "internal pull-up (contact to GND)"
     return "internal pull-down (contact to 3V3)"
 
@@ -69,11 +58,12 @@ def pin_rows(config: Config | None = None) -> list[PinRow]:
     config = config if config is not None else load_config()
     placed = with_sim_devices(config)
     rows = []
-    for key, field in SCHEMA["pins"].items():
+    for key in PIN_KEYS:
+        field = SCHEMA["pins"][key]
         bcm = getattr(placed.pins, key)
         optional = getattr(config.pins, key) is NOT_FITTED
         if key in INPUT_KEYS:
-            direction, pull = "input", input_pull(config, key)
+            direction, pull = "input", pull_prose(config, key)
         else:
             direction = "output (PWM)" if key in PWM_KEYS else "output"
             pull = "none; 10 kΩ pull-down at the driver" if key in MOTOR_PIN_KEYS else "none"
@@ -84,7 +74,82 @@ def pin_rows(config: Config | None = None) -> list[PinRow]:
     return rows
 
 
-def pins_markdown(rows: list[PinRow]) -> str:
+def pin_label(row: PinRow) -> str:
+    """How the drawings name a Pi pin; tests find every row of pins.md in the SVGs by it."""
+    return f"GPIO{row.bcm} · pin {row.header}"
+
+
+@dataclass(frozen=True)
+class DriverPin:
+    name: str  # as printed in the datasheet (breakouts mostly use the same names)
+    chip_pins: str  # package pin numbers: TB6612FNG SSOP24, DRV8833 HTSSOP-16 (PWP)
+    to: str  # a config key, or where the pin goes
+    why: str
+
+
+def driver_pins(config: Config | None = None) -> dict[str, list[DriverPin]]:
+    """Every pin of both supported driver chips and what it connects to.
+
+    Checked against Toshiba's TB6612FNG datasheet (pin table: 24 pins, every logic input with a
+    200 kΩ internal pull-down; IN1/IN2/PWM truth table) and TI's DRV8833 datasheet (SLVSAR1E:
+    pin table, nSLEEP with 500 kΩ to GND, IN1 = IN2 = low is coast).
+    """
+    config = config if config is not None else load_config()
+    enable_fitted = config.pins.motor_enable is not NOT_FITTED
+    stby_to = "motor_enable" if enable_fitted else "3V3"
+    stby_why = (
+        "high = run; 10 kΩ to GND holds standby while the Pi pin floats" if enable_fitted
+        else "motor_enable is not fitted: tie to 3V3 (the input pull-downs still hold the motor off)"
+    )
+    tb6612 = [
+        DriverPin("AIN1", "21", "motor_forward", "PWM forward; 10 kΩ to GND"),
+        DriverPin("AIN2", "22", "motor_reverse", "PWM reverse; 10 kΩ to GND"),
+        DriverPin("PWMA", "23", "3V3", "tie high: low PWMA brakes, and its 200 kΩ pull-down makes an open PWMA low"),
+        DriverPin("STBY", "19", stby_to, stby_why),
+        DriverPin("VCC", "20", "3V3", "logic supply, 2.7-5.5 V"),
+        DriverPin("VM", "13, 14, 24", "VM", "motor supply 4.5-13.5 V after the fuse; 100 µF + 100 nF to GND"),
+        DriverPin("GND", "18", "GND", "logic ground: the common ground"),
+        DriverPin("PGND1, PGND2", "3, 4, 9, 10", "GND", "power ground (breakouts join every GND pad)"),
+        DriverPin("AO1", "1, 2", "motor", "motor lead 1"),
+        DriverPin("AO2", "5, 6", "motor", "motor lead 2"),
+        DriverPin("BIN1, BIN2, PWMB", "17, 16, 15", "open", "channel B unused: its pull-downs keep it off"),
+        DriverPin("BO1, BO2", "11, 12, 7, 8", "open", "channel B outputs, unused"),
+    ]
+    drv8833 = [
+        DriverPin("AIN1", "16", "motor_forward", "PWM forward; 10 kΩ to GND"),
+        DriverPin("AIN2", "15", "motor_reverse", "PWM reverse; 10 kΩ to GND"),
+        DriverPin("nSLEEP", "1", stby_to, stby_why + " (board pull-up: README)" if enable_fitted else stby_why),
+        DriverPin("VM", "12", "VM", "motor supply 2.7-10.8 V after the fuse; 100 µF + 100 nF to GND"),
+        DriverPin("GND", "13 + pad", "GND", "the common ground"),
+        DriverPin("AISEN, BISEN", "3, 6", "GND", "no current limit (breakouts tie them to GND)"),
+        DriverPin("nFAULT", "8", "open", "open-drain fault output, unused; never pull it up to VM"),
+        DriverPin("VINT", "14", "open", "internal 3.3 V: its 2.2 µF is on the breakout; no load"),
+        DriverPin("VCP", "11", "open", "charge pump: its capacitor is on the breakout"),
+        DriverPin("AOUT1", "2", "motor", "motor lead 1"),
+        DriverPin("AOUT2", "4", "motor", "motor lead 2"),
+        DriverPin("BIN1, BIN2", "9, 10", "open", "bridge B unused: internal pull-downs keep it off"),
+        DriverPin("BOUT1, BOUT2", "7, 5", "open", "bridge B outputs, unused"),
+    ]
+    return {"TB6612FNG": tb6612, "DRV8833": drv8833}
+
+
+def connection(pin: DriverPin, by_key: dict[str, PinRow]) -> str:
+    """Where a driver pin goes, in the words of the table and the drawing."""
+    row = by_key.get(pin.to)
+    if row is not None:
+        return f"{pin_label(row)} (`{row.key}`)"
+    return {
+        "3V3": f"3V3 · pin {PIN_3V3[0]}",
+        "VM": "motor supply +",
+        "GND": "GND",
+        "motor": "motor",
+        "open": "not connected",
+    }[pin.to]
+
+
+def pins_markdown(rows: list[PinRow], config: Config | None = None) -> str:
+    config = config if config is not None else load_config()
+    by_key = {row.key: row for row in rows}
     used = {row.bcm for row in rows} | set(HAT_EEPROM_PINS)
     free = ", ".join(f"{bcm} (pin {HEADER_PINS[bcm]})" for bcm in sorted(HEADER_PINS) if bcm not in used)
     lines = [
@@ -92,8 +157,9 @@ def pins_markdown(rows: list[PinRow]) -> str:
         "# Pin map",
         "",
         "The default `[pins]` of `/etc/card-launcher/launcher.toml`, by BCM GPIO number and",
-        "physical pin of the 40-pin header. The diagram is [wiring.svg](wiring.svg); parts and",
-        "safety notes are in [README.md](README.md).",
+        "physical pin of the 40-pin header. The diagrams are [wiring.svg](wiring.svg) (everything),",
+        "[drivers.svg](drivers.svg) (every pin of both driver boards) and [power.svg](power.svg)",
+        "(two supplies or one plug); parts and safety notes are in [README.md](README.md).",
         "",
         "| BCM | Header pin | Config key | Function | Direction | Pull |",
         "|---:|---:|---|---|---|---|",
@@ -104,18 +170,129 @@ def pins_markdown(rows: list[PinRow]) -> str:
     ]
     lines += [
         "",
+        f"`[pins] chip = {config.pins.chip}`: the GPIO chip of these lines. 0 on a Pi 3, 4 and Zero 2 W,",
+        "and on a Pi 5 with kernel 6.6.45 or later; 4 on a Pi 5 with an older kernel",
+        "(`gpiodetect` lists the chip whose label is `pinctrl-rp1` on a Pi 5).",
+        "",
         "| Supply | Header pins | Use |",
         "|---|---|---|",
-        f"| 3V3 | {', '.join(map(str, PIN_3V3))} | logic supply of the driver (TB6612FNG VCC), break-beam |",
+        f"| 3V3 | {', '.join(map(str, PIN_3V3))} | driver logic (TB6612FNG VCC and PWMA), break-beam |",
         f"| GND | {', '.join(map(str, PIN_GND))} | common ground with the motor supply |",
-        f"| 5V | {', '.join(map(str, PIN_5V))} | never the motor or the servo: they brown the Pi out |",
+        f"| 5V | {', '.join(map(str, PIN_5V))} | the buzzer (through its transistor); never the motor or the servo: they brown the Pi out |",
         "",
         "Motor pins must not be GPIO 0-8: those are pulled up at power-on and would run the motor",
         "while the Pi boots (the configuration refuses them).",
         "",
         f"Free GPIOs: {free}. GPIO 0 and 1 are kept for HAT ID EEPROMs.",
     ]
+    for board, pins in driver_pins(config).items():
+        lines += [
+            "",
+            f"## {board}: every pin",
+            "",
+            "| Pin | Chip pin | Goes to | Why |",
+            "|---|---|---|---|",
+        ]
+        lines += [f"| {pin.name} | {pin.chip_pins} | {connection(pin, by_key)} | {pin.why} |" for pin in pins]
     return "\n".join(lines) + "\n"
+
+
+class Canvas:
+    """SVG primitives shared by the drawings: one style, one legend, symbols drawn alike."""
+
+    STYLE = (
+        "text{font-family:sans-serif;font-size:13px;fill:#222}"
+        ".title{font-weight:bold;font-size:14px}.note{font-size:12px;fill:#555}"
+        ".label{font-size:12px}.wirelabel{font-size:11px;fill:#1a5fb4}.powerlabel{font-size:11px;fill:#c01c28}"
+        "polyline{fill:none;stroke-width:2}.wire{stroke:#1a5fb4}.power{stroke:#c01c28}"
+        ".gnd{stroke:#222}.optional{stroke-dasharray:6 4}.thin{stroke-width:1.5}"
+        "rect.part,rect.pi,rect.supply{fill:#f6f5f4;stroke:#444;stroke-width:1.5}"
+        "rect.pi{fill:#e8f5e9}rect.supply{fill:#fdecea}rect.sym{fill:#fff;stroke:#222;stroke-width:1.5}"
+        ".dot{fill:#222}.motor,.npn{fill:#fff;stroke:#222;stroke-width:2}"
+    )
+
+    def __init__(self) -> None:
+        self.body: list[str] = []
+
+    def text(self, x: float, y: float, content: str, cls: str = "") -> None:
+        attr = f' class="{cls}"' if cls else ""
+        self.body.append(f'<text x="{x:g}" y="{y:g}"{attr}>{escape(content)}</text>')
+
+    def line(self, points: list[tuple[float, float]], cls: str) -> None:
+        coords = " ".join(f"{x:g},{y:g}" for x, y in points)
+        self.body.append(f'<polyline class="{cls}" points="{coords}"/>')
+
+    def box(self, x: float, y: float, w: float, h: float, cls: str) -> None:
+        self.body.append(f'<rect class="{cls}" x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="6"/>')
+
+    def dot(self, x: float, y: float) -> None:
+        self.body.append(f'<circle class="dot" cx="{x:g}" cy="{y:g}" r="4"/>')
+
+    def ground(self, x: float, y: float, compact: bool = False) -> None:
+        """The ground symbol, hanging below (x, y): a connection to the common ground."""
+        stem = 2 if compact else 6
+        self.line([(x, y), (x, y + stem)], "gnd")
+        self.line([(x - 8, y + stem), (x + 8, y + stem)], "gnd")
+        self.line([(x - 5, y + stem + 3), (x + 5, y + stem + 3)], "gnd")
+        self.line([(x - 2, y + stem + 6), (x + 2, y + stem + 6)], "gnd")
+
+    def resistor_h(self, x: float, y: float, label: str) -> None:
+        """A resistor on a horizontal wire, from x to x + 30, value above it."""
+        self.body.append(f'<rect class="sym" x="{x:g}" y="{y - 5:g}" width="30" height="10"/>')
+        self.text(x - 2, y - 9, label, "note")
+
+    def resistor_to_ground(self, x: float, y: float, label: str) -> None:
+        """A pull-down: from a dot on a wire at (x, y) through a resistor to ground."""
+        self.dot(x, y)
+        self.line([(x, y), (x, y + 3)], "wire")
+        self.body.append(f'<rect class="sym" x="{x - 4:g}" y="{y + 3:g}" width="8" height="12"/>')
+        self.ground(x, y + 15, compact=True)
+        self.text(x - 32, y + 14, label, "note")
+
+    def fuse_h(self, x: float, y: float, label: str) -> None:
+        """A fuse on a horizontal wire, from x to x + 36."""
+        self.body.append(f'<rect class="sym" x="{x:g}" y="{y - 6:g}" width="36" height="12"/>')
+        self.line([(x, y), (x + 36, y)], "gnd thin")
+        self.text(x - 4, y - 10, label, "note")
+
+    def capacitor_to_ground(self, x: float, y: float, label: str, polarised: bool = False) -> None:
+        """A capacitor from a wire at (x, y) down to ground; the value to its right."""
+        self.dot(x, y)
+        self.line([(x, y), (x, y + 14)], "power")
+        self.line([(x - 10, y + 14), (x + 10, y + 14)], "gnd")
+        if polarised:
+            self.body.append(
+                f'<path d="M{x - 10:g},{y + 24:g} Q{x:g},{y + 18:g} {x + 10:g},{y + 24:g}"'
+                ' fill="none" stroke="#222" stroke-width="2"/>'
+            )
+            self.text(x - 20, y + 13, "+", "note")
+        else:
+            self.line([(x - 10, y + 20), (x + 10, y + 20)], "gnd")
+        self.line([(x, y + 21), (x, y + 30)], "gnd")
+        self.ground(x, y + 30)
+        self.text(x + 14, y + 24, label, "note")
+
+    def npn(self, x: float, y: float) -> None:
+        """An NPN transistor centred at (x, y): base from the left, collector up, emitter down."""
+        self.body.append(f'<circle class="npn" cx="{x:g}" cy="{y:g}" r="16"/>')
+        self.line([(x - 6, y - 9), (x - 6, y + 9)], "gnd")
+        self.line([(x - 22, y), (x - 6, y)], "wire")
+        self.line([(x - 6, y - 4), (x + 6, y - 12), (x + 6, y - 22)], "gnd thin")
+        self.line([(x - 6, y + 4), (x + 6, y + 12), (x + 6, y + 22)], "gnd thin")
+        self.body.append(
+            f'<polygon points="{x + 6:g},{y + 12:g} {x - 1:g},{y + 11:g} {x + 3:g},{y + 6:g}" fill="#222"/>'
+        )
+
+    def svg(self, width: int, height: int, legend_y: float) -> str:
+        self.text(30, legend_y, "blue: signal (dashed: optional part) · red: power · black: ground (each ground symbol is the common ground)", "note")
+        header = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}"'
+            f' viewBox="0 0 {width} {height}">',
+            "<!-- Generated by wiring/generate.py from firmware/config.py: edit those, not this. -->",
+            f"<style>{self.STYLE}</style>",
+            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>',
+        ]
+        return "\n".join(header + self.body + ["</svg>"]) + "\n"
 
 
 @dataclass(frozen=True)
@@ -129,9 +306,9 @@ class Part:
 PARTS = (
     Part(
         "Motor driver",
-        ("TB6612FNG or DRV8833", "L298N works but drops ~2 V", "100 µF across VM"),
+        ("TB6612FNG or DRV8833", "every pin: drivers.svg", "L298N works but drops ~2 V"),
         (("motor_forward", "AIN1 / IN1"), ("motor_reverse", "AIN2 / IN2"),
-         ("motor_enable", "STBY / nSLEEP"), ("3V3", "VCC (TB6612)")),
+         ("motor_enable", "STBY / nSLEEP"), ("3V3", "VCC (TB6612)"), ("3V3", "PWMA (TB6612)")),
     ),
     Part(
         "Break-beam at the exit slot",
@@ -140,13 +317,16 @@ PARTS = (
     ),
     Part(
         "Launch button with LED",
-        ("button to GND", "LED via 330 Ω to GND"),
+        ("button to GND", "LED − to GND"),
         (("button", "switch"), ("led", "LED +")),
     ),
-    Part("Buzzer", ("active; via an NPN transistor", "if it draws over 10 mA"), (("chime", "IN"),)),
+    Part("Buzzer", ("active, 3-5 V: + to 5V (pin 2)", "NPN: 2N2222 or BC337"), (("chime", ""),)),
     Part("Lid switch", ("closed while the lid is shut",), (("lid", "switch"),), optional=True),
-    Part("Aim servo", ("power: 5 V regulator", "on the motor supply"), (("servo", "signal"),), optional=True),
+    Part("Aim servo", (), (("servo", "signal"),), optional=True),
 )
+
+# Parts in series with a signal wire, drawn on it near the part: (value, what it is).
+SERIES = {"led": ("330 Ω", "LED resistor"), "chime": ("1 kΩ", "base resistor")}
 
 ROW = 40
 PI_X, PI_W = 30, 250
@@ -159,38 +339,31 @@ WIDTH = 1180
 def wiring_svg(rows: list[PinRow]) -> str:
     """The wiring diagram: Pi, driver, motor, supplies, sensors and outputs, common ground."""
     by_key = {row.key: row for row in rows}
-    body: list[str] = []
+    c = Canvas()
 
-    def text(x: int, y: int, content: str, cls: str = "") -> None:
-        attr = f' class="{cls}"' if cls else ""
-        body.append(f'<text x="{x}" y="{y}"{attr}>{escape(content)}</text>')
-
-    def line(points: list[tuple[int, int]], cls: str) -> None:
-        coords = " ".join(f"{x},{y}" for x, y in points)
-        body.append(f'<polyline class="{cls}" points="{coords}"/>')
-
-    def box(x: int, y: int, w: int, h: int, cls: str) -> None:
-        body.append(f'<rect class="{cls}" x="{x}" y="{y}" width="{w}" height="{h}" rx="6"/>')
-
-    def dot(x: int, y: int) -> None:
-        body.append(f'<circle class="dot" cx="{x}" cy="{y}" r="4"/>')
-
-    def ground(x: int, y: int) -> None:
-        line([(x - 8, y), (x + 8, y)], "gnd")
-        line([(x - 5, y + 3), (x + 5, y + 3)], "gnd")
-        line([(x - 2, y + 6), (x + 2, y + 6)], "gnd")
-
-    # Motor supply and motor, above and beside the driver.
-    top = 130
-    supply_y = 30
-    box(PART_X + 90, supply_y, 240, 56, "supply")
-    text(PART_X + 100, supply_y + 22, "Motor supply (e.g. 6-9 V)", "title")
-    text(PART_X + 100, supply_y + 42, "separate from the Pi's 5 V", "note")
-    vm_x = PART_X + 150
-    line([(vm_x, supply_y + 56), (vm_x, top)], "power")
-    text(vm_x + 6, top - 10, "+ to VM", "label")
-    line([(PART_X + 330, supply_y + 28), (GND_X, supply_y + 28)], "gnd")
-    text(PART_X + 336, supply_y + 22, "−", "title")
+    # Motor supply: fuse in the positive lead, bulk and ceramic capacitors at the driver's VM.
+    top = 200
+    sx, sy = 330, 40
+    c.box(sx, sy, 180, 64, "supply")
+    c.text(sx + 10, sy + 22, "Motor supply", "title")
+    c.text(sx + 10, sy + 40, "4 × AA or 6-9 V adapter;", "note")
+    c.text(sx + 10, sy + 56, "one plug: power.svg", "note")
+    c.text(sx + 186, sy + 14, "+", "title")
+    c.ground(sx + 170, sy + 64)
+    c.text(sx + 150, sy + 92, "−", "title")
+    rail_y = sy + 20
+    vm_x = PART_X + 160
+    c.line([(sx + 180, rail_y), (vm_x + 200, rail_y)], "power")
+    c.fuse_h(sx + 210, rail_y, "fuse 1-2 A")
+    c.dot(vm_x, rail_y)
+    c.line([(vm_x, rail_y), (vm_x, top)], "power")
+    c.text(vm_x + 6, top - 8, "VM", "powerlabel")
+    c.capacitor_to_ground(vm_x + 60, rail_y, "100 µF", polarised=True)
+    c.capacitor_to_ground(vm_x + 160, rail_y, "100 nF")
+    c.text(vm_x + 40, rail_y + 70, "both at the driver's VM pin", "note")
+    # The servo's 5 V comes from this supply, after the fuse, through its own regulator.
+    c.line([(vm_x + 200, rail_y), (vm_x + 240, rail_y)], "power")
+    c.text(vm_x + 246, rail_y + 4, "VM+ (to the servo's regulator)", "powerlabel")
 
     y = top
     rail_bottom = top
@@ -198,93 +371,240 @@ def wiring_svg(rows: list[PinRow]) -> str:
     for part in PARTS:
         terminal_y = [y + 28 + i * ROW for i in range(len(part.terminals))]
         height = max(len(part.terminals) * ROW + 16, 56 + 18 * len(part.notes))
-        box(PART_X, y, PART_W, height, "part optional" if part.optional else "part")
+        if part.title in ("Buzzer", "Aim servo"):
+            height = 96
+        c.box(PART_X, y, PART_W, height, "part optional" if part.optional else "part")
         title = part.title + (" (optional)" if part.optional else "")
-        text(PART_X + 150, y + 24, title, "title")
+        c.text(PART_X + 150, y + 24, title, "title")
         for i, note in enumerate(part.notes):
-            text(PART_X + 150, y + 44 + 18 * i, note, "note")
+            c.text(PART_X + 150, y + 44 + 18 * i, note, "note")
         for (key, label), ty in zip(part.terminals, terminal_y):
-            text(PART_X + 10, ty + 5, label, "label")
+            if label:
+                c.text(PART_X + 10, ty + 5, label, "label")
             if key == "3V3":
-                line([(RAIL_3V3_X, ty), (PART_X, ty)], "power")
-                dot(RAIL_3V3_X, ty)
+                c.line([(RAIL_3V3_X, ty), (PART_X, ty)], "power")
+                c.dot(RAIL_3V3_X, ty)
                 rail_bottom = ty
                 continue
             row = by_key[key]
-            pi_rows.append((ty, f"GPIO{row.bcm} · pin {row.header}"))
+            pi_rows.append((ty, pin_label(row)))
             cls = "wire optional" if row.optional else "wire"
-            line([(PI_X + PI_W, ty), (PART_X, ty)], cls)
-            text(PI_X + PI_W + 60, ty - 6, f"{key} (GPIO{row.bcm})", "wirelabel")
+            c.line([(PI_X + PI_W, ty), (PART_X, ty)], cls)
+            c.text(PI_X + PI_W + 60, ty - 6, f"{key} (GPIO{row.bcm})", "wirelabel")
             if key in MOTOR_PIN_KEYS:
                 # The hardware pull-down that holds the input low while the pin floats.
-                rx = PART_X - 40
-                dot(rx, ty)
-                line([(rx, ty), (rx, ty + 6)], "wire")
-                body.append(f'<rect class="resistor" x="{rx - 4}" y="{ty + 6}" width="8" height="16"/>')
-                line([(rx, ty + 22), (rx, ty + 26)], "wire")
-                ground(rx, ty + 26)
-                text(rx - 34, ty + 20, "10k", "note")
-        # Every part shares the ground of the Pi and of the motor supply.
+                c.resistor_to_ground(PART_X - 40, ty, "10k")
+            if key in SERIES:
+                c.resistor_h(PART_X - 80, ty, SERIES[key][0])
         gy = y + height - 12
-        line([(PART_X + PART_W, gy), (GND_X, gy)], "gnd")
-        dot(GND_X, gy)
-        text(PART_X + PART_W - 40, gy + 4, "GND", "label")
+        c.line([(PART_X + PART_W, gy), (GND_X, gy)], "gnd")
+        c.dot(GND_X, gy)
+        c.text(PART_X + PART_W - 40, gy + 4, "GND", "label")
         if part.title == "Motor driver":
             # Centred between AO1 and AO2 (ROW apart), the leads meet the circle head-on.
-            motor_x, motor_y = PART_X + PART_W + 100, terminal_y[0] + ROW // 2
+            motor_x, motor_y = PART_X + PART_W + 110, terminal_y[0] + ROW // 2
             for ty in terminal_y[:2]:
-                line([(PART_X + PART_W, ty), (motor_x - 22, ty)], "power")
-            body.append(f'<circle class="motor" cx="{motor_x}" cy="{motor_y}" r="30"/>')
-            text(motor_x - 7, motor_y + 6, "M", "title")
-            text(motor_x - 46, motor_y + 50, "100 nF across", "note")
-            text(PART_X + PART_W - 50, terminal_y[0] + 5, "AO1", "label")
-            text(PART_X + PART_W - 50, terminal_y[1] + 5, "AO2", "label")
+                c.line([(PART_X + PART_W, ty), (motor_x - 22, ty)], "power")
+            cap_x = PART_X + PART_W + 45
+            c.dot(cap_x, terminal_y[0])
+            c.dot(cap_x, terminal_y[1])
+            c.line([(cap_x, terminal_y[0]), (cap_x, terminal_y[0] + 16)], "gnd")
+            c.line([(cap_x - 9, terminal_y[0] + 16), (cap_x + 9, terminal_y[0] + 16)], "gnd")
+            c.line([(cap_x - 9, terminal_y[0] + 24), (cap_x + 9, terminal_y[0] + 24)], "gnd")
+            c.line([(cap_x, terminal_y[0] + 24), (cap_x, terminal_y[1])], "gnd")
+            c.text(cap_x - 20, terminal_y[1] + 18, "100 nF at the motor", "note")
+            c.body.append(f'<circle class="motor" cx="{motor_x}" cy="{motor_y}" r="26"/>')
+            c.text(motor_x - 7, motor_y + 6, "M", "title")
+            c.text(PART_X + PART_W - 50, terminal_y[0] + 5, "AO1", "label")
+            c.text(PART_X + PART_W - 50, terminal_y[1] + 5, "AO2", "label")
+            c.text(PART_X + 150, terminal_y[4] + 5, "PWMA tied high", "note")
+        if part.title == "Buzzer":
+            # The GPIO only drives the base: the buzzer's current comes from 5V, not the pin.
+            bx, by = PART_X + 60, terminal_y[0] + 16
+            c.line([(PART_X, terminal_y[0]), (bx - 30, terminal_y[0]), (bx - 30, by), (bx - 22, by)], "wire")
+            c.npn(bx, by)
+            c.text(bx - 26, by + 16, "B", "note")
+            c.text(bx + 12, by - 18, "C: buzzer −", "note")
+            c.text(bx + 12, by + 22, "E", "note")
+            c.ground(bx + 6, by + 22, compact=True)
+        if part.title == "Aim servo":
+            # A 5 V regulator fed from the motor supply: the servo's stall current stays off the Pi.
+            rx, ry = PART_X + 90, terminal_y[0] + 8
+            c.box(rx, ry, 130, 34, "supply")
+            c.text(rx + 8, ry + 15, "5 V regulator", "label")
+            c.text(rx + 8, ry + 29, "(BEC or buck)", "note")
+            c.line([(rx + 130, ry + 17), (rx + 170, ry + 17)], "power")
+            c.text(rx + 174, ry + 21, "VM+ in (after the fuse)", "powerlabel")
+            c.line([(PART_X + 50, ry + 17), (rx, ry + 17)], "power")
+            c.text(PART_X + 10, ry + 21, "+5 V", "label")
         y += height + 24
 
     # The Pi, its pins at the height of the wires they feed.
     bottom = y
-    box(PI_X, top - 60, PI_W, bottom - top + 40, "pi")
-    text(PI_X + 12, top - 34, "Raspberry Pi (40-pin header)", "title")
-    text(PI_X + 12, top - 16, "Pi 3, 4, 5, Zero 2 W; own 5 V supply", "note")
+    c.box(PI_X, top - 60, PI_W, bottom - top + 40, "pi")
+    c.text(PI_X + 12, top - 34, "Raspberry Pi (40-pin header)", "title")
+    c.text(PI_X + 12, top - 16, "Pi 3, 4, 5, Zero 2 W; own 5 V supply", "note")
     for ty, label in pi_rows:
-        text(PI_X + PI_W - 130, ty + 5, label, "label")
-        dot(PI_X + PI_W, ty)
+        c.text(PI_X + PI_W - 130, ty + 5, label, "label")
+        c.dot(PI_X + PI_W, ty)
     rail_top = top + 4
-    text(PI_X + PI_W - 130, rail_top + 5, f"3V3 · pin {PIN_3V3[0]}", "label")
-    line([(PI_X + PI_W, rail_top), (RAIL_3V3_X, rail_top), (RAIL_3V3_X, rail_bottom)], "power")
-    text(RAIL_3V3_X + 6, rail_top - 6, "3V3", "wirelabel")
+    c.text(PI_X + PI_W - 130, rail_top + 5, f"3V3 · pin {PIN_3V3[0]}", "label")
+    c.line([(PI_X + PI_W, rail_top), (RAIL_3V3_X, rail_top), (RAIL_3V3_X, rail_bottom)], "power")
+    c.text(RAIL_3V3_X + 6, rail_top - 6, "3V3", "powerlabel")
     gnd_y = bottom - 30
-    text(PI_X + PI_W - 130, gnd_y + 5, f"GND · pin {PIN_GND[0]}", "label")
+    c.text(PI_X + PI_W - 130, gnd_y + 5, f"GND · pin {PIN_GND[0]}", "label")
     bus_x, bus_y = PI_X + PI_W + 20, bottom + 10
-    line([(PI_X + PI_W, gnd_y), (bus_x, gnd_y), (bus_x, bus_y), (GND_X, bus_y), (GND_X, supply_y + 28)], "gnd")
-    text(PI_X + PI_W + 40, bottom + 30, "common ground: Pi, driver, motor supply, every part", "wirelabel")
+    c.line([(PI_X + PI_W, gnd_y), (bus_x, gnd_y), (bus_x, bus_y), (GND_X, bus_y), (GND_X, top + 10)], "gnd")
+    c.ground(GND_X, bus_y)
+    c.text(PI_X + PI_W + 40, bottom + 30, "common ground: Pi, driver, motor supply, every part", "wirelabel")
+    return c.svg(WIDTH, bottom + 70, bottom + 56)
 
-    height = bottom + 50
-    style = (
-        "text{font-family:sans-serif;font-size:13px;fill:#222}"
-        ".title{font-weight:bold;font-size:14px}.note{font-size:12px;fill:#555}"
-        ".label{font-size:12px}.wirelabel{font-size:11px;fill:#1a5fb4}"
-        "polyline{fill:none;stroke-width:2}.wire{stroke:#1a5fb4}.power{stroke:#c01c28}"
-        ".gnd{stroke:#222}.optional{stroke-dasharray:6 4}"
-        "rect.part,rect.pi,rect.supply{fill:#f6f5f4;stroke:#444;stroke-width:1.5}"
-        "rect.pi{fill:#e8f5e9}rect.supply{fill:#fdecea}rect.resistor{fill:#fff;stroke:#222}"
-        ".dot{fill:#222}.motor{fill:#fff;stroke:#222;stroke-width:2}"
-    )
-    text(PI_X, 24, "blue: signal (dashed: optional part)   red: power   black: ground", "note")
-    header = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}"'
-        f' viewBox="0 0 {WIDTH} {height}">',
-        "<!-- Generated by wiring/generate.py from firmware/config.py: edit those, not this. -->",
-        f"<style>{style}</style>",
-        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#fff"/>',
+
+def drivers_svg(rows: list[PinRow], config: Config | None = None) -> str:
+    """Every pin of the TB6612FNG and the DRV8833, each with the wire it takes."""
+    by_key = {row.key: row for row in rows}
+    c = Canvas()
+    c.text(30, 30, "Motor driver: every pin of both supported chips (fit one of them)", "title")
+    c.text(30, 50, "Names as in the datasheets; breakouts print the same names (a DRV8833 board may say"
+           " SLP/EEP for nSLEEP, FLT/ULT for nFAULT, IN1-IN4, OUT1-OUT4).", "note")
+    row_h = 40
+    col_w = 600
+    bottom = 0
+    for n, (board, pins) in enumerate(driver_pins(config).items()):
+        x0 = 30 + n * col_w
+        y0 = 80
+        chip_x = x0 + 300
+        c.box(chip_x, y0, 150, row_h * len(pins) + 40, "part")
+        c.text(chip_x + 10, y0 + 22, board, "title")
+        for i, pin in enumerate(pins):
+            ty = y0 + 50 + i * row_h
+            c.text(chip_x + 10, ty + 4, pin.name, "label")
+            where = connection(pin, by_key).replace("`", "")
+            cls = {"3V3": "power", "VM": "power", "GND": "gnd", "motor": "power", "open": "gnd thin"}.get(
+                pin.to, "wire")
+            if pin.to == "open":
+                c.line([(chip_x - 20, ty), (chip_x, ty)], cls)
+                c.text(chip_x - 34, ty + 4, "×", "label")
+                c.text(x0, ty + 4, "not connected", "note")
+            else:
+                c.line([(x0 + 230, ty), (chip_x, ty)], cls)
+                c.dot(x0 + 230, ty)
+                c.text(x0, ty + 4, where, "powerlabel" if cls == "power" else "label")
+                if pin.to in MOTOR_PIN_KEYS:
+                    c.resistor_to_ground(x0 + 268, ty, "10k")
+            c.text(chip_x + 158, ty + 4, f"{pin.chip_pins}", "note")
+        bottom = max(bottom, y0 + row_h * len(pins) + 60)
+    c.text(330, 72, "chip pin", "note")
+    c.text(330 + col_w, 72, "chip pin", "note")
+    notes = [
+        "TB6612FNG: with PWM on AIN1/AIN2, PWMA must be high. Open, its internal pull-down makes it low and"
+        " the chip brakes: the motor never turns.",
+        "DRV8833: no logic supply pin (VINT is internal); a DRV8833 board's 'VCC' pad is often VM. nSLEEP's"
+        " pull-up on the board: wiring/README.md.",
+        "Every 10k pulls a Pi-driven input to GND so that a floating Pi pin (boot, crash, released line) reads"
+        " low: IN1 = IN2 = low is coast, and STBY/nSLEEP low is standby.",
     ]
-    return "\n".join(header + body + ["</svg>"]) + "\n"
+    for i, note in enumerate(notes):
+        c.text(30, bottom + 10 + 18 * i, note, "note")
+    height = bottom + 10 + 18 * len(notes) + 30
+    return c.svg(2 * col_w + 30, height, height - 14)
+
+
+def power_svg() -> str:
+    """The two ways to power the launcher: two supplies (recommended), or one plug."""
+    c = Canvas()
+    c.text(30, 30, "Power: two supplies (recommended) or one plug", "title")
+
+    # A: two supplies.
+    x = 30
+    c.text(x, 62, "A. Two supplies", "title")
+    c.box(x, 80, 200, 56, "supply")
+    c.text(x + 10, 102, "Pi's own USB-C supply", "label")
+    c.text(x + 10, 122, "5 V: 3 A (Pi 4), 5 A (Pi 5)", "note")
+    c.line([(x + 200, 108), (x + 370, 108)], "power")
+    c.text(x + 220, 100, "USB-C", "powerlabel")
+    c.box(x + 370, 80, 200, 56, "pi")
+    c.text(x + 380, 102, "Raspberry Pi", "title")
+    c.text(x + 380, 122, "GND pin 6 to common GND", "note")
+    c.box(x, 190, 200, 56, "supply")
+    c.text(x + 10, 212, "Motor supply", "label")
+    c.text(x + 10, 232, "4 × AA (6 V) or 6-9 V adapter", "note")
+    c.line([(x + 200, 206), (x + 370, 206)], "power")
+    c.fuse_h(x + 225, 206, "fuse 1-2 A")
+    c.capacitor_to_ground(x + 300, 206, "100 µF", polarised=True)
+    c.box(x + 370, 190, 200, 56, "part")
+    c.text(x + 380, 212, "Driver VM (+ 100 nF)", "label")
+    c.text(x + 380, 232, "and the servo's 5 V regulator", "note")
+    c.ground(x + 100, 246)
+    c.ground(x + 470, 246)
+    c.ground(x + 470, 136)
+    notes_a = [
+        "The motor's start and stall current never touch the Pi's 5 V:",
+        "the safest choice. Join the grounds: every ground symbol is one",
+        "net (Pi GND, driver GND, supply −).",
+    ]
+    for i, note in enumerate(notes_a):
+        c.text(x, 300 + 18 * i, note, "note")
+
+    # B: one plug, split at a star point.
+    x = 620
+    c.text(x, 62, "B. One plug", "title")
+    c.box(x, 120, 170, 64, "supply")
+    c.text(x + 10, 142, "One 5 V supply", "label")
+    c.text(x + 10, 160, "5 A or more (Pi + motor", "note")
+    c.text(x + 10, 176, "stall current + margin)", "note")
+    star_x = x + 215
+    c.line([(x + 170, 150), (star_x, 150)], "power")
+    c.dot(star_x, 150)
+    c.text(star_x - 30, 118, "star point", "note")
+    c.text(star_x - 30, 132, "(terminal)", "note")
+    c.line([(star_x, 150), (star_x, 94), (x + 420, 94)], "power")
+    c.text(star_x + 14, 86, "own wire, short and thick", "powerlabel")
+    c.box(x + 420, 70, 160, 48, "pi")
+    c.text(x + 430, 92, "Raspberry Pi", "title")
+    c.text(x + 430, 110, "via a USB-C pigtail", "note")
+    c.line([(star_x, 150), (star_x, 236), (x + 420, 236)], "power")
+    c.fuse_h(star_x + 20, 236, "fuse 2 A")
+    diode_x = star_x + 80
+    c.body.append(
+        f'<polygon points="{diode_x},{228} {diode_x},{244} {diode_x + 14},{236}" fill="#fff" stroke="#222" stroke-width="2"/>'
+    )
+    c.line([(diode_x + 14, 226), (diode_x + 14, 246)], "gnd")
+    c.text(diode_x - 12, 262, "Schottky", "note")
+    c.text(diode_x - 12, 276, "(SS34)", "note")
+    c.capacitor_to_ground(x + 350, 236, "1000 µF", polarised=True)
+    c.box(x + 420, 212, 160, 48, "part")
+    c.text(x + 430, 234, "Driver VM", "label")
+    c.text(x + 430, 252, "(+ 100 µF + 100 nF)", "note")
+    c.ground(x + 85, 184)
+    c.ground(x + 500, 118)
+    c.ground(x + 500, 260)
+    notes_b = [
+        "Keeping the Pi from browning out when the motor starts:",
+        "• the supply carries the Pi and the motor's stall current at once;",
+        "• the split is at the supply (star), never through the Pi's 5 V pins;",
+        "• the 1000 µF covers the PWM edges; the spin-up itself comes from",
+        "the supply, so a lower kick_duty (0.8) or kick_ms = 0 helps;",
+        "• the diode keeps the motor's braking energy off the Pi's rail;",
+        "• the servo (if fitted) takes its own wire from the star point;",
+        "• check: vcgencmd get_throttled says throttled=0x0 after 50 launches.",
+    ]
+    for i, note in enumerate(notes_b):
+        c.text(x, 300 + 18 * i, note, "note")
+    height = 300 + 18 * len(notes_b) + 40
+    return c.svg(1220, height, height - 14)
 
 
 def outputs() -> dict[Path, str]:
     """Every generated file and its content."""
-    rows = pin_rows()
-    return {HERE / "pins.md": pins_markdown(rows), HERE / "wiring.svg": wiring_svg(rows)}
+    config = load_config()
+    rows = pin_rows(config)
+    return {
+        HERE / "pins.md": pins_markdown(rows, config),
+        HERE / "wiring.svg": wiring_svg(rows),
+        HERE / "drivers.svg": drivers_svg(rows, config),
+        HERE / "power.svg": power_svg(),
+    }
 
 
 def main() -> int:
