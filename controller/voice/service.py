@@ -1,0 +1,203 @@
+"""launcher-voice: listens to launcherd's event stream and speaks the game (docs/voice.md).
+
+A client of the daemon's JSON-lines socket like launcherctl, in its own process: it subscribes to
+events, asks ``game/status`` after each game action, lets the :class:`Announcer` decide, and
+speaks one phrase at a time. It never touches a pin; when the daemon goes away it waits for it to
+come back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+from firmware.errors import ApiError, LauncherError
+from firmware.paths import client_socket
+
+from ..messages import LANGUAGES, default_language, render
+from .announcer import MAX_AGE_S, VERBOSITY, Announcer
+from .speech import MAX_VOLUME, Speech, default_cache_dir
+
+log = logging.getLogger("launcher-voice")
+
+RETRY_S = 2.0  # between attempts to reach a daemon that is not (yet) there
+MAX_LINE = 1 << 20
+
+
+class Connection:
+    """One connection to launcherd: calls answered by id, events in arrival order."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        self.writer = writer
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future] = {}
+        self._events: asyncio.Queue = asyncio.Queue()
+        self._reading = asyncio.ensure_future(self._read(reader))
+
+    async def _read(self, reader: asyncio.StreamReader) -> None:
+        try:
+            while line := await reader.readline():
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    log.error("launcherd sent a line that is not JSON: %.80r", line)
+                    continue
+                if "event" in message:
+                    self._events.put_nowait((message["event"], message.get("params") or {}))
+                elif message.get("id") in self._pending:
+                    self._pending.pop(message["id"]).set_result(message)
+        finally:
+            for future in self._pending.values():
+                future.cancel()
+            self._events.put_nowait(None)
+
+    async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        if self._reading.done():
+            raise ConnectionError("the daemon closed the connection")
+        request_id = next(self._ids)
+        future = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = future
+        line = json.dumps({"id": request_id, "method": method, "params": params or {}})
+        self.writer.write(line.encode() + b"\n")
+        await self.writer.drain()
+        try:
+            reply = await future
+        except asyncio.CancelledError:
+            if self._reading.done():
+                raise ConnectionError("the daemon closed the connection") from None
+            raise
+        if "error" in reply:
+            error = reply["error"]
+            raise ApiError(error.get("code", ApiError.INTERNAL_ERROR), error.get("message", "error"))
+        return reply.get("result")
+
+    async def events(self) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+        while (event := await self._events.get()) is not None:
+            yield event
+
+    async def close(self) -> None:
+        self._reading.cancel()
+        self.writer.close()
+        with contextlib.suppress(ConnectionError, OSError):
+            await self.writer.wait_closed()
+
+
+async def _status(connection: Connection) -> dict[str, Any] | None:
+    """The game status; None without a game (or while the game layer cannot play)."""
+    try:
+        return await connection.call("game/status")
+    except ApiError:
+        return None
+
+
+class Voice:
+    """The announcer fed from a connection, and the one loop that speaks what it decides."""
+
+    def __init__(self, announcer: Announcer, lang: str, speak):
+        self.announcer = announcer
+        self.lang = lang
+        self.speak = speak  # async (text) -> None; returns once the phrase has been said
+        self._wake = asyncio.Event()
+
+    async def listen(self, connection: Connection) -> None:
+        """Feed the announcer until the connection ends."""
+        loop = asyncio.get_running_loop()
+        await connection.call("events/subscribe")
+        self.announcer.baseline(await _status(connection))
+        log.info("listening to launcherd, speaking %s", self.lang)
+        async for name, params in connection.events():
+            if name == "game/action":
+                status = await _status(connection)
+                self.announcer.game_action(params.get("action"), status, loop.time())
+            else:
+                self.announcer.launcher_event(name, params, loop.time())
+            self._wake.set()
+
+    async def speak_forever(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            message = self.announcer.next(loop.time())
+            if message is None:
+                await self._wake.wait()
+                self._wake.clear()
+                continue
+            text = render(message, self.lang)
+            try:
+                await self.speak(text)
+            except LauncherError as exc:  # no sound today must not stop the next phrase
+                log.error("could not say %r: %s", text, exc)
+
+
+async def run(args: argparse.Namespace) -> None:
+    lang = args.lang or default_language()
+    announcer = Announcer(args.verbosity, args.max_age)
+    if args.mute:
+        async def speak(text: str) -> None:
+            print(text, flush=True)
+    else:
+        speak = Speech(lang, args.cache_dir, args.volume, device=args.device).say
+    voice = Voice(announcer, lang, speak)
+    speaker = asyncio.ensure_future(voice.speak_forever())
+    path = client_socket(args.socket)
+    try:
+        while True:
+            try:
+                reader, writer = await asyncio.open_unix_connection(str(path), limit=MAX_LINE)
+            except (FileNotFoundError, ConnectionRefusedError) as exc:
+                log.info("launcherd is not answering on %s (%s); retrying", path, exc)
+                await asyncio.sleep(RETRY_S)
+                continue
+            connection = Connection(reader, writer)
+            try:
+                await voice.listen(connection)
+            except (ConnectionError, OSError) as exc:
+                log.warning("lost launcherd: %s", exc)
+            finally:
+                await connection.close()
+            await asyncio.sleep(RETRY_S)
+    finally:
+        speaker.cancel()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="launcher-voice", description="Speak the card launcher's game aloud (espeak-ng, ALSA).")
+    parser.add_argument("--socket", metavar="PATH",
+                        help="launcherd's socket (default: $LAUNCHER_SOCKET, the service's, else the sim's)")
+    parser.add_argument("--lang", choices=LANGUAGES, help="language (default: from LANG / LC_ALL)")
+    parser.add_argument("--mute", action="store_true", help="print the phrases instead of speaking")
+    parser.add_argument("--volume", type=int, default=100, metavar=f"0-{MAX_VOLUME}",
+                        help="loudness, 100 is espeak-ng's normal (default: 100)")
+    parser.add_argument("--verbosity", choices=tuple(VERBOSITY), default="normal",
+                        help="quiet: what someone must do; normal: also whose move and bursts;"
+                             " chatty: also presses that gave nothing (default: normal)")
+    parser.add_argument("--max-age", type=float, default=MAX_AGE_S, metavar="SECONDS",
+                        help=f"drop a phrase not said within this time (default: {MAX_AGE_S})")
+    parser.add_argument("--device", metavar="ALSA_DEVICE", help="aplay's -D device (default: ALSA's default)")
+    parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                        help="rendered phrases (default: $CACHE_DIRECTORY, else ~/.cache/launcher-voice)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if not 0 <= args.volume <= MAX_VOLUME:
+        build_parser().error(f"--volume must be 0 to {MAX_VOLUME}, not {args.volume}")
+    args.cache_dir = args.cache_dir or default_cache_dir()
+    logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s", stream=sys.stderr)
+    try:
+        asyncio.run(run(args))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

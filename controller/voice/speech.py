@@ -1,0 +1,94 @@
+"""Phrases to sound: espeak-ng renders a WAV file, cached, and ALSA's ``aplay`` plays it.
+
+espeak-ng (Debian's ``espeak-ng``) is the voice: it has English and French, needs no network and
+renders a short phrase in well under a second on a Pi 4. Rendering is still the slow part on a
+Pi Zero, so every rendered phrase is kept in a cache directory, keyed by text, voice, volume and
+rate: a phrase said before ("Bob, press twice") starts at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from firmware.errors import HardwareError, InvalidParams
+
+VOICES = {"en": "en", "fr": "fr"}  # espeak-ng voice of each language
+RATE_WPM = 165  # a little slower than espeak's 175: heard across a table
+MAX_VOLUME = 200  # espeak-ng's amplitude scale; 100 is its default loudness
+CACHE_LIMIT = 500  # phrases kept; player names make the set open-ended
+RENDER_TIMEOUT_S = 20.0
+
+
+class SpeechError(HardwareError):
+    """espeak-ng or the audio player is missing or failed."""
+
+
+def default_cache_dir() -> Path:
+    """systemd's CacheDirectory= ($CACHE_DIRECTORY), else the user's cache."""
+    if os.environ.get("CACHE_DIRECTORY"):
+        return Path(os.environ["CACHE_DIRECTORY"].split(":")[0])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "launcher-voice"
+
+
+class Speech:
+    """Renders phrases to cached WAV files in one language's voice and plays them."""
+
+    def __init__(self, lang: str, cache_dir: Path, volume: int = 100, rate: int = RATE_WPM,
+                 device: str | None = None, espeak: str = "espeak-ng", player: str = "aplay"):
+        if lang not in VOICES:
+            raise InvalidParams(f"no voice for language {lang!r}; languages: " + ", ".join(VOICES))
+        if not 0 <= volume <= MAX_VOLUME:
+            raise InvalidParams(f"volume must be 0 to {MAX_VOLUME} (100: espeak-ng's normal), not {volume}")
+        self.voice = VOICES[lang]
+        self.cache_dir = Path(cache_dir)
+        self.volume = volume
+        self.rate = rate
+        self.device = device
+        self.espeak = espeak
+        self.player = player
+
+    def wav(self, text: str) -> Path:
+        """The WAV file of a phrase, rendered now unless the cache has it."""
+        key = hashlib.sha256(f"{self.voice}\0{self.volume}\0{self.rate}\0{text}".encode()).hexdigest()
+        path = self.cache_dir / f"{key[:32]}.wav"
+        if path.exists():
+            os.utime(path)  # recently said: kept longest when the cache is pruned
+            return path
+        if shutil.which(self.espeak) is None:
+            raise SpeechError(f"{self.espeak} is not installed (Debian: apt install espeak-ng)")
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.part")
+        command = [self.espeak, "-v", self.voice, "-a", str(self.volume), "-s", str(self.rate),
+                   "-w", str(partial), "--", text]
+        try:
+            subprocess.run(command, check=True, capture_output=True, timeout=RENDER_TIMEOUT_S)
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+            partial.unlink(missing_ok=True)
+            raise SpeechError(f"{self.espeak} failed on {text!r}: {exc}") from None
+        os.replace(partial, path)  # a reader never sees half a file
+        self._prune()
+        return path
+
+    def _prune(self) -> None:
+        phrases = sorted(self.cache_dir.glob("*.wav"), key=lambda p: p.stat().st_mtime)
+        for old in phrases[:-CACHE_LIMIT]:
+            old.unlink(missing_ok=True)
+
+    async def say(self, text: str) -> None:
+        """Speak a phrase and return when it has been said."""
+        path = await asyncio.to_thread(self.wav, text)
+        command = [self.player, "-q"] + (["-D", self.device] if self.device else []) + [str(path)]
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *command, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        except FileNotFoundError:
+            raise SpeechError(f"{self.player} is not installed (Debian: apt install alsa-utils)") from None
+        _, error = await process.communicate()
+        if process.returncode:
+            raise SpeechError(f"{self.player} failed: {error.decode(errors='replace').strip()}")

@@ -1,0 +1,231 @@
+"""launcher-voice: what it says for a scripted game (as text), and its service against launcherd."""
+
+from __future__ import annotations
+
+import math
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from conftest import ThreadDaemon
+from controller import game
+from controller.messages import render
+from controller.voice.announcer import Announcer
+from firmware.cli import Client
+from firmware.errors import InvalidParams
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+SPEAK_S = 1.0  # how long each phrase takes to say, in the simulated table
+
+
+def transcript(script, lang="en", verbosity="normal", max_age=3.0) -> str:
+    """What the table hears: one line per phrase, with the time it starts.
+
+    ``script`` is a list of (time, kind, payload): "act" a game action (the game status after it
+    is fed along), "event" a launcher event (name, params). A simulated speaker takes one phrase at
+    a time, each lasting SPEAK_S, from the announcer's :meth:`next`.
+    """
+    announcer = Announcer(verbosity, max_age)
+    state, _ = game.new_game("attack-mega-hit", PLAYERS)
+    announcer.baseline(game.status(state))
+    lines, free_at = [], 0.0
+    times = [at for at, _, _ in script] + [math.inf]
+    for (at, kind, payload), until in zip(script, times[1:]):
+        if kind == "act":
+            state, _ = game.apply(state, payload)
+            announcer.game_action(payload, game.status(state), at)
+        else:
+            announcer.launcher_event(*payload, at)
+        now = max(free_at, at)
+        while now < until and (message := announcer.next(now)) is not None:
+            lines.append(f"{now:4.1f} {render(message, lang)}")
+            now += SPEAK_S
+        free_at = max(free_at, now)
+    return "\n".join(lines)
+
+
+def play(card, color="red", **more):
+    return {"type": "play", "card": card, "color": color, **more}
+
+
+def press(cards):
+    return {"type": "press", "cards": cards}
+
+
+# Ann, Bob and Cy; Cy deals, Ann plays first.
+ROUND = [
+    (0.0, "act", play("hit-2")),  # Ann attacks Bob
+    (3.0, "act", play("hit-1")),  # Bob stacks: Mega Hit on Cy
+    (6.0, "act", press(4)),  # Cy takes 4; play resumes after Ann
+    (10.0, "act", press(0)),  # Bob cannot play
+    (10.5, "event", ("jammed", {"press_id": 2})),
+    (14.0, "act", play("5")),  # Cy
+    (14.2, "act", press(2)),  # Ann, while "Ann's move" is being said
+    (20.0, "act", play("skip")),  # Bob skips Cy: Ann
+    # A rush: three turns in a second; only the latest whose-move is worth saying.
+    (20.1, "act", press(3)),  # Ann
+    (20.2, "act", press(0)),  # Bob
+    (20.3, "act", press(1)),  # Cy
+    (26.0, "act", play("wild", last=True)),  # Ann's last card
+]
+
+
+def test_a_scripted_round_in_english():
+    assert transcript(ROUND) == """\
+ 0.0 Bob, press twice
+ 3.0 Mega Hit! 3 hits for Cy
+ 6.0 Cy takes 4
+ 7.0 Bob's move
+10.0 Cy's move
+11.0 A card is stuck
+14.0 Ann's move
+15.0 Ann takes 2
+16.0 Bob's move
+20.0 Ann's move
+21.0 Cy takes one
+22.0 Ann's move
+26.0 Ann wins round 1"""
+
+
+def test_the_same_round_in_french():
+    assert transcript(ROUND, "fr") == """\
+ 0.0 Bob, appuie deux fois
+ 3.0 Méga appuyer ! 3 appuis pour Cy
+ 6.0 Cy prend 4 cartes
+ 7.0 À Bob de jouer
+10.0 À Cy de jouer
+11.0 Une carte est coincée
+14.0 À Ann de jouer
+15.0 Ann prend 2 cartes
+16.0 À Bob de jouer
+20.0 À Ann de jouer
+21.0 Cy prend une carte
+22.0 À Ann de jouer
+26.0 Ann gagne la manche 1"""
+
+
+def test_quiet_says_only_what_someone_must_do_and_the_end():
+    assert transcript(ROUND, verbosity="quiet") == """\
+ 0.0 Bob, press twice
+ 3.0 Mega Hit! 3 hits for Cy
+10.5 A card is stuck
+26.0 Ann wins round 1"""
+
+
+def test_chatty_also_says_presses_that_gave_nothing():
+    said = transcript(ROUND[:4], verbosity="chatty").splitlines()
+    assert said[-2:] == ["10.0 Nothing for Bob", "11.0 Cy's move"]
+
+
+def test_attacks_of_every_kind_say_who_presses_and_how_often():
+    script = [(0.0, "act", play("hit-1")), (2.0, "act", press(0)),  # Bob misses his turn
+              (4.0, "act", play("wild-attack", target="Ann"))]
+    assert transcript(script) == """\
+ 0.0 Bob, press once
+ 2.0 Cy's move
+ 4.0 Ann, press twice"""
+
+
+def test_a_phrase_not_said_in_time_is_dropped_not_said_late():
+    announcer = Announcer("normal", max_age=3.0)
+    state, _ = game.new_game("attack-mega-hit", PLAYERS)
+    announcer.baseline(game.status(state))
+    state, _ = game.apply(state, play("hit-2"))
+    announcer.game_action(play("hit-2"), game.status(state), 10.0)
+    assert announcer.next(13.5) is None
+    announcer.launcher_event("empty", {"press_id": 1}, 20.0)
+    assert announcer.next(23.0) == {"id": "voice_empty"}
+
+
+def test_alerts_go_first_and_a_newer_phrase_replaces_a_waiting_one_of_its_kind():
+    announcer = Announcer("normal")
+    state, _ = game.new_game("attack-mega-hit", PLAYERS)
+    announcer.baseline(game.status(state))
+    for at, action in ((1.0, press(0)), (1.1, press(0))):  # Ann, then Bob: now Cy's move
+        state, _ = game.apply(state, action)
+        announcer.game_action(action, game.status(state), at)
+    announcer.launcher_event("jammed", {}, 1.2)
+    said = [render(announcer.next(1.3), "en"), render(announcer.next(1.3), "en")]
+    assert said == ["A card is stuck", "Cy's move"] and announcer.next(1.3) is None
+
+
+def test_the_start_and_an_undo_say_only_what_changed():
+    announcer = Announcer("normal")
+    state, _ = game.new_game("attack-mega-hit", PLAYERS)
+    announcer.baseline(game.status(state))
+    assert announcer.next(0.0) is None
+    before = state
+    state, _ = game.apply(state, play("hit-2"))
+    announcer.game_action(play("hit-2"), game.status(state), 1.0)
+    announcer.next(1.0)
+    announcer.game_action(None, game.status(before), 2.0)  # the attack undone: Ann again
+    assert render(announcer.next(2.0), "en") == "Ann's move" and announcer.next(2.0) is None
+
+
+def test_launcher_events_nobody_must_act_on_are_not_said():
+    announcer = Announcer("chatty")
+    for name in ("state", "press", "launched", "card", "ignored", "game/message"):
+        announcer.launcher_event(name, {}, 0.0)
+    assert announcer.next(0.0) is None
+
+
+def test_an_unknown_verbosity_is_refused():
+    with pytest.raises(InvalidParams, match="quiet, normal, chatty"):
+        Announcer("loud")
+
+
+# ---- the service against a running launcherd ------------------------------------------------
+
+CONFIG = """
+[ejection]
+profile = "fixed"
+sequence = [2, 0, 1]
+[sim]
+cards_per_second = 50.0
+"""
+
+
+class Lines:
+    """A process's output lines, read in a thread, waited for with a timeout."""
+
+    def __init__(self, stream):
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=lambda: [self.lines.put(line.rstrip("\n")) for line in stream],
+                         daemon=True).start()
+
+    def wait_for(self, wanted: str, timeout: float = 15.0) -> list[str]:
+        seen = []
+        try:
+            while wanted not in (line := self.lines.get(timeout=timeout)):
+                seen.append(line)
+        except queue.Empty:
+            raise AssertionError(f"{wanted!r} not said within {timeout} s; said: {seen}") from None
+        return seen + [line]
+
+
+def test_launcher_voice_speaks_a_game_played_on_launcherd_in_french(tmp_path):
+    with ThreadDaemon(tmp_path, CONFIG, seed=1) as daemon:
+        voice = subprocess.Popen(
+            [sys.executable, "-m", "controller.voice.service", "--mute", "--lang", "fr",
+             "--socket", str(daemon.daemon.socket_path), "--max-age", "30"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=Path(__file__).resolve().parent.parent)
+        try:
+            Lines(voice.stderr).wait_for("listening to launcherd")
+            said = Lines(voice.stdout)
+            with Client(daemon.daemon.socket_path, timeout=15) as client:
+                client.call("sim/lid", {"open": False})  # closed, whatever the sim starts with
+                client.call("game/new", {"rules": "attack-mega-hit", "players": PLAYERS})
+                said.wait_for("À Ann de jouer")
+                client.call("game/play", {"card": "hit-2", "color": "red"})
+                said.wait_for("Bob, appuie deux fois")
+                client.call("launcher/launch")  # 2 cards: Bob's obligation ends early
+                said.wait_for("Bob prend 2 cartes")
+                said.wait_for("À Cy de jouer")
+        finally:
+            voice.terminate()
+            voice.wait(10)
