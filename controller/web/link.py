@@ -1,0 +1,165 @@
+"""launcher-web's one connection to launcherd: requests with ids and the event stream, on one socket.
+
+The daemon may restart at any time (an update, a crash, the watchdog): the link notices the end of
+the stream, fails the requests still waiting with :class:`DaemonDown`, tells its listener, and
+connects again with a growing pause, for as long as launcher-web runs. Requests made meanwhile fail
+at once, so that the page can say "reconnecting" instead of hanging.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+from typing import Any, Callable
+
+from firmware.errors import ApiError, LauncherError
+
+log = logging.getLogger("launcher-web.link")
+
+# A game/log or game/stats reply of a long evening can outgrow asyncio's default 64 KiB line.
+LINE_LIMIT = 16 * 1024 * 1024
+# launcher/press waits for the launch to end; launcherd bounds that by its own max_on_ms.
+CALL_TIMEOUT_S = 60.0
+RETRY_FIRST_S, RETRY_MAX_S = 0.2, 2.0
+
+Listener = Callable[[str, dict[str, Any]], None]
+
+
+class DaemonDown(LauncherError, ConnectionError):
+    """launcherd cannot be reached now (not running, restarting, or the socket refused us)."""
+
+
+class Link:
+    """A reconnecting JSON-lines client of launcherd's socket.
+
+    ``listener(name, params)`` receives every daemon event, and ``("link", {"connected": bool})``
+    whenever the connection comes or goes. It runs in the loop and must not block.
+    """
+
+    def __init__(self, path: str | Path, listener: Listener):
+        self.path = Path(path)
+        self.listener = listener
+        self.connected = False
+        self._writer: asyncio.StreamWriter | None = None
+        self._pending: dict[int, asyncio.Future] = {}
+        self._next_id = 0
+        self._task: asyncio.Task | None = None
+        self._up = asyncio.Event()
+
+    def start(self) -> None:
+        self._task = asyncio.ensure_future(self._run())
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+        self._drop()
+
+    async def wait_connected(self, timeout: float) -> bool:
+        """Whether the link is up within ``timeout`` seconds (start-up and tests)."""
+        try:
+            await asyncio.wait_for(self._up.wait(), timeout)
+        except asyncio.TimeoutError:
+            return False
+        return True
+
+    async def call(self, method: str, params: dict[str, Any] | None = None,
+                   timeout: float = CALL_TIMEOUT_S) -> Any:
+        """The result of one request; ``ApiError`` for the daemon's refusal, ``DaemonDown`` without it."""
+        if not self.connected or self._writer is None:
+            raise DaemonDown(f"launcherd is not reachable on {self.path}")
+        self._next_id += 1
+        request_id = self._next_id
+        future = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = future
+        line = json.dumps({"id": request_id, "method": method, "params": params or {}})
+        try:
+            self._writer.write(line.encode() + b"\n")
+            return await asyncio.wait_for(future, timeout)
+        except asyncio.TimeoutError:
+            raise DaemonDown(f"launcherd did not answer {method} within {timeout:.0f} s") from None
+        finally:
+            self._pending.pop(request_id, None)
+
+    async def _run(self) -> None:
+        pause = RETRY_FIRST_S
+        while True:
+            try:
+                reader, self._writer = await asyncio.open_unix_connection(str(self.path), limit=LINE_LIMIT)
+            except OSError as exc:
+                log.debug("launcherd not reachable on %s: %s", self.path, exc)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, RETRY_MAX_S)
+                continue
+            pause = RETRY_FIRST_S
+            reading = asyncio.ensure_future(self._read(reader))
+            try:
+                self.connected = True
+                await self.call("events/subscribe")
+                log.info("connected to launcherd on %s", self.path)
+                self._up.set()
+                self.listener("link", {"connected": True})
+                await reading
+            except (DaemonDown, ApiError, OSError) as exc:
+                log.warning("launcherd connection failed: %s", exc)
+            finally:
+                reading.cancel()
+                was_up = self._up.is_set()
+                self._drop()
+                if was_up:
+                    log.warning("lost launcherd on %s: reconnecting", self.path)
+                    self.listener("link", {"connected": False})
+            await asyncio.sleep(pause)
+
+    async def _read(self, reader: asyncio.StreamReader) -> None:
+        try:
+            await self._read_lines(reader)
+        finally:  # nothing more will answer the requests still waiting
+            self.connected = False
+            self._fail_pending()
+
+    async def _read_lines(self, reader: asyncio.StreamReader) -> None:
+        while True:
+            try:
+                line = await reader.readline()
+            except (OSError, ValueError) as exc:  # ValueError: a line over LINE_LIMIT
+                log.warning("reading from launcherd failed: %s", exc)
+                return
+            if not line:
+                return
+            try:
+                message = json.loads(line)
+            except ValueError:
+                log.warning("launcherd sent a line that is not JSON: %.80r", line)
+                continue
+            if "event" in message:
+                self.listener(message["event"], message.get("params") or {})
+                continue
+            future = self._pending.get(message.get("id"))
+            if future is None or future.done():
+                continue
+            if "error" in message:
+                error = message["error"] or {}
+                future.set_exception(ApiError(error.get("code", ApiError.INTERNAL_ERROR),
+                                              error.get("message", "error")))
+            else:
+                future.set_result(message.get("result"))
+
+    def _drop(self) -> None:
+        self.connected = False
+        self._up.clear()
+        if self._writer is not None:
+            self._writer.transport.abort()
+            self._writer = None
+        self._fail_pending()
+
+    def _fail_pending(self) -> None:
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(DaemonDown("launcherd closed the connection"))
+        self._pending.clear()
