@@ -179,3 +179,11 @@ def test_the_safety_notes_cover_what_the_issue_requires():
                    "drops about 2 V", "gpio=<motor pins>=op,dl"):
         assert phrase in text, phrase
     assert re.search(r"\| 3 \| 10 kΩ resistor \|", text)
+
+
+def test_the_readme_explains_pwma_nsleep_and_both_power_options():
+    text = (WIRING / "README.md").read_text(encoding="utf-8")
+    for phrase in ("tie PWMA high", "PWMA to VCC (3V3)", "the board's pull-up on nSLEEP",
+                   "V_up × 10 kΩ / (10 kΩ + R_up)", "`motor_enable = false`", "Two supplies (recommended)",
+                   "One plug", "star point", "get_throttled", "drivers.svg", "power.svg"):
+        assert phrase in text, phrase
