@@ -14,10 +14,10 @@ cards become "1 press" / "2 presses" through ngettext; card ids, colours and dir
 language's words; a list of names becomes "Ann, Bob and Cy". A message with a plural has a
 ``count`` parameter that picks the form.
 
-Maintenance: after changing :data:`CATALOGUE`, regenerate the template with
+Maintenance (docs/voice.md): after changing :data:`CATALOGUE`, regenerate the template with
 ``python -m controller.messages > controller/locale/launcher.pot``, merge it into the languages with
-``pybabel update -i controller/locale/launcher.pot -d controller/locale -D launcher`` and translate
-what is new; ``tests/test_messages.py`` fails until every id is translated in every language.
+``pybabel update``, and translate what is new; ``tests/test_messages.py`` fails until every id is
+translated in every language.
 """
 
 from __future__ import annotations

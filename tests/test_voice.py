@@ -166,6 +166,18 @@ def test_the_start_and_an_undo_say_only_what_changed():
     assert render(announcer.next(2.0), "en") == "Ann's move" and announcer.next(2.0) is None
 
 
+def test_the_end_of_the_match_names_its_winners():
+    announcer = Announcer("quiet")
+    playing = {"turn": "Ann", "owed": None, "chain": None, "round": 3, "round_over": False,
+               "match": {"match_over": False, "winner": None}}
+    announcer.baseline(playing)
+    over = {**playing, "turn": None, "round_over": True, "winner": "Bob",
+            "match": {"match_over": True, "winner": ["Ann", "Bob"]}}
+    announcer.game_action({"type": "end_round"}, over, 5.0)
+    assert render(announcer.next(5.0), "fr") == "Ann et Bob gagnent la partie"
+    assert announcer.next(5.0) is None
+
+
 def test_launcher_events_nobody_must_act_on_are_not_said():
     announcer = Announcer("chatty")
     for name in ("state", "press", "launched", "card", "ignored", "game/message"):
@@ -229,3 +241,21 @@ def test_launcher_voice_speaks_a_game_played_on_launcherd_in_french(tmp_path):
         finally:
             voice.terminate()
             voice.wait(10)
+
+
+def test_launcher_voice_waits_for_a_daemon_that_is_not_there_yet(tmp_path):
+    daemon = ThreadDaemon(tmp_path, CONFIG, seed=1)
+    voice = subprocess.Popen(
+        [sys.executable, "-m", "controller.voice.service", "--mute", "--lang", "en",
+         "--socket", str(daemon.daemon.socket_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=Path(__file__).resolve().parent.parent)
+    try:
+        log = Lines(voice.stderr)
+        log.wait_for("launcherd is not answering")
+        with daemon:
+            log.wait_for("listening to launcherd, speaking en")
+            assert voice.poll() is None
+    finally:
+        voice.terminate()
+        voice.wait(10)

@@ -146,14 +146,18 @@ async def run(args: argparse.Namespace) -> None:
     voice = Voice(announcer, lang, speak)
     speaker = asyncio.ensure_future(voice.speak_forever())
     path = client_socket(args.socket)
+    told = False  # said that launcherd is not answering: once per absence, not every retry
     try:
         while True:
             try:
                 reader, writer = await asyncio.open_unix_connection(str(path), limit=MAX_LINE)
             except (FileNotFoundError, ConnectionRefusedError) as exc:
-                log.info("launcherd is not answering on %s (%s); retrying", path, exc)
+                if not told:
+                    log.info("launcherd is not answering on %s (%s); waiting for it", path, exc)
+                told = True
                 await asyncio.sleep(RETRY_S)
                 continue
+            told = False
             connection = Connection(reader, writer)
             try:
                 await voice.listen(connection)
