@@ -3,10 +3,11 @@
 Over 40 broken files, from bytes that are not text to timings that contradict each other. Each
 is checked three ways:
 
-- in-process, ``load_config`` raises ``ConfigError`` (nothing else) whose message starts with the
-  file's path and names what is wrong: the section and key, the value as written, what is allowed;
+- in-process, ``load_config`` raises ``ConfigError`` (nothing else) whose message has one line
+  per error, each starting with the file's path and naming what is wrong: the section and key,
+  the value as written, what is allowed;
 - ``launcherd --check-config FILE``, a real process: exit 1, nothing on stdout, exactly that
-  message on stderr as one line (``launcherd: ...``), no traceback (a dozen, one of each kind of
+  message on stderr (``launcherd: ...``), no traceback (a dozen, one of each kind of
   failure, in ``make test``; all of them in ``make soak``);
 - ``launcherd --sim --config FILE``: the daemon refuses to start the same way and never creates its
   socket (``make soak``).
