@@ -32,6 +32,7 @@ from typing import Any, Iterator
 from firmware.api import Param
 from firmware.errors import ApiError, NotFound, Refused, Unavailable
 
+from . import advice as says
 from . import damage as damages
 from . import game as games
 from . import table as tables
@@ -39,8 +40,7 @@ from .damage import Damage, GameUnavailable
 from .joincode import JoinCode
 from .points import COLORS
 from .ruledoc import rules_data
-from .rulesets import RULESETS, deck_size
-from .rulesets import get as get_ruleset
+from .rulesets import RULESETS
 from .scores import SCORINGS, scores, scores_csv
 from .store import FILENAME, Store
 
@@ -48,74 +48,6 @@ log = logging.getLogger("launcherd.game")
 
 # Presses that are moves of the game; "dispense" deals exact counts outside the flow.
 GAME_PRESS_SOURCES = frozenset({"button", "api"})
-# Bursts of up to 12 cards have been seen (rules.md §2): below that, the next press may run dry.
-RELOAD_BELOW = 12
-RELOAD_HOW = ("shuffle the discard pile (all but its top card) into the hopper, then tell the"
-              " launcher how many cards it holds: launcherctl reload N")
-HAND = 7  # cards dealt to each player (rules.md §1)
-
-
-def reload_advice(hopper: int | None) -> dict[str, Any]:
-    """When to reshuffle the discard pile into the launcher, from its estimate of the hopper."""
-    if hopper is None:
-        return {"hopper": None, "reload": False,
-                "text": "the launcher does not know how many cards it holds: after loading it,"
-                        " launcherctl reload N"}
-    if hopper == 0:
-        return {"hopper": 0, "reload": True, "text": "the launcher is empty: " + RELOAD_HOW}
-    if hopper < RELOAD_BELOW:
-        return {"hopper": hopper, "reload": True,
-                "text": f"about {hopper} card(s) left in the launcher: " + RELOAD_HOW}
-    return {"hopper": hopper, "reload": False, "text": f"the launcher holds about {hopper} cards"}
-
-
-def dealing_advice(ruleset: str, players: int) -> str:
-    """What to do after dealing by hand, so that the launcher's count (and the reload advice) is right."""
-    dealt = HAND * players
-    size = deck_size(get_ruleset(ruleset))
-    if size is None:
-        return (f"deal {HAND} cards each by hand ({dealt}), turn one up, load the rest into the launcher"
-                " and tell it how many: launcherctl reload N")
-    rest = size - dealt - 1
-    return (f"deal {HAND} cards each by hand ({dealt}), turn one up, load the other {rest} into the"
-            f" launcher and tell it: launcherctl reload {rest}")
-
-
-def undone_text(action: dict[str, Any], who: str | None) -> str:
-    """The undo reply: what was taken back and, for cards that came out, who holds them now."""
-    text = f"undone: {describe(action)}"
-    cards = action.get("cards") if action["type"] in ("press", "cards") else None
-    if cards:
-        text += (f". Those {cards} card(s) did come out of the launcher and {who} holds them: they are no"
-                 f" longer counted for {who}, who keeps them in hand, or puts them back in the hopper"
-                 " and tells the launcher: launcherctl reload N")
-    return text
-
-
-def still_running_text(match_id: int, players: list[str], round_no: int) -> str:
-    return (f"match {match_id} ({', '.join(players)}, round {round_no}) is still being played: finish it,"
-            f" start another anyway with game new --force (match {match_id} stays in game history and"
-            f" game resume {match_id} brings it back), or set it aside with game abandon")
-
-
-def set_aside_text(match_id: int) -> str:
-    return f"match {match_id} is set aside: game resume {match_id} brings it back"
-
-
-def no_game_text(log_path: Any) -> str:
-    return (f"no game yet (the game log is {log_path}): start one with"
-            " launcherctl game new --players A,B,...")
-
-
-def describe(action: dict[str, Any]) -> str:
-    """One line for an action, who acted first: "Ann: play card=hit-1 color=red"."""
-    who = action.get("by")
-    rest = " ".join(f"{key}={value}" for key, value in action.items()
-                    if key not in ("type", "by") and value is not None)
-    line = f"{action['type']} {rest}".strip()
-    return f"{who}: {line}" if who else line
-
-
 def _winner_text(table: tables.Table) -> str | None:
     winner = scores(table.match)["winner"]
     return " and ".join(winner) if isinstance(winner, list) else winner
@@ -186,13 +118,13 @@ class GameService:
             if found is not None:
                 raise self._broken(found) from None
             log.exception("game: writing the log failed")
-            raise Unavailable(f"the game log cannot be written ({exc}); nothing was changed") from None
+            raise Unavailable(says.write_failed(exc)) from None
 
     def repair(self) -> dict[str, Any]:
         """``game/repair``: what the damage calls for, done now that the table asks."""
         found = self.damage
         if found is None:
-            raise Refused(f"the game log {self.log_path} is sound: nothing to repair")
+            raise Refused(says.nothing_to_repair(self.log_path))
         if found.kind == damages.GONE:
             return self._write_back()
         moved = None
@@ -206,10 +138,9 @@ class GameService:
         self._open()
         if self.damage is not None:
             raise GameUnavailable(self.damage)
-        texts = [f"the game log was moved aside to {moved}; a fresh one is started"
-                 if moved else "the game log can be written again"]
+        texts = [says.moved_aside(moved) if moved else says.writable_again()]
         if self.table is not None:
-            texts.append(f"match {self.match_id} goes on")
+            texts.append(says.goes_on(self.match_id))
         log.warning("game: repaired: %s", "; ".join(texts))
         return {"repaired": found.kind, "moved_to": None if moved is None else str(moved), "messages": texts}
 
@@ -223,9 +154,9 @@ class GameService:
         except (OSError, sqlite3.Error) as exc:
             raise self._broken(damages.on_open(path, exc)) from None
         self.damage = None
-        texts = [f"the game log is written back to {path}, every acknowledged action included"]
+        texts = [says.written_back(path)]
         if moved is not None:
-            texts.append(f"the file found there was moved aside to {moved}")
+            texts.append(says.found_moved_aside(moved))
         log.warning("game: repaired: %s", "; ".join(texts))
         return {"repaired": damages.GONE, "moved_to": None if moved is None else str(moved),
                 "messages": texts}
@@ -266,7 +197,7 @@ class GameService:
         if self.table is None:
             if self.damage is not None:
                 raise GameUnavailable(self.damage)
-            raise NotFound(no_game_text(self.log_path))
+            raise NotFound(says.no_game_text(self.log_path))
         return self.table
 
     def _table_status(self) -> dict[str, Any]:
@@ -280,9 +211,9 @@ class GameService:
     def status(self) -> dict[str, Any]:
         """The table's status with the match id, the reload advice, where the log is, and any damage."""
         if self.table is None and self.damage is None:
-            raise NotFound(no_game_text(self.log_path))
+            raise NotFound(says.no_game_text(self.log_path))
         shown = self._table_status() if self.table is not None else {"match_id": self.match_id}
-        shown["reload_advice"] = reload_advice(self.hopper)
+        shown["reload_advice"] = says.reload_advice(self.hopper)
         shown["state_dir"] = str(self.daemon.state_dir)
         if self.damage is not None:
             shown["damage"] = self.damage.to_json()
@@ -316,14 +247,14 @@ class GameService:
         self.daemon.publish("game/action", {"seq": seq, "match_id": self.match_id, "action": action})
         if action["type"] == "end_round" and not table.match_over:
             effects.append({"type": "message",
-                            "text": dealing_advice(table.game.ruleset, len(table.game.players))})
+                            "text": says.dealing_advice(table.game.ruleset, len(table.game.players))})
         return self._reply(effects)
 
     def start(self, action: dict[str, Any], force: bool = False) -> dict[str, Any]:
         """A new match: checked, its first action logged, then live (the previous one stays in history)."""
         self._writable()
         if self.table is not None and not self.table.match_over and not force:
-            raise Refused(still_running_text(self.match_id, list(self.table.match.players),
+            raise Refused(says.still_running_text(self.match_id, list(self.table.match.players),
                                              self.table.game.round_no))
         table, effects = tables.new_table(action)
         previous = self.match_id if self.table is not None and not self.table.match_over else None
@@ -333,31 +264,31 @@ class GameService:
         if self.damage is not None:  # an unreplayable match no longer stands in the way
             self.damage = None
         self.daemon.publish("game/action", {"seq": None, "match_id": self.match_id, "action": action})
-        effects.append({"type": "message", "text": dealing_advice(action["rules"], len(action["players"]))})
+        effects.append({"type": "message", "text": says.dealing_advice(action["rules"], len(action["players"]))})
         if previous is not None:
-            effects.insert(0, {"type": "message", "text": set_aside_text(previous)})
+            effects.insert(0, {"type": "message", "text": says.set_aside_text(previous)})
         return self._reply(effects)
 
     def resume_match(self, match_id: int) -> dict[str, Any]:
         """``game/resume``: make an earlier match the table's again, as its log left it."""
         store = self._writable()
         if match_id == self.match_id and self.table is not None:
-            raise Refused(f"match {match_id} is already the table's")
+            raise Refused(says.already_current(match_id))
         with self._reading():
             store.match(match_id)
             records = store.actions(match_id)
         try:
             table = tables.replay(record.action for record in records)
         except ApiError as exc:
-            raise Refused(f"match {match_id} cannot be replayed ({exc.message})") from None
+            raise Refused(says.cannot_replay(match_id, exc.message)) from None
         previous = self.match_id if self.table is not None and not self.table.match_over else None
         with self._writing() as store:
             store.set_current(match_id)
         self.table, self.match_id, self._last_press, self.damage = table, match_id, None, None
         self._aim_at_turn()
-        texts = [f"match {match_id} resumed"]
+        texts = [says.resumed(match_id)]
         if previous is not None:
-            texts.insert(0, set_aside_text(previous))
+            texts.insert(0, says.set_aside_text(previous))
         return self._reply([{"type": "message", "text": text} for text in texts])
 
     def abandon(self) -> dict[str, Any]:
@@ -368,7 +299,7 @@ class GameService:
             store.set_current(None)
         abandoned = self.match_id
         self.table, self.match_id, self._last_press = None, None, None
-        text = set_aside_text(abandoned)
+        text = says.set_aside_text(abandoned)
         self.publish_message(text)
         return {"abandoned": abandoned, "messages": [text]}
 
@@ -390,7 +321,7 @@ class GameService:
         self._aim_at_turn()
         # Whose cards they are: the press's own record, or (older logs) whose move it is again.
         who = last.action.get("by") or games.turn(table.game)
-        reply = self._reply([{"type": "message", "text": undone_text(last.action, who)}])
+        reply = self._reply([{"type": "message", "text": says.undone_text(last.action, who)}])
         reply["undone"] = last.action
         return reply
 
@@ -453,16 +384,14 @@ class GameService:
             return
         press_id, cards = params.get("press_id"), params.get("cards", 0)
         if params.get("outcome") == "empty" or (params.get("ended") == "empty" and not cards):
-            self.publish_message(f"press {press_id} gave nothing: the launcher is empty and the press"
-                                 " does not count; reload it and press again")
+            self.publish_message(says.empty_press(press_id))
             return
         presser = games.turn(self.table.game)
         press = {"type": "press", "cards": cards, "press_id": press_id}
         try:
             self.act(press if presser is None else {**press, "by": presser})
         except ApiError as exc:
-            self.publish_message(f"press {press_id} ({cards} card(s)) is not counted in the game:"
-                                 f" {exc.message}")
+            self.publish_message(says.uncounted_press(press_id, cards, exc.message))
             return
         self._last_press = (press_id, presser)
 
@@ -473,12 +402,12 @@ class GameService:
                 self.act({"type": "cards", "cards": 1, "press_id": params.get("press_id"),
                           "by": self._last_press[1]})
             except ApiError as exc:
-                self.publish_message(f"a card that came out late is not counted: {exc.message}")
+                self.publish_message(says.uncounted_late_card(exc.message))
 
     def follow_hopper(self) -> None:
         """Read the launcher's hopper estimate; say once when it falls low enough to reload."""
         self.hopper = self._launcher_hopper()
-        advice = reload_advice(self.hopper)
+        advice = says.reload_advice(self.hopper)
         low = advice["reload"]
         if low and not self._low and self.table is not None:
             self.publish_message(advice["text"])
@@ -494,7 +423,7 @@ class GameService:
     def log_of_match(self) -> dict[str, Any]:
         """``game/log``: the current match and all its actions, undone ones included."""
         if self.match_id is None:
-            raise NotFound(no_game_text(self.log_path))
+            raise NotFound(says.no_game_text(self.log_path))
         with self._reading() as store:
             return {"match": store.match(self.match_id).to_json(),
                     "actions": [r.to_json() for r in store.actions(self.match_id, include_undone=True)]}

@@ -254,3 +254,14 @@ def test_a_card_that_falls_out_after_its_press_is_the_pressers(launcherd):
         assert players(c.call("game/status"))["Ann"] == (1, 1)
         assert live_actions(c)[-1] == {"type": "cards", "cards": 1, "press_id": 1, "by": "Ann"}
         assert c.call("status/get")["cards_ejected"] == 1
+
+
+def test_launcher_events_do_not_rebuild_the_table_status(launcherd, mocker):
+    from controller import table
+
+    with launcherd.client() as c:
+        c.call("game/new", THREE)
+        built = mocker.spy(table, "status")
+        c.call("launcher/launch")  # one press: launched, card and state events, status/get calls
+        c.call("status/get")
+        assert built.call_count == 1  # once for the table the press made, then served from the cache
