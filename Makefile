@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench soak clean
+.PHONY: demo test bench soak clean systemtest systemtest-shell
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,14 @@ bench: $(STAMP)
 
 soak: $(STAMP)
 	$(BIN)/python -m pytest -m soak
+
+# The scenarios on real Linux: a Debian trixie VM (QEMU) with systemd and a gpio-sim chip, see
+# docs/systemtest.md. The first run builds the image (root, about 5 minutes); later runs reuse it.
+systemtest:
+	tests/system/vm.sh run
+
+systemtest-shell:
+	tests/system/vm.sh shell
 
 clean:
 	rm -rf $(VENV) .demo-state .pytest_cache
