@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from controller import rulesets
 from controller.game import apply, from_json, new_game, status, to_json
 from controller.points import COLORS
+from firmware.errors import ApiError
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -147,3 +148,17 @@ def test_undo_by_replaying_all_but_the_last_action(session):
     setup, actions, statuses, _ = session
     for k in range(len(actions)):
         assert status(replay(setup, actions[:k])) == statuses[k]
+
+
+@SETTINGS
+@given(sessions())
+def test_status_names_as_catchable_exactly_the_player_a_catch_is_accepted_against(session):
+    _, _, statuses, state = session
+    for player in statuses[-1]["players"]:
+        try:
+            apply(state, {"type": "catch", "player": player["name"]})
+        except ApiError:
+            accepted = False
+        else:
+            accepted = True
+        assert accepted == (statuses[-1]["catchable"] == player["name"]), player["name"]
