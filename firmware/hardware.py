@@ -8,7 +8,8 @@ Every output is constructed off. The motor is driven through two PWM inputs of a
 driver (DRV8833/TB6612 style) and is never driven both ways at once. Inputs are plain
 :class:`~gpiozero.DigitalInputDevice` objects: :class:`~gpiozero.Button` would start a hold thread
 that wakes every 100 ms, and debouncing is done by the core, not here (``bounce_time`` is
-implemented differently by every backend and ignored by the mock).
+implemented differently by every backend and ignored by the mock). Each input's pull comes from
+:func:`firmware.pins.input_pull`, the rule the wiring documentation is generated from.
 """
 
 from __future__ import annotations
