@@ -152,6 +152,71 @@ def test_the_documented_wiring_is_what_the_hardware_requests():
     assert _documented_pulls() == requested
 
 
+def test_pin_in_use_names_the_pin_and_function_and_releases_the_rest(factory):
+    blocker = DigitalOutputDevice(17, pin_factory=factory)
+    with pytest.raises(HardwareError, match=r"GPIO 17 as \[pins\] button .*in use"):
+        Hardware(make_config(), pin_factory=factory)
+    # The motor pins built before the failure were closed again.
+    assert factory.pin(12).function == "input"
+    blocker.close()
+    Hardware(make_config(), pin_factory=factory).close()
+
+
+def test_pwm_unsupported_is_a_hardware_error():
+    factory = MockFactory()  # plain MockPin: no PWM
+    with pytest.raises(HardwareError, match=r"GPIO 12 as \[pins\] motor_forward .*PWM"):
+        Hardware(make_config(), pin_factory=factory)
+    factory.close()
+
+
+# ---- motor ----------------------------------------------------------------------------------
+
+
+def motor_pins_history(factory):
+    """(forward, reverse) after every change of either motor pin."""
+    current = {"GPIO12": 0.0, "GPIO13": 0.0}
+    history = []
+    for kind, name, value in factory.log:
+        if kind == "state" and name in current:
+            current[name] = value
+            history.append((current["GPIO12"], current["GPIO13"]))
+    return history
+
+
+def test_motor_directions_and_never_both_driven(hw, factory):
+    hw.motor("forward", 0.7)
+    assert (state(factory, 12), state(factory, 13)) == (0.7, 0)
+    hw.motor("reverse", 0.5)
+    assert (state(factory, 12), state(factory, 13)) == (0, 0.5)
+    hw.motor("forward", 1.0)
+    assert (state(factory, 12), state(factory, 13)) == (1.0, 0)
+    hw.motor("stop", 0.9)
+    assert (state(factory, 12), state(factory, 13)) == (0, 0)
+    history = motor_pins_history(factory)
+    assert history == [(0.7, 0), (0, 0), (0, 0.5), (0, 0), (1.0, 0), (0, 0)]
+    assert not any(forward and reverse for forward, reverse in history)
+
+
+@pytest.mark.parametrize("direction, duty", [("sideways", 0.5), ("forward", 1.5), ("reverse", -0.1)])
+def test_motor_rejects_bad_arguments(hw, factory, direction, duty):
+    with pytest.raises(ValueError):
+        hw.motor(direction, duty)
+    assert (state(factory, 12), state(factory, 13)) == (0, 0)
+
+
+def test_driver_enable(hw, factory):
+    hw.set_driver_enabled(True)
+    assert state(factory, 16) == 1
+    hw.set_driver_enabled(False)
+    assert state(factory, 16) == 0
+
+
+def test_driver_enable_is_a_no_op_without_the_pin(factory):
+    with Hardware(make_config(motor_enable=False), pin_factory=factory) as hw:
+        hw.set_driver_enabled(True)
+        assert factory.pin(16).function == "input"  # never touched
+
+
 # ---- inputs ---------------------------------------------------------------------------------
 
 
