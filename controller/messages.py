@@ -147,6 +147,41 @@ _GAME: dict[str, Text] = {
     "calls_uno": _t("%(player)s calls Uno", player="name"),
     "names_color_target": _t("%(player)s names %(color)s and %(target)s", player="name",
                              color="color", target="name"),
+    "pressed_still_names": _t(
+        "%(player)s pressed: %(cards)s; %(player)s still names a colour and a player to attack",
+        player="name", cards="cards"),
+    # refusals of controller/game.py that players meet while playing
+    "no_player": _t("no player '%(name)s' at the table; players: %(players)s", name="name",
+                    players="list"),
+    "round_is_over": _t("round %(round)d is over (%(winner)s won); start a new round", round="int",
+                        winner="name"),
+    "not_your_move": _t("it is %(player)s's move, not %(by)s's", player="name", by="name"),
+    "names_another_player": _t("%(card)s names another player, not %(player)s", card="card",
+                               player="name"),
+    "first_names_color_target": _t(
+        "%(player)s first names the colour and target of the turned-up wild-attack", player="name"),
+    "owes_first": _t("%(player)s owes %(presses)s first", player="name", presses="presses"),
+    "owes_first_no_mega_hit": _t("%(player)s owes %(presses)s first; %(ruleset)s has no Mega Hit stacking",
+                                 player="name", presses="presses", ruleset="name"),
+    "only_hit_answers": _t("only a Hit card (%(cards)s) answers a Mega Hit; or %(player)s presses",
+                           cards="card_list", player="name"),
+    "cannot_end_on": _t("a round cannot end on %(card)s", card="card"),
+    "pile_mismatch": _t(
+        "a %(color)s %(card)s does not go on the %(pile_color)s %(pile_card)s: play a %(pile_color)s"
+        " card, a %(pile_card)s or a wild, or press",
+        color="color", card="card", pile_color="color", pile_card="card"),
+    "pile_mismatch_wild": _t(
+        "a %(color)s %(card)s does not go on the %(pile_color)s %(pile_card)s: play a %(pile_color)s"
+        " card or a wild, or press",
+        color="color", card="card", pile_color="color", pile_card="card"),
+    "nobody_pressed": _t("nobody has pressed yet this round: the cards belong to no one"),
+    "last_press_was": _t("the last press was %(player)s's, not %(by)s's", player="name", by="name"),
+    "no_advice_penalty": _t("%(ruleset)s has no advice penalty (the 2005 and 2010 boxes only)",
+                            ruleset="name"),
+    "catch_only_after_play": _t(
+        "%(player)s can be caught only after playing a card, before the next turn", player="name"),
+    "called_uno": _t("%(player)s called Uno", player="name"),
+    "no_first_attack_waiting": _t("no turned-up wild-attack waits for a colour and a target"),
     # controller/table.py
     "round_scores": _t("round %(round)d: %(winner)s scores %(points)d (%(total)d in all)",
                        round="int", winner="name", points="int", total="int"),
@@ -161,6 +196,13 @@ _GAME: dict[str, Text] = {
     "round_corrected": _t("round %(round)d corrected", round="int"),
     "match_goes_on": _t("the match goes on: round %(round)d", round="int"),
     "round_dealt_again": _t("round %(round)d is dealt again", round="int"),
+    "match_is_over": _t("the match is over (%(winners)s won): start a new game", winners="names"),
+    "last_card_was": _t(
+        "%(winner)s played the last card of round %(round)d, not %(player)s; undo that play first"
+        " to change it", winner="name", round="int", player="name"),
+    "attack_still_owed": _t(
+        "%(player)s still owes %(presses)s of the last-card attack: those cards count in the score,"
+        " press them first", player="name", presses="presses"),
     # controller/scores.py
     "last_attack_reminder": _t(
         "Round %(round)d ended on a last-card attack: the cards it ejected count in the victim's"
@@ -180,6 +222,92 @@ _GAME: dict[str, Text] = {
         "%(players)s reached %(target)d, only %(room)d may leave (two stay): most points leave first",
         "room", players="names", target="int", room="int"),
     "tie_stay": _t("%(players)s tie with %(points)d and all stay", players="names", points="int"),
+    "match_over_edit": _t("the match is over (%(winners)s won); edit a round to correct it",
+                          winners="names"),
+    "round_already_ended": _t("round %(round)d has already ended; the round in play is %(current)d",
+                              round="int", current="int"),
+    "round_not_started": _t("round %(round)d has not started; the round in play is %(current)d",
+                            round="int", current="int"),
+    "no_round": _t("no round %(round)d; rounds ended: %(ended)d", round="int", ended="int"),
+    "correction_ends_match": _t(
+        "with this correction round %(round)d ends the match, but round %(later)d was played after it",
+        round="int", later="int"),
+    "correction_changes_round": _t("this correction changes who played round %(round)d: %(reason)s",
+                                   round="int", reason="text"),
+    # controller/advice.py, controller/service.py
+    "dealing_advice": _t(
+        "deal %(hand)d cards each by hand (%(dealt)d), turn one up, load the other %(rest)d into the"
+        " launcher and tell it: launcherctl reload %(rest)d", hand="int", dealt="int", rest="int"),
+    "dealing_advice_any_deck": _t(
+        "deal %(hand)d cards each by hand (%(dealt)d), turn one up, load the rest into the launcher"
+        " and tell it how many: launcherctl reload N", hand="int", dealt="int"),
+    "undone_cards": _t(
+        "undone: %(action)s. That card did come out of the launcher and %(player)s holds it: it is no"
+        " longer counted for %(player)s, who keeps it in hand, or puts it back in the hopper and tells"
+        " the launcher: launcherctl reload N",
+        "undone: %(action)s. Those %(cards)d cards did come out of the launcher and %(player)s holds"
+        " them: they are no longer counted for %(player)s, who keeps them in hand, or puts them back"
+        " in the hopper and tells the launcher: launcherctl reload N",
+        "cards", action="text", cards="int", player="name"),
+    "still_running": _t(
+        "match %(match)d (%(players)s, round %(round)d) is still being played: finish it, start"
+        " another anyway with game new --force (match %(match)d stays in game history and game"
+        " resume %(match)d brings it back), or set it aside with game abandon",
+        match="int", players="list", round="int"),
+    "set_aside": _t("match %(match)d is set aside: game resume %(match)d brings it back", match="int"),
+    "no_game": _t("no game yet (the game log is %(path)s): start one with launcherctl game new"
+                  " --players A,B,...", path="text"),
+    "write_failed": _t("the game log cannot be written (%(reason)s); nothing was changed",
+                       reason="text"),
+    "nothing_to_repair": _t("the game log %(path)s is sound: nothing to repair", path="text"),
+    "log_moved_aside": _t("the game log was moved aside to %(path)s; a fresh one is started",
+                          path="text"),
+    "log_writable_again": _t("the game log can be written again"),
+    "match_id_goes_on": _t("match %(match)d goes on", match="int"),
+    "log_written_back": _t(
+        "the game log is written back to %(path)s, every acknowledged action included", path="text"),
+    "found_moved_aside": _t("the file found there was moved aside to %(path)s", path="text"),
+    "already_current": _t("match %(match)d is already the table's", match="int"),
+    "cannot_replay": _t("match %(match)d cannot be replayed (%(reason)s)", match="int", reason="text"),
+    "resumed": _t("match %(match)d resumed", match="int"),
+    # controller/damage.py: what happened to the game log, and what to do
+    "damage": _t("%(what)s: %(todo)s", what="text", todo="text"),
+    "log_damaged": _t("the game log %(path)s is damaged (%(reason)s)", path="text", reason="text"),
+    "log_damaged_todo": _t(
+        "launcherctl game repair moves it aside (nothing is deleted) and starts a fresh log; the"
+        " launcher works meanwhile"),
+    "match_unreplayable": _t("match %(match)d in %(path)s cannot be replayed (%(reason)s)",
+                             match="int", path="text", reason="text"),
+    "match_unreplayable_todo": _t(
+        "launcherctl game log shows its actions; launcherctl game new starts another match in the"
+        " same log, or launcherctl game repair moves the whole log aside"),
+    "log_read_only": _t("the game log %(path)s cannot be written (%(reason)s)", path="text",
+                        reason="text"),
+    "log_read_only_todo": _t(
+        "the log itself is not the problem, do not move it: let the user launcherd runs as"
+        " (%(user)s) write %(dir)s and the files in it (e.g. sudo chown -R %(user)s %(dir)s), then"
+        " launcherctl game repair", user="text", dir="text"),
+    "log_gone": _t(
+        "the game log %(path)s was deleted or replaced while launcherd was running; nothing more is"
+        " written there", path="text"),
+    "log_gone_todo": _t(
+        "launcherctl game repair writes back the log launcherd still holds, with every action it"
+        " acknowledged"),
+    # controller/cli.py: the status line
+    "status_match_over": _t("Match over - %(winners)s wins", "Match over - %(winners)s win", "winners",
+                            winners="names"),
+    "status_owes": _t("%(player)s's move - owes %(presses)s%(details)s", player="name",
+                      presses="presses", details="parts"),
+    "status_or_stacks": _t(" or stacks a Hit card"),
+    "status_stops_early": _t(" (stops when cards come out)"),
+    "status_uno_penalty": _t(" - Uno penalty"),
+    "status_advice_penalty": _t(" - advice penalty"),
+    "status_last_card_attack": _t(" - last-card attack, the cards count in the score"),
+    "status_round_won": _t("Round %(round)d won by %(winner)s - enter the hands: game end-round",
+                           round="int", winner="name"),
+    "status_first_attack": _t(
+        "%(player)s's move - name a colour and a player to attack: game first-attack", player="name"),
+    "status_play_or_press": _t("%(player)s's move - play a card or press", player="name"),
     # controller/service.py
     "undone": _t("undone: %(action)s", action="text"),
     "hopper_unknown": _t(
@@ -271,6 +399,8 @@ KINDS = MappingProxyType({
     "names": "a list of names, shown 'A, B and C' (a single name is allowed)",
     "items": "a list of message objects, shown 'x, y'",
     "messages": "a list of message objects, shown 'x; y'",
+    "parts": "a list of message objects, shown one after the other",
+    "card_list": "a list of card ids, shown by their names 'x, y'",
     "presses": "a count of presses ('2 presses'), or null: until cards come out",
     "cards": "a count of cards ('2 cards')",
     "card": "a card id ('hit-2'), shown by its name in the language",
@@ -369,10 +499,14 @@ def _shown(message_id: str, name: str, kind: str, value: Any, lang: str) -> Any:
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
             raise _bad(message_id, name, kind, value)
         return ", ".join(value) if kind == "list" else _names(value, lang)
-    if kind in ("items", "messages"):
+    if kind in ("items", "messages", "parts"):
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             raise _bad(message_id, name, kind, value)
-        return (", " if kind == "items" else "; ").join(render(v, lang) for v in value)
+        return {"items": ", ", "messages": "; ", "parts": ""}[kind].join(render(v, lang) for v in value)
+    if kind == "card_list":
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            raise _bad(message_id, name, kind, value)
+        return ", ".join(_shown(message_id, name, "card", card, lang) for card in value)
     if kind == "presses":
         if value is None:
             return _word("presses_until_cards", lang)
