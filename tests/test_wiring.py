@@ -187,3 +187,18 @@ def test_the_readme_explains_pwma_nsleep_and_both_power_options():
                    "V_up × 10 kΩ / (10 kΩ + R_up)", "`motor_enable = false`", "Two supplies (recommended)",
                    "One plug", "star point", "get_throttled", "drivers.svg", "power.svg"):
         assert phrase in text, phrase
+
+
+@pytest.mark.parametrize("name", ["wiring.svg", "drivers.svg", "power.svg"])
+def test_every_shape_starts_inside_its_drawing(name):
+    """A part or label placed past the edge is cut off in every viewer."""
+    root = ET.fromstring((WIRING / name).read_text(encoding="utf-8"))
+    width, height = float(root.get("width")), float(root.get("height"))
+    for element in root.iter():
+        for attr, limit in (("x", width), ("cx", width), ("y", height), ("cy", height)):
+            if element.get(attr) is not None:
+                assert 0 <= float(element.get(attr)) <= limit, (name, element.tag, element.attrib)
+        if element.get("points"):
+            for point in element.get("points").split():
+                x, y = map(float, point.split(","))
+                assert 0 <= x <= width and 0 <= y <= height, (name, element.attrib)
