@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import math
 import queue
 import subprocess
@@ -10,13 +11,17 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import ThreadDaemon
 from controller import game
 from controller.messages import render
-from controller.voice.announcer import Announcer
+from controller.voice.announcer import MAX_WAITING, Announcer
+from controller.voice.service import Voice
+from controller.voice.speech import SpeechError
 from firmware.cli import Client
-from firmware.errors import InvalidParams
+from firmware.errors import ApiError, InvalidParams
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 SPEAK_S = 1.0  # how long each phrase takes to say, in the simulated table
@@ -188,6 +193,65 @@ def test_launcher_events_nobody_must_act_on_are_not_said():
 def test_an_unknown_verbosity_is_refused():
     with pytest.raises(InvalidParams, match="quiet, normal, chatty"):
         Announcer("loud")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(
+    st.floats(min_value=0.0, max_value=4.0),
+    st.sampled_from([press(0), press(1), press(3), play("hit-2"), play("hit-1"), play("skip"),
+                     play("5"), ("event", "jammed"), ("event", "empty"), ("speak", None)])),
+    max_size=40))
+def test_whatever_happens_a_phrase_is_never_stale_and_few_wait(steps):
+    announcer = Announcer("chatty", max_age=3.0)
+    state, _ = game.new_game("attack-mega-hit", PLAYERS)
+    announcer.baseline(game.status(state))
+    decided, now = {}, 0.0
+    for dt, step in steps:
+        now += dt
+        if isinstance(step, tuple) and step[0] == "event":
+            announcer.launcher_event(step[1], {}, now)
+        elif isinstance(step, tuple):
+            message = announcer.next(now)
+            if message is not None:
+                assert now - decided[id(message)][1] <= 3.0
+        else:
+            try:
+                state, _ = game.apply(state, step)
+            except ApiError:
+                continue  # not allowed now: nothing happened
+            announcer.game_action(step, game.status(state), now)
+        for phrase in announcer.waiting:
+            # The message is kept too, so that its id is not reused by a later one.
+            decided.setdefault(id(phrase.message), (phrase.message, phrase.at))
+        slots = [phrase.slot for phrase in announcer.waiting]
+        assert len(slots) == len(set(slots)) <= MAX_WAITING
+
+
+def test_a_phrase_that_cannot_be_said_does_not_stop_the_next():
+    announcer = Announcer("normal")
+    state, _ = game.new_game("attack-mega-hit", PLAYERS)
+    announcer.baseline(game.status(state))
+    state, _ = game.apply(state, play("hit-2"))
+    tried = []
+
+    async def speak(text):
+        tried.append(text)
+        if len(tried) == 1:
+            raise SpeechError("no sound card")
+
+    async def main():
+        now = asyncio.get_running_loop().time()  # the clock the speaking loop reads
+        announcer.launcher_event("jammed", {}, now)
+        announcer.launcher_event("empty", {}, now)  # replaces the jam: both are alerts
+        announcer.game_action(play("hit-2"), game.status(state), now)
+        voice = Voice(announcer, "en", speak)
+        task = asyncio.ensure_future(voice.speak_forever())
+        while len(tried) < 2:
+            await asyncio.sleep(0)
+        task.cancel()
+
+    asyncio.run(asyncio.wait_for(main(), 5))
+    assert tried == ["The launcher is empty", "Bob, press twice"]
 
 
 # ---- the service against a running launcherd ------------------------------------------------
