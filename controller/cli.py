@@ -22,6 +22,7 @@ from .points import COLORS
 from .ruledoc import format_rules
 from .rulesets import DEFAULT_RULESET, RULESETS
 from .scores import SCORINGS
+from .stats import add_cli as add_stats
 
 Run = Callable[[argparse.Namespace, Client], int]
 
@@ -353,3 +354,4 @@ def register(subparsers: argparse._SubParsersAction, parents: list[argparse.Argu
     p.add_argument("--qr", action="store_true", help="also draw the table page's address as a QR code")
     p.add_argument("--url", metavar="URL",
                    help="the page's address for --qr (default http://HOSTNAME.local:8080/)")
+    add_stats(sub, parents)

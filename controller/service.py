@@ -42,6 +42,7 @@ from .points import COLORS
 from .ruledoc import rules_data
 from .rulesets import RULESETS
 from .scores import SCORINGS, scores, scores_csv
+from .stats import register_stats
 from .store import FILENAME, Store
 
 log = logging.getLogger("launcherd.game")
@@ -56,10 +57,10 @@ def _winner_text(table: tables.Table) -> str | None:
 class GameService:
     """The live table of one daemon: the current match, its log, and what the launcher reports."""
 
-    def __init__(self, daemon: Any, store: Store | None, damage: Damage | None = None):
+    def __init__(self, daemon: Any):
         self.daemon = daemon
-        self.store = store
-        self.damage = damage  # why the game cannot be played as it stands; None when it can
+        self.store: Store | None = None  # the log, once open()
+        self.damage: Damage | None = None  # why the game cannot be played as it stands
         self.match_id: int | None = None
         self.table: tables.Table | None = None
         self.hopper: int | None = None
@@ -135,7 +136,7 @@ class GameService:
         elif self.store is not None:  # read-only: the log is sound, only reopened
             self.store.close()
         self.store, self.table, self.match_id, self.damage = None, None, None, None
-        self._open()
+        self.open()
         if self.damage is not None:
             raise GameUnavailable(self.damage)
         texts = [says.moved_aside(moved) if moved else says.writable_again()]
@@ -161,7 +162,7 @@ class GameService:
         return {"repaired": damages.GONE, "moved_to": None if moved is None else str(moved),
                 "messages": texts}
 
-    def _open(self) -> None:
+    def open(self) -> None:
         """Open the log and resume its match; a failure is recorded, never raised: the launcher runs."""
         try:
             self.store = Store.in_dir(self.daemon.state_dir)
@@ -460,11 +461,12 @@ def _present(params: dict[str, Any]) -> dict[str, Any]:
 
 def setup(daemon: Any) -> GameService:
     """The ``card_launcher.extensions`` entry point: open the log, resume, register, subscribe."""
-    service = GameService(daemon, None)
-    service._open()  # whatever the log's state, the launcher runs: the game methods say why not
+    service = GameService(daemon)
+    service.open()  # whatever the log's state, the launcher runs: the game methods say why not
     daemon.on_close(service.close)
     _register(daemon, service)
     _register_code(daemon, JoinCode(daemon.state_dir))
+    register_stats(daemon, service)
     daemon.subscribe(service.on_event)
     daemon.add_status("game", service.status_for_daemon)
     service.follow_hopper()  # the core is built before the layers: its estimate is there already

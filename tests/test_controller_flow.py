@@ -163,3 +163,13 @@ def test_the_rules_page_and_launcherctl_game_rules_show_the_ruleset_data(tmp_pat
         with pytest.raises(ApiError) as unknown:
             running.call("game/rules", {"rules": "uno-flip"})
         assert unknown.value.code == ApiError.INVALID_PARAMS
+
+
+def test_match_statistics_are_served_by_the_game_layer(tmp_path):
+    with ThreadDaemon(tmp_path, BURSTS) as running:
+        running.call("game/new", THREE)
+        running.call("launcher/launch")
+        assert isinstance(running.call("game/stats"), dict)
+        shown = ctl(running, "stats")
+        assert shown.returncode == 0, shown.stderr
+        assert "Ann" in shown.stdout
