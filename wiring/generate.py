@@ -123,8 +123,8 @@ def driver_pins(config: Config | None = None) -> dict[str, list[DriverPin]]:
         DriverPin("GND", "13 + pad", "GND", "the common ground"),
         DriverPin("AISEN, BISEN", "3, 6", "GND", "no current limit (breakouts tie them to GND)"),
         DriverPin("nFAULT", "8", "open", "open-drain fault output, unused; never pull it up to VM"),
-        DriverPin("VINT", "14", "open", "internal 3.3 V: its 2.2 µF is on the breakout; no load"),
-        DriverPin("VCP", "11", "open", "charge pump: its capacitor is on the breakout"),
+        DriverPin("VINT", "14", "board", "internal 3.3 V regulator: no load on it"),
+        DriverPin("VCP", "11", "board", "charge pump, nothing else"),
         DriverPin("AOUT1", "2", "motor", "motor lead 1"),
         DriverPin("AOUT2", "4", "motor", "motor lead 2"),
         DriverPin("BIN1, BIN2", "9, 10", "open", "bridge B unused: internal pull-downs keep it off"),
@@ -144,6 +144,7 @@ def connection(pin: DriverPin, by_key: dict[str, PinRow]) -> str:
         "GND": "GND",
         "motor": "motor",
         "open": "not connected",
+        "board": "its capacitor on the breakout",
     }[pin.to]
 
 
@@ -480,12 +481,12 @@ def drivers_svg(rows: list[PinRow], config: Config | None = None) -> str:
             ty = y0 + 50 + i * row_h
             c.text(chip_x + 10, ty + 4, pin.name, "label")
             where = connection(pin, by_key).replace("`", "")
-            cls = {"3V3": "power", "VM": "power", "GND": "gnd", "motor": "power", "open": "gnd thin"}.get(
-                pin.to, "wire")
-            if pin.to == "open":
+            cls = {"3V3": "power", "VM": "power", "GND": "gnd", "motor": "power", "open": "gnd thin",
+                   "board": "gnd thin"}.get(pin.to, "wire")
+            if pin.to in ("open", "board"):
                 c.line([(chip_x - 20, ty), (chip_x, ty)], cls)
                 c.text(chip_x - 34, ty + 4, "×", "label")
-                c.text(x0, ty + 4, "not connected", "note")
+                c.text(x0, ty + 4, where, "note")
             else:
                 c.line([(x0 + 230, ty), (chip_x, ty)], cls)
                 c.dot(x0 + 230, ty)
