@@ -1,0 +1,182 @@
+"""The table page in a real headless Chromium, against launcherd --sim and launcher-web processes.
+
+Screenshots of every step go to tests/browser/artifacts/ (ignored by git), or to $BROWSER_ARTIFACTS.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from stack import Stack
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason=f"{CHROMIUM} is absent (Debian's chromium package; .ci/run installs it)")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(os.environ.get("BROWSER_ARTIFACTS", Path(__file__).with_name("artifacts")))
+PHONE = {"width": 360, "height": 740}
+TIMEOUT_MS = 15_000
+
+
+@pytest.fixture
+def stack():
+    running = Stack().start()
+    yield running
+    running.close()
+
+
+@pytest.fixture
+def browser_context():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=ARGS, headless=True, viewport=PHONE)
+        context.set_default_timeout(TIMEOUT_MS)
+        try:
+            yield context
+        finally:
+            context.close()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def expect_text(page, selector: str, pattern: str) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.locator(selector)).to_have_text(re.compile(pattern), timeout=TIMEOUT_MS)
+
+
+def use_code(page, code: str) -> None:
+    page.fill("#code", code)
+    page.click("#code-form button[type=submit]")
+
+
+def test_a_game_from_a_phone(stack, browser_context):
+    from playwright.sync_api import expect
+
+    code = stack.code()
+    wrong = "000000" if code != "000000" else "111111"
+    page = browser_context.new_page()
+    page.goto(stack.url + "/")
+    expect_text(page, "#link", "live")
+    expect_text(page, "#turn-name", "No game")
+
+    # The page fits a 360 px phone and every control is a thumb's size.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "01-no-game")
+
+    # A wrong code: the action is refused and the page says so.
+    use_code(page, wrong)
+    expect_text(page, "#code-status", "wrong code")
+    page.click("#new-game-box summary")
+    page.fill("#new-players", "Ann, Bob, Cy, Dee")
+    page.select_option("#new-rules", "attack-mega-hit")
+    page.click("#new-game-form button[type=submit]")
+    expect_text(page, "#banner", r"Refused: wrong join code")
+    expect_text(page, "#turn-name", "No game")
+    shot(page, "02-wrong-code")
+    assert "wrong join code" in stack.web_log()
+
+    # The right code: a 4-player attack-mega-hit game, set up from the page.
+    use_code(page, code)
+    expect_text(page, "#code-status", "accepted")
+    page.click("#new-game-form button[type=submit]")
+    expect_text(page, "#turn-name", "^Ann$")
+    expect_text(page, "#turn-what", "plays a card or presses")
+    too_small = page.evaluate("""() => [...document.querySelectorAll('button, summary, input, select, a')]
+        .filter((e) => e.offsetParent !== null && !(e.type === 'checkbox'))
+        .filter((e) => e.getBoundingClientRect().height < 44).map((e) => e.id || e.textContent)""")
+    assert too_small == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "03-new-game")
+
+    # Ann plays a Hit 2: Bob owes 2 presses (or stacks).
+    page.click("#cards button[data-card='hit-2']")
+    expect_text(page, "#turn-name", "^Bob$")
+    expect_text(page, "#turn-what", "owes 2 presses or stacks a Hit card")
+    expect_text(page, "td[data-owes='Bob']", "^2$")
+    shot(page, "04-bob-owes-2")
+
+    # Bob presses twice (the sim's button): nothing, then 3 cards; the turn moves on to Cy.
+    page.click("#press")
+    expect_text(page, "td[data-owes='Bob']", "^1$")
+    expect_text(page, "#last-burst", "Bob pressed: nothing came out")
+    page.click("#press")
+    expect_text(page, "#turn-name", "^Cy$")
+    expect_text(page, "td[data-cards='Bob']", "^3$")
+    expect_text(page, "#last-burst", "Bob took 3 cards")
+    shot(page, "05-turn-moved-on")
+
+    # A reload mid-game shows the same table.
+    page.reload()
+    expect_text(page, "#turn-name", "^Cy$")
+    expect_text(page, "td[data-cards='Bob']", "^3$")
+    expect_text(page, "td[data-owes='Bob']", "^–$")
+    expect(page.locator("#code")).to_have_value(code)
+    shot(page, "06-after-reload")
+
+    # Cy plays a last card; the hands are entered on the page; the scores show the round.
+    page.check("#last-card")
+    page.click("#cards button[data-card='7']")
+    expect_text(page, "#turn-name", "Cy won round 1")
+    page.click("#end-round-box summary")
+    expect(page.locator("#winner")).to_have_value("Cy")
+    page.fill("#hands input[name='Ann']", "10")
+    page.fill("#hands input[name='Bob']", "7, hit-2")
+    page.fill("#hands input[name='Dee']", "5")
+    shot(page, "07-hands")
+    page.click("#end-round-form button[type=submit]")
+    expect_text(page, "td[data-total='Cy']", "^62$")
+    expect_text(page, "#round-line", "Round 2")
+    page.locator("#scores-panel").scroll_into_view_if_needed()
+    shot(page, "08-scores")
+
+    # The statistics, with their chart, drawn by the page.
+    page.click("#stats-box summary")
+    expect(page.locator("#stats svg.chart").first).to_be_visible()
+    page.locator("#stats-panel").screenshot(path=str(ARTIFACTS / "09-stats.png"))
+
+
+def test_the_table_display_and_the_qr_code(stack, browser_context):
+    from playwright.sync_api import expect
+
+    code = stack.code()
+    assert stack.post("/api/game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]},
+                      code)[0] == 200
+    assert stack.post("/api/game/play", {"card": "hit-2"}, code)[0] == 200
+    assert stack.post("/api/game/play", {"card": "hit-1"}, code)[0] == 200
+    page = browser_context.new_page()
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{stack.url}/?view=table&code={code}")
+    expect_text(page, "#turn-name", "^Cy$")
+    expect_text(page, "#chain", r"Mega Hit: 3 hits on Cy")
+    expect(page.locator("#act")).to_be_hidden()
+    assert "code=" not in page.url, "the code stays out of the address bar"
+    shot(page, "10-table-display")
+    page.click("#qr-show")
+    expect(page.locator("#qr-figure")).to_be_visible()
+    expect_text(page, "#qr-url", rf"\?code={code}$")
+    shot(page, "11-qr")
+
+
+def test_the_page_says_reconnecting_while_launcherd_restarts(stack, browser_context):
+    page = browser_context.new_page()
+    page.goto(stack.url + "/")
+    expect_text(page, "#link", "live")
+    stack.stop_daemon()
+    expect_text(page, "#link", "reconnecting")
+    shot(page, "12-reconnecting")
+    stack.start_daemon()
+    expect_text(page, "#link", "live")
