@@ -555,7 +555,7 @@ def placeholders(text: str) -> set[tuple[str, str]]:
     return set(_PLACEHOLDER.findall(text))
 
 
-# ---- card names as input --------------------------------------------------------------------
+# ---- card and colour names as input --------------------------------------------------------------------
 
 
 def _folded(name: str) -> str:
@@ -584,6 +584,18 @@ def card_id(name: str) -> str:
             return card
     known = [_word(key, "fr") for key in CATALOGUE if key.startswith("card:")]
     raise InvalidParams(f"unknown card {name!r}; cards: " + ", ".join(known))
+
+
+def color_id(name: str) -> str:
+    """The internal colour ("red") of a colour named in any language ("rouge", "Rouge", "red")."""
+    wanted = _folded(name) if isinstance(name, str) else None
+    for key in CATALOGUE:
+        if key.startswith("color:"):
+            color = key.removeprefix("color:")
+            if wanted in {_folded(_word(key, lang)) for lang in LANGUAGES} | {color}:
+                return color
+    known = [f"{_word(key, 'en')} / {_word(key, 'fr')}" for key in CATALOGUE if key.startswith("color:")]
+    raise InvalidParams(f"unknown colour {name!r}; colours: " + ", ".join(known))
 
 
 # ---- the template ---------------------------------------------------------------------------

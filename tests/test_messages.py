@@ -12,7 +12,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from controller import messages
-from controller.messages import CATALOGUE, LANGUAGES, MessageError, card_id, placeholders, render
+from controller.messages import (CATALOGUE, LANGUAGES, MessageError, card_id, color_id, placeholders,
+                                 render)
 from controller.points import POINTS
 from firmware.errors import InvalidParams, LauncherError
 
@@ -281,3 +282,15 @@ def test_every_card_of_every_ruleset_has_a_name_in_both_languages_and_reads_back
                 shown = render({"id": "plays", "player": "A", "card": card}, lang)
                 name = shown.split(" ", 2)[2]
                 assert card_id(name) == card, (ruleset, card, lang, name)
+
+
+@pytest.mark.parametrize(("name", "color"), [("rouge", "red"), ("Jaune", "yellow"), ("VERT", "green"),
+                                             ("bleu", "blue"), ("red", "red"), ("Blue", "blue")])
+def test_colours_are_accepted_in_either_language(name, color):
+    assert color_id(name) == color
+
+
+@pytest.mark.parametrize("name", ["rose", "", None, "verte "])
+def test_an_unknown_colour_is_invalid(name):
+    with pytest.raises(InvalidParams, match="red / rouge"):
+        color_id(name)
