@@ -254,6 +254,48 @@ def test_a_phrase_that_cannot_be_said_does_not_stop_the_next():
     assert tried == ["The launcher is empty", "Bob, press twice"]
 
 
+class ScriptedConnection:
+    """A stand-in for launcherd's connection: game statuses in turn, then the events given."""
+
+    def __init__(self, statuses, events):
+        self.statuses = list(statuses)
+        self._events = list(events)
+
+    async def call(self, method, params=None):
+        return {"subscribed": True} if method == "events/subscribe" else self.statuses.pop(0)
+
+    async def events(self):
+        for event in self._events:
+            await asyncio.sleep(0)  # events come one by one: what runs in the background gets a turn
+            yield event
+
+
+def test_the_players_phrases_are_prepared_once_when_the_players_change():
+    state, _ = game.new_game("attack-mega-hit", PLAYERS)
+    first = game.status(state)
+    state, _ = game.apply(state, press(0))
+    again = game.status(state)
+    other = game.status(game.new_game("attack-mega-hit", ["Zoé", "Yann"])[0])
+    warmed = []
+
+    async def warm(texts):
+        warmed.append(texts)
+
+    async def speak(text):
+        pass
+
+    async def main():
+        voice = Voice(Announcer(), "fr", speak, warm)
+        action = ("game/action", {"action": press(0)})
+        await voice.listen(ScriptedConnection([first, again, other], [action, action]))
+        await asyncio.sleep(0)  # the warm-ups run in the background
+
+    asyncio.run(main())
+    assert [len(texts) for texts in warmed] == [2 + 7 * 3, 2 + 7 * 2]
+    assert "Bob, appuie deux fois" in warmed[0] and "À Zoé de jouer" in warmed[1]
+    assert "Zoé prend 4 cartes" in warmed[1] and "Le lanceur est vide" in warmed[1]
+
+
 # ---- the service against a running launcherd ------------------------------------------------
 
 CONFIG = """

@@ -78,6 +78,16 @@ def test_a_repeated_phrase_comes_from_the_cache_without_espeak(tmp_path):
 
 
 @needs_espeak
+def test_phrases_warmed_up_are_said_from_the_cache(tmp_path):
+    cache = tmp_path / "cache"
+    asyncio.run(Speech("fr", cache).warm(["À Bob de jouer", "Bob, appuie deux fois"]))
+    without_espeak = Speech("fr", cache, espeak=str(tmp_path / "no-espeak-here"))
+    assert seconds(without_espeak.wav("À Bob de jouer")) > 0.5
+    assert seconds(without_espeak.wav("Bob, appuie deux fois")) > 0.5
+    assert not list(cache.glob("*.part"))
+
+
+@needs_espeak
 def test_voice_and_volume_are_part_of_the_cache_key(tmp_path):
     cache = tmp_path / "cache"
     loud = Speech("en", cache, volume=150).wav("Bob takes 4")

@@ -139,3 +139,14 @@ def _press(owed: Mapping[str, Any]) -> dict[str, Any]:
     if presses == 2:
         return {"id": "voice_press_twice", "player": player}
     return {"id": "voice_press", "player": player, "presses": presses}
+
+
+def likely_phrases(players: list[str]) -> list[dict[str, Any]]:
+    """The phrases a round of these players will surely need, to render before they are said."""
+    phrases: list[dict[str, Any]] = [{"id": "voice_jam"}, {"id": "voice_empty"}]
+    for player in players:
+        phrases += [{"id": "voice_turn", "player": player},
+                    {"id": "voice_press", "player": player, "presses": 1},
+                    {"id": "voice_press_twice", "player": player}]
+        phrases += [{"id": "voice_takes", "player": player, "cards": n} for n in range(1, 5)]
+    return phrases

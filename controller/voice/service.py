@@ -22,7 +22,7 @@ from firmware.errors import ApiError, LauncherError
 from firmware.paths import client_socket
 
 from ..messages import LANGUAGES, default_language, render
-from .announcer import MAX_AGE_S, VERBOSITY, Announcer
+from .announcer import MAX_AGE_S, VERBOSITY, Announcer, likely_phrases
 from .speech import MAX_VOLUME, Speech, default_cache_dir
 
 log = logging.getLogger("launcher-voice")
@@ -100,25 +100,43 @@ async def _status(connection: Connection) -> dict[str, Any] | None:
 class Voice:
     """The announcer fed from a connection, and the one loop that speaks what it decides."""
 
-    def __init__(self, announcer: Announcer, lang: str, speak):
+    def __init__(self, announcer: Announcer, lang: str, speak, warm=None):
         self.announcer = announcer
         self.lang = lang
         self.speak = speak  # async (text) -> None; returns once the phrase has been said
+        self.warm = warm  # async (texts) -> None: prepares phrases to be said later, or None
         self._wake = asyncio.Event()
+        self._players: list[str] = []
+        self._warming: asyncio.Future | None = None
 
     async def listen(self, connection: Connection) -> None:
         """Feed the announcer until the connection ends."""
         loop = asyncio.get_running_loop()
         await connection.call("events/subscribe")
-        self.announcer.baseline(await _status(connection))
+        status = await _status(connection)
+        self.announcer.baseline(status)
+        self._warm_up(status)
         log.info("listening to launcherd, speaking %s", self.lang)
         async for name, params in connection.events():
             if name == "game/action":
                 status = await _status(connection)
                 self.announcer.game_action(params.get("action"), status, loop.time())
+                self._warm_up(status)
             else:
                 self.announcer.launcher_event(name, params, loop.time())
             self._wake.set()
+
+    def _warm_up(self, status: dict[str, Any] | None) -> None:
+        """When the players change, prepare their phrases in the background."""
+        players = [player["name"] for player in (status or {}).get("players", [])]
+        if self.warm is None or not players or players == self._players:
+            return
+        self._players = players
+        if self._warming is not None:
+            self._warming.cancel()
+        texts = [render(message, self.lang) for message in likely_phrases(players)]
+        self._warming = asyncio.ensure_future(self.warm(texts))
+        self._warming.add_done_callback(_report_warm_up)
 
     async def speak_forever(self) -> None:
         loop = asyncio.get_running_loop()
@@ -135,15 +153,21 @@ class Voice:
                 log.error("could not say %r: %s", text, exc)
 
 
+def _report_warm_up(task: asyncio.Future) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("could not prepare the players' phrases: %s", task.exception())
+
+
 async def run(args: argparse.Namespace) -> None:
     lang = args.lang or default_language()
     announcer = Announcer(args.verbosity, args.max_age)
     if args.mute:
         async def speak(text: str) -> None:
             print(text, flush=True)
+        voice = Voice(announcer, lang, speak)
     else:
-        speak = Speech(lang, args.cache_dir, args.volume, device=args.device).say
-    voice = Voice(announcer, lang, speak)
+        speech = Speech(lang, args.cache_dir, args.volume, device=args.device)
+        voice = Voice(announcer, lang, speech.say, speech.warm)
     speaker = asyncio.ensure_future(voice.speak_forever())
     path = client_socket(args.socket)
     told = False  # said that launcherd is not answering: once per absence, not every retry

@@ -3,7 +3,8 @@
 espeak-ng (Debian's ``espeak-ng``) is the voice: it has English and French, needs no network and
 renders a short phrase in well under a second on a Pi 4. Rendering is still the slow part on a
 Pi Zero, so every rendered phrase is kept in a cache directory, keyed by text, voice, volume and
-rate: a phrase said before ("Bob, press twice") starts at once.
+rate: a phrase said before ("Bob, press twice") starts at once. The phrases a round surely needs
+(each player's turn and attacks) are rendered when the players are known, before they are said.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from firmware.errors import HardwareError, InvalidParams
@@ -63,7 +65,10 @@ class Speech:
         if shutil.which(self.espeak) is None:
             raise SpeechError(f"{self.espeak} is not installed (Debian: apt install espeak-ng)")
         self.cache_dir.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.part")
+        # A name of its own: the speaking loop and the warm-up may render the same phrase at once.
+        handle, name = tempfile.mkstemp(suffix=".part", dir=self.cache_dir)
+        os.close(handle)
+        partial = Path(name)
         command = [self.espeak, "-v", self.voice, "-a", str(self.volume), "-s", str(self.rate),
                    "-w", str(partial), "--", text]
         try:
@@ -79,6 +84,11 @@ class Speech:
         phrases = sorted(self.cache_dir.glob("*.wav"), key=lambda p: p.stat().st_mtime)
         for old in phrases[:-CACHE_LIMIT]:
             old.unlink(missing_ok=True)
+
+    async def warm(self, texts: list[str]) -> None:
+        """Render phrases ahead of time, one after the other, so that they start at once later."""
+        for text in texts:
+            await asyncio.to_thread(self.wav, text)
 
     async def say(self, text: str) -> None:
         """Speak a phrase and return when it has been said."""
