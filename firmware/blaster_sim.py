@@ -1,0 +1,114 @@
+"""A simulated card blaster on mock pins, for ``launcherd --sim`` with ``[device] kind = "blaster"``.
+
+Like :class:`firmware.sim.SimulatedMechanism`, it sits on the far side of the pins: it drives the
+slot sensor pins that :class:`~firmware.blaster_hw.BlasterHardware` reads and watches the actuator
+pin it drives (a pin from :func:`firmware.sim.sim_pin_factory` reports its changes), so the daemon
+runs the code it runs on a Pi. It needs only ``loop.call_later`` and ``loop.time``.
+
+- :meth:`insert` puts a card in slot N, or the first empty slot; an unknown or full slot is
+  refused (``InvalidParams`` / ``Refused``).
+- ``eject_ms`` after the actuator goes on, every full slot empties: the blast. With
+  ``jam_chance`` (or after :meth:`jam_next`) one card sticks and its slot stays full until
+  :meth:`clear`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from gpiozero.pins.mock import MockFactory
+
+from .config import Section
+from .errors import InvalidParams, Refused
+
+# How long after the release goes on the cards have left their slots.
+EJECT_MS = 40
+
+
+class SimulatedBlaster:
+    """The slots and the release of a blaster, on the pins of ``factory``.
+
+    :param blaster: the checked ``[blaster]`` section (pins, slot count, sensor level).
+    :param loop: ``call_later(delay, fn)`` and ``time()``; an asyncio loop or a test's fake.
+    :param rng: decides jams, so a seeded run repeats.
+    :param jam_chance: chance that one card sticks at a blast (``[sim] jam_chance``).
+    """
+
+    def __init__(self, blaster: Section, factory: MockFactory, loop, rng: random.Random,
+                 jam_chance: float = 0.0):
+        self._loop = loop
+        self._rng = rng
+        self._jam_chance = jam_chance
+        self._jam_next = False
+        self._slots = [factory.pin(pin) for pin in blaster.slot_pins]
+        self._full_low = blaster.slot_full == "low"
+        self._full = [False] * len(self._slots)
+        self._stuck: int | None = None  # index of the slot whose card is stuck
+        self._eject_timer = None
+        self._actuator = factory.pin(blaster.actuator)
+        self._actuator.add_listener(self._on_actuator)
+        for index in range(len(self._slots)):
+            self._drive(index, False)
+
+    @property
+    def slots(self) -> list[bool]:
+        """Which slots hold a card, slot 1 first."""
+        return list(self._full)
+
+    def _drive(self, index: int, full: bool) -> None:
+        self._full[index] = full
+        pin = self._slots[index]
+        if full == self._full_low:
+            pin.drive_low()
+        else:
+            pin.drive_high()
+
+    def insert(self, slot: int | None = None) -> int:
+        """Put a card in ``slot`` (from 1), or the first empty one; returns the slot used."""
+        if slot is None:
+            empty = [n for n, full in enumerate(self._full, 1) if not full]
+            if not empty:
+                raise Refused("every slot is full")
+            slot = empty[0]
+        if isinstance(slot, bool) or not isinstance(slot, int) or not 1 <= slot <= len(self._full):
+            raise InvalidParams(f"slot must be a whole number from 1 to {len(self._full)}, not {slot!r}")
+        if self._full[slot - 1]:
+            raise Refused(f"slot {slot} is full")
+        self._drive(slot - 1, True)
+        return slot
+
+    def jam_next(self) -> None:
+        """The next blast leaves one card stuck."""
+        self._jam_next = True
+
+    def clear(self) -> None:
+        """Pull the stuck card out."""
+        if self._stuck is not None:
+            self._drive(self._stuck, False)
+            self._stuck = None
+
+    def _on_actuator(self, pin) -> None:
+        if pin.state and self._eject_timer is None:
+            self._eject_timer = self._loop.call_later(EJECT_MS / 1000, self._eject)
+
+    def _eject(self) -> None:
+        self._eject_timer = None
+        loaded = [i for i, full in enumerate(self._full) if full]
+        stuck = None
+        if loaded and (self._jam_next or self._rng.random() < self._jam_chance):
+            stuck = self._rng.choice(loaded)
+        self._jam_next = False
+        for index in loaded:
+            if index != stuck:
+                self._drive(index, False)
+        if stuck is not None:
+            self._stuck = stuck
+
+    def close(self) -> None:
+        self._actuator.remove_listener(self._on_actuator)
+        if self._eject_timer is not None:
+            self._eject_timer.cancel()
+            self._eject_timer = None
+
+
+__all__ = ["EJECT_MS", "SimulatedBlaster"]

@@ -1,0 +1,214 @@
+"""The blaster's devices and its simulation on mock pins, driven by the real core end to end."""
+
+import random
+
+import pytest
+from gpiozero import DigitalInputDevice
+
+from firmware.blast_policy import TRIGGER, BlastPolicy
+from firmware.blaster import (
+    FIRING, JAMMED, READY, Blaster, Release, Settings, SlotLevel, check_sections,
+)
+from firmware.blaster_hw import BlasterHardware, describe_pins
+from firmware.blaster_sim import SimulatedBlaster
+from firmware.config import build_config
+from firmware.errors import HardwareError, InvalidParams, Refused
+from firmware.events import Chime, Emit, Led, Tick
+from firmware.sim import sim_pin_factory
+
+
+class FakeLoop:
+    def __init__(self):
+        self.now = 0.0
+        self.timers = []
+
+    def time(self):
+        return self.now
+
+    def call_later(self, delay, fn):
+        handle = [self.now + delay, fn, False]
+        self.timers.append(handle)
+
+        class Handle:
+            def cancel(self_inner):
+                handle[2] = True
+
+        return Handle()
+
+    def run_until(self, t):
+        while True:
+            due = [h for h in self.timers if not h[2] and h[0] <= t]
+            if not due:
+                break
+            h = min(due, key=lambda h: h[0])
+            self.timers.remove(h)
+            self.now = h[0]
+            h[1]()
+        self.now = t
+
+
+class Rig:
+    """Hardware and simulation on one factory; the core fed as the daemon would feed it."""
+
+    def __init__(self, seed=1, blaster=None, jam_chance=0.0):
+        config = build_config({})
+        self.sections = check_sections({"device": {"kind": "blaster"}, "blaster": blaster or {}},
+                                       config.pins)
+        b = self.sections["blaster"]
+        self.factory = sim_pin_factory()
+        self.loop = FakeLoop()
+        self.hw = BlasterHardware(config.pins, b, self.factory)
+        self.sim = SimulatedBlaster(b, self.factory, self.loop, random.Random(seed), jam_chance)
+        self.core = Blaster(Settings.from_sections(b, config.feedback, config.timing),
+                            BlastPolicy(TRIGGER, b.slots, random.Random(seed)), 0.0)
+        self.events = []
+        self.core.handle(self.hw.levels(), 0.0)
+        self.hw.watch(lambda slot, full: self.feed(SlotLevel(slot, full)))
+
+    def apply(self, actions):
+        for action in actions:
+            if isinstance(action, Release):
+                self.hw.release(action.ms)
+            elif isinstance(action, Led):
+                self.hw.led(action)
+            elif isinstance(action, Chime):
+                self.hw.chime(action)
+            elif isinstance(action, Emit):
+                self.events.append((action.name, action.params))
+
+    def feed(self, event):
+        self.apply(self.core.handle(event, self.loop.time()))
+
+    def run(self, seconds):
+        end = self.loop.now + seconds
+        while True:
+            deadline = self.core.next_deadline()
+            timer = min((h[0] for h in self.loop.timers if not h[2]), default=None)
+            nxt = min(x for x in (deadline, timer, end) if x is not None)
+            if nxt >= end:
+                break
+            self.loop.run_until(nxt)
+            self.feed(Tick())
+        self.loop.run_until(end)
+        self.feed(Tick())
+
+    def named(self, name):
+        return [p for n, p in self.events if n == name]
+
+    def close(self):
+        self.sim.close()
+        self.hw.close()
+
+
+@pytest.fixture
+def rig():
+    rigs = []
+
+    def make(**kw):
+        rigs.append(Rig(**kw))
+        return rigs[-1]
+
+    yield make
+    for r in rigs:
+        r.close()
+
+
+def test_insertions_until_the_blast_and_every_card_counted(rig):
+    r = rig()
+    inserted = 0
+    while not r.named("blast"):
+        r.sim.insert()
+        inserted += 1
+        r.run(1.5)
+    [blast] = r.named("blast")
+    assert blast["cards"] == inserted and 1 <= inserted <= 4
+    assert r.sim.slots == [False] * 4 and r.core.get_status()["slots"] == [False] * 4
+    assert r.core.get_status()["state"] == READY and not r.hw.actuator_on
+
+
+def test_a_jam_leaves_one_slot_full_until_cleared(rig):
+    r = rig()
+    r.sim.jam_next()
+    for _ in range(4):
+        if r.core.get_status()["state"] != READY:
+            break
+        r.sim.insert()
+        r.run(0.1)
+    r.run(1.0)
+    assert r.core.get_status()["state"] == JAMMED and sum(r.sim.slots) == 1
+    assert not r.hw.actuator_on
+    loaded = len(r.named("insert"))
+    r.sim.clear()
+    r.run(0.1)
+    assert r.named("blast") == [{**r.named("blast")[0], "cards": loaded, "jammed": True}]
+    assert r.core.get_status()["state"] == READY
+
+
+def test_sim_insert_refuses_unknown_and_full_slots(rig):
+    r = rig(blaster={"profile": "rising"})
+    assert r.sim.insert(3) == 3
+    with pytest.raises(Refused, match="slot 3 is full"):
+        r.sim.insert(3)
+    with pytest.raises(InvalidParams, match="from 1 to 4, not 5"):
+        r.sim.insert(5)
+    assert r.sim.insert() == 1
+
+
+def test_slot_level_follows_the_configured_full_level(rig):
+    for level in ("low", "high"):
+        r = rig(blaster={"slot_full": level})
+        pin = r.factory.pin(5)
+        r.sim.insert(1)
+        assert pin.state == (level == "high")
+        assert r.hw.levels().full == (True, False, False, False)
+
+
+def test_the_hardware_ends_a_pulse_itself_at_max_on_ms(rig):
+    r = rig(blaster={"pulse_ms": 10, "max_on_ms": 20})
+    r.hw.release(5000)  # asks far more than allowed: the device is cut at 20 ms
+    assert r.hw.actuator_on
+    # gpiozero's own thread times the pulse (that is the point): wait for that thread to end.
+    actuator = r.factory.pin(18)
+    thread = r.hw._actuator._blink_thread
+    thread.join(2.0)
+    assert not thread.is_alive() and actuator.state == 0
+    on, off = [t for t, state in actuator.states[-2:]]
+    assert 0.015 <= off - on < 1.0
+    r.hw.release(0)
+
+
+def test_close_turns_the_actuator_off_and_a_bad_pin_is_named():
+    config = build_config({})
+    b = check_sections({"device": {"kind": "blaster"}}, config.pins)["blaster"]
+    factory = sim_pin_factory()
+    hw = BlasterHardware(config.pins, b, factory)
+    hw.release(100)
+    hw.close()
+    assert factory.pin(18).state == 0
+    hw.release(0)  # off on a closed blaster is allowed
+    with pytest.raises(HardwareError):
+        hw.release(10)
+    taken = factory.pin(5)
+    holder = DigitalInputDevice(5, pin_factory=factory)
+    with pytest.raises(HardwareError, match=r"GPIO 5 as \[blaster\] slot_pins \(slot 1\)"):
+        BlasterHardware(config.pins, b, factory)
+    holder.close()
+    assert taken is factory.pin(5)
+
+
+def test_wiring_rows():
+    config = build_config({})
+    b = check_sections({}, config.pins)["blaster"]
+    rows = describe_pins(config.pins, b)
+    assert rows[0] == {"bcm": 5, "function": "slot 1", "direction": "in", "pull": "up"}
+    assert {r["function"] for r in rows} == {"slot 1", "slot 2", "slot 3", "slot 4", "actuator", "led", "chime"}
+
+
+def test_firing_state_is_visible_during_the_pulse(rig):
+    r = rig(blaster={"profile": "rising"})
+    for slot in (1, 2, 3, 4):
+        if r.core.get_status()["state"] != READY:
+            break
+        r.sim.insert(slot)
+        r.run(0.031)
+    assert r.core.get_status()["state"] == FIRING and r.hw.actuator_on
