@@ -8,7 +8,7 @@
 # Every action goes through `run`, which prints it and, unless --dry-run, does it.
 set -euo pipefail
 
-SERVICE=launcherd.service
+SERVICE=launcherd.service  # the daemon; any other systemd/*.service of the checkout talks to it
 ACCOUNT=card-launcher   # the service's user and group; group members may use launcherctl
 GPIO_GROUP=gpio         # owns /dev/gpiochip* and /dev/gpiomem on Raspberry Pi OS
 
@@ -20,7 +20,8 @@ VENV=$ROOT/opt/card-launcher
 CONFIG_DIR=$ROOT/etc/card-launcher
 CONFIG=$CONFIG_DIR/launcher.toml
 STATE_DIR=$ROOT/var/lib/card-launcher
-UNIT=$ROOT/etc/systemd/system/$SERVICE
+UNIT_DIR=$ROOT/etc/systemd/system
+UNIT=$UNIT_DIR/$SERVICE
 DROPIN_DIR=$UNIT.d
 BIN_DIR=$ROOT/usr/local/bin
 
@@ -44,6 +45,24 @@ run() {
     if ! $DRY_RUN; then "$@"; fi
 }
 
+# Like run, for a step this script does itself: prints what it does (not a function's name).
+run_step() {
+    local what=$1
+    shift
+    echo "+ $what"
+    if ! $DRY_RUN; then "$@"; fi
+}
+
+# The units of the checkout, launcherd first: the others (launcher-web, launcher-voice, ...)
+# are clients of its socket and are ordered after it by their own After=.
+units() {
+    local file
+    echo "$SERVICE"
+    for file in "$SRC"/systemd/*.service; do
+        if [[ -e $file && ${file##*/} != "$SERVICE" ]]; then echo "${file##*/}"; fi
+    done
+}
+
 # The closing line must not claim a change that a dry run did not make.
 finish() {
     echo
@@ -57,19 +76,25 @@ usage() {
 # The motor pins of the config that the service will read: the installed one if present (it is
 # never overwritten), else the default about to be installed. Fails on a config that does not
 # load, before anything is changed. The system python3 is enough: firmware.config needs only
-# the standard library; -B keeps the checkout free of __pycache__.
+# the standard library; -B keeps the checkout free of __pycache__. The layers a config may name
+# are those the project is about to install, declared in the checkout's pyproject.toml (the
+# config's own check looks at installed packages, and nothing is installed yet).
 motor_pins() {
     local config=$CONFIG
     [[ -e $config ]] || config=$SRC/firmware/launcher.toml
     PYTHONPATH=$SRC python3 -B -c '
-import sys
-from firmware.config import MOTOR_PIN_KEYS, NOT_FITTED, ConfigError, load_config
+import sys, tomllib
+import firmware.config
+from firmware.config import EXTENSION_GROUP, MOTOR_PIN_KEYS, NOT_FITTED, ConfigError, load_config
+with open(sys.argv[2], "rb") as file:
+    declared = sorted(tomllib.load(file)["project"].get("entry-points", {}).get(EXTENSION_GROUP, {}))
+firmware.config.installed_extensions = lambda: declared
 try:
     pins = load_config(sys.argv[1]).pins
 except ConfigError as exc:
     sys.exit(f"install.sh: fix the config first: {exc}")
 print(",".join(str(pin) for key in MOTOR_PIN_KEYS if (pin := getattr(pins, key)) is not NOT_FITTED))
-' "$config"
+' "$config" "$SRC/pyproject.toml"
 }
 
 # config.txt moved to the FAT partition's /boot/firmware with Bookworm; /boot/config.txt is
@@ -131,7 +156,8 @@ configure_boot() {
         say "$file already drives the motor pins low at boot ($line)"
     else
         say "Driving the motor pins low from early boot: $line in $file (from the next boot)"
-        run write_boot_block "$file" "$line"
+        run_step "write the lines '$BOOT_BEGIN', '[all]', '$line', '$BOOT_END' into $file" \
+            write_boot_block "$file" "$line"
     fi
 }
 
@@ -168,13 +194,19 @@ install_service() {
         run useradd --system --gid "$ACCOUNT" --no-create-home --home-dir /nonexistent \
             --shell /usr/sbin/nologin --comment "card launcher daemon" "$ACCOUNT"
     fi
-    # The maker who ran sudo gets to use launcherctl (from their next login).
-    if [[ -n ${SUDO_USER:-} && $SUDO_USER != root ]]; then
-        if id -nG "$SUDO_USER" 2> /dev/null | tr ' ' '\n' | grep -qx "$ACCOUNT"; then
-            say "$SUDO_USER is in group $ACCOUNT"
+    # The maker who ran sudo gets to use launcherctl (from their next login). A dry run by a
+    # normal user shows the step for that user, as `sudo` would do it.
+    local maker=${SUDO_USER:-}
+    if [[ -z $maker ]] && $DRY_RUN && [[ $EUID -ne 0 ]]; then maker=$(whoami); fi
+    if [[ -n $maker && $maker != root ]]; then
+        if id -nG "$maker" 2> /dev/null | tr ' ' '\n' | grep -qx "$ACCOUNT"; then
+            say "$maker is in group $ACCOUNT"
         else
-            run usermod -aG "$ACCOUNT" "$SUDO_USER"
+            say "Letting $maker use launcherctl (from their next login)"
+            run usermod -aG "$ACCOUNT" "$maker"
         fi
+    else
+        say "To let a user run launcherctl: sudo usermod -aG $ACCOUNT USER (then log in again)"
     fi
 
     if [[ -x $VENV/bin/python ]]; then
@@ -182,7 +214,7 @@ install_service() {
     else
         run python3 -m venv --system-site-packages "$VENV"
     fi
-    run pip_install_checkout "$SRC" "$VENV"
+    run_step "pip install a clean copy of $SRC into $VENV (not editable)" pip_install_checkout "$SRC" "$VENV"
     run ln -sfn "$VENV/bin/launcherctl" "$BIN_DIR/launcherctl"
     run ln -sfn "$VENV/bin/launcherd" "$BIN_DIR/launcherd"
 
@@ -195,11 +227,13 @@ install_service() {
 
     configure_boot "$boot_file" "gpio=$pins=op,dl"
 
-    run install -m 0644 "$SRC/systemd/$SERVICE" "$UNIT"
+    local unit all_units
+    mapfile -t all_units < <(units)
+    for unit in "${all_units[@]}"; do run install -m 0644 "$SRC/systemd/$unit" "$UNIT_DIR/$unit"; done
     run systemctl daemon-reload
-    run systemctl enable "$SERVICE"
-    # restart, not start: an update must replace the running daemon.
-    run systemctl restart "$SERVICE"
+    for unit in "${all_units[@]}"; do run systemctl enable "$unit"; done
+    # restart, not start: an update must replace the running daemon (and its clients).
+    for unit in "${all_units[@]}"; do run systemctl restart "$unit"; done
 
     finish Installed
     cat << EOF
@@ -213,10 +247,18 @@ EOF
 }
 
 uninstall_service() {
-    if [[ -e $UNIT ]]; then
-        # Stopping runs the safe-off step, which needs the venv: stop before removing it.
-        run systemctl disable --now "$SERVICE"
-        run rm -f "$UNIT"
+    say "Removing the services, $VENV, the launcherctl and launcherd links, the $ACCOUNT user and" \
+        "group, and the card-launcher lines of config.txt; keeping your config and the game state"
+    # The clients first, launcherd last. Stopping launcherd runs the safe-off step, which needs
+    # the venv: stop before removing it.
+    local unit i all_units installed=()
+    mapfile -t all_units < <(units)
+    for ((i = ${#all_units[@]} - 1; i >= 0; i--)); do
+        if [[ -e $UNIT_DIR/${all_units[i]} ]]; then installed+=("${all_units[i]}"); fi
+    done
+    if [[ ${#installed[@]} -gt 0 ]]; then
+        for unit in "${installed[@]}"; do run systemctl disable --now "$unit"; done
+        for unit in "${installed[@]}"; do run rm -f "$UNIT_DIR/$unit"; done
         run systemctl daemon-reload
     else
         say "No $UNIT installed"
@@ -229,11 +271,16 @@ uninstall_service() {
     if [[ -n $boot_file ]] && grep -qxF "$BOOT_BEGIN" "$boot_file"; then
         strip_boot_block "$boot_file" > /dev/null \
             || die "$boot_file has a broken card-launcher block: remove it by hand"
-        run remove_boot_block "$boot_file"
+        run_step "remove the card-launcher lines ('$BOOT_BEGIN' to '$BOOT_END') from $boot_file" \
+            remove_boot_block "$boot_file"
+    elif [[ -n $boot_file ]]; then
+        say "$boot_file has no card-launcher lines"
+    else
+        say "No config.txt found (not Raspberry Pi OS?): no card-launcher lines to remove"
     fi
 
-    if id -u "$ACCOUNT" > /dev/null 2>&1; then run userdel "$ACCOUNT"; fi
-    if getent group "$ACCOUNT" > /dev/null; then run groupdel "$ACCOUNT"; fi
+    if id -u "$ACCOUNT" > /dev/null 2>&1; then run userdel "$ACCOUNT"; else say "No user $ACCOUNT"; fi
+    if getent group "$ACCOUNT" > /dev/null; then run groupdel "$ACCOUNT"; else say "No group $ACCOUNT"; fi
 
     finish Uninstalled
     cat << EOF

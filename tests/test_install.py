@@ -8,9 +8,11 @@ replaced on PATH by stubs that record being called: the tests assert that none w
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -139,12 +141,13 @@ def test_dry_run_lists_every_install_step_in_order_and_changes_nothing(stubs, sc
             " --shell /usr/sbin/nologin --comment 'card launcher daemon' card-launcher",
             "usermod -aG card-launcher maker",
             f"python3 -m venv --system-site-packages {venv}",
-            f"pip_install_checkout {ROOT} {venv}",
+            f"pip install a clean copy of {ROOT} into {venv} (not editable)",
             f"ln -sfn {venv}/bin/launcherctl {scratch}/usr/local/bin/launcherctl",
             f"ln -sfn {venv}/bin/launcherd {scratch}/usr/local/bin/launcherd",
             f"install -d -m 0755 {scratch}/etc/card-launcher",
             f"install -m 0644 {ROOT}/firmware/launcher.toml {scratch}/etc/card-launcher/launcher.toml",
-            f"write_boot_block {scratch}/boot/firmware/config.txt gpio=12,13,16=op,dl",
+            f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=12,13,16=op,dl', '{BOOT_END}'"
+            f" into {scratch}/boot/firmware/config.txt",
             f"install -m 0644 {UNIT} {scratch}/etc/systemd/system/launcherd.service",
             "systemctl daemon-reload",
             "systemctl enable launcherd.service",
@@ -176,20 +179,123 @@ def test_dry_run_on_this_machine_changes_nothing(stubs):
     assert any(step.endswith(" /etc/systemd/system/launcherd.service") for step in steps)
 
 
+@pytest.fixture
+def public_copy():
+    """What install.sh reads (itself, the units, the firmware package, pyproject.toml), copied
+    where any user can read it: the checkout's parent may be private (a clone under /root or
+    `mktemp -d` is 0700), and pytest's tmp_path is always private."""
+    base = Path(tempfile.mkdtemp(prefix="install-sh-"))
+    try:
+        base.chmod(0o755)
+        copy = base / "checkout"
+        shutil.copytree(ROOT / "systemd", copy / "systemd")
+        shutil.copytree(ROOT / "firmware", copy / "firmware",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+        stub_bin = base / "stub-bin"
+        stub_bin.mkdir()
+        log = base / "mutations.log"
+        for name in MUTATORS:
+            stub = stub_bin / name
+            stub.write_text(f'#!/bin/sh\necho "{name} $*" >> "{log}"\nexit 1\n')
+        for name in ("getent", "id"):
+            (stub_bin / name).write_text("#!/bin/sh\nexit 2\n")
+        for path in [copy, *copy.rglob("*"), stub_bin, *stub_bin.iterdir()]:
+            path.chmod(0o755 if path.is_dir() or path.parent == stub_bin else 0o644)
+        (copy / "systemd" / "install.sh").chmod(0o755)
+        yield copy, stub_bin, log
+    finally:
+        shutil.rmtree(base)
+
+
 @pytest.mark.skipif(
     os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv to become nobody"
 )
-def test_dry_run_needs_no_root_and_a_real_run_does(stubs, scratch):
-    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "bash", str(SCRIPT)]
-    env = {**os.environ, "PATH": f"{stubs[0]}:{os.environ['PATH']}", "STUB_ACCOUNTS": "absent"}
+def test_dry_run_needs_no_root_and_a_real_run_does(public_copy):
+    copy, stub_bin, log = public_copy
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+              "bash", str(copy / "systemd" / "install.sh")]
+    env = {**os.environ, "PATH": f"{stub_bin}:{os.environ['PATH']}"}
+    env.pop("SUDO_USER", None)
     dry = subprocess.run([*nobody, "--dry-run"], capture_output=True, text=True, env=env, cwd="/", timeout=60)
     assert dry.returncode == 0, dry.stderr
     assert "apt-get install -y python3-venv python3-lgpio" in actions(dry.stdout)
+    # Run without sudo, the dry run shows the group step for the user who ran it.
+    assert "usermod -aG card-launcher nobody" in actions(dry.stdout)
     real = subprocess.run(nobody, capture_output=True, text=True, env=env, cwd="/", timeout=60)
     assert real.returncode != 0
     assert "run me as root" in real.stderr
     assert actions(real.stdout) == []
-    assert not stubs[1].exists()
+    assert not log.exists()
+
+
+def script_functions() -> set[str]:
+    return set(re.findall(r"^([a-z_]+)\(\) \{", SCRIPT.read_text(), re.MULTILINE))
+
+
+@pytest.mark.parametrize("args", [(), ("--uninstall",)])
+def test_a_dry_run_names_no_function_of_the_script(stubs, scratch, args):
+    config_txt = scratch / "boot" / "firmware" / "config.txt"
+    config_txt.write_text(config_txt.read_text() + f"{BOOT_BEGIN}\n[all]\ngpio=12=op,dl\n{BOOT_END}\n")
+    result = run_script("--dry-run", *args, stubs=stubs, root=scratch, accounts="present", sudo_user="maker")
+    assert result.returncode == 0, result.stderr
+    functions = script_functions()
+    assert {"pip_install_checkout", "write_boot_block", "remove_boot_block"} <= functions
+    # Single words like "run" or "units" are also plain English; the script's own identifiers are not.
+    leaked = {name for name in functions if "_" in name and name in result.stdout}
+    leaked |= {step.split()[0] for step in actions(result.stdout)} & functions
+    assert not leaked, f"the dry run prints the script's internal names: {leaked}\n{result.stdout}"
+
+
+def test_a_dry_run_as_root_without_sudo_says_how_to_add_a_user_to_the_group(stubs, scratch):
+    result = run_script("--dry-run", stubs=stubs, root=scratch)
+    assert result.returncode == 0, result.stderr
+    if os.geteuid() == 0:
+        assert "sudo usermod -aG card-launcher USER" in result.stdout
+    else:
+        assert f"usermod -aG card-launcher {os.environ.get('USER') or os.getlogin()}" in actions(result.stdout)
+
+
+def test_every_unit_of_the_checkout_is_installed_enabled_and_restarted_after_launcherd(public_copy, stubs):
+    copy = public_copy[0]
+    (copy / "systemd" / "launcher-web.service").write_text("[Unit]\nAfter=launcherd.service\n")
+    units = sorted(path.name for path in (copy / "systemd").glob("*.service"))
+    assert "launcherd.service" in units and len(units) >= 2
+    others = [unit for unit in units if unit != "launcherd.service"]
+    env = {key: value for key, value in os.environ.items() if key not in ("SUDO_USER", "CARD_LAUNCHER_ROOT")}
+    env["PATH"] = f"{stubs[0]}:{env['PATH']}"
+    result = subprocess.run(["bash", str(copy / "systemd" / "install.sh"), "--dry-run"],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    steps = actions(result.stdout)
+    for unit in units:
+        assert f"install -m 0644 {copy}/systemd/{unit} /etc/systemd/system/{unit}" in steps
+        assert f"systemctl enable {unit}" in steps
+    assert_in_order(steps, ["systemctl restart launcherd.service", *(f"systemctl restart {u}" for u in others)])
+
+    root = Path(tempfile.mkdtemp())
+    try:
+        (root / "etc" / "systemd" / "system").mkdir(parents=True)
+        for unit in units:
+            (root / "etc" / "systemd" / "system" / unit).write_text("")
+        env["CARD_LAUNCHER_ROOT"] = str(root)
+        result = subprocess.run(["bash", str(copy / "systemd" / "install.sh"), "--dry-run", "--uninstall"],
+                                capture_output=True, text=True, env=env, timeout=60)
+    finally:
+        shutil.rmtree(root)
+    assert result.returncode == 0, result.stderr
+    assert_in_order(actions(result.stdout),
+                    [*(f"systemctl disable --now {u}" for u in reversed(others)),
+                     "systemctl disable --now launcherd.service"])
+
+
+def test_the_uninstall_dry_run_says_what_it_removes_and_keeps_when_nothing_is_there(stubs, scratch):
+    (scratch / "boot" / "firmware" / "config.txt").unlink()
+    result = run_script("--dry-run", "--uninstall", stubs=stubs, root=scratch)
+    assert result.returncode == 0, result.stderr
+    for line in ("No user card-launcher", "No group card-launcher", "no card-launcher lines to remove",
+                 "keeping your config and the game state", "(your config)", "(game and score state)"):
+        assert line in result.stdout
 
 
 def test_the_scratch_root_is_refused_outside_a_dry_run(stubs, scratch):
@@ -213,7 +319,8 @@ def test_an_existing_config_is_kept_and_its_motor_pins_go_to_config_txt(stubs, s
     steps = actions(result.stdout)
     assert f"Keeping your {config}" in result.stdout
     assert not any(step.startswith("install -m 0644") and step.endswith(str(config)) for step in steps)
-    assert f"write_boot_block {scratch}/boot/config.txt gpio=20,21=op,dl" in steps
+    assert (f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=20,21=op,dl', '{BOOT_END}'"
+            f" into {scratch}/boot/config.txt") in steps
     assert not any(step.startswith(("groupadd", "useradd")) for step in steps)
 
 
@@ -223,7 +330,7 @@ def test_a_boot_block_already_in_place_is_left_alone(stubs, scratch):
     result = run_script("--dry-run", stubs=stubs, root=scratch)
     assert result.returncode == 0, result.stderr
     assert "already drives the motor pins low" in result.stdout
-    assert not any(step.startswith("write_boot_block") for step in actions(result.stdout))
+    assert not any(step.startswith("write the lines") for step in actions(result.stdout))
 
 
 @pytest.mark.parametrize(
@@ -265,7 +372,7 @@ def test_dry_run_uninstall_lists_every_removal_and_names_what_is_kept(stubs, scr
             "systemctl daemon-reload",
             f"rm -f {scratch}/usr/local/bin/launcherctl {scratch}/usr/local/bin/launcherd",
             f"rm -rf {scratch}/opt/card-launcher",
-            f"remove_boot_block {config_txt}",
+            f"remove the card-launcher lines ('{BOOT_BEGIN}' to '{BOOT_END}') from {config_txt}",
             "userdel card-launcher",
             "groupdel card-launcher",
         ],
