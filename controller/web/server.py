@@ -228,6 +228,9 @@ class WebApp:
             "messages": list(self.messages),
         }
         if shown["game"] is not None:
+            # game/status reads the hopper afresh: a reload while ready is no event, and status/get's
+            # copy of the game would still advise reloading.
+            shown["game"] = await self._call("game/status")
             shown["scores"] = await self._call("game/scores")
             shown["last_burst"] = last_burst((await self._call("game/log"))["actions"])
         return web.json_response(shown)
