@@ -1,0 +1,177 @@
+"""UNO Blast with the card blaster: the ``blast`` ruleset (rules.md §1, §5, §6; seed 002).
+
+Pure and sans-IO like ``controller/game.py``, on its :class:`~controller.game.GameState` and
+:class:`~controller.game.Owed`, with the UNO pieces of ``controller/classic.py``. The reducer in
+``game.py`` hands a ``blast`` state to this module.
+
+Nobody draws into a hand: a player who cannot or will not play takes the top card and inserts it
+in the blaster, which reports an ``insert`` action: ``blast`` false (safe) or true with the
+``cards`` that came out, all for the player who inserted. An Owed's ``presses`` counts insertions
+still owed (None: until the blast, for a Wild Blast), and ``until_cards`` says that a blast ends
+it.
+
+Settled where the sources are silent:
+
+- An insertion ends the turn, fired or not; with nothing owed it is the active player's, else
+  it counts for the obligation at the front of the queue.
+- Draw One: the next player owes 1 insertion, which is their turn. Wild Blast: the next player
+  inserts until the blast and takes all that comes out; that is their turn. Nothing answers
+  either (no stacking). With two players the player who played it plays again afterwards.
+- Uno not called: 2 insertions, owed at once, out of turn, before any turn's obligation; each
+  may blast, and the penalty goes on after a blast (it is 2 cards drawn, not "until the blast").
+- Discard Color works as Discard All: the discards are the player's business; the flow only
+  sees the colour. A round ending on Draw One or Wild Blast makes nobody insert.
+- First card (§5): an action card is ignored and another turned up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Mapping
+
+from firmware.errors import InvalidParams, Refused
+
+from . import wording
+from .classic import (
+    FlowRuleset, PENALTIES, STANDARD_COLORS, aim, base_state, base_status, catch, check_card,
+    check_match, checked, colour, numbers, owed_json, per_colour, turn_effect, turn_seat, turn_up, uno,
+)
+from .game import GameState, Owed, _bump, _check_by, _next, _refuse_when_over, _window_closed
+
+RULESET = FlowRuleset(
+    id="blast",
+    source="002 (UNO Blast)",
+    device="blaster",
+    colors=STANDARD_COLORS,
+    deck=MappingProxyType({
+        **per_colour({str(n): 2 for n in range(1, 10)}),
+        **per_colour({"draw-one": 2, "reverse": 2, "skip": 2, "discard-color": 1}),
+        "wild": 4, "wild-blast": 6,
+    }),
+    points=MappingProxyType({**numbers(1), "draw-one": 20, "discard-color": 20, "reverse": 20,
+                             "skip": 20, "wild": 50, "wild-blast": 50}),
+    wild=frozenset({"wild", "wild-blast"}),
+    uno_penalty=2,
+    options=MappingProxyType({}),
+)
+RULESETS: Mapping[str, FlowRuleset] = MappingProxyType({RULESET.id: RULESET})
+
+ACTIONS: Mapping[str, Mapping[str, tuple[type, bool]]] = MappingProxyType({
+    "play": {"card": (str, True), "color": (str, False), "last": (bool, False), "by": (str, False)},
+    "insert": {"blast": (bool, True), "cards": (int, True), "insert_id": (int, False), "by": (str, False)},
+    "uno": {"player": (str, True)},
+    "catch": {"player": (str, True)},
+})
+
+
+def _inserts(n: int | None) -> str:
+    if n is None:
+        return "insertions until the blast"
+    return "1 insertion" if n == 1 else f"{n} insertions"
+
+
+def _card_effect(state: GameState, seat: int, card: str) -> tuple[GameState, list[dict]]:
+    names = state.players
+    victim = _next(state, seat)
+    owed = {"draw-one": Owed(victim, 1, False, "draw-one"),
+            "wild-blast": Owed(victim, None, True, "wild-blast")}.get(card)
+    if owed is None:
+        state, texts, active = turn_effect(state, seat, card)
+        return replace(state, active=active), [wording.message(t) for t in texts]
+    # The insertions are the victim's turn: play goes on after them.
+    state = replace(state, queue=state.queue + (owed,), active=_next(state, victim))
+    text = f"{names[victim]} owes {_inserts(owed.presses)}"
+    if len(names) == 2:
+        text += f"; then {names[seat]} plays again"
+    return state, [wording.message(text)]
+
+
+def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    card = p["card"]
+    color = colour(RULESET, p["color"])
+    check_card(RULESET, card, color)
+    _refuse_when_over(state)
+    seat = turn_seat(state)
+    name = state.players[seat]
+    _check_by(state, p["by"], seat)
+    if state.queue:
+        raise Refused(f"{name} owes {_inserts(state.queue[0].presses)} first; nothing answers it")
+    check_match(state, RULESET, card, color)
+    described = f"{name} plays {card}" + (f" ({color})" if color else "")
+    state = replace(_window_closed(state), top_card=card, color=color, catchable=seat)
+    if p["last"]:
+        state = replace(state, round_over=True, winner=seat, catchable=None)
+        return state, [wording.message(described),
+                       wording.message(f"{name} plays the last card and wins round {state.round_no}"),
+                       {"type": "round_over", "winner": name}]
+    state, effects = _card_effect(state, seat, card)
+    return state, [wording.message(described)] + effects
+
+
+def _insert(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    blast, cards = p["blast"], p["cards"]
+    if cards < 0 or (blast and cards < 1) or (not blast and cards):
+        raise InvalidParams(f"insert: a safe insertion gives 0 cards, a blast 1 or more; not"
+                            f" blast={blast} cards={cards}")
+    if not state.queue:
+        _refuse_when_over(state)
+    seat = turn_seat(state)
+    _check_by(state, p["by"], seat)
+    name = state.players[seat]
+    state = replace(state, cards_taken=_bump(state.cards_taken, seat, cards),
+                    presses=_bump(state.presses, seat, 1),
+                    uno_called=state.uno_called - {seat} if cards else state.uno_called)
+    outcome = f"the blast: {name} takes {wording.cards(cards)}" if blast else f"{name} is safe"
+    if not state.queue:
+        state = replace(_window_closed(state), active=_next(state, seat))
+        return state, [wording.message(outcome + "; turn over")]
+    owed = state.queue[0]
+    left = None if owed.presses is None else owed.presses - 1
+    if left == 0 or (owed.until_cards and blast):
+        rest, outcome = state.queue[1:], outcome + ", done"
+    else:
+        rest = (replace(owed, presses=left),) + state.queue[1:]
+        outcome += f", still owes {_inserts(left)}"
+    if owed.reason not in PENALTIES:  # a penalty is out of turn: the next turn has not begun
+        state = _window_closed(state)
+    return replace(state, queue=rest), [wording.message(outcome)]
+
+
+_HANDLERS = {
+    "play": _play, "insert": _insert, "uno": uno,
+    "catch": lambda state, p: catch(state, p, RULESET, "insertions"),
+}
+
+
+def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_card: str | None = None,
+             color: str | None = None, options: dict[str, str] | None = None,
+             round_no: int = 1) -> tuple[GameState, list[dict]]:
+    """A round ready to play (the table deals 7 each by hand) and the effects of the first card."""
+    if ruleset != RULESET.id:
+        raise InvalidParams(f"{ruleset!r} is not played with the blaster; it plays: {RULESET.id}")
+    state = base_state(RULESET, players, dealer, options, round_no)
+    state, first = turn_up(state, RULESET, first_card, color)
+    head = wording.message(f"round {round_no} of blast: {state.players[state.dealer]} deals")
+    return state, [head] + first + [aim(state, turn_seat(state))]
+
+
+def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
+    kind, params = checked(action, ACTIONS)
+    before = turn_seat(state)
+    state, effects = _HANDLERS[kind](state, params)
+    after = turn_seat(state)
+    if after is not None and after != before:
+        effects.append(aim(state, after))
+    return state, effects
+
+
+def _owed_view(state: GameState, owed: Owed) -> dict:
+    return {**owed_json(state, owed), "inserts": owed.presses, "until_blast": owed.until_cards}
+
+
+def status(state: GameState) -> dict:
+    return base_status(state, RULESET, _owed_view)
+
+
+__all__ = ["ACTIONS", "RULESET", "RULESETS", "apply", "new_game", "status"]

@@ -1,0 +1,555 @@
+"""Classic UNO with the launcher as an exact dealer: rulesets ``classic`` and ``despicable-me-4``
+(rules.md §1, §5, §7; seed 004). Also the UNO flow the ``blast`` ruleset builds on.
+
+Pure and sans-IO like ``controller/game.py``, on the same immutable :class:`~controller.game.GameState`
+and :class:`~controller.game.Owed`: :func:`new_game` and :func:`apply` return a new state and effects,
+and raise ``InvalidParams`` / ``NotFound`` / ``Refused`` leaving the state as it was. The reducer in
+``game.py`` hands a state of these rulesets to this module (see :data:`FLOW`).
+
+What an Owed means here: ``presses`` is the number of cards still to deal to ``seat`` (the
+launcher dispenses them, aimed at the seat); a ``deal`` effect asks the service for them. The
+launcher's count comes back as a ``press`` action: with a deal owed it counts against the deal (any
+number up to what is owed), else it is the draw of exactly one card by the player whose move it
+is, who may then ``play`` that card or ``pass``.
+
+Settled where the sources are silent:
+
+- Dealing: 7 to each seat in turn order from the player left of the dealer, each a ``deal``
+  effect with the pause before the next seat (``deal_pause_s``, or ``deal_pause=press``).
+- First card (§5): an action card is ignored and another turned (the state keeps it as
+  ``first_card`` but not as the pile: no colour is known until a card is played).
+- Draw Two: the next player is dealt 2 and loses the turn; nothing answers it (no stacking).
+- Wild Draw Four: the next player must ``accept`` (dealt 4, turn lost) or ``challenge``; the table
+  then gives ``challenge-result legal`` (the challenger is dealt 6 and loses the turn) or
+  ``illegal`` (the player who played it is dealt 4, the challenger plays normally).
+- Wild Mega Minions Power: the table enters each other player's count (``minions``, every other
+  player named once); each is dealt that many, in turn order; play goes on with the next player.
+- A deal owed for a penalty (Uno) goes before any turn's deal, as in ``game.py``.
+- ``last_card_draws`` (§7): a round won on Draw Two or Wild Draw Four still deals 2 / 4 to the
+  next player (no challenge: the round is over), and those cards count in the score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from firmware.errors import InvalidParams, Refused
+
+from . import rulesets, wording
+from .game import GameState, Owed, _bump, _check_by, _find, _next, _refuse_when_over, _window_closed
+from .rulesets import Option
+
+STANDARD_COLORS = ("red", "yellow", "green", "blue")
+MINION_COLORS = ("blue", "orange", "purple", "yellow")
+HAND = 7
+PENALTIES = frozenset({"uno"})  # owed out of turn, dealt before anything else
+
+# awaiting: what the flow waits for before anything else may happen.
+DRAWN = "play_or_pass"
+CHALLENGE = "challenge_or_accept"
+RESULT = "challenge_result"
+MINIONS = "minions"
+
+
+@dataclass(frozen=True)
+class FlowRuleset:
+    """One ruleset played by this module or ``controller/blast.py``: its deck and point table."""
+
+    id: str
+    source: str
+    device: str  # "launcher" (dealer mode) or "blaster"
+    colors: tuple[str, ...]
+    deck: Mapping[str, int]  # count of each card in the box
+    points: Mapping[str, int]
+    wild: frozenset[str]  # cards that name a colour
+    uno_penalty: int  # cards (classic) or insertions (blast)
+    options: Mapping[str, Option]
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return tuple(self.points)
+
+    @property
+    def deck_size(self) -> int:
+        return sum(self.deck.values())
+
+
+def numbers(first: int) -> dict[str, int]:
+    return {str(n): n for n in range(first, 10)}
+
+
+def per_colour(counts: dict[str, int], colours: int = 4) -> dict[str, int]:
+    return {card: colours * n for card, n in counts.items()}
+
+
+_CLASSIC_DECK = {**per_colour({"0": 1}), **per_colour({str(n): 2 for n in range(1, 10)}),
+                 **per_colour({"draw-two": 2, "reverse": 2, "skip": 2}), "wild": 4, "wild-draw-four": 4}
+_CLASSIC_POINTS = {**numbers(0), "draw-two": 20, "reverse": 20, "skip": 20, "wild": 50, "wild-draw-four": 50}
+
+_OPTIONS = MappingProxyType({
+    "deal_pause_s": Option("2", tuple(str(n) for n in range(0, 31)),
+                           "seconds between two seats' piles when dealing without an aim servo"),
+    "deal_pause": Option("timer", ("timer", "press"),
+                         "timer: wait deal_pause_s between seats; press: wait for the button"),
+    "last_card_draws": Option("false", rulesets.BOOLEAN,
+                              "true: a round won on Draw Two / Wild Draw Four still deals the next"
+                              " player 2 / 4, and those cards count (§7)"),
+})
+
+RULESETS: Mapping[str, FlowRuleset] = MappingProxyType({rs.id: rs for rs in (
+    FlowRuleset(
+        id="classic", source="standard UNO rules (as in 004) with the standard deck",
+        device="launcher", colors=STANDARD_COLORS, deck=MappingProxyType(_CLASSIC_DECK),
+        points=MappingProxyType(_CLASSIC_POINTS), wild=frozenset({"wild", "wild-draw-four"}),
+        uno_penalty=2, options=_OPTIONS,
+    ),
+    FlowRuleset(
+        id="despicable-me-4", source="004 (UNO Despicable Me 4)",
+        device="launcher", colors=MINION_COLORS,
+        deck=MappingProxyType({**_CLASSIC_DECK, "wild-mega-minions": 4}),
+        points=MappingProxyType({**_CLASSIC_POINTS, "wild-mega-minions": 50}),
+        wild=frozenset({"wild", "wild-draw-four", "wild-mega-minions"}), uno_penalty=2, options=_OPTIONS,
+    ),
+)})
+
+# Cards that do something to the flow when turned up first; all of them are ignored (§5).
+NUMBERS = frozenset(numbers(0))
+
+
+def get(ruleset_id: str) -> FlowRuleset:
+    from . import blast  # blast builds on this module
+
+    known = {**RULESETS, **blast.RULESETS}
+    try:
+        return known[ruleset_id]
+    except (KeyError, TypeError):
+        raise InvalidParams(f"unknown ruleset {ruleset_id!r}; rulesets: " + ", ".join(known)) from None
+
+
+# ---- shared pieces of the UNO flow (blast uses them too) ----------------------------------------
+
+
+def checked(action: object, shapes: Mapping[str, Mapping[str, tuple[type, bool]]]) -> tuple[str, dict]:
+    """The action's type and parameters, optional keys as None; InvalidParams if malformed."""
+    if not isinstance(action, dict):
+        raise InvalidParams(f"an action is a JSON object, not {type(action).__name__}")
+    kind = action.get("type")
+    if kind not in shapes:
+        raise InvalidParams(f"unknown action type {kind!r}; types: " + ", ".join(shapes))
+    spec = shapes[kind]
+    extra = sorted(set(action) - set(spec) - {"type"})
+    if extra:
+        raise InvalidParams(f"{kind}: unknown key {extra[0]!r}; keys: " + ", ".join(spec))
+    params = {}
+    for key, (kind_of, required) in spec.items():
+        value = action.get(key)
+        if value is None:
+            if required:
+                raise InvalidParams(f"{kind}: {key} is required")
+        elif not isinstance(value, kind_of) or (kind_of is int and isinstance(value, bool)):
+            raise InvalidParams(f"{kind}: {key} must be {kind_of.__name__}, not {value!r}")
+        params[key] = value
+    return kind, params
+
+
+def turn_seat(state: GameState) -> int | None:
+    """Whose move it is: who is owed cards (or owes insertions) first, else who plays."""
+    if state.queue:
+        return state.queue[0].seat
+    return None if state.round_over else state.active
+
+
+def colour(rs: FlowRuleset, value: str | None) -> str | None:
+    if value is not None and value not in rs.colors:
+        raise InvalidParams(f"unknown colour {value!r}; colours of {rs.id}: " + ", ".join(rs.colors))
+    return value
+
+
+def check_card(rs: FlowRuleset, card: str, color: str | None) -> None:
+    if card not in rs.cards:
+        raise InvalidParams(f"{card!r} is not a card of {rs.id}; cards: " + ", ".join(rs.cards))
+    if card in rs.wild and color is None:
+        raise InvalidParams(f"{card} names a colour: give color, one of " + ", ".join(rs.colors))
+
+
+def check_match(state: GameState, rs: FlowRuleset, card: str, color: str | None) -> None:
+    """Refuse a coloured card that matches neither the pile's colour nor its card, when both are known."""
+    if card in rs.wild or color is None or state.color is None or state.top_card is None:
+        return
+    if color != state.color and card != state.top_card:
+        raise Refused(f"a {color} {card} does not go on the {state.color} {state.top_card}:"
+                      f" play a {state.color} card, a {state.top_card} or a wild")
+
+
+def direction_word(state: GameState) -> str:
+    return "clockwise" if state.direction > 0 else "counterclockwise"
+
+
+def turn_effect(state: GameState, seat: int, card: str) -> tuple[GameState, list[str], int]:
+    """Reverse and Skip, the cards every UNO has: the new state, what to say, who plays next.
+
+    With two players Reverse acts as Skip: its player plays again.
+    """
+    n = len(state.players)
+    if card == "reverse" and n > 2:
+        state = replace(state, direction=-state.direction)
+        return state, ["play now goes " + direction_word(state)], _next(state, seat)
+    if card in ("reverse", "skip"):
+        skipped = _next(state, seat)
+        again = " plays again" if n == 2 else ""
+        text = f"{state.players[skipped]} is skipped" + (f"; {state.players[seat]}{again}" if again else "")
+        return state, [text], _next(state, seat, 2)
+    return state, [], _next(state, seat)
+
+
+def owe_penalty(state: GameState, owed: Owed) -> GameState:
+    """A penalty goes after the penalties already owed, before any turn's obligation."""
+    at = next((i for i, o in enumerate(state.queue) if o.reason not in PENALTIES), len(state.queue))
+    return replace(state, queue=state.queue[:at] + (owed,) + state.queue[at:])
+
+
+def uno(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    seat = _find(state.players, p["player"])
+    _refuse_when_over(state)
+    return replace(state, uno_called=state.uno_called | {seat}), [
+        wording.message(f"{state.players[seat]} calls Uno")]
+
+
+def catch(state: GameState, p: dict, rs: FlowRuleset, unit: str) -> tuple[GameState, list[dict]]:
+    """An Uno not called, caught before the next player's turn: ``rs.uno_penalty`` of ``unit``."""
+    seat = _find(state.players, p["player"])
+    name = state.players[seat]
+    _refuse_when_over(state)
+    if state.catchable != seat:
+        raise Refused(f"{name} can be caught only after playing a card, before the next turn")
+    if seat in state.uno_called:
+        raise Refused(f"{name} called Uno")
+    state = owe_penalty(state, Owed(seat, rs.uno_penalty, False, "uno"))
+    state = replace(state, catchable=None)
+    return state, [wording.message(f"{name} did not call Uno: {name} owes {rs.uno_penalty} {unit}")]
+
+
+def base_state(rs: FlowRuleset, players: list[str], dealer: str | None, options: dict | None,
+               round_no: int) -> GameState:
+    chosen = rulesets.resolve_options(rs, options)
+    names = rulesets.seating(players)
+    dealer_seat = len(names) - 1 if dealer is None else _find(names, dealer)
+    if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
+        raise InvalidParams(f"round_no is a number from 1, not {round_no!r}")
+    return GameState(
+        ruleset=rs.id, players=names, dealer=dealer_seat, options=tuple(chosen.items()),
+        round_no=round_no, first_card=None, active=(dealer_seat + 1) % len(names), direction=1,
+        cards_taken=(0,) * len(names), presses=(0,) * len(names),
+    )
+
+
+def turn_up(state: GameState, rs: FlowRuleset, card: str | None, color: str | None) -> tuple[GameState, list[dict]]:
+    """The first card (§5): a number starts the pile; an action card is ignored, turn another."""
+    if card is None:
+        return replace(state, color=colour(rs, color)), []
+    if card not in rs.cards:
+        raise InvalidParams(f"{card!r} is not a card of {rs.id}; cards: " + ", ".join(rs.cards))
+    state = replace(state, first_card=card)
+    if card in NUMBERS:
+        return replace(state, top_card=card, color=colour(rs, color)), []
+    return state, [wording.message(f"{card} turned up: ignored; turn up another card and play on it")]
+
+
+def owed_json(state: GameState, owed: Owed) -> dict[str, Any]:
+    return {"player": state.players[owed.seat], "seat": owed.seat, "reason": owed.reason}
+
+
+def base_status(state: GameState, rs: FlowRuleset, owed_view) -> dict[str, Any]:
+    seat = turn_seat(state)
+    name = None if seat is None else state.players[seat]
+    return {
+        "ruleset": state.ruleset,
+        "device": rs.device,
+        "round": state.round_no,
+        "players": [{"name": n, "seat": s, "cards_taken": t, "presses": p}
+                    for s, (n, t, p) in enumerate(zip(state.players, state.cards_taken, state.presses))],
+        "dealer": state.players[state.dealer],
+        "first_card": state.first_card,
+        "turn": name,
+        "aim": name,
+        "direction": direction_word(state),
+        "owed": owed_view(state, state.queue[0]) if state.queue else None,
+        "queue": [owed_view(state, o) for o in state.queue],
+        "awaiting": state.awaiting,
+        "top_card": state.top_card,
+        "color": state.color,
+        "catchable": None if state.catchable is None or state.catchable in state.uno_called
+        else state.players[state.catchable],
+        "uno_called": [state.players[s] for s in sorted(state.uno_called)],
+        "round_over": state.round_over,
+        "winner": None if state.winner is None else state.players[state.winner],
+        "options": dict(state.options),
+    }
+
+
+def aim(state: GameState, seat: int) -> dict:
+    return {"type": "aim", "player": state.players[seat], "seat": seat}
+
+
+# ---- the classic flow -----------------------------------------------------------------------------
+
+ACTIONS: Mapping[str, Mapping[str, tuple[type, bool]]] = MappingProxyType({
+    "play": {"card": (str, True), "color": (str, False), "last": (bool, False), "by": (str, False)},
+    "press": {"cards": (int, True), "press_id": (int, False), "by": (str, False)},
+    "pass": {"by": (str, False)},
+    "challenge": {"by": (str, False)},
+    "challenge-result": {"result": (str, True)},
+    "accept": {"by": (str, False)},
+    "minions": {"counts": (dict, True)},
+    "uno": {"player": (str, True)},
+    "catch": {"player": (str, True)},
+})
+
+
+def _deal(state: GameState, seat: int, cards: int, reason: str) -> Owed:
+    return Owed(seat, cards, False, reason)
+
+
+def _deal_effect(state: GameState, owed: Owed) -> dict:
+    """Ask the service to dispense the cards of ``owed`` at its seat."""
+    effect = {"type": "deal", "player": state.players[owed.seat], "seat": owed.seat,
+              "cards": owed.presses, "reason": owed.reason}
+    if owed.reason == "deal":
+        options = dict(state.options)
+        effect["pause"] = "press" if options["deal_pause"] == "press" else float(options["deal_pause_s"])
+    return effect
+
+
+def _owe(state: GameState, owed: tuple[Owed, ...]) -> tuple[GameState, list[dict]]:
+    """Deals owed for a turn go after what is already owed; each is announced as a deal effect."""
+    return replace(state, queue=state.queue + owed), [_deal_effect(state, o) for o in owed]
+
+
+def _card_effect(state: GameState, rs: FlowRuleset, seat: int, card: str) -> tuple[GameState, list[dict]]:
+    names = state.players
+    victim = _next(state, seat)
+    if card == "draw-two":
+        state, effects = _owe(state, (_deal(state, victim, 2, "draw-two"),))
+        state = replace(state, active=_next(state, victim))
+        return state, [wording.message(f"{names[victim]} is dealt 2 and loses the turn")] + effects
+    if card == "wild-draw-four":
+        state = replace(state, awaiting=CHALLENGE, active=victim)
+        return state, [wording.message(f"{names[victim]}: accept (dealt 4, turn lost) or challenge")]
+    if card == "wild-mega-minions":
+        state = replace(state, awaiting=MINIONS, active=victim)
+        return state, [wording.message("every other player discards Draw Two, Reverse and Skip cards;"
+                                       " enter how many each discarded")]
+    state, texts, active = turn_effect(state, seat, card)
+    return replace(state, active=active), [wording.message(t) for t in texts]
+
+
+def _end_round(state: GameState, seat: int, card: str) -> tuple[GameState, list[dict]]:
+    name = state.players[seat]
+    state = replace(state, round_over=True, winner=seat, catchable=None, queue=(), awaiting=None)
+    effects = [wording.message(f"{name} plays the last card and wins round {state.round_no}"),
+               {"type": "round_over", "winner": name}]
+    draws = {"draw-two": 2, "wild-draw-four": 4}.get(card)
+    if draws and dict(state.options)["last_card_draws"] == "true":
+        victim = _next(state, seat)
+        state, deal = _owe(state, (_deal(state, victim, draws, "last-card-draw"),))
+        state = replace(state, last_attack_victim=victim)
+        effects += [wording.message(f"{state.players[victim]} is still dealt {draws}; they count in the score")]
+        effects += deal
+    return state, effects
+
+
+def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    rs = get(state.ruleset)
+    card = p["card"]
+    color = colour(rs, p["color"])
+    check_card(rs, card, color)
+    _refuse_when_over(state)
+    seat = turn_seat(state)
+    name = state.players[seat]
+    _check_by(state, p["by"], seat)
+    if state.queue:
+        raise Refused(f"{name} is dealt {wording.cards(state.queue[0].presses)} first")
+    if state.awaiting in (CHALLENGE, RESULT, MINIONS):
+        raise Refused(f"{name} first settles the {state.top_card}: {state.awaiting.replace('_', ' ')}")
+    check_match(state, rs, card, color)
+    described = f"{name} plays {card}" + (f" ({color})" if color else "")
+    state = replace(_window_closed(state), top_card=card, color=color, catchable=seat, awaiting=None)
+    if p["last"]:
+        state, effects = _end_round(state, seat, card)
+    else:
+        state, effects = _card_effect(state, rs, seat, card)
+    return state, [wording.message(described)] + effects
+
+
+def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    cards = p["cards"]
+    if cards < 0:
+        raise InvalidParams(f"press: cards must be 0 or more, not {cards}")
+    if not state.queue:
+        _refuse_when_over(state)
+    seat = turn_seat(state)
+    _check_by(state, p["by"], seat)
+    name = state.players[seat]
+    if not state.queue:
+        if state.awaiting == DRAWN:
+            raise Refused(f"{name} has drawn: play that card or pass")
+        if state.awaiting is not None:
+            raise Refused(f"{name} first settles the {state.top_card}: {state.awaiting.replace('_', ' ')}")
+        if cards != 1:
+            raise Refused(f"a draw is exactly 1 card, not {cards}: {name} is owed nothing")
+        state = replace(_window_closed(state), awaiting=DRAWN,
+                        cards_taken=_bump(state.cards_taken, seat, 1), presses=_bump(state.presses, seat, 1),
+                        uno_called=state.uno_called - {seat})
+        return state, [wording.message(f"{name} draws 1 card: play it if it matches, or pass")]
+    owed = state.queue[0]
+    if cards > owed.presses:
+        raise Refused(f"{name} is owed {wording.cards(owed.presses)}, not {cards}: never more")
+    left = owed.presses - cards
+    rest = state.queue[1:] if left == 0 else (replace(owed, presses=left),) + state.queue[1:]
+    state = replace(state, queue=rest, cards_taken=_bump(state.cards_taken, seat, cards),
+                    uno_called=state.uno_called - {seat} if cards else state.uno_called)
+    if owed.reason not in PENALTIES and owed.reason != "deal":
+        state = _window_closed(state)
+    if owed.reason == "last-card-draw":
+        state = replace(state, last_attack_cards=state.last_attack_cards + cards)
+    text = f"{name} is dealt {wording.cards(cards)}" + (", done" if left == 0 else f", {left} to come")
+    return state, [wording.message(text)]
+
+
+def _pass(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    _refuse_when_over(state)
+    seat = turn_seat(state)
+    _check_by(state, p["by"], seat)
+    if state.queue or state.awaiting != DRAWN:
+        raise Refused("pass only after drawing a card; a player who will not play draws first")
+    state = replace(state, awaiting=None, active=_next(state, seat))
+    return state, [wording.message(f"{state.players[seat]} keeps the card; turn over")]
+
+
+def _victim_move(state: GameState, p: dict, waiting: str, what: str) -> int:
+    _refuse_when_over(state)
+    if state.awaiting != waiting:
+        raise Refused(f"no {what} now")
+    seat = turn_seat(state)
+    if state.queue:
+        raise Refused(f"{state.players[seat]} is dealt {wording.cards(state.queue[0].presses)} first")
+    _check_by(state, p["by"], seat)
+    return seat
+
+
+def _challenge(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    seat = _victim_move(state, p, CHALLENGE, "wild-draw-four to challenge")
+    player = _next(state, seat, -1)
+    state = replace(_window_closed(state), awaiting=RESULT)
+    return state, [wording.message(f"{state.players[seat]} challenges: {state.players[player]} shows the"
+                                   " hand; give the result, legal or illegal")]
+
+
+def _accept(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    seat = _victim_move(state, p, CHALLENGE, "wild-draw-four to accept")
+    state, effects = _owe(replace(_window_closed(state), awaiting=None, active=_next(state, seat)),
+                          (_deal(state, seat, 4, "wild-draw-four"),))
+    return state, [wording.message(f"{state.players[seat]} accepts: dealt 4, turn lost")] + effects
+
+
+def _challenge_result(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    result = p["result"]
+    if result not in ("legal", "illegal"):
+        raise InvalidParams(f"challenge-result: result is legal or illegal, not {result!r}")
+    _refuse_when_over(state)
+    if state.awaiting != RESULT:
+        raise Refused("no challenge waits for its result")
+    challenger = state.active
+    player = _next(state, challenger, -1)
+    names = state.players
+    state = replace(state, awaiting=None)
+    if result == "legal":
+        state, effects = _owe(replace(state, active=_next(state, challenger)),
+                              (_deal(state, challenger, 6, "challenge-lost"),))
+        text = f"the Wild Draw Four was legal: {names[challenger]} is dealt 6 and loses the turn"
+    else:
+        # Dealt before the challenger's turn: it is owed at once, like a penalty.
+        state = owe_penalty(state, _deal(state, player, 4, "illegal-wild-draw-four"))
+        effects = [_deal_effect(state, state.queue[0])]
+        text = f"the Wild Draw Four was illegal: {names[player]} is dealt 4; {names[challenger]} plays"
+    return state, [wording.message(text)] + effects
+
+
+def _minions(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    _refuse_when_over(state)
+    if state.awaiting != MINIONS:
+        raise Refused("no Wild Mega Minions Power waits for its counts")
+    first = state.active
+    player = _next(state, first, -1)
+    order = [_next(state, player, i) for i in range(1, len(state.players))]
+    counts: dict[int, int] = {}
+    for name, count in p["counts"].items():
+        seat = _find(state.players, name)
+        if seat == player:
+            raise Refused(f"{state.players[player]} played the card and discards nothing")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise InvalidParams(f"minions: {name}'s count is a whole number of 0 or more, not {count!r}")
+        if seat in counts:
+            raise InvalidParams(f"minions: {state.players[seat]} is named twice")
+        counts[seat] = count
+    missing = [state.players[s] for s in order if s not in counts]
+    if missing:
+        raise InvalidParams("minions: give the count of every other player; missing: " + ", ".join(missing))
+    deals = tuple(_deal(state, s, counts[s], "minions") for s in order if counts[s])
+    state, effects = _owe(replace(state, awaiting=None), deals)
+    text = "; ".join(f"{state.players[s]} is dealt {counts[s]}" for s in order)
+    return state, [wording.message(text)] + effects
+
+
+_HANDLERS = {
+    "play": _play, "press": _press, "pass": _pass, "challenge": _challenge,
+    "challenge-result": _challenge_result, "accept": _accept, "minions": _minions, "uno": uno,
+    "catch": lambda state, p: catch(state, p, get(state.ruleset), "cards"),
+}
+
+
+def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_card: str | None = None,
+             color: str | None = None, options: dict[str, str] | None = None,
+             round_no: int = 1) -> tuple[GameState, list[dict]]:
+    """A round: 7 dealt to every seat, seat by seat from the dealer's left, then the first card."""
+    rs = get(ruleset)
+    if rs.id not in RULESETS:
+        raise InvalidParams(f"{rs.id} is not a dealer-mode ruleset; these are: " + ", ".join(RULESETS))
+    state = base_state(rs, players, dealer, options, round_no)
+    names = state.players
+    seats = [_next(state, state.dealer, i) for i in range(1, len(names) + 1)]
+    state, deals = _owe(state, tuple(_deal(state, s, HAND, "deal") for s in seats))
+    state, first = turn_up(state, rs, first_card, color)
+    head = wording.message(f"round {round_no} of {rs.id}: {names[state.dealer]} deals {HAND} to each seat")
+    return state, [head] + deals + first + [aim(state, turn_seat(state))]
+
+
+def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
+    kind, params = checked(action, ACTIONS)
+    before = turn_seat(state)
+    state, effects = _HANDLERS[kind](state, params)
+    after = turn_seat(state)
+    if after is not None and after != before:
+        effects.append(aim(state, after))
+    return state, effects
+
+
+def _owed_view(state: GameState, owed: Owed) -> dict:
+    return {**owed_json(state, owed), "cards": owed.presses}
+
+
+def status(state: GameState) -> dict:
+    rs = get(state.ruleset)
+    view = base_status(state, rs, _owed_view)
+    if state.awaiting in (CHALLENGE, RESULT):
+        view["challenge"] = {"challenger": state.players[state.active],
+                             "player": state.players[_next(state, state.active, -1)]}
+    if state.last_attack_victim is not None:
+        view["last_card_draw"] = {"victim": state.players[state.last_attack_victim],
+                                  "cards": state.last_attack_cards}
+    return view
+
+
+__all__ = ["ACTIONS", "FlowRuleset", "RULESETS", "apply", "get", "new_game", "status"]
