@@ -4,6 +4,9 @@ A request is one line ``{"id", "method", "params"}``; the reply is ``{"id", "res
 ``{"id", "error": {"code", "message"}}``. Subscribers also receive ``{"event", "params"}`` lines.
 Bad input of any kind gets a structured error and leaves the daemon and its state untouched; a
 client that stops reading is dropped without holding up the others.
+
+Each request runs as its own task, so replies may come in another order than the requests: a
+client matches them by id. An emergency stop sent behind a running dispense is answered at once.
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ import math
 import os
 import pwd
 import socket
+import stat
 import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from .errors import ApiError, InvalidParams
+from .errors import ApiError, InUse, InvalidParams
 
 log = logging.getLogger("launcherd.api")
 
@@ -31,6 +35,14 @@ MAX_LINE = 64 * 1024
 MAX_QUEUED = 512
 # Far more than a game table needs; a bound keeps descriptors under select()'s limit of 1024.
 MAX_CLIENTS = 256
+# Beyond MAX_CLIENTS, root may still connect this many times: the administrator is never locked out.
+ADMIN_SLOTS = 1
+# A connection with no request in flight and no subscription is closed after this long.
+IDLE_TIMEOUT_S = 300.0
+# Requests one connection may have running at once; more get an error reply straight away.
+MAX_IN_FLIGHT = 16
+# Always run, whatever is in flight: stopping the motor never waits behind anything.
+UNLIMITED_METHODS = frozenset({"system/estop"})
 REQUIRED = object()
 
 Handler = Callable[[dict[str, Any]], Any | Awaitable[Any]]
@@ -159,6 +171,8 @@ class _Client:
         self.subscribed = False
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_QUEUED)
         self.closed = False
+        self.requests: set[asyncio.Task] = set()  # running requests of this connection
+        self.drainer: asyncio.Future | None = None
 
     def send(self, message: dict[str, Any]) -> bool:
         """Queue a line; False (and the client is dropped) when it has stopped reading."""
@@ -171,6 +185,21 @@ class _Client:
             self.drop()
             return False
         return True
+
+    def send_in_turn(self, message: dict[str, Any]) -> None:
+        """Queue a line behind the replies of the requests read before it that finish at once.
+
+        Requests run as tasks, whose first step comes after the callbacks already scheduled, so an
+        error found while reading is sent in the same turn order, not ahead of them.
+        """
+        asyncio.get_running_loop().call_soon(self.send, message)
+
+    def end(self) -> None:
+        """Close the connection once everything queued before this call has been written."""
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.drop()
 
     def drop(self) -> None:
         if not self.closed:
@@ -207,6 +236,31 @@ def may_connect(uid: int, gid: int) -> bool:
         return False
 
 
+def claim_socket_path(path: Path) -> None:
+    """Make ``path`` free for a new server: remove a stale socket, refuse anything else.
+
+    :raises InUse: a daemon answers on it, or something other than a socket is there.
+    """
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISSOCK(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "a regular file" if stat.S_ISREG(mode) else "not a socket"
+        raise InUse(f"{path} is {kind}, not a socket: remove it, or choose another socket path")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(1.0)
+        try:
+            probe.connect(str(path))
+        except (ConnectionRefusedError, FileNotFoundError):
+            path.unlink(missing_ok=True)  # a stale socket from a killed daemon
+            return
+        except OSError:
+            pass  # it exists and is not refusing: treat it as alive
+    raise InUse(f"another launcherd is already answering on {path}: stop it first"
+                      " (systemctl stop launcherd), or give this one another --socket")
+
+
 class ApiServer:
     """Serves a :class:`Registry` on a Unix socket and fans events out to subscribers."""
 
@@ -227,20 +281,32 @@ class ApiServer:
 
     @staticmethod
     def _subscribe_placeholder(params: dict) -> dict:
-        # Subscription needs the connection, so _handle_line answers it; this entry documents it.
+        # Subscription needs the connection, so _run_request answers it; this entry documents it.
         return {"subscribed": True}
 
     async def start(self) -> None:
+        """Listen on the socket path. :raises InUse: see :func:`claim_socket_path`."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        if self.path.is_socket():
-            self.path.unlink()  # a stale socket from a killed daemon
+        claim_socket_path(self.path)
         self._server = await asyncio.start_unix_server(self._serve, path=str(self.path), limit=MAX_LINE)
         os.chmod(self.path, self.mode)
 
     async def close(self) -> None:
+        """Stop serving. A request still running gets an error reply before its client is let go."""
         if self._server is None:
             return
         self._server.close()
+        running = [task for client in self._clients for task in client.requests]
+        for task in running:
+            task.cancel()  # _run_request answers its caller
+        if running:
+            await asyncio.wait(running, timeout=1.0)
+        drainers = []
+        for client in self._clients:
+            client.end()
+            drainers.append(client.drainer)
+        if drainers:
+            await asyncio.wait(drainers, timeout=1.0)
         for client in list(self._clients):
             client.drop()  # their readers see the end of the stream and their tasks finish
         if self._tasks:
@@ -275,12 +341,14 @@ class ApiServer:
             log.warning("refused API client pid %d uid %d gid %d: not in the service group", pid, uid, gid)
             writer.transport.abort()
             return
-        if len(self._clients) >= MAX_CLIENTS:
-            log.warning("refused API client pid %d: already %d clients", pid, MAX_CLIENTS)
-            writer.transport.abort()
+        limit = MAX_CLIENTS + (ADMIN_SLOTS if uid == 0 else 0)
+        if len(self._clients) >= limit:
+            log.warning("refused API client pid %d uid %d: already %d clients", pid, uid, len(self._clients))
+            await _refuse(writer, f"launcherd already serves {len(self._clients)} clients (the limit);"
+                                  f" idle ones are closed after {IDLE_TIMEOUT_S:g} s: try again later")
             return
         self._clients.add(client)
-        drainer = asyncio.ensure_future(client.drain_forever())
+        client.drainer = asyncio.ensure_future(client.drain_forever())
         task = asyncio.current_task()
         if task is not None:
             self._tasks.add(task)
@@ -292,25 +360,34 @@ class ApiServer:
             self._clients.discard(client)
             if task is not None:
                 self._tasks.discard(task)
-            await self._finish(client, drainer)
+            await self._finish(client)
 
     @staticmethod
-    async def _finish(client: _Client, drainer: asyncio.Future) -> None:
+    async def _finish(client: _Client) -> None:
         """Flush what is queued for a client that hung up, briefly; then let it go."""
+        for request in list(client.requests):
+            request.cancel()  # nobody is left to read its reply
         if not client.closed:
+            client.end()
             try:
-                client.queue.put_nowait(None)
-                await asyncio.wait_for(drainer, 1.0)
-            except (asyncio.QueueFull, asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(client.drainer), 1.0)
+            except asyncio.TimeoutError:
                 client.drop()
             client.writer.close()
-        drainer.cancel()
+        client.drainer.cancel()
 
     async def _read_lines(self, reader: asyncio.StreamReader, client: _Client) -> None:
         buffer = b""
         discarding = False  # inside a line that was too long: skip to its end
         while not client.closed:
-            chunk = await reader.read(MAX_LINE)
+            try:
+                chunk = await asyncio.wait_for(reader.read(MAX_LINE), IDLE_TIMEOUT_S)
+            except asyncio.TimeoutError:
+                if client.subscribed or client.requests:
+                    continue  # waiting for events or for a reply is not idle
+                client.send(_error(None, ApiError(
+                    ApiError.REFUSED, f"idle for {IDLE_TIMEOUT_S:g} s: closing the connection")))
+                return
             if not chunk:
                 return
             buffer += chunk
@@ -320,44 +397,73 @@ class ApiServer:
                     discarding = False
                     continue
                 if len(line) > MAX_LINE:
-                    client.send(_error(None, ApiError(ApiError.INVALID_REQUEST, "line longer than 64 KiB")))
+                    client.send_in_turn(_error(None, _too_long()))
                     continue
                 if line.strip():
-                    await self._handle_line(line, client)
+                    self._start_request(line, client)
             if len(buffer) > MAX_LINE:
                 if not discarding:
-                    client.send(_error(None, ApiError(ApiError.INVALID_REQUEST, "line longer than 64 KiB")))
+                    client.send_in_turn(_error(None, _too_long()))
                 discarding = True
                 buffer = b""
 
-    async def _handle_line(self, line: bytes, client: _Client) -> None:
+    def _start_request(self, line: bytes, client: _Client) -> None:
         try:
             request = json.loads(line)
         except (ValueError, RecursionError):
-            client.send(_error(None, ApiError(ApiError.PARSE_ERROR, "not valid JSON")))
+            client.send_in_turn(_error(None, ApiError(ApiError.PARSE_ERROR, "not valid JSON")))
             return
         if not isinstance(request, dict) or not isinstance(request.get("method"), str):
             request_id = request.get("id") if isinstance(request, dict) else None
-            client.send(_error(_safe_id(request_id), ApiError(
+            client.send_in_turn(_error(_safe_id(request_id), ApiError(
                 ApiError.INVALID_REQUEST, 'a request is an object with a string "method"')))
             return
         request_id = _safe_id(request.get("id"))
         method = request["method"]
+        if len(client.requests) >= MAX_IN_FLIGHT and method not in UNLIMITED_METHODS:
+            client.send_in_turn(_error(request_id, ApiError(
+                ApiError.REFUSED, f"{MAX_IN_FLIGHT} requests of this connection are still running:"
+                                  " wait for their replies")))
+            return
+        task = asyncio.ensure_future(self._run_request(request_id, method, request.get("params"), client))
+        client.requests.add(task)
+        task.add_done_callback(client.requests.discard)
+
+    async def _run_request(self, request_id: Any, method: str, params: Any, client: _Client) -> None:
         try:
+            result = await self.registry.call(method, params)
             if method == "events/subscribe":
-                await self.registry.call(method, request.get("params"))
                 client.subscribed = True
-                result: Any = {"subscribed": True}
-            else:
-                result = await self.registry.call(method, request.get("params"))
         except ApiError as exc:
             client.send(_error(request_id, exc))
+            return
+        except asyncio.CancelledError:
+            # launcherd is stopping (or the client left): the caller hears so instead of nothing.
+            client.send(_error(request_id, ApiError(
+                ApiError.UNAVAILABLE, f"launcherd stopped before {method} finished; the motor is stopped")))
             return
         except Exception as exc:  # a bug in a handler must not take the daemon down
             log.exception("internal error in %s", method)
             client.send(_error(request_id, ApiError(ApiError.INTERNAL_ERROR, f"internal error: {exc}")))
             return
         client.send({"id": request_id, "result": result})
+
+
+def _too_long() -> ApiError:
+    return ApiError(ApiError.INVALID_REQUEST, f"line longer than {MAX_LINE // 1024} KiB: request ignored")
+
+
+async def _refuse(writer: asyncio.StreamWriter, message: str) -> None:
+    """Tell a client why it is turned away, then close; a client that does not read is cut off."""
+    writer.write(_encode(_error(None, ApiError(ApiError.REFUSED, message))))
+    try:
+        await asyncio.wait_for(writer.drain(), 1.0)
+    except (asyncio.TimeoutError, ConnectionError, OSError):
+        pass
+    if writer.transport.get_write_buffer_size():
+        writer.transport.abort()
+    else:
+        writer.close()
 
 
 def _safe_id(value: Any) -> Any:

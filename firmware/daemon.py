@@ -12,10 +12,12 @@ import argparse
 import asyncio
 import logging
 import os
+import itertools
 import random
 import selectors
 import signal
 import sys
+import threading
 import time
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -42,14 +44,6 @@ Listener = Callable[[str, dict[str, Any]], None]
 OUTCOME_MARGIN_S = 2.0
 
 
-class _Waiter:
-    """A request waiting for the outcome (launched or ignored) of the press it caused."""
-
-    def __init__(self, matches: Callable[[str, dict], bool], future: asyncio.Future):
-        self.matches = matches
-        self.future = future
-
-
 class Daemon:
     """Owns the pins, the core, the API and the layers for one run of launcherd."""
 
@@ -68,6 +62,7 @@ class Daemon:
         self.registry = Registry()
         self.api = ApiServer(self.registry, self.socket_path)
         self.loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread: int | None = None
         self.hardware: Hardware | None = None
         self.pin_factory: Any = None
         self.sim = None
@@ -77,7 +72,9 @@ class Daemon:
         self._feedback_watchers: list[Callable[[Action], None]] = []
         self._status_providers: dict[str, Callable[[], Any]] = {}
         self._closers: list[Callable[[], Any]] = []
-        self._waiters: list[_Waiter] = []
+        # Requests waiting for the outcome of their press, by the id the daemon gave them.
+        self._waiters: dict[int, asyncio.Future] = {}
+        self._request_ids = itertools.count(1)
         self._refusals: list[dict[str, Any]] | None = None
         self._stop: asyncio.Event | None = None
         self._started = time.monotonic()
@@ -133,17 +130,27 @@ class Daemon:
         self._apply([DriverEnable(True), Led("on", self.config.feedback.led_brightness)])
         post = self._post_from_thread
         self.hardware.watch(
-            on_button=lambda level: post(ButtonLevel(level)),
+            on_button=lambda level: post(ButtonLevel(level, self._button_request(level))),
             on_beam=lambda level: post(BeamLevel(level)),
             on_lid=lambda level: post(LidLevel(level)),
         )
-        if self.hardware.lid_open:
-            self.feed(LidLevel(True))
+        # Levels, not edges: a beam blocked at power-on must be judged too (a jam, not "empty").
+        self.feed(self.hardware.levels())
+
+    def _button_request(self, pressed: bool) -> int | None:
+        """The API request behind a press edge: only the simulated button has one."""
+        return self.sim.held_for if pressed and self.sim is not None else None
 
     def _post_from_thread(self, event: Event) -> None:
         # Stamp the edge where it happened, not when the loop gets to it.
         now = time.monotonic()
-        self.loop.call_soon_threadsafe(self.feed, event, now)
+        if threading.get_ident() == self._loop_thread:
+            # Mock pins call back in the thread that drives them, which for the simulation is the
+            # loop's: feed now, or a sim timer due in the same loop turn would run before the core
+            # had seen the edge (a card let through after the motor should have stopped).
+            self.feed(event, now)
+        else:
+            self.loop.call_soon_threadsafe(self.feed, event, now)
 
     def _register_methods(self) -> None:
         r = self.registry.register
@@ -235,12 +242,13 @@ class Daemon:
 
     def _dispatch(self, name: str, params: dict[str, Any]) -> None:
         self.api.publish(name, params)
-        if name in ("launched", "ignored"):
-            for waiter in list(self._waiters):
-                if waiter.matches(name, params) and not waiter.future.done():
-                    waiter.future.set_result({"event": name, **params})
-                    self._waiters.remove(waiter)
-                    break
+        if name in ("launched", "ignored", "refused"):
+            future = self._waiters.pop(params.get("request"), None)
+            if future is not None and not future.done():
+                if name == "refused":
+                    future.set_exception(_refusal(params))
+                else:
+                    future.set_result({"event": name, **params})
         if name == "refused" and self._refusals is not None:
             self._refusals.append(params)
         if name == "state":
@@ -267,33 +275,33 @@ class Daemon:
 
     # ---- method handlers -----------------------------------------------------------------
 
-    async def _await_outcome(self, matches: Callable[[str, dict], bool], trigger: Callable[[], None]) -> dict:
+    async def _await_outcome(self, trigger: Callable[[int], None]) -> dict:
+        """Start a press with a fresh request id and wait for the outcome that carries that id."""
+        request = next(self._request_ids)
         future = self.loop.create_future()
-        waiter = _Waiter(matches, future)
-        self._waiters.append(waiter)
-        trigger()
-        limit = self.config.timing.max_on_ms / 1000 + self.config.timing.button_debounce_ms / 1000
+        self._waiters[request] = future
+        timing = self.config.timing
+        limit = (timing.max_on_ms + timing.button_debounce_ms) / 1000 + OUTCOME_MARGIN_S
         try:
-            return await asyncio.wait_for(future, limit + OUTCOME_MARGIN_S)
+            trigger(request)
+            return await asyncio.wait_for(future, limit)
         except asyncio.TimeoutError:
             raise Refused("no outcome from the launcher in time") from None
         finally:
-            if waiter in self._waiters:
-                self._waiters.remove(waiter)
+            self._waiters.pop(request, None)
 
     async def _press(self, params: dict) -> dict:
         if self.sim is None:
             raise Unavailable("launcher/press drives the simulated button; on a Pi press the real one"
                               " or use launcher/launch")
-        return await self._await_outcome(lambda n, p: p.get("source") == "button", self.sim.press)
+        return await self._await_outcome(self.sim.press)
 
     async def _launch(self, params: dict) -> dict:
-        return await self._await_outcome(lambda n, p: p.get("source") == "api",
-                                         lambda: self.feed(Launch("api")))
+        return await self._await_outcome(lambda request: self.feed(Launch("api", request)))
 
     async def _dispense(self, params: dict) -> dict:
-        return await self._await_outcome(lambda n, p: p.get("source") == "dispense",
-                                         lambda: self.feed(Dispense(params["count"], "dispense")))
+        return await self._await_outcome(
+            lambda request: self.feed(Dispense(params["count"], "dispense", request)))
 
     def _simple(self, event: Event) -> dict:
         """Feed one request to the core; its refusal becomes the caller's error."""
@@ -303,7 +311,7 @@ class Daemon:
         finally:
             self._refusals = None
         if refusals:
-            raise Refused(f"{refusals[0]['reason']} (state {refusals[0]['state']})")
+            raise _refusal(refusals[0])
         return self.core.get_status()
 
     def _reload(self, params: dict) -> dict:
@@ -396,6 +404,7 @@ class Daemon:
     async def run(self, ready: Callable[["Daemon"], Any] | None = None) -> int:
         """Run until SIGTERM/SIGINT (or ``request_stop``); returns the exit code."""
         self.loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
         self._stop = asyncio.Event()
         self.loop.set_exception_handler(self._loop_exception)
         try:
@@ -458,6 +467,11 @@ class Daemon:
         await self.api.close()
         self._close_devices()
         log.info("launcherd stopped")
+
+
+def _refusal(params: dict[str, Any]) -> Refused:
+    """The caller's error for a ``refused`` event: the core's reason, and when to try again."""
+    return Refused(f"{params['reason']} (state {params['state']})", retry_after_s=params.get("retry_after_s"))
 
 
 class _JournalFormatter(logging.Formatter):

@@ -13,6 +13,10 @@ class HardwareError(LauncherError, RuntimeError):
     """A device could not be built or driven."""
 
 
+class InUse(LauncherError, OSError):
+    """Another launcherd holds the socket or the state dir, or something else sits at the socket path."""
+
+
 class ApiError(LauncherError):
     """An API request failed; carries a stable numeric ``code`` for clients.
 
@@ -30,13 +34,15 @@ class ApiError(LauncherError):
     NOT_FOUND = 2  # the thing named does not exist (no game, no such round, ...)
     UNAVAILABLE = 3  # the device or feature is not configured (no aim servo, not in sim, ...)
 
-    def __init__(self, code: int, message: str):
+    def __init__(self, code: int, message: str, data: dict | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
+        # Machine-readable details beside the message (e.g. retry_after_s), sent in the same object.
+        self.data = dict(data or {})
 
     def to_json(self) -> dict:
-        return {"code": self.code, "message": self.message}
+        return {**self.data, "code": self.code, "message": self.message}
 
 
 class InvalidParams(ApiError, ValueError):
@@ -47,10 +53,16 @@ class InvalidParams(ApiError, ValueError):
 
 
 class Refused(ApiError, RuntimeError):
-    """A well-formed request that the current state does not allow."""
+    """A well-formed request that the current state does not allow.
 
-    def __init__(self, message: str):
-        super().__init__(ApiError.REFUSED, message)
+    ``retry_after_s``: the request will be allowed after this many seconds (the motor's rest or
+    duty rule); None when waiting alone will not help.
+    """
+
+    def __init__(self, message: str, retry_after_s: float | None = None):
+        super().__init__(ApiError.REFUSED, message,
+                         None if retry_after_s is None else {"retry_after_s": retry_after_s})
+        self.retry_after_s = retry_after_s
 
 
 class NotFound(ApiError, LookupError):

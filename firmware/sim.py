@@ -14,6 +14,7 @@ thread that writes the pin, which in the daemon is the loop thread.
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Callable
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -119,9 +120,14 @@ class SimulatedMechanism:
         self._crossing_timer = None
         self._release_timer = None
         self._press_timer = None
+        self._presses: deque[int | None] = deque()  # requests of presses still to come
+        self._held_for: int | None = None
         self._closed = False
 
         self._drive(self._beam, not self._beam_blocked_high)
+        if self._lid is not None:
+            # Hardware pulls the lid input to "open" (a broken wire stops the motor): shut it.
+            self._drive(self._lid, not self._lid_open_high)
         for pin in self._watched_pins():
             pin.add_listener(self._motor_changed)
         self._motor_changed()
@@ -219,32 +225,42 @@ class SimulatedMechanism:
 
     # ---- the player's and the operator's hands --------------------------------------------
 
-    def press(self) -> None:
+    def press(self, request: int | None = None) -> None:
         """Press the launch button and release it after the debounce time and a margin.
 
-        A press that comes while the button is still held from the last one lets go first and
-        presses once the release has had time to debounce, as a finger would; otherwise the
-        second press would be no edge at all and get lost.
+        ``request`` is the id of the API request behind the press (see :attr:`held_for`).
+        Presses that come while the button is down, or while its release has not yet had time
+        to debounce, are queued and made one after another, as a finger would: otherwise the
+        next press would be no edge at all and get lost.
         """
-        hold = (self._config.timing.button_debounce_ms + PRESS_MARGIN_MS) / 1000
-        if self._press_timer is not None:
-            return  # a press is already on its way
-        if self._release_timer is not None:
-            self._release_timer.cancel()
-            self._release()
-            self._press_timer = self._loop.call_later(hold, self._push)
-        else:
+        self._presses.append(request)
+        if self._release_timer is None and self._press_timer is None:
             self._push()
 
+    @property
+    def held_for(self) -> int | None:
+        """The request of the press whose button is down now; None between presses."""
+        return self._held_for
+
+    def _hold_s(self) -> float:
+        return (self._config.timing.button_debounce_ms + PRESS_MARGIN_MS) / 1000
+
     def _push(self) -> None:
-        self._press_timer = None
+        self._held_for = self._presses.popleft()
         self._drive(self._button, self._button_pressed_high)
-        hold = (self._config.timing.button_debounce_ms + PRESS_MARGIN_MS) / 1000
-        self._release_timer = self._loop.call_later(hold, self._release)
+        self._release_timer = self._loop.call_later(self._hold_s(), self._release)
 
     def _release(self) -> None:
         self._release_timer = None
+        self._held_for = None
         self._drive(self._button, not self._button_pressed_high)
+        # The release must debounce before the next press, or that press would be no edge at all.
+        self._press_timer = self._loop.call_later(self._hold_s(), self._released)
+
+    def _released(self) -> None:
+        self._press_timer = None
+        if self._presses:
+            self._push()
 
     def jam_next(self) -> None:
         """Make the next card that reaches the beam stick in the slot."""
@@ -283,6 +299,7 @@ class SimulatedMechanism:
             if timer is not None:
                 timer.cancel()
         self._feed_timer = self._crossing_timer = self._release_timer = self._press_timer = None
+        self._presses.clear()
 
 
 __all__ = ["PRESS_MARGIN_MS", "ReportingPin", "SimulatedMechanism", "sim_pin_factory"]

@@ -2,13 +2,15 @@
 
 import asyncio
 import json
+import re
 import os
+import socket
 import stat
 
 import pytest
 
 from firmware.api import MAX_LINE, ApiServer, Param, Registry
-from firmware.errors import ApiError, Refused
+from firmware.errors import ApiError, InUse, Refused
 
 
 def make_registry():
@@ -59,29 +61,34 @@ def test_a_request_gets_its_result_with_its_id(tmp_path):
     run(tmp_path, body)
 
 
-@pytest.mark.parametrize("raw, code", [
-    (b"{not json\n", ApiError.PARSE_ERROR),
-    (b"[1, 2]\n", ApiError.INVALID_REQUEST),
-    (b'{"id": 1}\n', ApiError.INVALID_REQUEST),
-    (b'{"id": 1, "method": 5}\n', ApiError.INVALID_REQUEST),
-    (b'{"id": 1, "method": "nope"}\n', ApiError.METHOD_NOT_FOUND),
-    (b'{"id": 1, "method": "echo"}\n', ApiError.INVALID_PARAMS),
-    (b'{"id": 1, "method": "echo", "params": {"text": 3}}\n', ApiError.INVALID_PARAMS),
-    (b'{"id": 1, "method": "echo", "params": {"text": "x", "times": true}}\n', ApiError.INVALID_PARAMS),
-    (b'{"id": 1, "method": "echo", "params": {"text": "x", "times": 99999999999999999999}}\n', ApiError.INVALID_PARAMS),
-    (b'{"id": 1, "method": "echo", "params": {"text": "x", "extra": 1}}\n', ApiError.INVALID_PARAMS),
-    (b'{"id": 1, "method": "echo", "params": [1]}\n', ApiError.INVALID_PARAMS),
-    (b'{"id": 1, "method": "boom"}\n', ApiError.INTERNAL_ERROR),
-    (b'{"id": 1, "method": "refuse"}\n', ApiError.REFUSED),
-    (b"[" * 100000 + b"\n", ApiError.INVALID_REQUEST),
+@pytest.mark.parametrize("raw, code, message", [
+    (b"{not json\n", ApiError.PARSE_ERROR, "^not valid JSON$"),
+    (b"[1, 2]\n", ApiError.INVALID_REQUEST, 'an object with a string "method"'),
+    (b'{"id": 1}\n', ApiError.INVALID_REQUEST, 'an object with a string "method"'),
+    (b'{"id": 1, "method": 5}\n', ApiError.INVALID_REQUEST, 'an object with a string "method"'),
+    (b'{"id": 1, "method": "nope"}\n', ApiError.METHOD_NOT_FOUND, "^unknown method 'nope'; see list_methods$"),
+    (b'{"id": 1, "method": "echo"}\n', ApiError.INVALID_PARAMS, "^echo: missing parameter 'text'$"),
+    (b'{"id": 1, "method": "echo", "params": {"text": 3}}\n', ApiError.INVALID_PARAMS,
+     "^echo: text must be a string, got 3$"),
+    (b'{"id": 1, "method": "echo", "params": {"text": "x", "times": true}}\n', ApiError.INVALID_PARAMS,
+     "^echo: times must be a whole number, got true$"),
+    (b'{"id": 1, "method": "echo", "params": {"text": "x", "times": 99999999999999999999}}\n',
+     ApiError.INVALID_PARAMS, "^echo: times must be at most 5, got 99999999999999999999$"),
+    (b'{"id": 1, "method": "echo", "params": {"text": "x", "extra": 1}}\n', ApiError.INVALID_PARAMS,
+     "^echo: unknown parameter 'extra'; allowed: text, times$"),
+    (b'{"id": 1, "method": "echo", "params": [1]}\n', ApiError.INVALID_PARAMS,
+     r"^echo: params must be an object, got \[1\]$"),
+    (b'{"id": 1, "method": "boom"}\n', ApiError.INTERNAL_ERROR, "^internal error: division by zero$"),
+    (b'{"id": 1, "method": "refuse"}\n', ApiError.REFUSED, "^not now$"),
+    (b"[" * 100000 + b"\n", ApiError.INVALID_REQUEST, "^line longer than 64 KiB"),
 ], ids=["json", "array", "no-method", "method-type", "unknown", "missing", "type", "bool-int", "huge",
         "extra", "params-list", "handler-bug", "refused", "too-long"])
-def test_bad_input_gets_a_structured_error_and_the_connection_lives_on(tmp_path, raw, code):
+def test_bad_input_gets_a_structured_error_and_the_connection_lives_on(tmp_path, raw, code, message):
     async def body(server):
         reader, writer = await connect(server)
         reply = await exchange(reader, writer, raw)
         assert reply["error"]["code"] == code
-        assert isinstance(reply["error"]["message"], str) and reply["error"]["message"]
+        assert re.search(message, reply["error"]["message"]), reply["error"]["message"]
         again = await exchange(reader, writer, b'{"id": 2, "method": "echo", "params": {"text": "ok"}}\n')
         assert again["result"]["text"] == "ok"
         writer.close()
@@ -93,7 +100,8 @@ def test_deeply_nested_json_is_a_parse_error_not_a_crash(tmp_path):
         reader, writer = await connect(server)
         nested = b"[" * 50000 + b"]" * 50000
         reply = await exchange(reader, writer, nested[: MAX_LINE - 10] + b"\n")
-        assert "error" in reply
+        assert reply["id"] is None
+        assert reply["error"] == {"code": ApiError.PARSE_ERROR, "message": "not valid JSON"}
         writer.close()
     run(tmp_path, body)
 
@@ -160,21 +168,160 @@ def test_list_of_methods_describes_parameters():
     assert echo["params"] == {"text": {"type": "str", "required": True}, "times": {"type": "int", "required": False}}
 
 
-def test_clients_beyond_the_limit_are_turned_away(tmp_path, monkeypatch):
+async def read_to_end(reader):
+    """Every line until the server closes the connection (a reset counts as the close)."""
+    lines = []
+    try:
+        while line := await asyncio.wait_for(reader.readline(), 5):
+            lines.append(json.loads(line))
+    except ConnectionResetError:
+        pass
+    return lines
+
+
+def test_clients_beyond_the_limit_are_told_why_and_turned_away(tmp_path, monkeypatch):
     monkeypatch.setattr("firmware.api.MAX_CLIENTS", 3)
+    monkeypatch.setattr("firmware.api.ADMIN_SLOTS", 0)
 
     async def body(server):
         kept = [await connect(server) for _ in range(3)]
         for reader, writer in kept:
             assert (await exchange(reader, writer, b'{"id": 1, "method": "echo", "params": {"text": "a"}}\n'))["id"] == 1
         reader, writer = await connect(server)
-        writer.write(b'{"id": 2, "method": "echo", "params": {"text": "b"}}\n')
-        try:
-            assert await asyncio.wait_for(reader.read(), 5) == b""  # closed without an answer
-        except ConnectionResetError:
-            pass  # or reset: either way no answer
+        [refusal] = await read_to_end(reader)
+        assert refusal["id"] is None and refusal["error"]["code"] == ApiError.REFUSED
+        assert "3 clients" in refusal["error"]["message"] and "try again" in refusal["error"]["message"]
         kept[0][1].close()
         await asyncio.sleep(0.05)
         reader, writer = await connect(server)
         assert (await exchange(reader, writer, b'{"id": 3, "method": "echo", "params": {"text": "c"}}\n'))["id"] == 3
     run(tmp_path, body)
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="the administrator's slot is for root")
+def test_root_keeps_a_slot_when_every_other_one_is_taken(tmp_path, monkeypatch):
+    monkeypatch.setattr("firmware.api.MAX_CLIENTS", 2)
+
+    async def body(server):
+        kept = [await connect(server) for _ in range(2)]
+        reader, writer = await connect(server)
+        assert (await exchange(reader, writer, b'{"id": 4, "method": "echo", "params": {"text": "r"}}\n'))["id"] == 4
+        reader, _ = await connect(server)
+        [refusal] = await read_to_end(reader)
+        assert refusal["error"]["code"] == ApiError.REFUSED
+        del kept
+    run(tmp_path, body)
+
+
+def test_an_idle_connection_is_told_and_closed_but_a_subscriber_stays(tmp_path, monkeypatch):
+    monkeypatch.setattr("firmware.api.IDLE_TIMEOUT_S", 0.2)
+
+    async def body(server):
+        idle_reader, _ = await connect(server)
+        sub_reader, sub_writer = await connect(server)
+        assert (await exchange(sub_reader, sub_writer, b'{"id": 1, "method": "events/subscribe"}\n'))["result"]
+        [notice] = await read_to_end(idle_reader)
+        assert notice["id"] is None and notice["error"]["code"] == ApiError.REFUSED
+        assert "idle for 0.2 s" in notice["error"]["message"]
+        await asyncio.sleep(0.3)
+        server.publish("still", {"here": True})
+        assert json.loads(await asyncio.wait_for(sub_reader.readline(), 5))["event"] == "still"
+        assert server.client_count == 1
+    run(tmp_path, body)
+
+
+def make_gated_registry(gate: asyncio.Event):
+    registry = make_registry()
+
+    async def wait(p):
+        await gate.wait()
+        return {"waited": True}
+
+    registry.register("wait", wait)
+    registry.register("system/estop", lambda p: {"stopped": True})
+    return registry
+
+
+def test_a_request_does_not_wait_behind_a_running_one_on_the_same_connection(tmp_path):
+    async def body():
+        gate = asyncio.Event()
+        server = ApiServer(make_gated_registry(gate), tmp_path / "api.sock")
+        await server.start()
+        reader, writer = await connect(server)
+        writer.write(b'{"id": 1, "method": "wait"}\n{"id": 2, "method": "system/estop"}\n')
+        await writer.drain()
+        first = json.loads(await asyncio.wait_for(reader.readline(), 5))
+        assert first == {"id": 2, "result": {"stopped": True}}
+        gate.set()
+        assert json.loads(await asyncio.wait_for(reader.readline(), 5)) == {"id": 1, "result": {"waited": True}}
+        await server.close()
+    asyncio.run(body())
+
+
+def test_requests_in_flight_are_capped_but_the_estop_always_runs(tmp_path, monkeypatch):
+    monkeypatch.setattr("firmware.api.MAX_IN_FLIGHT", 2)
+
+    async def body():
+        gate = asyncio.Event()
+        server = ApiServer(make_gated_registry(gate), tmp_path / "api.sock")
+        await server.start()
+        reader, writer = await connect(server)
+        writer.write(b'{"id": 1, "method": "wait"}\n{"id": 2, "method": "wait"}\n{"id": 3, "method": "wait"}\n'
+                     b'{"id": 4, "method": "system/estop"}\n')
+        await writer.drain()
+        too_many = json.loads(await asyncio.wait_for(reader.readline(), 5))
+        assert too_many["id"] == 3 and too_many["error"]["code"] == ApiError.REFUSED
+        assert "2 requests" in too_many["error"]["message"]
+        assert json.loads(await asyncio.wait_for(reader.readline(), 5))["id"] == 4
+        gate.set()
+        assert {json.loads(await asyncio.wait_for(reader.readline(), 5))["id"] for _ in range(2)} == {1, 2}
+        await server.close()
+    asyncio.run(body())
+
+
+def test_a_request_running_when_the_server_closes_gets_an_error_reply(tmp_path):
+    async def body():
+        server = ApiServer(make_gated_registry(asyncio.Event()), tmp_path / "api.sock")
+        await server.start()
+        reader, writer = await connect(server)
+        writer.write(b'{"id": 9, "method": "wait"}\n')
+        await writer.drain()
+        await asyncio.sleep(0.05)
+        await server.close()
+        [reply] = await read_to_end(reader)
+        assert reply["id"] == 9 and reply["error"]["code"] == ApiError.UNAVAILABLE
+        assert "stopped before wait finished" in reply["error"]["message"]
+    asyncio.run(body())
+
+
+def test_a_stale_socket_is_replaced(tmp_path):
+    path = tmp_path / "api.sock"
+    stale = socket.socket(socket.AF_UNIX)
+    stale.bind(str(path))
+    stale.close()  # bound, never listening: what a killed daemon leaves behind
+
+    async def body(server):
+        reader, writer = await connect(server)
+        assert (await exchange(reader, writer, b'{"id": 1, "method": "echo", "params": {"text": "x"}}\n'))["id"] == 1
+    run(tmp_path, body)
+
+
+def test_a_live_server_on_the_path_is_not_replaced(tmp_path):
+    async def body(server):
+        second = ApiServer(make_registry(), server.path)
+        with pytest.raises(InUse, match="already answering on"):
+            await second.start()
+        reader, writer = await connect(server)  # the first one still serves
+        assert (await exchange(reader, writer, b'{"id": 1, "method": "echo", "params": {"text": "x"}}\n'))["id"] == 1
+    run(tmp_path, body)
+
+
+def test_a_regular_file_at_the_socket_path_is_refused_and_kept(tmp_path):
+    path = tmp_path / "api.sock"
+    path.write_text("notes")
+
+    async def body():
+        with pytest.raises(InUse, match="is a regular file, not a socket"):
+            await ApiServer(make_registry(), path).start()
+    asyncio.run(body())
+    assert path.read_text() == "notes"

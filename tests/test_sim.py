@@ -292,18 +292,27 @@ def test_press_drives_and_releases_the_button(make_rig, active, pressed_state):
     assert presses == [True, False]
 
 
-def test_a_press_while_the_button_is_still_held_lets_go_first(make_rig):
+def test_presses_that_come_together_are_queued_not_dropped(make_rig):
     rig = make_rig(timing={"button_debounce_ms": 20})
-    presses = []
-    rig.hw.watch(presses.append, None)
-    rig.sim.press()
+    edges = []
+    rig.hw.watch(lambda pressed: edges.append((pressed, rig.sim.held_for)), None)
+    rig.sim.press(1)
     rig.loop.advance(0.010)
-    rig.sim.press()
-    assert presses == [True, False]  # released at once, so the release can debounce
+    rig.sim.press(2)
+    rig.sim.press(3)
+    assert edges == [(True, 1)]  # the second waits for the first to end
+    rig.loop.advance(0.040)
+    assert edges == [(True, 1), (False, None)]  # held debounce + margin
     rig.loop.advance(0.050)
-    assert presses == [True, False, True]  # then pressed again: a second, separate edge
-    rig.loop.advance(0.051)
-    assert presses == [True, False, True, False]
+    assert edges[-1] == (True, 2)  # the release had time to debounce: a separate edge
+    rig.loop.advance(0.200)
+    assert edges == [(True, 1), (False, None), (True, 2), (False, None), (True, 3), (False, None)]
+    assert rig.loop.pending() == []
+
+
+def test_the_lid_starts_closed_although_its_input_is_pulled_to_open(make_rig):
+    rig = make_rig()
+    assert rig.hw.lid_open is False
 
 
 def test_set_lid(make_rig):
