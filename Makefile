@@ -12,8 +12,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The table page beside the simulated launcher; WEB_LISTEN=0.0.0.0:8080 lets phones on the LAN in.
+WEB_LISTEN ?= 127.0.0.1:8080
 demo: $(STAMP)
-	$(BIN)/launcherd --sim --demo --state-dir .demo-state
+	@mkdir -p .demo-state; sock=$$($(BIN)/python -c 'from firmware.paths import default_sim_socket; print(default_sim_socket())'); \
+	$(BIN)/launcher-web --socket "$$sock" --listen $(WEB_LISTEN) 2>.demo-state/launcher-web.log & web=$$!; \
+	trap 'kill $$web 2>/dev/null; echo "table page stopped"' EXIT; \
+	echo "table page: http://$(WEB_LISTEN)/ (join code: $(BIN)/launcherctl game code; its log: .demo-state/launcher-web.log)"; \
+	LAUNCHER_WEB_URL=http://$(WEB_LISTEN)/ $(BIN)/launcherd --sim --demo --state-dir .demo-state
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
