@@ -3,7 +3,6 @@ says what happened and what to do, refuses actions with a structured error, and 
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import shutil
