@@ -97,6 +97,9 @@ SCHEMA: dict[str, dict[str, Field]] = {
             "int", 250, "a deadline missed by this much while the motor runs means the daemon was"
             " stalled: motor off, halted", 50, 10000),
         "sleep_after_s": Field("int", 300, "sleep after this long without activity; 0 never", 0, 86400),
+        "refill_hold_ms": Field(
+            "int", 2000, "holding the button this long while the hopper is empty says it has been"
+            " refilled (closing the lid says so too); 0 turns the long press off", 0, 60000),
     },
     "ejection": {
         "profile": Field("str", "classic", "how presses turn into bursts", choices=PROFILE_NAMES),
@@ -334,6 +337,11 @@ def _cross_checks(source: str, sections: dict[str, dict[str, Any]], bad: set[tup
     check(t("jam_ms", "launch_timeout_ms"), lambda: timing["jam_ms"] * 2 <= timing["launch_timeout_ms"],
           ("timing", "jam_ms"), f"must be at most half of launch_timeout_ms ({timing['launch_timeout_ms']}),"
           " or the motor would push against a stuck card for most of a launch")
+    check(t("refill_hold_ms", "button_debounce_ms"),
+          lambda: timing["refill_hold_ms"] == 0 or timing["refill_hold_ms"] > timing["button_debounce_ms"],
+          ("timing", "refill_hold_ms"),
+          f"must be 0 (off) or longer than button_debounce_ms ({timing['button_debounce_ms']}),"
+          " or every press in empty would count as a refill")
     check(t("beam_filter_ms", "card_crossing_ms"),
           lambda: timing["beam_filter_ms"] < timing["card_crossing_ms"], ("timing", "beam_filter_ms"),
           f"must be shorter than card_crossing_ms ({timing['card_crossing_ms']}), or real cards"

@@ -70,10 +70,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from .config import Config
+from .config import NOT_FITTED, Config
 from .events import (
-    Action, BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, InputLevels,
-    Launch, Led, LidLevel, Motor, Reload, Reset, Retract, SleepNow, Tick, Wake,
+    Action, BeamLevel, Bench, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Identify,
+    InputLevels, Jog, Launch, Led, LidLevel, Motor, Refill, Reload, Reset, Retract, SleepNow, Tick, Wake,
 )
 
 log = logging.getLogger(__name__)
@@ -98,8 +98,18 @@ DRY_FLASH_FAST_MS = 80  # ... and at tension 1
 DRY_CHIME_REPEATS = 4  # extra chimes after a dry press at tension 1 (0 at tension 0)
 DRY_CHIME_GAP_SLOW_MS = 200
 DRY_CHIME_GAP_FAST_MS = 40
+# A refill is confirmed unlike any press: two long beeps and a quick flicker; one very long beep
+# when the count is unknown (the hopper is full again, but the estimate is gone).
+REFILL_CHIME = Chime(2, 300, 150)
+REFILL_UNKNOWN_CHIME = Chime(1, 900, 0)
+REFILL_FLASH = Led("flash", 1.0, 100, 6)
+IDENTIFY_FLASH = Led("flash", 1.0, 500, 4)
+IDENTIFY_CHIME_COUNT = 3
+IDENTIFY_CHIME_GAP_MS = 250
+JOG_DIRECTIONS = ("forward", "reverse")
+MIN_DUTY = 0.05  # as [motor] duty allows
 
-_KICK, _RUN, _RETRACT = "kick", "run", "retract"
+_KICK, _RUN, _RETRACT, _JOG = "kick", "run", "retract", "jog"
 _FEEDING = (_KICK, _RUN)
 # The state each way of ending a launch leads to (a halt is entered by shutdown itself).
 _AFTER = {"done": READY, "timeout": READY, "motor_limit": READY, "jam": JAMMED, "empty": EMPTY,
@@ -127,10 +137,12 @@ class _Press:
 
     press_id: int
     source: str
-    request: int | None  # the caller's id, echoed in every Emit about this press
+    request: int | str | None  # the caller's id, echoed in every Emit about this press
     outcome: str  # dry, burst, dispense, empty
     requested: int
     target: int | None  # cards to count before stopping; None: until the feed runs dry
+    duty: float | None = None  # None: [motor] duty
+    kick: bool = True
     cards: int = 0
     ended: str = ""  # set when resolved; for a burst already when the feeding ends, before the pulse
 
@@ -239,6 +251,10 @@ def _whole(value: Any, minimum: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
 
 
+def _duty(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and MIN_DUTY <= value <= 1
+
+
 class Launcher:
     """The launcher's state machine. See the module docstring and ``docs/internals.md``.
 
@@ -264,6 +280,8 @@ class Launcher:
         self._stall_s = timing.stall_ms / 1000
         self._stalled = False  # halted by a stall: inputs are levels only until Reset
         self._sleep_after_s = float(timing.sleep_after_s)
+        self._refill_hold_s = timing.refill_hold_ms / 1000
+        self._has_standby = config.pins.motor_enable is not NOT_FITTED
 
         self._now = now
         self._state = READY
@@ -295,6 +313,12 @@ class Launcher:
         self._launch_deadline: float | None = None
         self._feed_deadline: float | None = None  # running feed timer
         self._feed_left: float | None = None  # paused feed timer: seconds left
+        self._jog: Jog | None = None  # the jog the motor is running, if any
+
+        self._last_reload = self._hopper  # what a refill gesture sets when nobody knows better
+        self._refill_deadline: float | None = None  # the button held in empty reaches refill_hold_ms
+        self._bench_until: float | None = None
+        self._bench_block = False  # the beam is blocked by a hand in bench mode, not by a card
 
         self._handlers: dict[type, Callable[[Any, float], list[Action]]] = {
             ButtonLevel: self._on_button, BeamLevel: self._on_beam, LidLevel: self._on_lid,
@@ -302,7 +326,8 @@ class Launcher:
             Tick: lambda event, now: [], Launch: self._on_launch, Dispense: self._on_dispense,
             Retract: self._on_retract, SleepNow: self._on_sleep_now, Wake: self._on_wake,
             Reload: self._on_reload, EStop: lambda event, now: self.shutdown(str(event.reason), now),
-            Reset: self._on_reset,
+            Reset: self._on_reset, Refill: self._on_refill, Jog: self._on_jog, Bench: self._on_bench,
+            Identify: self._on_identify,
         }
 
     # ---- the driver's interface ----------------------------------------------------------
@@ -346,7 +371,7 @@ class Launcher:
         self._driver_enabled = False
         if self._launch is not None:
             actions += self._resolve("halt")
-        actions += self._enter(HALTED, now)
+        actions += self._enter(HALTED, now) + self._end_jog("halt")
         actions.append(Emit("halted", {"reason": self._reason}))
         return _hardware_first(actions)
 
@@ -371,6 +396,16 @@ class Launcher:
             "driver_enabled": self._driver_enabled,
         }
 
+    @property
+    def bench(self) -> bool:
+        """True while bring-up mode (``Bench``) lasts."""
+        return self._bench_until is not None
+
+    @property
+    def last_reload(self) -> int | None:
+        """The count of the last ``Reload`` or ``Refill`` (at first, the hopper given at start)."""
+        return self._last_reload
+
     # ---- timers --------------------------------------------------------------------------
 
     def _timers(self) -> list[tuple[float, Callable[[float], list[Action]]]]:
@@ -388,6 +423,8 @@ class Launcher:
         arm(self._feed_deadline, self._on_feed_timeout)
         arm(self._phase_end, self._on_phase_end)
         arm(self._button_deadline, self._on_button_stable)
+        arm(self._refill_deadline, self._on_refill_hold)
+        arm(self._bench_until, self._end_bench)
         if self._cues:
             arm(self._cues[0][0], self._on_cue)
         if self._state in (READY, EMPTY) and self._sleep_after_s > 0 and self._phase is None:
@@ -472,7 +509,7 @@ class Launcher:
         """Where the launcher stands when it comes back from the lid or a halt."""
         if self._lid_open:
             return LID_OPEN
-        return JAMMED if self._beam_blocked and self._jam_counted else READY
+        return JAMMED if self._beam_blocked and self._jam_counted and not self._bench_block else READY
 
     def _drive(self, direction: str, duty: float, now: float) -> list[Action]:
         """Set the motor; never reverses a running motor without a stop in between."""
@@ -488,7 +525,7 @@ class Launcher:
             self._on_time.start(now)
         self._motor_direction, self._motor_duty = direction, duty
         actions.append(Motor(direction, duty))  # type: ignore[arg-type]
-        return actions
+        return actions + self._trace(now, "motor", direction=direction, duty=duty)
 
     def _clear_motion(self) -> None:
         self._phase = self._phase_end = None
@@ -521,6 +558,16 @@ class Launcher:
     def _on_cue(self, at: float) -> list[Action]:
         return [self._cues.pop(0)[1]]
 
+    def _flash_then_back(self, flash: Led, now: float) -> list[Action]:
+        """A counted flash, then the state's own LED again."""
+        self._cues = [(now + flash.period_ms * (flash.count or 1) / 1000, self._state_led(self._state))]
+        return [flash]
+
+    def _trace(self, now: float, what: str, **values: Any) -> list[Action]:
+        if self._bench_until is None:
+            return []
+        return [Emit("trace", {"t": now, "what": what, **values})]
+
     def _refuse(self, event: object, reason: str) -> list[Action]:
         """A request that makes no sense now: nothing changes, and the requester is told why."""
         log.info("refused %r in state %s: %s", event, self._state, reason)
@@ -538,15 +585,29 @@ class Launcher:
             self._button_request = event.request
         # Every edge restarts the wait; an edge back to the debounced level cancels it.
         self._button_deadline = now + self._debounce_s if pressed != self._button_stable else None
-        return []
+        return self._trace(now, "button", level=pressed)
 
     def _on_button_stable(self, at: float) -> list[Action]:
         self._button_deadline = None
         self._button_stable = self._button_raw
         if not self._button_stable:
+            self._refill_deadline = None
             return []
         request, self._button_request = self._button_request, None
-        return self._press("ButtonLevel", "button", request, at)
+        if self._bench_until is not None:
+            return self._trace(at, "press") + [self._ignored("button", request, "bench")]
+        actions = self._press("ButtonLevel", "button", request, at)
+        if self._state == EMPTY and self._refill_hold_s > 0:
+            # The press in empty is answered at once as always; holding on is the refill gesture,
+            # timed from the first edge like the hold a person counts.
+            self._refill_deadline = at + max(0.0, self._refill_hold_s - self._debounce_s)
+        return actions
+
+    def _on_refill_hold(self, at: float) -> list[Action]:
+        self._refill_deadline = None
+        if self._state != EMPTY or not self._button_stable:
+            return []
+        return [Emit("refill_wanted", {"source": "button", "last_reload": self._last_reload})]
 
     def _on_levels(self, event: InputLevels, now: float) -> list[Action]:
         # A level is not an edge: a button already down is taken as held, so only a release and
@@ -566,10 +627,13 @@ class Launcher:
     def _on_dispense(self, event: Dispense, now: float) -> list[Action]:
         if not _whole(event.count, 1):
             return self._refuse(event, "count must be a whole number of at least 1")
-        return self._press("Dispense", str(event.source), event.request, now, dispense=event.count)
+        if event.duty is not None and not _duty(event.duty):
+            return self._refuse(event, f"duty must be a number from {MIN_DUTY} to 1")
+        return self._press("Dispense", str(event.source), event.request, now, dispense=event.count,
+                           duty=event.duty, kick=bool(event.kick))
 
-    def _press(self, kind: str, source: str, request: int | None, now: float,
-               dispense: int | None = None) -> list[Action]:
+    def _press(self, kind: str, source: str, request: int | str | None, now: float,
+               dispense: int | None = None, duty: float | None = None, kick: bool = True) -> list[Action]:
         """A press from the button, ``Launch`` (``dispense`` None) or ``Dispense`` (``kind``)."""
         actions: list[Action] = []
         if self._state == SLEEPING:
@@ -578,6 +642,10 @@ class Launcher:
                 return actions + [self._ignored(source, request, SLEEPING)]
         if self._state in (LAUNCHING, JAMMED, LID_OPEN, HALTED):
             return actions + [self._ignored(source, request, self._state)]
+        if self._jog is not None:
+            return actions + [self._ignored(source, request, "jogging")]
+        if self._bench_block:
+            return actions + [self._ignored(source, request, "beam_blocked")]
         if self._state != EMPTY:
             # Asked before the policy decides: a refused press is not counted and moves no history.
             wait = self._on_time.wait(now, self._launch_need_s)
@@ -599,7 +667,7 @@ class Launcher:
         self._launch_ids += 1
         if dispense is None:
             self._presses += 1
-        record = _Press(self._launch_ids, source, request, outcome, requested, target)
+        record = _Press(self._launch_ids, source, request, outcome, requested, target, duty, kick)
         self._last = record
         actions += [Emit("press", {"press_id": record.press_id, "source": source, "request": request,
                                    "dispense": dispense is not None})] + self._chime()
@@ -611,7 +679,7 @@ class Launcher:
             return actions + self._dry_feedback(now) + [record.launched()]
         return actions + self._start_launch(record, now)
 
-    def _refused_wait(self, kind: str, source: str | None, request: int | None, wait: float,
+    def _refused_wait(self, kind: str, source: str | None, request: int | str | None, wait: float,
                       reason: str) -> Emit:
         """A request the motor's rest or duty rule holds up: nothing changes, retry after ``wait``."""
         log.info("refused %s from %s: %s", kind, source, reason)
@@ -620,7 +688,7 @@ class Launcher:
                                 "retry_after_s": _retry_after(wait)})
 
     @staticmethod
-    def _ignored(source: str, request: int | None, reason: str) -> Emit:
+    def _ignored(source: str, request: int | str | None, reason: str) -> Emit:
         return Emit("ignored", {"source": source, "request": request, "reason": reason})
 
     def _start_launch(self, record: _Press, now: float) -> list[Action]:
@@ -631,19 +699,25 @@ class Launcher:
         else:
             self._feed_deadline, self._feed_left = now + self._feed_timeout_s, None
         motor = self._motor_cfg
-        if motor.duty < motor.kick_below and motor.kick_ms > 0:
+        if record.kick and self._launch_duty() < motor.kick_below and motor.kick_ms > 0:
             # Below kick_below the motor may not overcome the cards' friction from standstill.
             self._phase, self._phase_end = _KICK, now + motor.kick_ms / 1000
             actions = self._drive("forward", motor.kick_duty, now)
         else:
             self._phase, self._phase_end = _RUN, None
-            actions = self._drive("forward", motor.duty, now)
+            actions = self._drive("forward", self._launch_duty(), now)
         return actions + self._enter(LAUNCHING, now)
+
+    def _launch_duty(self) -> float:
+        launch = self._launch
+        return self._motor_cfg.duty if launch is None or launch.duty is None else launch.duty
 
     def _on_phase_end(self, at: float) -> list[Action]:
         if self._phase == _KICK:
             self._phase, self._phase_end = _RUN, None
-            return self._drive("forward", self._motor_cfg.duty, at)
+            return self._drive("forward", self._launch_duty(), at)
+        if self._phase == _JOG:
+            return self._halt_motion(at) + self._end_jog("done")
         # The reverse pulse is over (after a launch, or a lone Retract).
         actions = self._halt_motion(at)
         if self._launch is not None:
@@ -654,7 +728,7 @@ class Launcher:
         """The chain of runs has used max_on_ms: stop at once, no pulse; not a fault."""
         log.warning("motor stopped: %.1f s on without %.1f s of rest", self._on_time.max_on,
                     self._on_time.rest)
-        actions = self._halt_motion(at)
+        actions = self._halt_motion(at) + self._end_jog("motor_limit")
         if self._launch is not None:
             # A launch cut in its reverse pulse keeps how its feeding ended.
             actions += self._finish(self._launch.ended or "motor_limit", at)
@@ -695,10 +769,19 @@ class Launcher:
         if blocked == self._beam_blocked:
             return []
         self._beam_blocked = blocked
+        return self._trace(now, "beam", level=blocked) + self._beam_edge(blocked, now)
+
+    def _beam_edge(self, blocked: bool, now: float) -> list[Action]:
         if blocked:
             self._block_start, self._jam_counted = now, False
+            if self._bench_until is not None and self._launch is None and self._phase is None:
+                # Bring-up: a hand in the slot with the motor still is neither a card nor a jam.
+                self._jam_counted = self._bench_block = True
             if self._feed_deadline is not None:
                 self._feed_left, self._feed_deadline = self._feed_deadline - now, None
+            return []
+        if self._bench_block:
+            self._bench_block = False
             return []
         if self._jam_counted:
             return self._enter(READY, now) if self._state == JAMMED else []
@@ -729,7 +812,7 @@ class Launcher:
 
     def _on_jam(self, at: float) -> list[Action]:
         self._jam_counted = True
-        actions = self._halt_motion(at) + self._count_card()
+        actions = self._halt_motion(at) + self._end_jog("jam") + self._count_card()
         record = self._launch or self._last
         actions.append(Emit("jammed", {"press_id": None if record is None else record.press_id}))
         if self._launch is not None:
@@ -745,20 +828,24 @@ class Launcher:
         if is_open == self._lid_open:
             return []
         self._lid_open = is_open
+        trace = self._trace(now, "lid", level=is_open)
         if self._state == HALTED:
-            return []
+            return trace
         if is_open:
-            actions = self._halt_motion(now)
+            self._refill_deadline = None
+            actions = trace + self._halt_motion(now) + self._end_jog("lid")
             if self._launch is not None:
                 actions += self._resolve("lid")
             return actions + self._enter(LID_OPEN, now)
         # The original forgets its press count when the hopper is opened.
         self._policy.reset()
-        return self._enter(self._settled_state(), now)
+        # The lid is opened to refill the hopper: closing it is the refill gesture.
+        return trace + self._enter(self._settled_state(), now) + [
+            Emit("refill_wanted", {"source": "lid", "last_reload": self._last_reload})]
 
     def _go_to_sleep(self, now: float) -> list[Action]:
         self._awake_state = self._state
-        return self._halt_motion(now) + self._enter(SLEEPING, now)
+        return self._halt_motion(now) + self._end_jog("sleep") + self._enter(SLEEPING, now)
 
     def _on_sleep_now(self, event: SleepNow, now: float) -> list[Action]:
         if self._state not in (READY, EMPTY):
@@ -773,12 +860,98 @@ class Launcher:
     def _on_reload(self, event: Reload, now: float) -> list[Action]:
         if not _whole(event.cards, 0):
             return self._refuse(event, "cards must be a whole number of at least 0")
-        self._hopper = event.cards
+        self._hopper = self._last_reload = event.cards
         if self._state in (READY, EMPTY, SLEEPING):
             self._policy.reset()
             self._awake_state = READY
             return self._enter(READY, now)
         return []
+
+    def _on_refill(self, event: Refill, now: float) -> list[Action]:
+        cards = event.cards
+        if cards is not None and not _whole(cards, 0):
+            return self._refuse(event, "cards must be a whole number of at least 0, or None (unknown)")
+        previous, self._hopper = self._hopper, cards
+        if cards is not None:
+            self._last_reload = cards
+        actions: list[Action] = []
+        if self._state in (READY, EMPTY, SLEEPING):
+            self._policy.reset()
+            self._awake_state = READY
+            actions += self._enter(READY, now)
+        actions += self._flash_then_back(REFILL_FLASH, now)
+        if self._feedback.chime:
+            actions.append(REFILL_CHIME if cards is not None else REFILL_UNKNOWN_CHIME)
+        return actions + [Emit("refilled", {"source": str(event.source), "cards": cards, "previous": previous})]
+
+    # ---- bring-up: jog, bench mode, identify ------------------------------------------------
+
+    def _on_jog(self, event: Jog, now: float) -> list[Action]:
+        if event.direction not in JOG_DIRECTIONS:
+            return self._refuse(event, "direction must be forward or reverse")
+        if not _whole(event.ms, 1):
+            return self._refuse(event, "ms must be a whole number of at least 1")
+        if not _duty(event.duty):
+            return self._refuse(event, f"duty must be a number from {MIN_DUTY} to 1")
+        if self._state not in (READY, EMPTY) or self._phase is not None:
+            return self._refuse(event, "a jog needs the launcher ready (or empty) and the motor still")
+        if self._bench_block:
+            return self._refuse(event, "the beam is blocked: clear the slot first")
+        if event.standby and not self._has_standby:
+            return self._refuse(event, "no standby pin is fitted ([pins] motor_enable = false)")
+        seconds = event.ms / 1000
+        if seconds > self._on_time.max_on + _EPS:
+            return self._refuse(event, f"longer than [timing] max_on_ms ({round(self._on_time.max_on * 1000)})")
+        wait = self._on_time.wait(now, seconds)
+        left = self._on_time.max_on - self._on_time.chained(now)
+        if wait is None and seconds > left + _EPS:
+            # A jog is never cut short by the chain's limit: it waits for the rest instead.
+            rest = self._on_time.off_since + self._on_time.rest - now  # type: ignore[operator]
+            wait = (rest, f"the motor needs {_seconds(rest)} s of rest")
+        if wait is not None:
+            return [self._refused_wait("Jog", "jog", event.request, *wait)]
+        self._jog = event
+        self._phase, self._phase_end = _JOG, now + seconds
+        actions: list[Action] = []
+        if event.standby:
+            self._driver_enabled = False
+            actions.append(DriverEnable(False))
+        return actions + self._drive(event.direction, float(event.duty), now)
+
+    def _end_jog(self, ended: str) -> list[Action]:
+        """The jog is over (``done``, or what cut it): driver back on, ``jogged``."""
+        jog, self._jog = self._jog, None
+        if jog is None:
+            return []
+        actions: list[Action] = []
+        if jog.standby and not self._driver_enabled and self._state not in (SLEEPING, HALTED):
+            self._driver_enabled = True
+            actions.append(DriverEnable(True))
+        return actions + [Emit("jogged", {"request": jog.request, "direction": jog.direction, "ms": jog.ms,
+                                          "duty": jog.duty, "standby": jog.standby, "ended": ended})]
+
+    def _on_bench(self, event: Bench, now: float) -> list[Action]:
+        seconds = event.seconds
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 3600:
+            return self._refuse(event, "seconds must be a number from 0 to 3600")
+        was_on = self._bench_until is not None
+        if seconds == 0:
+            return self._end_bench(now) if was_on else []
+        self._bench_until = now + seconds
+        return [] if was_on else [Emit("bench", {"on": True})]
+
+    def _end_bench(self, at: float) -> list[Action]:
+        self._bench_until = None
+        return [Emit("bench", {"on": False})]
+
+    def _on_identify(self, event: Identify, now: float) -> list[Action]:
+        actions: list[Action] = []
+        if event.led:
+            actions += self._flash_then_back(IDENTIFY_FLASH, now)
+        if event.chime:
+            # Whatever [feedback] chime says: this is the check that the buzzer is wired.
+            actions.append(Chime(IDENTIFY_CHIME_COUNT, self._feedback.chime_ms, IDENTIFY_CHIME_GAP_MS))
+        return actions
 
     def _on_retract(self, event: Retract, now: float) -> list[Action]:
         if self._state != READY or self._phase is not None:

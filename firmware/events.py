@@ -72,11 +72,17 @@ class Launch:
 
 @dataclass(frozen=True)
 class Dispense:
-    """Eject exactly ``count`` cards, no randomness (classic-UNO dealing, penalties)."""
+    """Eject exactly ``count`` cards, no randomness (classic-UNO dealing, penalties).
+
+    ``duty`` runs this dispense at another duty than ``[motor] duty`` and ``kick`` False leaves
+    out the start-up kick: calibration measures the feed at a few plain duties this way.
+    """
 
     count: int
     source: str = "api"
-    request: int | None = None  # as for Launch
+    request: int | str | None = None  # as for Launch
+    duty: float | None = None
+    kick: bool = True
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,52 @@ class Reload:
 
 
 @dataclass(frozen=True)
+class Refill:
+    """The answer to a ``refill_wanted`` gesture: the hopper now holds ``cards`` (None: unknown).
+
+    Unlike ``Reload`` it confirms on the chime and the LED, since nobody is at a terminal.
+    """
+
+    cards: int | None
+    source: str = "button"
+
+
+@dataclass(frozen=True)
+class Jog:
+    """Run the motor ``direction`` at ``duty`` for ``ms``, within every limit a launch has.
+
+    ``standby``: with the driver in standby, so a wheel that turns shows a miswired standby pin.
+    """
+
+    direction: str
+    ms: int
+    duty: float
+    standby: bool = False
+    request: int | str | None = None
+
+
+@dataclass(frozen=True)
+class Bench:
+    """Bring-up mode for ``seconds`` from now (each ``Bench`` renews it; 0 ends it).
+
+    While it lasts every raw input edge and motor change is emitted as ``trace`` with its time,
+    a button press launches nothing, and the beam blocked with the motor still is a hand in the
+    slot, neither a card nor a jam. It lapses by itself so that a bring-up client that dies
+    cannot leave the button dead.
+    """
+
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Identify:
+    """Flash the LED and/or sound the chime so that a person can check them."""
+
+    led: bool = True
+    chime: bool = True
+
+
+@dataclass(frozen=True)
 class EStop:
     """Emergency stop: shut down with this reason until ``Reset``."""
 
@@ -115,7 +167,7 @@ class Reset:
 
 Event = (
     ButtonLevel | BeamLevel | LidLevel | InputLevels | Tick | Launch | Dispense | Retract | SleepNow | Wake
-    | Reload | EStop | Reset
+    | Reload | Refill | Jog | Bench | Identify | EStop | Reset
 )
 
 # ---- actions: out of the core ---------------------------------------------------------------
