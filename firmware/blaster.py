@@ -39,10 +39,11 @@ Settled rules:
 from __future__ import annotations
 
 import logging
+import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .blast_policy import PROFILE_NAMES, BlastPolicy
+from .blast_policy import PROFILE_NAMES, BlastPolicy, get_profile
 from .config import BOOT_HIGH_PINS, LEVELS, NOT_FITTED, Field, Section, _check_value
 from .errors import ConfigError
 from .events import Chime, EStop, Emit, Led, Reset, SleepNow, Tick, Wake
@@ -521,7 +522,13 @@ class Blaster:
                                  "state": self._state, "reason": reason})]
 
 
+def build(blaster: Section, feedback: Section, timing: Section, rng: random.Random, now: float) -> Blaster:
+    """The core of a configured blaster, its policy ``[blaster] profile`` drawing from ``rng``."""
+    settings = Settings.from_sections(blaster, feedback, timing)
+    return Blaster(settings, BlastPolicy(get_profile(blaster.profile), blaster.slots, rng), now)
+
+
 __all__ = [
     "Blaster", "DEVICE_KINDS", "FIRING", "HALTED", "JAMMED", "READY", "Release", "SCHEMA",
-    "SLEEPING", "STATES", "Settings", "SlotLevel", "SlotLevels", "check_sections", "cross_check",
+    "SLEEPING", "STATES", "Settings", "SlotLevel", "SlotLevels", "build", "check_sections", "cross_check",
 ]

@@ -1,8 +1,10 @@
 """The [device] and [blaster] schema (firmware/blaster.py, to be merged into firmware/config.py)."""
 
+import random
+
 import pytest
 
-from firmware.blaster import Settings, check_sections
+from firmware.blaster import Settings, build, check_sections
 from firmware.config import build_config
 from firmware.errors import ConfigError
 
@@ -59,3 +61,10 @@ def test_the_launcher_pins_are_free_for_a_blaster():
     # Motor, button and beam are not built for a blaster: their GPIOs may be reused.
     got = sections(device={"kind": "blaster"}, blaster={"actuator": 12, "slot_pins": [17, 27, 13, 16]})
     assert got["blaster"].actuator == 12
+
+
+def test_build_uses_the_configured_profile_and_slots():
+    config = build_config({})
+    b = sections(device={"kind": "blaster"}, blaster={"slots": 2, "slot_pins": [5, 6], "profile": "rising"})["blaster"]
+    core = build(b, config.feedback, config.timing, random.Random(1), 0.0)
+    assert core.get_status()["profile"] == "rising" and core.get_status()["slots"] == [False, False]
