@@ -1,14 +1,16 @@
 """launcherctl: the command-line client of launcherd.
 
 Every command is one API call over the daemon's socket (the daemon owns the pins, so nothing
-else may touch them). Human output by default, ``--json`` on every command. Exit codes: 0 ok,
-1 the daemon refused (error reply), 2 usage, 3 the daemon is unreachable.
+else may touch them). Human output by default, ``--json`` on every command; with ``--json`` a
+failure of any kind is a JSON object ``{"error": {"code", "message", ...}}`` on stdout. Exit codes:
+0 ok, 1 the daemon refused (error reply), 2 usage, 3 the daemon is unreachable or did not answer.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import sys
 from importlib.metadata import entry_points
@@ -19,27 +21,55 @@ from .errors import ApiError
 from .paths import client_socket
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
-# Long enough for the longest launch the daemon allows (max_on_ms) plus start-up of the reply.
-CALL_TIMEOUT_S = 150.0
+# A daemon answers status, settings and game moves at once; one that does not is stuck.
+QUICK_TIMEOUT_S = 5.0
+# A press or dispense is answered when the launch ends: within max_on_ms (at most 120 s by the
+# configuration's schema) and the daemon's own 2 s margin.
+LAUNCH_TIMEOUT_S = 125.0
+LAUNCH_METHODS = frozenset({"launcher/press", "launcher/launch", "launcher/dispense"})
+# sun_path of struct sockaddr_un is 108 bytes, the last one NUL.
+MAX_SOCKET_PATH = 107
+
+# Code of the JSON error object for failures that are not an error reply of the daemon.
+USAGE, UNREACHABLE, TIMEOUT = "usage", "unreachable", "timeout"
 
 
 class Unreachable(Exception):
     """The daemon's socket is missing or refuses connections."""
 
 
-class Client:
-    """A connection to launcherd: ``call(method, params)`` returns the result or raises ApiError."""
+class UsageError(Exception):
+    """The command line is wrong; the message says how (exit code 2)."""
 
-    def __init__(self, path: str | Path, timeout: float = CALL_TIMEOUT_S):
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are UsageError, so that --json can report them too."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+class Client:
+    """A connection to launcherd: ``call(method, params)`` returns the result or raises ApiError.
+
+    ``timeout`` bounds every call; None (the default) gives each call its method's bound:
+    :data:`LAUNCH_TIMEOUT_S` for presses and dispenses, :data:`QUICK_TIMEOUT_S` for the rest.
+    """
+
+    def __init__(self, path: str | Path, timeout: float | None = None):
         self.path = Path(path)
+        self.timeout = timeout
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(timeout)
+        self.sock.settimeout(QUICK_TIMEOUT_S if timeout is None else timeout)
         try:
             self.sock.connect(str(self.path))
         except (FileNotFoundError, ConnectionRefusedError) as exc:
             self.sock.close()
             raise Unreachable(str(exc)) from None
         except PermissionError:
+            self.sock.close()
+            raise
+        except OSError:
             self.sock.close()
             raise
         self._file = self.sock.makefile("rb")
@@ -67,12 +97,19 @@ class Client:
         raise ConnectionError("the daemon closed the connection")
 
     def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        """The result of one request; :raises ApiError: its error reply, or an error about the
+        connection itself (id null: a line too long, too many clients, idle)."""
+        if self.timeout is None:
+            self.sock.settimeout(LAUNCH_TIMEOUT_S if method in LAUNCH_METHODS else QUICK_TIMEOUT_S)
         request_id = self.send(method, params)
         for message in self.messages():
-            if message.get("id") == request_id and "event" not in message:
+            if "event" in message:
+                continue
+            if message.get("id") == request_id or (message.get("id") is None and "error" in message):
                 if "error" in message:
-                    error = message["error"]
-                    raise ApiError(error.get("code", ApiError.INTERNAL_ERROR), error.get("message", "error"))
+                    error = dict(message["error"])
+                    code = error.pop("code", ApiError.INTERNAL_ERROR)
+                    raise ApiError(code, error.pop("message", "error"), data=error)
                 return message.get("result")
         raise ConnectionError("the daemon closed the connection")
 
@@ -154,13 +191,13 @@ def _aim_params(args: argparse.Namespace) -> dict:
     if args.angle is not None:
         return {"angle": args.angle}
     if args.seat is None or args.seats is None:
-        raise SystemExit("launcherctl aim: give an ANGLE, or --seat S --seats N")
+        raise UsageError("launcherctl aim: give an ANGLE, or --seat S --seats N")
     return {"seat": args.seat, "seats": args.seats}
 
 
 def _watch(args: argparse.Namespace, client: Client) -> int:
-    client.sock.settimeout(None)
     client.call("events/subscribe")
+    client.sock.settimeout(None)  # events may be minutes apart
     try:
         for message in client.messages():
             if "event" in message:
@@ -174,29 +211,24 @@ def _call(args: argparse.Namespace, client: Client) -> int:
     try:
         params = json.loads(args.params) if args.params else {}
     except ValueError as exc:
-        print(f"launcherctl call: PARAMS is not valid JSON: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError(f"launcherctl call: PARAMS is not valid JSON: {exc}") from None
     return print_result(args, client.call(args.method, params))
 
 
 def _profile_stats(args: argparse.Namespace) -> int:
     """Runs here, not in the daemon: a simulation of the policy needs no pins."""
     from .config import ConfigError, load_config
-    from .ejection import format_stats, get_profile, profile_stats
+    from .ejection import PROFILE_NAMES, format_stats, stats_for_profile
 
+    if args.profile is not None and args.profile not in PROFILE_NAMES:
+        raise UsageError(f"launcherctl profile stats: unknown profile {args.profile!r}; allowed: "
+                         + ", ".join(PROFILE_NAMES))
     try:
         config = load_config(args.config)
+        stats = stats_for_profile(args.profile or config.ejection.profile, config.ejection.sequence,
+                                  args.presses, args.seed)
     except ConfigError as exc:
-        print(f"launcherctl: {exc}", file=sys.stderr)
-        return EXIT_ERROR
-    name = args.profile or config.ejection.profile
-    sequence = config.ejection.sequence or (0,)
-    try:
-        profile = get_profile(name, sequence)
-    except ValueError as exc:
-        print(f"launcherctl: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    stats = profile_stats(profile, args.presses, args.seed)
+        return report_error(args, ApiError(ApiError.REFUSED, str(exc)))
     return print_result(args, stats, format_stats)
 
 
@@ -210,11 +242,11 @@ def _methods_text(result: list[dict]) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
     common.add_argument("--socket", default=argparse.SUPPRESS, metavar="PATH", help="launcherd's socket")
 
-    parser = argparse.ArgumentParser(prog="launcherctl", description="Control the card launcher daemon.")
+    parser = _Parser(prog="launcherctl", description="Control the card launcher daemon.")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--socket", metavar="PATH",
                         help="launcherd's socket (default: $LAUNCHER_SOCKET, the service's, else the sim's)")
@@ -273,35 +305,67 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if getattr(args, "local", None):
-        return args.local(args)
+def report_error(args: argparse.Namespace | None, error: ApiError | dict[str, Any], *,
+                 json_output: bool = False, exit_code: int = EXIT_ERROR) -> int:
+    """Print a failure: a JSON error object on stdout with --json, else a line on stderr."""
+    body = error.to_json() if isinstance(error, ApiError) else error
+    if json_output or getattr(args, "json", False):
+        print(json.dumps({"error": body}, indent=2))
+    else:
+        print(body["message"] if body["message"].startswith("launcherctl") else f"launcherctl: {body['message']}",
+              file=sys.stderr)
+        if body.get("retry_after_s") is not None:
+            print(f"  the launcher will take it in {body['retry_after_s']:g} s: try again then", file=sys.stderr)
+    return exit_code
+
+
+def _socket_path(args: argparse.Namespace) -> Path:
+    if args.socket is not None and not args.socket.strip():
+        raise UsageError("launcherctl: --socket needs a path (it is empty)")
     path = client_socket(args.socket)
+    if "\0" in str(path):
+        raise UsageError("launcherctl: the socket path contains a NUL byte")
+    if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+        raise UsageError(f"launcherctl: the socket path is {len(os.fsencode(path))} bytes long; a Unix"
+                         f" socket path has at most {MAX_SOCKET_PATH}: {str(path)[:60]}...")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = build_parser().parse_args(argv)
+        if getattr(args, "local", None):
+            return args.local(args)
+        path = _socket_path(args)
+    except UsageError as exc:
+        return report_error(None, {"code": USAGE, "message": str(exc)}, json_output="--json" in argv,
+                            exit_code=EXIT_USAGE)
     try:
         with Client(path) as client:
             return args.func(args, client)
+    except UsageError as exc:
+        return report_error(args, {"code": USAGE, "message": str(exc)}, exit_code=EXIT_USAGE)
     except Unreachable:
-        print(f"launcherctl: launcherd is not running (no answer on {path}).\n"
-              "  Start the simulator with `launcherd --sim` (or `make demo`), or on a Pi:"
-              " `sudo systemctl start launcherd`.", file=sys.stderr)
-        return EXIT_UNREACHABLE
+        return report_error(args, {"code": UNREACHABLE, "message": (
+            f"launcherd is not running (no answer on {path}).\n"
+            "  Start the simulator with `launcherd --sim` (or `make demo`), or on a Pi:"
+            " `sudo systemctl start launcherd`.")}, exit_code=EXIT_UNREACHABLE)
     except PermissionError:
-        print(f"launcherctl: permission denied on {path}: add yourself to the card-launcher group"
-              " (sudo usermod -aG card-launcher $USER, then log in again).", file=sys.stderr)
-        return EXIT_UNREACHABLE
+        return report_error(args, {"code": UNREACHABLE, "message": (
+            f"permission denied on {path}: add yourself to the card-launcher group"
+            " (sudo usermod -aG card-launcher $USER, then log in again).")}, exit_code=EXIT_UNREACHABLE)
     except ApiError as exc:
-        if args.json:
-            print(json.dumps({"error": exc.to_json()}, indent=2))
-        else:
-            print(f"launcherctl: {exc.message}", file=sys.stderr)
-        return EXIT_ERROR
+        return report_error(args, exc)
     except BrokenPipeError:
         return EXIT_OK  # our reader went away (`launcherctl watch | head`): not an error
-    except (ConnectionError, socket.timeout) as exc:
-        print(f"launcherctl: lost the connection to launcherd: {exc}", file=sys.stderr)
-        return EXIT_UNREACHABLE
+    except socket.timeout:
+        return report_error(args, {"code": TIMEOUT, "message": (
+            f"launcherd on {path} accepted the connection but did not answer in time")},
+            exit_code=EXIT_UNREACHABLE)
+    except (ConnectionError, OSError) as exc:
+        return report_error(args, {"code": UNREACHABLE, "message": f"lost the connection to launcherd: {exc}"},
+                            exit_code=EXIT_UNREACHABLE)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import fcntl
 import logging
 import os
 import itertools
@@ -24,11 +25,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import __version__
-from .api import ApiServer, Param, Registry
+from .api import ApiServer, Param, Registry, claim_socket_path
 from .config import DEFAULT_PATH, Config, load_config, with_sim_devices
 from .core import Launcher
 from .ejection import policy_from_config
-from .errors import ApiError, ConfigError, HardwareError, LauncherError, Refused, Unavailable
+from .errors import ApiError, ConfigError, HardwareError, InUse, LauncherError, Refused, Unavailable
 from .events import (
     Action, BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Launch, Led,
     LidLevel, Motor, Reload, Reset, Retract, SleepNow, Tick, Wake,
@@ -42,6 +43,33 @@ log = logging.getLogger("launcherd")
 Listener = Callable[[str, dict[str, Any]], None]
 # How long a press request waits for its outcome beyond the motor's own limits.
 OUTCOME_MARGIN_S = 2.0
+# Every signal whose default would end the process: each stops the motor and exits cleanly.
+# SIGHUP too: launcherd has no configuration reload (pins and timings are claimed at start), and a
+# hangup of the terminal it was started from must not leave the motor running.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
+# In the state dir: held (flock) by the one daemon that uses it; holds its pid.
+LOCK_FILE = "launcherd.lock"
+
+
+def hardware_pin_factory(chip: int) -> Any:
+    """The pin factory on a Pi: lgpio on ``[pins] chip`` when lgpio is asked for or available;
+    None leaves the choice to gpiozero (GPIOZERO_PIN_FACTORY=pigpio, rpigpio, ...).
+
+    :raises HardwareError: lgpio is asked for but missing, or the chip cannot be opened.
+    """
+    asked = os.environ.get("GPIOZERO_PIN_FACTORY", "").strip().lower()
+    if asked not in ("", "lgpio"):
+        return None
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory
+    except ImportError as exc:
+        if asked:
+            raise HardwareError(f"GPIOZERO_PIN_FACTORY=lgpio but lgpio cannot be imported: {exc}") from exc
+        return None
+    try:
+        return LGPIOFactory(chip=chip)
+    except Exception as exc:  # lgpio.error and friends: no common base
+        raise HardwareError(f"cannot open GPIO chip {chip} ([pins] chip) with lgpio: {exc}") from exc
 
 
 class Daemon:
@@ -58,6 +86,8 @@ class Daemon:
         self.state_dir = Path(state_dir or (default_sim_state_dir() if sim else config.daemon.state_dir))
         self.notifier = notifier
         self._pin_factory = pin_factory
+        self._own_factory: Any = None  # an lgpio factory this daemon opened, closed with it
+        self._lock_fd: int | None = None
         self._load_layers = load_layers
         self.registry = Registry()
         self.api = ApiServer(self.registry, self.socket_path)
@@ -115,6 +145,8 @@ class Daemon:
         if self.sim_mode and factory is None:
             from .sim import sim_pin_factory
             factory = sim_pin_factory()
+        elif factory is None:
+            factory = self._own_factory = hardware_pin_factory(self.config.pins.chip)
         self.pin_factory = factory  # tests and benches drive mock pins through it
         self.hardware = Hardware(self.config, factory)
         self.hardware.motor("stop", 0.0)
@@ -401,6 +433,33 @@ class Daemon:
         if self._stop is not None:
             self._stop.set()
 
+    def _on_signal(self, sig: signal.Signals) -> None:
+        log.info("%s: stopping", sig.name)
+        if self.hardware is not None:
+            self.hardware.motor("stop", 0.0)  # now, before anything else of the way down
+        self.request_stop()
+
+    def _lock_state_dir(self) -> None:
+        """Hold a lock on the state dir for the daemon's life: a second daemon there would
+        acknowledge game moves the first one overwrites. :raises InUse: it is held."""
+        path = self.state_dir / LOCK_FILE
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise InUse(f"another launcherd (pid {holder}) is using the state dir {self.state_dir}:"
+                        " stop it first, or give this one another --state-dir") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._lock_fd = fd
+
+    def _unlock_state_dir(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # the lock goes with the descriptor; the file may stay
+            self._lock_fd = None
+
     async def run(self, ready: Callable[["Daemon"], Any] | None = None) -> int:
         """Run until SIGTERM/SIGINT (or ``request_stop``); returns the exit code."""
         self.loop = asyncio.get_running_loop()
@@ -409,6 +468,8 @@ class Daemon:
         self.loop.set_exception_handler(self._loop_exception)
         try:
             self.state_dir.mkdir(parents=True, exist_ok=True)
+            self._lock_state_dir()
+            claim_socket_path(self.socket_path)  # before any pin is claimed
             self._build()
             self._register_methods()
             if self._load_layers:
@@ -416,10 +477,11 @@ class Daemon:
             await self.api.start()
         except BaseException:
             self._close_devices()
+            self._unlock_state_dir()
             raise
-        for sig in (signal.SIGTERM, signal.SIGINT):
+        for sig in STOP_SIGNALS:
             try:
-                self.loop.add_signal_handler(sig, self.request_stop)
+                self.loop.add_signal_handler(sig, self._on_signal, sig)
             except (NotImplementedError, RuntimeError):
                 pass  # not the main thread (tests): request_stop() is the way out
         log.info("launcherd %s listening on %s (%s)", __version__, self.socket_path,
@@ -448,6 +510,9 @@ class Daemon:
             self.sim.close()
         if self.hardware is not None:
             self.hardware.close()  # motor off first, then every pin released
+        if self._own_factory is not None:
+            self._own_factory.close()
+            self._own_factory = None
 
     async def _close(self) -> None:
         if self._shut_down:
@@ -466,6 +531,7 @@ class Daemon:
                 log.exception("closing a layer failed")
         await self.api.close()
         self._close_devices()
+        self._unlock_state_dir()
         log.info("launcherd stopped")
 
 

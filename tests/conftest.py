@@ -74,21 +74,28 @@ def wait_for_socket(path: Path, process: subprocess.Popen | None = None, timeout
 class DaemonProcess:
     """launcherd --sim as a real process, the way a user starts it."""
 
-    def __init__(self, tmp_path: Path, extra_config: str = "", seed: int = 7, env: dict | None = None):
-        self.socket = tmp_path / "launcher.sock"
-        self.state_dir = tmp_path / "state"
+    def __init__(self, tmp_path: Path, extra_config: str = "", seed: int = 7, env: dict | None = None,
+                 socket_path: Path | None = None, state_dir: Path | None = None):
+        self.socket = socket_path or tmp_path / "launcher.sock"
+        self.state_dir = state_dir or tmp_path / "state"
         self.config = write_config(tmp_path, extra_config)
         self.seed = seed
         self.env = {**os.environ, **(env or {})}
         self.process: subprocess.Popen | None = None
 
+    def command(self) -> list[str]:
+        return [str(BIN / "launcherd"), "--sim", "--seed", str(self.seed), "--config", str(self.config),
+                "--socket", str(self.socket), "--state-dir", str(self.state_dir)]
+
     def start(self) -> "DaemonProcess":
-        self.process = subprocess.Popen(
-            [str(BIN / "launcherd"), "--sim", "--seed", str(self.seed), "--config", str(self.config),
-             "--socket", str(self.socket), "--state-dir", str(self.state_dir)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.env)
+        self.process = subprocess.Popen(self.command(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        text=True, env=self.env)
         wait_for_socket(self.socket, self.process)
         return self
+
+    def run_to_exit(self, timeout: float = 30) -> subprocess.CompletedProcess:
+        """Start it and wait for it to end: for a daemon expected to refuse to start."""
+        return subprocess.run(self.command(), capture_output=True, text=True, env=self.env, timeout=timeout)
 
     def client(self) -> Client:
         return Client(self.socket, timeout=30)
@@ -133,12 +140,13 @@ def daemon_process(tmp_path):
 class ThreadDaemon:
     """The daemon in a thread of the test process: lets a test reach into the loop."""
 
-    def __init__(self, tmp_path: Path, extra_config: str = "", notifier=None, seed: int = 7):
+    def __init__(self, tmp_path: Path, extra_config: str = "", notifier=None, seed: int = 7, sim: bool = True,
+                 **daemon_options):
         from firmware.daemon import Daemon
 
         config = load_config(write_config(tmp_path, extra_config))
-        self.daemon = Daemon(config, sim=True, seed=seed, socket_path=tmp_path / "t.sock",
-                             state_dir=tmp_path / "state", notifier=notifier)
+        self.daemon = Daemon(config, sim=sim, seed=seed, socket_path=tmp_path / "t.sock",
+                             state_dir=tmp_path / "state", notifier=notifier, **daemon_options)
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self.exit_code: int | None = None
@@ -166,6 +174,21 @@ class ThreadDaemon:
     def call(self, method: str, params: dict | None = None):
         with Client(self.daemon.socket_path, timeout=30) as client:
             return client.call(method, params)
+
+    def client(self, timeout: float = 30) -> Client:
+        return Client(self.daemon.socket_path, timeout=timeout)
+
+    def pin_state(self, bcm: int) -> float:
+        """The state of a mock pin, read in the loop (where the daemon writes it)."""
+        return self.in_loop(lambda: self.daemon.pin_factory.pin(bcm).state)
+
+    def wait_for(self, predicate, timeout: float = 10.0):
+        """Poll status/get until ``predicate(status)`` holds; returns that status."""
+        deadline = time.monotonic() + timeout
+        while not predicate(status := self.call("status/get")):
+            assert time.monotonic() < deadline, f"status never matched: {status}"
+            time.sleep(0.01)
+        return status
 
     def in_loop(self, fn, *args):
         """Run fn(*args) in the daemon's loop and return its result."""
