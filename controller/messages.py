@@ -36,6 +36,7 @@ from typing import Any, Mapping
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
+from babel.numbers import format_decimal, format_percent
 
 from firmware.errors import InvalidParams, LauncherError
 
@@ -81,6 +82,10 @@ _WORDS: dict[str, Text] = {
     "ended:jam": _t("jam"),
     "ended:lid": _t("lid"),
     "ended:empty": _t("empty"),
+    # The launcher's states, and why a press was ignored (a state, or one of these).
+    **{f"state:{state}": _t(state) for state in (
+        "ready", "launching", "jammed", "empty", "lid_open", "sleeping", "halted", "bench", "jogging",
+        "beam_blocked")},
     **{
         f"card:{card}": _t(card)
         for card in (
@@ -334,14 +339,28 @@ _GAME: dict[str, Text] = {
 # What the launcher says (firmware/core.py, firmware/cli.py).
 _LAUNCHER: dict[str, Text] = {
     "no_card_hopper_empty": _t("no card came out: the hopper is empty, reload it"),
-    "motor_on_too_long": _t("motor on longer than max_on_ms"),
+    "stalled": _t("the daemon was stalled for %(seconds)s s; motor stopped", seconds="seconds"),
+    "motor_needs_rest": _t("the motor needs %(seconds)s s of rest", seconds="seconds"),
+    "motor_duty_window": _t("the motor may run %(share)s of any %(window)s s; wait %(seconds)s s",
+                            share="percent", window="seconds", seconds="seconds"),
     "refused_count": _t("count must be a whole number of at least 1"),
     "refused_cards": _t("cards must be a whole number of at least 0"),
+    "refused_cards_or_unknown": _t("cards must be a whole number of at least 0, or None (unknown)"),
+    "refused_duty": _t("duty must be a number from %(minimum)s to 1", minimum="number"),
+    "refused_direction": _t("direction must be forward or reverse"),
+    "refused_ms": _t("ms must be a whole number of at least 1"),
+    "refused_seconds": _t("seconds must be a number from 0 to 3600"),
     "refused_sleep": _t("sleep only from ready or empty"),
     "refused_not_sleeping": _t("not sleeping"),
+    "refused_not_halted": _t("not halted"),
     "refused_retract": _t("a reverse pulse needs the launcher ready and the motor still"),
+    "refused_no_retract": _t("[motor] retract_ms is 0"),
+    "refused_jog_state": _t("a jog needs the launcher ready (or empty) and the motor still"),
+    "refused_beam_blocked": _t("the beam is blocked: clear the slot first"),
+    "refused_no_standby": _t("no standby pin is fitted ([pins] motor_enable = false)"),
+    "refused_jog_too_long": _t("longer than [timing] max_on_ms (%(ms)d)", ms="int"),
     "press_woke": _t("the launcher was asleep: that press woke it (press again to launch)"),
-    "press_ignored": _t("press ignored: %(reason)s", reason="text"),
+    "press_ignored": _t("press ignored: %(reason)s", reason="state"),
     "press_dry": _t("press %(press_id)d: nothing came out", press_id="int"),
     "press_empty": _t("press %(press_id)d: the hopper is empty: reload it (launcherctl reload N)",
                       press_id="int"),
@@ -407,6 +426,10 @@ KINDS = MappingProxyType({
     "color": "red, yellow, green or blue",
     "direction": "clockwise or counterclockwise",
     "ended": "how a launch ended: timeout, jam, lid or empty",
+    "state": "a launcher state (ready, jammed, ...) or why a press was ignored (bench, ...)",
+    "seconds": "a duration in seconds, shown with one decimal below 100",
+    "percent": "a share from 0 to 1, shown as a percentage",
+    "number": "a number, shown in the language's way",
 })
 _PLACEHOLDER = re.compile(r"%\((\w+)\)([sd])")
 
@@ -517,6 +540,14 @@ def _shown(message_id: str, name: str, kind: str, value: Any, lang: str) -> Any:
         if not _is_int(value):
             raise _bad(message_id, name, kind, value)
         return _count("n_cards", value, lang)
+    if kind in ("seconds", "percent", "number"):
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise _bad(message_id, name, kind, value)
+        if kind == "percent":
+            return format_percent(value, locale=lang)
+        if kind == "seconds":
+            return format_decimal(value, format="0.0" if value < 100 else "0", locale=lang)
+        return format_decimal(value, locale=lang)
     if kind == "card":
         if not isinstance(value, str):
             raise _bad(message_id, name, kind, value)
