@@ -307,6 +307,8 @@ class Blaster:
         self._now = now
         self._reason = str(reason)
         actions: list = [Release(0)]
+        if self._actuator_on:  # a cut pulse heated the coil too: the rest still applies
+            self._rest_end = now + self._s.rest_s
         self._actuator_on = False
         self._pulse_end = self._pending_at = self._settle_end = None
         if self._blast is not None:

@@ -160,6 +160,18 @@ def test_estop_turns_the_actuator_off_first_and_no_pulse_while_halted():
     assert rig.status["state"] == READY
 
 
+def test_a_pulse_cut_by_an_estop_still_rests_before_the_next():
+    rig = Rig(fires={1, 2}, settings=Settings(rest_s=1.0))
+    rig.insert(1)
+    rig.feed(EStop("test"))
+    rig.empty(1)
+    rig.feed(Reset())
+    rig.insert(2)  # 0.06 s after the cut: the blast waits for the rest
+    assert rig.releases() == [150, 0] and rig.status["state"] == FIRING
+    rig.wait(1.0)
+    assert rig.releases() == [150, 0, 150]
+
+
 def test_slot_bounce_is_one_insertion():
     rig = Rig()
     for level in (True, False, True, False, True):
