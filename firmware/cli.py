@@ -207,12 +207,15 @@ def _watch(args: argparse.Namespace, client: Client) -> int:
     return EXIT_OK
 
 
-def _call(args: argparse.Namespace, client: Client) -> int:
+def _call_params(args: argparse.Namespace) -> dict:
     try:
-        params = json.loads(args.params) if args.params else {}
+        return json.loads(args.params) if args.params else {}
     except ValueError as exc:
         raise UsageError(f"launcherctl call: PARAMS is not valid JSON: {exc}") from None
-    return print_result(args, client.call(args.method, params))
+
+
+def _call(args: argparse.Namespace, client: Client) -> int:
+    return print_result(args, client.call(args.method, _call_params(args)))
 
 
 def _profile_stats(args: argparse.Namespace) -> int:
@@ -269,6 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("angle", type=float, nargs="?", metavar="ANGLE")
     p.add_argument("--seat", type=int)
     p.add_argument("--seats", type=int)
+    p.set_defaults(check=_aim_params)
     add("sleep", _simple("launcher/sleep"), "put the launcher to sleep")
     add("wake", _simple("launcher/wake"), "wake the launcher without launching")
     p = add("reload", _simple("launcher/reload", lambda a: {"cards": a.cards}), "the hopper now holds N cards")
@@ -285,6 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("call", _call, "call any API method")
     p.add_argument("method")
     p.add_argument("params", nargs="?", help="parameters as a JSON object")
+    p.set_defaults(check=_call_params)
 
     profile = sub.add_parser("profile", help="ejection profiles")
     profile_sub = profile.add_subparsers(dest="profile_command", metavar="COMMAND", required=True)
@@ -337,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if getattr(args, "local", None):
             return args.local(args)
+        if getattr(args, "check", None):
+            args.check(args)  # a wrong command line is found before any daemon is asked
         path = _socket_path(args)
     except UsageError as exc:
         return report_error(None, {"code": USAGE, "message": str(exc)}, json_output="--json" in argv,

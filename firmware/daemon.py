@@ -434,9 +434,9 @@ class Daemon:
             self._stop.set()
 
     def _on_signal(self, sig: signal.Signals) -> None:
-        log.info("%s: stopping", sig.name)
         if self.hardware is not None:
             self.hardware.motor("stop", 0.0)  # now, before anything else of the way down
+        log.info("%s: motor stopped; stopping", sig.name)
         self.request_stop()
 
     def _lock_state_dir(self) -> None:

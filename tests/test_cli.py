@@ -1,0 +1,108 @@
+"""launcherctl as a user runs it: exit codes, --json error objects, socket paths, timeouts."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+
+from conftest import BIN
+
+MOTOR_LIMITS = """
+[sim]
+hopper = 10000
+[timing]
+launch_timeout_ms = 200
+max_on_ms = 300
+motor_rest_ms = 5000
+jam_ms = 100
+feed_timeout_ms = 150
+"""
+
+
+def ctl(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / "launcherctl"), *args], capture_output=True, text=True, timeout=timeout)
+
+
+def json_error(result: subprocess.CompletedProcess) -> dict:
+    return json.loads(result.stdout)["error"]
+
+
+@pytest.mark.parametrize("args", [
+    ["aim"],  # neither an angle nor a seat
+    ["dispense"],
+    ["dispense", "seven"],
+    ["nonsense"],
+    ["call", "status/get", "{not json"],
+    ["profile", "stats", "--profile", "nope"],
+], ids=["aim", "dispense-no-count", "dispense-word", "unknown-command", "call-bad-json", "unknown-profile"])
+def test_usage_errors_exit_2_and_with_json_print_an_error_object(tmp_path, args):
+    sock = str(tmp_path / "none.sock")
+    plain = ctl("--socket", sock, *args)
+    assert plain.returncode == 2, plain.stderr
+    assert plain.stderr.startswith("launcherctl") and "Traceback" not in plain.stderr
+    as_json = ctl("--socket", sock, *args, "--json")
+    assert as_json.returncode == 2
+    error = json_error(as_json)
+    assert error["code"] == "usage" and error["message"].startswith("launcherctl")
+
+
+def test_an_unreachable_daemon_is_exit_3_and_a_json_error(tmp_path):
+    result = ctl("--socket", str(tmp_path / "none.sock"), "status", "--json")
+    assert result.returncode == 3
+    error = json_error(result)
+    assert error["code"] == "unreachable" and "launcherd is not running" in error["message"]
+
+
+@pytest.mark.parametrize("path, says", [
+    ("", "--socket needs a path"),
+    ("/tmp/" + "x" * 200 + ".sock", "a Unix socket path has at most 107"),
+])
+def test_a_socket_path_that_cannot_be_one_is_a_usage_message(path, says):
+    result = ctl("--socket", path, "status")
+    assert result.returncode == 2
+    assert says in result.stderr and "Traceback" not in result.stderr
+    assert json_error(ctl("--socket", path, "status", "--json"))["code"] == "usage"
+
+
+def test_a_daemon_that_accepts_but_never_answers_times_out_in_seconds(tmp_path):
+    path = tmp_path / "mute.sock"
+    with socket.socket(socket.AF_UNIX) as mute:
+        mute.bind(str(path))
+        mute.listen(1)
+        started = time.monotonic()
+        result = ctl("--socket", str(path), "status", "--json")
+        elapsed = time.monotonic() - started
+    assert result.returncode == 3
+    assert json_error(result)["code"] == "timeout"
+    assert elapsed < 30  # QUICK_TIMEOUT_S is 5 s; the margin is for a loaded machine, not 150 s
+
+
+def test_an_oversized_request_is_answered_not_waited_for(daemon_process):
+    proc = daemon_process()
+    result = proc.ctl("call", "status/get", json.dumps({"pad": "x" * 70000}), "--json")
+    assert result.returncode == 1
+    error = json_error(result)
+    assert error["code"] == -32600 and "line longer than 64 KiB" in error["message"]
+
+
+def test_a_refused_request_says_when_to_try_again(daemon_process):
+    proc = daemon_process(MOTOR_LIMITS)
+    proc.ctl("dispense", "500", check=True)
+    proc.ctl("dispense", "500", check=True)
+    refused = proc.ctl("dispense", "500")
+    assert refused.returncode == 1
+    assert "rest" in refused.stderr and "try again then" in refused.stderr
+    as_json = proc.ctl("dispense", "500", "--json")
+    error = json_error(as_json)
+    assert as_json.returncode == 1 and error["code"] == 1 and 0 < error["retry_after_s"] <= 5
+
+
+def test_profile_stats_of_fixed_without_a_sequence_says_it_needs_one(tmp_path):
+    result = ctl("profile", "stats", "--profile", "fixed", "--presses", "100")
+    assert result.returncode == 1
+    assert "profile 'fixed' needs a sequence" in result.stderr
