@@ -45,6 +45,8 @@ HTTP_STATUS = {
 # Six digits are a million codes: a phone that gets this many wrong in a window waits it out.
 WRONG_CODES_ALLOWED, WRONG_CODES_WINDOW_S = 10, 60.0
 MESSAGES_KEPT = 30
+# Events waiting for one page; a burst of cards is a few dozen. Past this the page is not reading.
+EVENTS_QUEUED = 256
 
 # What the table should do about each launcher state: a symbol beside the word, never colour alone.
 LAUNCHER_ADVICE = {
@@ -109,9 +111,10 @@ class WebApp:
         self.link = Link(socket_path, self._on_event)
         self.public_url = public_url
         self.guard = guard or Guard()
-        self.sockets: set[web.WebSocketResponse] = set()
+        self.sockets: dict[web.WebSocketResponse, asyncio.Queue] = {}
         self.messages: deque[dict[str, Any]] = deque(maxlen=MESSAGES_KEPT)
         self._message_no = 0
+        self._closing: set[asyncio.Future] = set()
 
     def build(self) -> web.Application:
         app = web.Application()
@@ -145,30 +148,41 @@ class WebApp:
             self._message_no += 1
             self.messages.append({"n": self._message_no, "text": params.get("text")})
         text = json.dumps({"event": name, "params": params}, default=str)
-        for ws in list(self.sockets):
-            if ws.closed:
-                self.sockets.discard(ws)
-                continue
-            asyncio.ensure_future(self._send(ws, text))
-
-    async def _send(self, ws: web.WebSocketResponse, text: str) -> None:
-        try:
-            await ws.send_str(text)
-        except (ConnectionError, RuntimeError):
-            self.sockets.discard(ws)
+        for ws, queue in list(self.sockets.items()):
+            try:
+                queue.put_nowait(text)
+            except asyncio.QueueFull:
+                # A page that stopped reading is closed; it reconnects and fetches the state anew.
+                log.info("closing a WebSocket that is not reading")
+                self.sockets.pop(ws, None)
+                closing = asyncio.ensure_future(ws.close())
+                self._closing.add(closing)  # a reference until done, or the loop may drop it
+                closing.add_done_callback(self._closing.discard)
 
     async def events(self, request: web.Request) -> web.WebSocketResponse:
+        """Relay every event to one page, in order, through its own queue."""
         ws = web.WebSocketResponse(heartbeat=20)
         await ws.prepare(request)
-        self.sockets.add(ws)
-        await ws.send_str(json.dumps({"event": "link", "params": {"connected": self.link.connected}}))
+        queue: asyncio.Queue[str] = asyncio.Queue(EVENTS_QUEUED)
+        queue.put_nowait(json.dumps({"event": "link", "params": {"connected": self.link.connected}}))
+        self.sockets[ws] = queue
+        sender = asyncio.ensure_future(self._send_all(ws, queue))
         try:
             async for message in ws:  # the page only listens; anything it sends is ignored
                 if message.type == WSMsgType.ERROR:
                     break
         finally:
-            self.sockets.discard(ws)
+            self.sockets.pop(ws, None)
+            sender.cancel()
         return ws
+
+    @staticmethod
+    async def _send_all(ws: web.WebSocketResponse, queue: asyncio.Queue) -> None:
+        try:
+            while True:
+                await ws.send_str(await queue.get())
+        except (ConnectionError, RuntimeError):
+            pass  # the page went away: the receiving side ends the handler
 
     # ---- talking to launcherd ----------------------------------------------------------------
 

@@ -177,6 +177,8 @@ def test_the_page_says_reconnecting_while_launcherd_restarts(stack, browser_cont
     expect_text(page, "#link", "live")
     stack.stop_daemon()
     expect_text(page, "#link", "reconnecting")
+    expect_text(page, "#launcher-state", "not reachable")
     shot(page, "12-reconnecting")
     stack.start_daemon()
     expect_text(page, "#link", "live")
+    expect_text(page, "#launcher-state", "ready")

@@ -67,7 +67,7 @@ function showError(error) {
   if (error.status === 403) text = `✖ Refused: ${error.message}`;
   else if (error.status === 503) text = `⟳ ${error.message}`;
   else text = `✖ ${text}`;
-  banner.textContent = text;
+  $("#banner-text").textContent = text;
   banner.hidden = false;
 }
 
@@ -117,6 +117,12 @@ function setLink(up, text) {
   const link = $("#link");
   link.className = `link ${up ? "up" : "down"}`;
   link.textContent = text || (up ? "● live" : "⟳ reconnecting to the launcher…");
+  // What is shown is the last known state, not the present one: say so until the link is back.
+  document.body.classList.toggle("stale", !up);
+  if (!up) {
+    $("#launcher-state").textContent = "⟳ not reachable: the launcher is restarting; this page catches up by itself";
+    $("#launcher-state").classList.add("trouble");
+  }
 }
 
 function owedBy(game) {
@@ -213,6 +219,10 @@ function renderActions(game) {
   const rs = game ? rules[game.ruleset] : null;
   const playing = game && !game.round_over && !game.match.match_over;
   $("#press").hidden = !state.sim;
+  $("#players-panel").hidden = !game;
+  $("#end-round").hidden = !game || game.match.match_over;
+  $("#last-card-box").hidden = !playing;
+  for (const button of document.querySelectorAll("#act .in-game")) button.hidden = !game;
   const box = $("#cards");
   if (!rs || !playing) {
     box.replaceChildren();
@@ -391,6 +401,7 @@ async function playCard(card) {
 }
 
 function bind() {
+  $("#banner-close").addEventListener("click", clearError);
   $("#view-toggle").addEventListener("click", () => {
     const on = document.body.classList.toggle("table-view");
     $("#view-toggle").setAttribute("aria-pressed", String(on));
