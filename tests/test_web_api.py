@@ -247,6 +247,18 @@ def test_an_unknown_method_and_a_body_that_is_not_an_object(game, code):
     assert status == 400 and "JSON object" in reply["error"]["message"]
 
 
+def test_the_press_is_for_the_simulator_only():
+    hardware = Stack(sim=False).start()
+    try:
+        code = hardware.code()
+        assert hardware.get("/api/state")[1]["sim"] is False
+        status, reply = hardware.post("/api/press", {}, code)
+        assert status == 409 and reply["error"]["code"] == 3
+        assert "simulated button" in reply["error"]["message"]
+    finally:
+        hardware.close()
+
+
 def test_reload_sets_the_hopper_and_a_bad_count_is_refused(game, code):
     assert game.post("/api/reload", {"cards": 5}, code)[0] == 200
     state = game.get("/api/state")[1]

@@ -77,7 +77,8 @@ def wait_until(check, timeout: float, what: str) -> None:
 class Stack:
     """One simulated launcher and its table page."""
 
-    def __init__(self) -> None:
+    def __init__(self, sim: bool = True) -> None:
+        self.sim = sim  # False: launcherd on mock pins as if on a Pi, with no simulated mechanism
         # Short: a Unix socket path may not exceed 107 bytes, and pytest's tmp_path can.
         self.dir = Path(tempfile.mkdtemp(prefix="web-", dir="/tmp"))
         self.socket = self.dir / "launcher.sock"
@@ -90,10 +91,12 @@ class Stack:
         self.web: subprocess.Popen | None = None
 
     def start_daemon(self) -> None:
+        mode = ["--sim", "--seed", "1"] if self.sim else []
+        pins = {} if self.sim else {"GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
         self.daemon = subprocess.Popen(
-            [sys.executable, "-c", LAUNCHERD, "--sim", "--seed", "1", "--config", str(self.config),
+            [sys.executable, "-c", LAUNCHERD, *mode, "--config", str(self.config),
              "--socket", str(self.socket), "--state-dir", str(self.state_dir)],
-            stdout=subprocess.DEVNULL, stderr=open(self.dir / "launcherd.log", "ab"))
+            stdout=subprocess.DEVNULL, stderr=open(self.dir / "launcherd.log", "ab"), env={**os.environ, **pins})
 
         def listening() -> bool:
             if self.daemon.poll() is not None:
