@@ -13,10 +13,12 @@ import os
 import sys
 import termios
 import tty
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .daemon import Daemon
 from .events import Action, Chime, EStop, Led, Reset, SleepNow, Wake
+
+if TYPE_CHECKING:  # the daemon starts the demo (launcherd --demo): no import at run time
+    from .daemon import Daemon
 
 KEYS = "Space/Enter press   j jam   c clear   l lid   r reload   d deal 7   s sleep   w wake   e e-stop   x reset   q quit"
 
@@ -24,7 +26,7 @@ KEYS = "Space/Enter press   j jam   c clear   l lid   r reload   d deal 7   s sl
 class DemoView:
     """Redraws the screen from the daemon's status whenever something happens; no polling."""
 
-    def __init__(self, daemon: Daemon, out=sys.stdout):
+    def __init__(self, daemon: "Daemon", out=sys.stdout):
         self.daemon = daemon
         self.out = out
         self.events: collections.deque[str] = collections.deque(maxlen=10)
@@ -50,6 +52,11 @@ class DemoView:
             self.last_chime = "♪ " * min(action.count, 8) + f" ({action.count} x {action.ms} ms)"
         if self.out.isatty():
             self.draw()
+
+    def _then_draw(self, request) -> None:
+        """Run an API request and redraw when it is done: a reload that changes no state emits
+        no event, and the screen must still show the new hopper."""
+        asyncio.ensure_future(request).add_done_callback(lambda done: self.draw())
 
     def draw(self) -> None:
         if not self.out.isatty():
@@ -89,9 +96,9 @@ class DemoView:
         elif key == "l":
             sim.set_lid(not daemon.get_status()["lid_open"])
         elif key == "r":
-            asyncio.ensure_future(daemon.call("launcher/reload", {"cards": daemon.config.sim.hopper}))
+            self._then_draw(daemon.call("launcher/reload", {"cards": daemon.config.sim.hopper}))
         elif key == "d":
-            asyncio.ensure_future(daemon.call("launcher/dispense", {"count": 7}))
+            self._then_draw(daemon.call("launcher/dispense", {"count": 7}))
         elif key == "s":
             daemon.feed(SleepNow())
         elif key == "w":
@@ -105,12 +112,12 @@ class DemoView:
         self.draw()
 
 
-async def run_demo(daemon: Daemon) -> int:
+async def run_demo(daemon: "Daemon") -> int:
     view = DemoView(daemon)
     interactive = sys.stdin.isatty()
     saved = termios.tcgetattr(sys.stdin) if interactive else None
 
-    def started(d: Daemon) -> None:
+    def started(d: "Daemon") -> None:
         d.subscribe(view.on_event)
         d.watch_feedback(view.on_feedback)
         if interactive:

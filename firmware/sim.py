@@ -22,8 +22,9 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from .config import NOT_FITTED, Config
 from .errors import InvalidParams, Unavailable
 
-# How much longer than the debounce time a simulated press is held, so it always counts.
-PRESS_MARGIN_MS = 30
+# How much longer than the debounce time a simulated press is held, so it always counts. The core
+# judges debounce on the edges' own times, so a late loop does not eat into it: a little is enough.
+PRESS_MARGIN_MS = 5
 # MockPin keeps every change it ever made in ``states``: a simulation that runs for days keeps
 # only the recent ones (enough for any test that reads them).
 STATE_HISTORY = 256

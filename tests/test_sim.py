@@ -16,7 +16,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from firmware.config import build_config
 from firmware.errors import InvalidParams, Unavailable
 from firmware.hardware import Hardware
-from firmware.sim import SimulatedMechanism, sim_pin_factory
+from firmware.sim import PRESS_MARGIN_MS, ReportingPin, SimulatedMechanism, sim_pin_factory
 
 LID = 22
 
@@ -285,9 +285,10 @@ def test_press_drives_and_releases_the_button(make_rig, active, pressed_state):
     rig.sim.press()
     assert bool(rig.factory.pin(17).state) is pressed_state
     assert rig.hw.button_pressed
-    rig.loop.advance(0.049)
+    hold = 0.020 + PRESS_MARGIN_MS / 1000  # debounce 20 ms and the margin
+    rig.loop.advance(hold - 0.001)
     assert rig.hw.button_pressed
-    rig.loop.advance(0.002)  # debounce 20 ms + 30 ms margin
+    rig.loop.advance(0.002)
     assert not rig.hw.button_pressed
     assert presses == [True, False]
 
@@ -296,16 +297,17 @@ def test_presses_that_come_together_are_queued_not_dropped(make_rig):
     rig = make_rig(timing={"button_debounce_ms": 20})
     edges = []
     rig.hw.watch(lambda pressed: edges.append((pressed, rig.sim.held_for)), None)
+    hold = 0.020 + PRESS_MARGIN_MS / 1000
     rig.sim.press(1)
     rig.loop.advance(0.010)
     rig.sim.press(2)
     rig.sim.press(3)
     assert edges == [(True, 1)]  # the second waits for the first to end
-    rig.loop.advance(0.040)
+    rig.loop.advance(hold)
     assert edges == [(True, 1), (False, None)]  # held debounce + margin
-    rig.loop.advance(0.050)
+    rig.loop.advance(hold)
     assert edges[-1] == (True, 2)  # the release had time to debounce: a separate edge
-    rig.loop.advance(0.200)
+    rig.loop.advance(4 * hold)
     assert edges == [(True, 1), (False, None), (True, 2), (False, None), (True, 3), (False, None)]
     assert rig.loop.pending() == []
 
@@ -381,3 +383,24 @@ def test_close_cancels_timers_and_stops_watching(make_rig):
 def test_needs_the_reporting_factory():
     with pytest.raises(TypeError, match="sim_pin_factory"):
         SimulatedMechanism(build_config({}), MockFactory(pin_class=MockPWMPin), FakeLoop(), random.Random(1))
+
+
+def test_the_gpiozero_internals_the_simulation_overrides_still_exist():
+    """ReportingPin hooks MockPin._change_state and reads _function: a gpiozero upgrade that
+    renames them would silently stop the simulated motor from feeding cards."""
+    from importlib.metadata import version
+
+    from gpiozero.pins.mock import MockPin
+
+    pin = sim_pin_factory().pin(5)
+    missing = [name for name in ("_change_state", "_function")
+               if not hasattr(MockPin, name) and not hasattr(pin, name)]
+    assert not missing, (f"gpiozero {version('gpiozero')} has no MockPin {', '.join(missing)}:"
+                         " firmware/sim.py ReportingPin must follow its new internals")
+    assert ReportingPin._change_state is not MockPin._change_state
+    calls = []
+    pin.function = "output"
+    pin.add_listener(calls.append)
+    pin.state = 1
+    assert calls == [pin], (f"gpiozero {version('gpiozero')}: MockPin no longer calls _change_state"
+                            " when an output is written; firmware/sim.py ReportingPin must follow")
