@@ -113,7 +113,7 @@ class Daemon:
         self._shut_down = False
         self._last_status_line = ""
 
-    # ---- the layer interface (docs/internals.md) -----------------------------------------
+    # ---- the layer interface (firmware/layer.py, docs/internals.md) -----------------------
 
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener(name, params)`` in the loop for every launcher event."""
@@ -135,6 +135,19 @@ class Daemon:
 
     def on_close(self, closer: Callable[[], Any]) -> None:
         self._closers.append(closer)
+
+    def register(self, name: str, handler: Any, params: dict[str, Any] | None = None, doc: str = "") -> None:
+        """Add an API method (the same as ``daemon.api.register``)."""
+        self.registry.register(name, handler, params, doc)
+
+    @property
+    def hopper(self) -> int | None:
+        """The core's hopper estimate; None when unknown or before start."""
+        return self.core.get_status()["hopper"] if self.core is not None else None
+
+    def launcher_status(self) -> dict[str, Any]:
+        """The core's status only: no layer's status provider runs."""
+        return self.core.get_status() if self.core is not None else {"state": "starting"}
 
     # ---- start-up ------------------------------------------------------------------------
 
