@@ -1,0 +1,391 @@
+"""The dealer: "dispense exactly N" over a mechanism that misfeeds, jams and runs dry.
+
+The core's ``Dispense(count)`` runs the motor until ``count`` cards are counted at the beam, and
+ends early on a jam, an empty feed, the lid, a motor limit or a halt. The dealer turns one request
+for N cards into as many core dispenses as it takes, each for what is still missing, and follows
+the core's ``Emit`` events to know what every one of them gave. It is sans-IO like the core: the
+driver feeds it every launcher event with the time, feeds the core the events it returns, and
+calls :meth:`Dealer.tick` at :meth:`Dealer.next_deadline`.
+
+Rules, as settled here:
+
+- Never N+1: a core dispense is asked only for what is missing, only while no other one of the
+  dealer's is running, and cards are counted per press from ``card`` and ``launched`` (a card that
+  finishes crossing after its launch was resolved is a ``card`` of that press, and counts).
+- A jam: the core stops the motor and counts the stuck card then (never again when it is pulled
+  out). The dealer reports ``waiting_jam`` and goes on by itself when the core leaves ``jammed``.
+  If the stuck card was the last one, the dispense is done once it has been pulled out.
+- A misfeed: a run ending ``empty`` while the hopper is believed to hold cards (the core's
+  estimate before the run, less the cards of the run) is retried up to ``misfeed_retries`` times
+  in a row; the core's ``empty`` is left with ``Reload(believed)``, which restores the estimate
+  the feed timeout zeroed. An unknown estimate is not a belief: the dealer waits for a reload.
+  Then, and for a hopper believed empty, the dealer reports ``waiting_empty`` and goes on when the
+  core leaves ``empty`` (a reload or a refill).
+- A motor-limit refusal (``refused`` with ``retry_after_s``) waits that long; a run cut by the
+  motor's chain limit (``ended = "motor_limit"``) is asked again at once, and the core's refusal
+  says how long to rest. A refusal without a retry time ends the dispense as ``failed``.
+- The lid waits for it to close; a press of someone else's running (``ignored``: ``launching``,
+  ``jogging``, ...) waits for the core to be ready, or ``poll_s`` at most.
+- A halt (e-stop, fault) abandons the running dispense and every queued one, with the cards so far.
+- Requests are served one at a time in the order they came; the others are ``queued``.
+
+Outputs are core events (``Dispense``, ``Reload``) and ``Emit``s: ``dealer/dispense`` for progress
+and ``dealer/dispensed`` for the outcome, both with ``request``, ``count``, ``cards``,
+``remaining``, ``state`` and ``reason``. The driver must feed the core events after it has applied
+the whole batch of actions that led to them (``loop.call_soon``), never from inside a listener.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Literal, Union
+
+from .events import Dispense, Emit, Reload
+
+log = logging.getLogger(__name__)
+
+PROGRESS = "dealer/dispense"
+OUTCOME = "dealer/dispensed"
+# Waits, as reported in ``state``; the dispense goes on by itself after each.
+WAITING_JAM, WAITING_EMPTY, WAITING_LID = "waiting_jam", "waiting_empty", "waiting_lid"
+WAITING_MOTOR, WAITING_BUSY = "waiting_motor", "waiting_busy"
+QUEUED, DISPENSING, RETRYING = "queued", "dispensing", "retrying"
+DONE, ABANDONED, FAILED = "done", "abandoned", "failed"
+FINAL = (DONE, ABANDONED, FAILED)
+# What the dealer waits for in each core state but ``ready`` (and ``halted``, which ends it).
+_WAIT_FOR_STATE = {"jammed": WAITING_JAM, "lid_open": WAITING_LID, "empty": WAITING_EMPTY,
+                   "launching": WAITING_BUSY}
+_WAIT_REASONS = {WAITING_JAM: "a card is stuck in the slot: pull it out", WAITING_LID: "the lid is open",
+                 WAITING_EMPTY: "the hopper is empty: reload it", WAITING_BUSY: "the launcher is busy"}
+# The core's state once a launch has ended so (``launched`` comes before the ``state`` event).
+_AFTER = {"done": "ready", "timeout": "ready", "motor_limit": "ready", "jam": "jammed", "empty": "empty",
+          "lid": "lid_open", "halt": "halted"}
+
+Output = Union[Dispense, Reload, Emit]
+
+
+@dataclass
+class _Job:
+    """One request for ``count`` cards and everything the dealer knows of it."""
+
+    request: Any
+    count: int
+    source: str
+    number: int = 0  # the dealer's own, in the request ids of its core dispenses
+    cards: dict[int, int] = field(default_factory=dict)  # press_id -> cards counted for it
+    runs: int = 0  # core dispenses asked for, for their request ids
+    running: str | None = None  # request id of the core dispense under way
+    hopper_before: int | None = None  # the core's estimate when the running press began
+    misfeeds: int = 0  # runs in a row that ended empty with cards believed in the hopper
+    state: str = QUEUED
+    reason: str | None = None
+    resume_at: float | None = None  # waiting_motor, waiting_busy: ask again then
+    reported: tuple | None = None  # the last progress sent, so that nothing is sent twice
+
+    @property
+    def total(self) -> int:
+        return sum(self.cards.values())
+
+    def params(self) -> dict[str, Any]:
+        return {"request": self.request, "count": self.count, "cards": self.total,
+                "remaining": max(0, self.count - self.total), "state": self.state, "reason": self.reason}
+
+
+class Dealer:
+    """Exact dispenses over the launcher core. See the module docstring.
+
+    :param state: the core's state now (``get_status()["state"]``); later ``state`` events keep it.
+    :param misfeed_retries: runs in a row that may end empty with cards believed in the hopper
+        before the dealer waits for a reload.
+    :param poll_s: how long to wait before asking again when the core was busy with another press.
+    """
+
+    def __init__(self, state: str = "ready", *, misfeed_retries: int = 2, poll_s: float = 0.5):
+        if isinstance(misfeed_retries, bool) or not isinstance(misfeed_retries, int) or misfeed_retries < 0:
+            raise ValueError(f"misfeed_retries must be a whole number of at least 0, not {misfeed_retries!r}")
+        if not poll_s > 0:
+            raise ValueError(f"poll_s must be more than 0, not {poll_s!r}")
+        self._core_state = state
+        self._asleep_from = "ready"  # the state a sleeping core wakes to
+        self._misfeed_retries = misfeed_retries
+        self._poll_s = float(poll_s)
+        self._job: _Job | None = None
+        self._queue: deque[_Job] = deque()
+        self._jobs = 0  # every job gets a number, for the request ids of its core dispenses
+
+    # ---- the driver's interface ----------------------------------------------------------
+
+    def start(self, count: int, request: Any, now: float, *, source: str = "dispense",
+              state: str | None = None) -> list[Output]:
+        """Begin (or queue behind the running one) a dispense of exactly ``count`` cards.
+
+        ``request`` identifies it in every event about it. ``state`` (the core's, if given)
+        corrects the dealer's view of it.
+
+        :raises ValueError: ``count`` is not a whole number of at least 1.
+        """
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ValueError(f"count must be a whole number of at least 1, not {count!r}")
+        if state is not None:
+            self._core_state = state
+        job = _Job(request, count, str(source))
+        self._queue.append(job)
+        if self._job is not None:
+            return self._report(job)
+        return self._next_job(now)
+
+    def on_event(self, name: str, params: dict[str, Any], now: float, *,
+                 hopper: int | None = None) -> list[Output]:
+        """A launcher event (an ``Emit`` of the core), with the core's hopper estimate now."""
+        if name == "state":
+            state = params.get("state", self._core_state)
+            if state == "sleeping":
+                # A sleeping core wakes to where it was: a Dispense there is a press in that state.
+                self._asleep_from = params.get("previous", self._core_state)
+            self._core_state = state
+            if state == "halted":
+                return self._abandon_all("the launcher halted", now)
+            if self._job is not None and self._job.state == WAITING_BUSY and state == "ready":
+                self._job.resume_at = None  # the other press is over: no need to wait for the poll
+            return self._advance(now)
+        if name == "halted":
+            self._core_state = "halted"
+            return self._abandon_all(f"the launcher halted: {params.get('reason')}", now)
+        job = self._job
+        if job is None:
+            return []
+        if name == "card":
+            press_id = params.get("press_id")
+            if press_id not in job.cards:
+                return []
+            job.cards[press_id] = max(job.cards[press_id], int(params.get("count", 0)))
+            return self._report(job) + self._advance(now)
+        if job.running is None or params.get("request") != job.running:
+            return []
+        if name == "press":
+            job.cards.setdefault(params["press_id"], 0)
+            job.hopper_before = hopper
+            return []
+        if name not in ("launched", "ignored", "refused"):
+            return []
+        job.running = None
+        if name == "launched":
+            return self._on_launched(job, params, now)
+        if name == "ignored":
+            return self._on_ignored(job, params, now)
+        return self._on_refused(job, params, now)
+
+    def tick(self, now: float) -> list[Output]:
+        """The deadline asked for has come: ask the core again."""
+        job = self._job
+        if job is None or job.resume_at is None or now < job.resume_at:
+            return []
+        job.resume_at = None
+        job.state = DISPENSING
+        return self._advance(now)
+
+    def next_deadline(self) -> float | None:
+        return None if self._job is None else self._job.resume_at
+
+    def cancel(self, reason: str, now: float) -> list[Output]:
+        """Abandon everything (the daemon is stopping): each request gets its outcome."""
+        return self._abandon_all(reason, now)
+
+    @property
+    def busy(self) -> bool:
+        return self._job is not None
+
+    def get_status(self) -> dict[str, Any]:
+        return {"current": None if self._job is None else self._job.params(),
+                "queued": [job.request for job in self._queue]}
+
+    # ---- the core's answers --------------------------------------------------------------
+
+    def _on_launched(self, job: _Job, params: dict[str, Any], now: float) -> list[Output]:
+        cards = int(params.get("cards", 0))
+        press_id = params.get("press_id")
+        if press_id is not None:
+            job.cards[press_id] = max(job.cards.get(press_id, 0), cards)
+        ended = params.get("ended")
+        # Emitted before the core's ``state`` event of the same batch: where the core now stands.
+        self._core_state = _AFTER.get(ended, self._core_state)
+        if cards:
+            job.misfeeds = 0
+        elif ended == "timeout":
+            # A feed slower than the launch timeout: no card, yet never "empty". Bounded too.
+            job.misfeeds += 1
+            if job.misfeeds > self._misfeed_retries:
+                return self._finish(job, FAILED, "no card came out before the launch timeout", now)
+        if ended == "empty" and job.total < job.count:
+            believed = None if job.hopper_before is None else job.hopper_before - cards
+            if believed is not None and believed > 0 and job.misfeeds < self._misfeed_retries:
+                job.misfeeds += 1
+                job.state, job.reason = RETRYING, f"misfeed: retry {job.misfeeds} of {self._misfeed_retries}"
+                log.info("dispense %s: misfeed with %d cards believed in the hopper, retry %d",
+                         job.request, believed, job.misfeeds)
+                # The feed timeout took the hopper for empty; the belief says otherwise.
+                return [Reload(believed)] + self._ask(job, now)
+            job.state = WAITING_EMPTY
+            job.reason = ("no card came out: reload the hopper" if believed is None or believed <= 0
+                          else f"no card came out {job.misfeeds + 1} times in a row: check the hopper, reload")
+            return self._report(job)
+        return self._advance(now)
+
+    def _on_ignored(self, job: _Job, params: dict[str, Any], now: float) -> list[Output]:
+        reason = params.get("reason")
+        if reason in _WAIT_FOR_STATE or reason == "halted":
+            self._core_state = reason
+            return self._advance(now)
+        # Jogging, a hand in the slot in bench mode: nothing to wait for but time.
+        job.state, job.reason = WAITING_BUSY, f"the launcher is busy ({reason})"
+        job.resume_at = now + self._poll_s
+        return self._report(job)
+
+    def _on_refused(self, job: _Job, params: dict[str, Any], now: float) -> list[Output]:
+        self._core_state = params.get("state", self._core_state)
+        retry = params.get("retry_after_s")
+        if retry is None:
+            return self._finish(job, FAILED, str(params.get("reason")), now)
+        job.state, job.reason = WAITING_MOTOR, str(params.get("reason"))
+        job.resume_at = now + float(retry)
+        return self._report(job)
+
+    # ---- going on ------------------------------------------------------------------------
+
+    def _next_job(self, now: float) -> list[Output]:
+        if self._job is not None or not self._queue:
+            return []
+        self._job = self._queue.popleft()
+        self._jobs += 1
+        self._job.number = self._jobs
+        self._job.state = DISPENSING
+        return self._advance(now)
+
+    def _advance(self, now: float) -> list[Output]:
+        """Ask the core for what is missing if nothing stands in the way, else say what waits."""
+        job = self._job
+        if job is None or job.running is not None or job.resume_at is not None:
+            return []
+        core = self._core_state
+        if core == "sleeping":
+            core = self._asleep_from
+        if job.total >= job.count and core != "jammed":
+            # A last card stuck in the slot is handed over when it is pulled out.
+            return self._finish(job, DONE, None, now)
+        if core == "halted":
+            return self._finish(job, ABANDONED, "the launcher is halted", now)
+        if core == "ready":
+            if job.state in (WAITING_EMPTY, WAITING_LID, WAITING_JAM):
+                job.misfeeds = 0  # a person has been at the machine
+            return self._ask(job, now)
+        waiting = _WAIT_FOR_STATE.get(core)
+        if waiting is None:
+            return []
+        if waiting == WAITING_BUSY:
+            job.resume_at = now + self._poll_s
+        if job.state != waiting:
+            job.state, job.reason = waiting, _WAIT_REASONS[waiting]
+        return self._report(job)
+
+    def _ask(self, job: _Job, now: float) -> list[Output]:
+        job.runs += 1
+        job.running = f"dealer:{job.number}:{job.runs}"
+        if job.state != RETRYING:
+            job.state, job.reason = DISPENSING, None
+        return self._report(job) + [Dispense(job.count - job.total, job.source, job.running)]
+
+    def _finish(self, job: _Job, state: str, reason: str | None, now: float) -> list[Output]:
+        job.state, job.reason, job.running, job.resume_at = state, reason, None, None
+        if job.total > job.count:
+            log.error("dispense %s: %d cards counted for %d asked", job.request, job.total, job.count)
+        self._job = None
+        return self._report(job) + [Emit(OUTCOME, job.params())] + self._next_job(now)
+
+    def _abandon_all(self, reason: str, now: float) -> list[Output]:
+        out: list[Output] = []
+        if self._job is not None:
+            job, self._job = self._job, None
+            self._queue.appendleft(job)
+        while self._queue:
+            job = self._queue.popleft()
+            job.state, job.reason, job.running, job.resume_at = ABANDONED, reason, None, None
+            out += self._report(job) + [Emit(OUTCOME, job.params())]
+        return out
+
+    @staticmethod
+    def _report(job: _Job) -> list[Output]:
+        params = job.params()
+        key = (params["cards"], params["state"], params["reason"])
+        if key == job.reported:
+            return []
+        job.reported = key
+        return [Emit(PROGRESS, params)]
+
+
+# ---- the classic deal: a plan the driver executes --------------------------------------------
+
+
+@dataclass(frozen=True)
+class AimAt:
+    """Turn the launcher to ``seat`` of ``seats`` (``launcher/aim``)."""
+
+    seat: int
+    seats: int
+
+
+@dataclass(frozen=True)
+class DealTo:
+    """Dispense exactly ``cards`` to ``seat`` (``launcher/dispense``, through the dealer)."""
+
+    seat: int
+    cards: int
+
+
+@dataclass(frozen=True)
+class PauseFor:
+    """Between two piles: ``seconds`` to hand the pile over, or (``press``) until the button."""
+
+    seconds: float = 0.0
+    press: bool = False
+
+
+Step = Union[AimAt, DealTo, PauseFor]
+
+
+def deal(seats: list[int], per_seat: int, pause: float | Literal["press"] = 2.0, *,
+         aim: bool = False, of: int | None = None) -> list[Step]:
+    """The classic deal as steps: ``per_seat`` cards to each of ``seats``, in that order.
+
+    With ``aim`` (a servo) each pile is aimed at its seat (``of`` seats around the table, by
+    default ``max(seats) + 1``) and nobody needs a pause; otherwise ``pause`` (seconds, or
+    ``"press"``) comes between two piles so that the dealer can hand each one over.
+
+    :raises ValueError: no seats, a seat twice, a count under 1, a bad pause, a seat outside ``of``.
+    """
+    if not seats:
+        raise ValueError("a deal needs at least one seat")
+    if len(set(seats)) != len(seats):
+        raise ValueError(f"a seat is named twice: {seats}")
+    if isinstance(per_seat, bool) or not isinstance(per_seat, int) or per_seat < 1:
+        raise ValueError(f"per_seat must be a whole number of at least 1, not {per_seat!r}")
+    if pause != "press" and (isinstance(pause, bool) or not isinstance(pause, (int, float)) or pause < 0):
+        raise ValueError(f"pause must be seconds (0 or more) or 'press', not {pause!r}")
+    total_seats = max(seats) + 1 if of is None else of
+    if min(seats) < 0 or max(seats) >= total_seats:
+        raise ValueError(f"seats must be from 0 to {total_seats - 1}, not {seats}")
+    between = PauseFor(press=True) if pause == "press" else PauseFor(float(pause))
+    steps: list[Step] = []
+    for index, seat in enumerate(seats):
+        if aim:
+            steps.append(AimAt(seat, total_seats))
+        elif index and (between.press or between.seconds > 0):
+            steps.append(between)
+        steps.append(DealTo(seat, per_seat))
+    return steps
+
+
+__all__ = [
+    "ABANDONED", "DONE", "FAILED", "OUTCOME", "PROGRESS", "AimAt", "DealTo", "Dealer", "PauseFor", "Step", "deal",
+]
