@@ -247,6 +247,24 @@ def test_an_unknown_method_and_a_body_that_is_not_an_object(game, code):
     assert status == 400 and "JSON object" in reply["error"]["message"]
 
 
+def test_a_damaged_game_log_is_shown_and_repaired_from_the_page():
+    damaged = Stack()
+    try:
+        damaged.state_dir.mkdir()
+        (damaged.state_dir / "game.sqlite3").write_bytes(b"not a database, " * 512)
+        damaged.start()
+        code = damaged.code()
+        state = damaged.get("/api/state")[1]
+        assert state["game"] is None and state["game_damage"]["what"] and state["game_damage"]["todo"]
+        assert damaged.post("/api/game/new", FOUR, code)[0] == 409  # refused until repaired
+        status, reply = damaged.post("/api/game/repair", {}, code)
+        assert status == 200 and reply["moved_to"]
+        assert damaged.get("/api/state")[1]["game_damage"] is None
+        assert damaged.post("/api/game/new", FOUR, code)[0] == 200
+    finally:
+        damaged.close()
+
+
 def test_the_press_is_for_the_simulator_only():
     hardware = Stack(sim=False).start()
     try:

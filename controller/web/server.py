@@ -237,6 +237,7 @@ class WebApp:
             "launcher_advice": launcher_advice(launcher),
             "game": game if game and "ruleset" in game else None,
             "game_error": (game or {}).get("error") if game else "no game yet: start one below",
+            "game_damage": (game or {}).get("damage"),  # why there is no game: the log's damage
             "scores": None,
             "last_burst": None,
             "messages": list(self.messages),
@@ -245,9 +246,20 @@ class WebApp:
             # game/status reads the hopper afresh: a reload while ready is no event, and status/get's
             # copy of the game would still advise reloading.
             shown["game"] = await self._call("game/status")
-            shown["scores"] = await self._call("game/scores")
-            shown["last_burst"] = last_burst((await self._call("game/log"))["actions"])
+            # A damaged log may refuse these while the status still says what is wrong: show that.
+            shown["scores"] = await self._optional("game/scores")
+            log_of_match = await self._optional("game/log")
+            shown["last_burst"] = last_burst(log_of_match["actions"]) if log_of_match else None
         return web.json_response(shown)
+
+    async def _optional(self, method: str) -> Any:
+        """A reading that may be refused (None then); only an unreachable daemon is an error."""
+        try:
+            return await self.link.call(method)
+        except DaemonDown as exc:
+            raise _json_error(503, "unreachable", f"{exc}; reconnecting", connected=False) from None
+        except ApiError:
+            return None
 
     async def game_method(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]

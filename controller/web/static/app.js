@@ -140,6 +140,13 @@ const REASONS = { uno: "Uno penalty", hint: "advice penalty", "all-hit": "Wild A
   "hit-fire": "until cards come out", "first-card": "the card turned up",
   "last-card-attack": "last-card attack: those cards count in the score" };
 
+function renderDamage(game) {
+  // What is wrong with the game log and what to do, from game/status (controller/damage.py).
+  const damage = game ? game.damage : state.game_damage;
+  $("#damage").hidden = !damage;
+  if (damage) $("#damage-text").textContent = `⚠ game log: ${damage.what} · what to do: ${damage.todo}`;
+}
+
 function renderTurn(game) {
   const match = game ? game.match : null;
   $("#chain").hidden = true;
@@ -304,6 +311,7 @@ function renderMessages() {
 function render() {
   const game = state.game;
   renderTurn(game);
+  renderDamage(game);
   renderLauncher();
   renderPlayers(game);
   renderActions(game);
@@ -422,6 +430,7 @@ function bind() {
   });
   $("#press").addEventListener("click", () => act("/api/press"));
   $("#undo").addEventListener("click", () => act("/api/game/undo"));
+  $("#repair").addEventListener("click", () => act("/api/game/repair"));
   $("#uno").addEventListener("click", async () => {
     const player = await pickPlayer("Who calls Uno?");
     if (player) act("/api/game/uno", { player });
