@@ -182,3 +182,26 @@ def test_the_page_says_reconnecting_while_launcherd_restarts(stack, browser_cont
     stack.start_daemon()
     expect_text(page, "#link", "live")
     expect_text(page, "#launcher-state", "ready")
+
+
+def test_wilds_ask_for_a_colour_and_attacks_for_a_player(stack, browser_context):
+    code = stack.code()
+    assert stack.post("/api/game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]},
+                      code)[0] == 200
+    page = browser_context.new_page()
+    page.goto(f"{stack.url}/?code={code}")
+    expect_text(page, "#turn-name", "^Ann$")
+    page.click("#cards button[data-card='wild-attack']")
+    expect_text(page, "#picker-title", "which colour")
+    shot(page, "13-colour-picker")
+    page.click("#picker-choices button[data-choice='red']")
+    expect_text(page, "#picker-title", "which player")
+    assert page.locator("#picker-choices button[data-choice='Ann']").count() == 0  # not the attacker
+    page.click("#picker-choices button[data-choice='Cy']")
+    expect_text(page, "#turn-name", "^Cy$")
+    expect_text(page, "td[data-owes='Cy']", "^2$")
+    # A picker closed without a choice plays nothing.
+    page.click("#cards button[data-card='wild']")
+    page.click("#picker button.cancel")
+    expect_text(page, "#turn-name", "^Cy$")
+    assert stack.post("/api/game/status")[1]["top_card"] == "wild-attack"
