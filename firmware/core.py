@@ -839,9 +839,12 @@ class Launcher:
             return actions + self._enter(LID_OPEN, now)
         # The original forgets its press count when the hopper is opened.
         self._policy.reset()
-        # The lid is opened to refill the hopper: closing it is the refill gesture.
-        return trace + self._enter(self._settled_state(), now) + [
-            Emit("refill_wanted", {"source": "lid", "last_reload": self._last_reload})]
+        actions = trace + self._enter(self._settled_state(), now)
+        if self._bench_until is None:
+            # The lid is opened to refill the hopper: closing it is the refill gesture (not while
+            # a builder tests the switch in bench mode).
+            actions.append(Emit("refill_wanted", {"source": "lid", "last_reload": self._last_reload}))
+        return actions
 
     def _go_to_sleep(self, now: float) -> list[Action]:
         self._awake_state = self._state

@@ -164,3 +164,15 @@ def test_refill_hold_ms_is_documented_and_checked_against_the_debounce():
         build_config({"timing": {"refill_hold_ms": 15, "button_debounce_ms": 20}}, "f.toml")
     assert str(error.value) == ("f.toml: [timing] refill_hold_ms = 15: must be 0 (off) or longer than"
                                 " button_debounce_ms (20), or every press in empty would count as a refill")
+
+
+def test_in_bench_mode_the_lid_is_a_switch_under_test_not_a_refill():
+    from firmware.events import Bench
+
+    rig = Rig(hopper=50, pins={"lid": 22})
+    rig.send(Bench(60))
+    mark = rig.mark()
+    rig.send(LidLevel(True))
+    rig.send(LidLevel(False), 500)
+    assert rig.emits("refill_wanted", mark) == []
+    assert [t["level"] for t in rig.emits("trace", mark) if t["what"] == "lid"] == [True, False]
