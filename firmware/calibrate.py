@@ -13,7 +13,7 @@ What is measured, per run (times from the motor's start):
 - period: from one card to the next (the feed rate);
 - first feed: from the motor's start to the first card at the beam;
 - misfeeds: a run that ran dry (``ended == "empty"``) before its count although cards were left,
-  and gaps longer than :data:`SLIP_FACTOR` times the run's median gap (the wheel slipped once).
+  and periods longer than :data:`SLIP_FACTOR` times the run's median period (the wheel slipped once).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any
 from .config import Config, load_config
 from .errors import ConfigError
 
-SLIP_FACTOR = 2.5
+SLIP_FACTOR = 1.5  # a card that comes one feed late makes a period of about twice the median
 # Margins: every proposal is the measurement times a factor, and at least the measurement plus a
 # fixed amount, so that short, quick mechanisms keep a usable margin too.
 CROSSING_FACTOR, CROSSING_PLUS_MS = 1.5, 5
@@ -111,9 +111,9 @@ def measure(run: dict[str, Any]) -> RunMeasure:
         result.periods_ms.append(a1 - a0)
         if b0 is not None:
             result.gaps_ms.append(a1 - b0)
-    if result.gaps_ms:
-        typical = statistics.median(result.gaps_ms)
-        result.misfeeds += sum(1 for gap in result.gaps_ms if gap > SLIP_FACTOR * typical)
+    if result.periods_ms:
+        typical = statistics.median(result.periods_ms)
+        result.misfeeds += sum(1 for period in result.periods_ms if period > SLIP_FACTOR * typical)
     if run["ended"] == "empty" and result.cards < result.requested:
         result.misfeeds += 1  # the feed stopped: a slip, or the hopper really ran out
     return result
