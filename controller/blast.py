@@ -37,7 +37,7 @@ from .classic import (
     FlowRuleset, PENALTIES, STANDARD_COLORS, aim, base_state, base_status, catch, check_card,
     check_match, checked, colour, numbers, owed_json, per_colour, turn_effect, turn_seat, turn_up, uno,
 )
-from .game import GameState, Owed, _bump, _check_by, _next, _refuse_when_over, _window_closed
+from .game import GameState, Owed, bump, check_by, next_seat, refuse_when_over, window_closed
 
 RULESET = FlowRuleset(
     id="blast",
@@ -73,14 +73,14 @@ def _inserts(n: int | None) -> str:
 
 def _card_effect(state: GameState, seat: int, card: str) -> tuple[GameState, list[dict]]:
     names = state.players
-    victim = _next(state, seat)
+    victim = next_seat(state, seat)
     owed = {"draw-one": Owed(victim, 1, False, "draw-one"),
             "wild-blast": Owed(victim, None, True, "wild-blast")}.get(card)
     if owed is None:
         state, texts, active = turn_effect(state, seat, card)
         return replace(state, active=active), [wording.message(t) for t in texts]
     # The insertions are the victim's turn: play goes on after them.
-    state = replace(state, queue=state.queue + (owed,), active=_next(state, victim))
+    state = replace(state, queue=state.queue + (owed,), active=next_seat(state, victim))
     text = f"{names[victim]} owes {_inserts(owed.presses)}"
     if len(names) == 2:
         text += f"; then {names[seat]} plays again"
@@ -91,15 +91,15 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     card = p["card"]
     color = colour(RULESET, p["color"])
     check_card(RULESET, card, color)
-    _refuse_when_over(state)
+    refuse_when_over(state)
     seat = turn_seat(state)
     name = state.players[seat]
-    _check_by(state, p["by"], seat)
+    check_by(state, p["by"], seat)
     if state.queue:
         raise Refused(f"{name} owes {_inserts(state.queue[0].presses)} first; nothing answers it")
     check_match(state, RULESET, card, color)
     described = f"{name} plays {card}" + (f" ({color})" if color else "")
-    state = replace(_window_closed(state), top_card=card, color=color, catchable=seat)
+    state = replace(window_closed(state), top_card=card, color=color, catchable=seat)
     if p["last"]:
         state = replace(state, round_over=True, winner=seat, catchable=None)
         return state, [wording.message(described),
@@ -115,16 +115,16 @@ def _insert(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise InvalidParams(f"insert: a safe insertion gives 0 cards, a blast 1 or more; not"
                             f" blast={blast} cards={cards}")
     if not state.queue:
-        _refuse_when_over(state)
+        refuse_when_over(state)
     seat = turn_seat(state)
-    _check_by(state, p["by"], seat)
+    check_by(state, p["by"], seat)
     name = state.players[seat]
-    state = replace(state, cards_taken=_bump(state.cards_taken, seat, cards),
-                    presses=_bump(state.presses, seat, 1),
+    state = replace(state, cards_taken=bump(state.cards_taken, seat, cards),
+                    presses=bump(state.presses, seat, 1),
                     uno_called=state.uno_called - {seat} if cards else state.uno_called)
     outcome = f"the blast: {name} takes {wording.cards(cards)}" if blast else f"{name} is safe"
     if not state.queue:
-        state = replace(_window_closed(state), active=_next(state, seat))
+        state = replace(window_closed(state), active=next_seat(state, seat))
         return state, [wording.message(outcome + "; turn over")]
     owed = state.queue[0]
     left = None if owed.presses is None else owed.presses - 1
@@ -134,7 +134,7 @@ def _insert(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         rest = (replace(owed, presses=left),) + state.queue[1:]
         outcome += f", still owes {_inserts(left)}"
     if owed.reason not in PENALTIES:  # a penalty is out of turn: the next turn has not begun
-        state = _window_closed(state)
+        state = window_closed(state)
     return replace(state, queue=rest), [wording.message(outcome)]
 
 

@@ -38,7 +38,7 @@ from typing import Any, Mapping
 from firmware.errors import InvalidParams, Refused
 
 from . import rulesets, wording
-from .game import GameState, Owed, _bump, _check_by, _find, _next, _refuse_when_over, _window_closed
+from .game import GameState, Owed, bump, check_by, find, next_seat, refuse_when_over, window_closed
 from .rulesets import Option
 
 STANDARD_COLORS = ("red", "yellow", "green", "blue")
@@ -195,13 +195,13 @@ def turn_effect(state: GameState, seat: int, card: str) -> tuple[GameState, list
     n = len(state.players)
     if card == "reverse" and n > 2:
         state = replace(state, direction=-state.direction)
-        return state, ["play now goes " + direction_word(state)], _next(state, seat)
+        return state, ["play now goes " + direction_word(state)], next_seat(state, seat)
     if card in ("reverse", "skip"):
-        skipped = _next(state, seat)
+        skipped = next_seat(state, seat)
         again = " plays again" if n == 2 else ""
         text = f"{state.players[skipped]} is skipped" + (f"; {state.players[seat]}{again}" if again else "")
-        return state, [text], _next(state, seat, 2)
-    return state, [], _next(state, seat)
+        return state, [text], next_seat(state, seat, 2)
+    return state, [], next_seat(state, seat)
 
 
 def owe_penalty(state: GameState, owed: Owed) -> GameState:
@@ -211,17 +211,17 @@ def owe_penalty(state: GameState, owed: Owed) -> GameState:
 
 
 def uno(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
-    seat = _find(state.players, p["player"])
-    _refuse_when_over(state)
+    seat = find(state.players, p["player"])
+    refuse_when_over(state)
     return replace(state, uno_called=state.uno_called | {seat}), [
         wording.message(f"{state.players[seat]} calls Uno")]
 
 
 def catch(state: GameState, p: dict, rs: FlowRuleset, unit: str) -> tuple[GameState, list[dict]]:
     """An Uno not called, caught before the next player's turn: ``rs.uno_penalty`` of ``unit``."""
-    seat = _find(state.players, p["player"])
+    seat = find(state.players, p["player"])
     name = state.players[seat]
-    _refuse_when_over(state)
+    refuse_when_over(state)
     if state.catchable != seat:
         raise Refused(f"{name} can be caught only after playing a card, before the next turn")
     if seat in state.uno_called:
@@ -235,7 +235,7 @@ def base_state(rs: FlowRuleset, players: list[str], dealer: str | None, options:
                round_no: int) -> GameState:
     chosen = rulesets.resolve_options(rs, options)
     names = rulesets.seating(players)
-    dealer_seat = len(names) - 1 if dealer is None else _find(names, dealer)
+    dealer_seat = len(names) - 1 if dealer is None else find(names, dealer)
     if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
         raise InvalidParams(f"round_no is a number from 1, not {round_no!r}")
     return GameState(
@@ -329,10 +329,10 @@ def _owe(state: GameState, owed: tuple[Owed, ...]) -> tuple[GameState, list[dict
 
 def _card_effect(state: GameState, rs: FlowRuleset, seat: int, card: str) -> tuple[GameState, list[dict]]:
     names = state.players
-    victim = _next(state, seat)
+    victim = next_seat(state, seat)
     if card == "draw-two":
         state, effects = _owe(state, (_deal(state, victim, 2, "draw-two"),))
-        state = replace(state, active=_next(state, victim))
+        state = replace(state, active=next_seat(state, victim))
         return state, [wording.message(f"{names[victim]} is dealt 2 and loses the turn")] + effects
     if card == "wild-draw-four":
         state = replace(state, awaiting=CHALLENGE, active=victim)
@@ -352,7 +352,7 @@ def _end_round(state: GameState, seat: int, card: str) -> tuple[GameState, list[
                {"type": "round_over", "winner": name}]
     draws = {"draw-two": 2, "wild-draw-four": 4}.get(card)
     if draws and dict(state.options)["last_card_draws"] == "true":
-        victim = _next(state, seat)
+        victim = next_seat(state, seat)
         state, deal = _owe(state, (_deal(state, victim, draws, "last-card-draw"),))
         state = replace(state, last_attack_victim=victim)
         effects += [wording.message(f"{state.players[victim]} is still dealt {draws}; they count in the score")]
@@ -365,17 +365,17 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     card = p["card"]
     color = colour(rs, p["color"])
     check_card(rs, card, color)
-    _refuse_when_over(state)
+    refuse_when_over(state)
     seat = turn_seat(state)
     name = state.players[seat]
-    _check_by(state, p["by"], seat)
+    check_by(state, p["by"], seat)
     if state.queue:
         raise Refused(f"{name} is dealt {wording.cards(state.queue[0].presses)} first")
     if state.awaiting in (CHALLENGE, RESULT, MINIONS):
         raise Refused(f"{name} first settles the {state.top_card}: {state.awaiting.replace('_', ' ')}")
     check_match(state, rs, card, color)
     described = f"{name} plays {card}" + (f" ({color})" if color else "")
-    state = replace(_window_closed(state), top_card=card, color=color, catchable=seat, awaiting=None)
+    state = replace(window_closed(state), top_card=card, color=color, catchable=seat, awaiting=None)
     if p["last"]:
         state, effects = _end_round(state, seat, card)
     else:
@@ -388,9 +388,9 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     if cards < 0:
         raise InvalidParams(f"press: cards must be 0 or more, not {cards}")
     if not state.queue:
-        _refuse_when_over(state)
+        refuse_when_over(state)
     seat = turn_seat(state)
-    _check_by(state, p["by"], seat)
+    check_by(state, p["by"], seat)
     name = state.players[seat]
     if not state.queue:
         if state.awaiting == DRAWN:
@@ -399,8 +399,8 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
             raise Refused(f"{name} first settles the {state.top_card}: {state.awaiting.replace('_', ' ')}")
         if cards != 1:
             raise Refused(f"a draw is exactly 1 card, not {cards}: {name} is owed nothing")
-        state = replace(_window_closed(state), awaiting=DRAWN,
-                        cards_taken=_bump(state.cards_taken, seat, 1), presses=_bump(state.presses, seat, 1),
+        state = replace(window_closed(state), awaiting=DRAWN,
+                        cards_taken=bump(state.cards_taken, seat, 1), presses=bump(state.presses, seat, 1),
                         uno_called=state.uno_called - {seat})
         return state, [wording.message(f"{name} draws 1 card: play it if it matches, or pass")]
     owed = state.queue[0]
@@ -408,10 +408,10 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise Refused(f"{name} is owed {wording.cards(owed.presses)}, not {cards}: never more")
     left = owed.presses - cards
     rest = state.queue[1:] if left == 0 else (replace(owed, presses=left),) + state.queue[1:]
-    state = replace(state, queue=rest, cards_taken=_bump(state.cards_taken, seat, cards),
+    state = replace(state, queue=rest, cards_taken=bump(state.cards_taken, seat, cards),
                     uno_called=state.uno_called - {seat} if cards else state.uno_called)
     if owed.reason not in PENALTIES and owed.reason != "deal":
-        state = _window_closed(state)
+        state = window_closed(state)
     if owed.reason == "last-card-draw":
         state = replace(state, last_attack_cards=state.last_attack_cards + cards)
     text = f"{name} is dealt {wording.cards(cards)}" + (", done" if left == 0 else f", {left} to come")
@@ -419,37 +419,37 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
 
 
 def _pass(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
-    _refuse_when_over(state)
+    refuse_when_over(state)
     seat = turn_seat(state)
-    _check_by(state, p["by"], seat)
+    check_by(state, p["by"], seat)
     if state.queue or state.awaiting != DRAWN:
         raise Refused("pass only after drawing a card; a player who will not play draws first")
-    state = replace(state, awaiting=None, active=_next(state, seat))
+    state = replace(state, awaiting=None, active=next_seat(state, seat))
     return state, [wording.message(f"{state.players[seat]} keeps the card; turn over")]
 
 
 def _victim_move(state: GameState, p: dict, waiting: str, what: str) -> int:
-    _refuse_when_over(state)
+    refuse_when_over(state)
     if state.awaiting != waiting:
         raise Refused(f"no {what} now")
     seat = turn_seat(state)
     if state.queue:
         raise Refused(f"{state.players[seat]} is dealt {wording.cards(state.queue[0].presses)} first")
-    _check_by(state, p["by"], seat)
+    check_by(state, p["by"], seat)
     return seat
 
 
 def _challenge(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     seat = _victim_move(state, p, CHALLENGE, "wild-draw-four to challenge")
-    player = _next(state, seat, -1)
-    state = replace(_window_closed(state), awaiting=RESULT)
+    player = next_seat(state, seat, -1)
+    state = replace(window_closed(state), awaiting=RESULT)
     return state, [wording.message(f"{state.players[seat]} challenges: {state.players[player]} shows the"
                                    " hand; give the result, legal or illegal")]
 
 
 def _accept(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     seat = _victim_move(state, p, CHALLENGE, "wild-draw-four to accept")
-    state, effects = _owe(replace(_window_closed(state), awaiting=None, active=_next(state, seat)),
+    state, effects = _owe(replace(window_closed(state), awaiting=None, active=next_seat(state, seat)),
                           (_deal(state, seat, 4, "wild-draw-four"),))
     return state, [wording.message(f"{state.players[seat]} accepts: dealt 4, turn lost")] + effects
 
@@ -458,15 +458,15 @@ def _challenge_result(state: GameState, p: dict) -> tuple[GameState, list[dict]]
     result = p["result"]
     if result not in ("legal", "illegal"):
         raise InvalidParams(f"challenge-result: result is legal or illegal, not {result!r}")
-    _refuse_when_over(state)
+    refuse_when_over(state)
     if state.awaiting != RESULT:
         raise Refused("no challenge waits for its result")
     challenger = state.active
-    player = _next(state, challenger, -1)
+    player = next_seat(state, challenger, -1)
     names = state.players
     state = replace(state, awaiting=None)
     if result == "legal":
-        state, effects = _owe(replace(state, active=_next(state, challenger)),
+        state, effects = _owe(replace(state, active=next_seat(state, challenger)),
                               (_deal(state, challenger, 6, "challenge-lost"),))
         text = f"the Wild Draw Four was legal: {names[challenger]} is dealt 6 and loses the turn"
     else:
@@ -478,15 +478,15 @@ def _challenge_result(state: GameState, p: dict) -> tuple[GameState, list[dict]]
 
 
 def _minions(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
-    _refuse_when_over(state)
+    refuse_when_over(state)
     if state.awaiting != MINIONS:
         raise Refused("no Wild Mega Minions Power waits for its counts")
     first = state.active
-    player = _next(state, first, -1)
-    order = [_next(state, player, i) for i in range(1, len(state.players))]
+    player = next_seat(state, first, -1)
+    order = [next_seat(state, player, i) for i in range(1, len(state.players))]
     counts: dict[int, int] = {}
     for name, count in p["counts"].items():
-        seat = _find(state.players, name)
+        seat = find(state.players, name)
         if seat == player:
             raise Refused(f"{state.players[player]} played the card and discards nothing")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
@@ -519,7 +519,7 @@ def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_
         raise InvalidParams(f"{rs.id} is not a dealer-mode ruleset; these are: " + ", ".join(RULESETS))
     state = base_state(rs, players, dealer, options, round_no)
     names = state.players
-    seats = [_next(state, state.dealer, i) for i in range(1, len(names) + 1)]
+    seats = [next_seat(state, state.dealer, i) for i in range(1, len(names) + 1)]
     state, deals = _owe(state, tuple(_deal(state, s, HAND, "deal") for s in seats))
     state, first = turn_up(state, rs, first_card, color)
     head = wording.message(f"round {round_no} of {rs.id}: {names[state.dealer]} deals {HAND} to each seat")
@@ -545,7 +545,7 @@ def status(state: GameState) -> dict:
     view = base_status(state, rs, _owed_view)
     if state.awaiting in (CHALLENGE, RESULT):
         view["challenge"] = {"challenger": state.players[state.active],
-                             "player": state.players[_next(state, state.active, -1)]}
+                             "player": state.players[next_seat(state, state.active, -1)]}
     if state.last_attack_victim is not None:
         view["last_card_draw"] = {"victim": state.players[state.last_attack_victim],
                                   "cards": state.last_attack_cards}

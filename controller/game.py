@@ -108,9 +108,22 @@ class GameState:
 
 
 # ---- small helpers ------------------------------------------------------------------------------
+# bump, check_by, find, next_seat, refuse_when_over and window_closed are public: the blast and
+# classic flows (controller/blast.py, controller/classic.py) build on the same state with them.
 
 
+def _flow(ruleset: object):
+    """The module that plays ``ruleset`` when it is not an Attack edition (blast, classic), else None.
 
+    Imported here, not at the top: both flows import this module for its state and helpers.
+    """
+    from . import blast, classic
+
+    if isinstance(ruleset, str):
+        for flow in (blast, classic):
+            if ruleset in flow.RULESETS:
+                return flow
+    return None
 
 
 def _aim(state: GameState, seat: int) -> dict:
@@ -125,7 +138,7 @@ def _early_stop(state: GameState) -> bool:
     return _option(state, "early_stop") == "true"
 
 
-def _next(state: GameState, seat: int, steps: int = 1) -> int:
+def next_seat(state: GameState, seat: int, steps: int = 1) -> int:
     """The seat ``steps`` places after ``seat`` in the current direction."""
     return (seat + steps * state.direction) % len(state.players)
 
@@ -141,7 +154,7 @@ def _turn(state: GameState) -> int | None:
     return None if state.round_over else state.active
 
 
-def _find(players: tuple[str, ...], name: str) -> int:
+def find(players: tuple[str, ...], name: str) -> int:
     """The seat of a player, names compared without case."""
     wanted = name.casefold()
     for seat, player in enumerate(players):
@@ -156,32 +169,32 @@ def _color(color: str | None) -> str | None:
     return color
 
 
-def _bump(values: tuple[int, ...], seat: int, by: int) -> tuple[int, ...]:
+def bump(values: tuple[int, ...], seat: int, by: int) -> tuple[int, ...]:
     return values[:seat] + (values[seat] + by,) + values[seat + 1 :]
 
 
-def _refuse_when_over(state: GameState) -> None:
+def refuse_when_over(state: GameState) -> None:
     if state.round_over:
         raise Refused(
             f"round {state.round_no} is over ({state.players[state.winner]} won); start a new round"
         )
 
 
-def _window_closed(state: GameState) -> GameState:
+def window_closed(state: GameState) -> GameState:
     """The next player's turn begins: the latest play can no longer be caught, its Uno call is spent."""
     if state.catchable is None:
         return state
     return replace(state, catchable=None, uno_called=state.uno_called - {state.catchable})
 
 
-def _check_by(state: GameState, by: str | None, seat: int) -> None:
+def check_by(state: GameState, by: str | None, seat: int) -> None:
     """``by`` names who the caller thinks moves: refuse it when the move is someone else's."""
-    if by is not None and _find(state.players, by) != seat:
+    if by is not None and find(state.players, by) != seat:
         raise Refused(f"it is {state.players[seat]}'s move, not {by}'s")
 
 
 def _check_target(state: GameState, target: str, seat: int, card: str) -> int:
-    victim = _find(state.players, target)
+    victim = find(state.players, target)
     if victim == seat:
         raise Refused(f"{card} names another player, not {state.players[seat]}")
     return victim
@@ -245,12 +258,12 @@ def _card_effect(
         if n > 2:  # with two players Reverse acts as Skip: the direction does not matter
             state = replace(state, direction=-state.direction)
             texts.append("play now goes " + _direction(state))
-        active = _next(state, seat)
+        active = next_seat(state, seat)
     elif card == "skip":
-        texts.append(f"{names[_next(state, seat)]} is skipped")
-        active = _next(state, seat, 2)
+        texts.append(f"{names[next_seat(state, seat)]} is skipped")
+        active = next_seat(state, seat, 2)
     elif card in rs.hits:
-        victim = target if card == "wild-attack" else _next(state, seat)
+        victim = target if card == "wild-attack" else next_seat(state, seat)
         presses = rs.hits[card]
         chain = Chain(presses, seat, 0) if rs.mega_hit else None
         reason = "attack" if card == "wild-attack" else "hit"
@@ -260,23 +273,23 @@ def _card_effect(
             f"{names[victim]} owes {wording.presses(presses)}"
             + (" or answers with a Hit card" if chain else "")
         )
-        active = _next(state, victim)
+        active = next_seat(state, victim)
     elif card == "wild-all-hit":
-        order = [_next(state, seat, i) for i in range(1, n)]
+        order = [next_seat(state, seat, i) for i in range(1, n)]
         state = replace(
             state, queue=tuple(Owed(v, 1, _early_stop(state), "all-hit") for v in order)
         )
         texts.append("each other player presses once: " + ", ".join(names[v] for v in order))
-        active = _next(state, seat)
+        active = next_seat(state, seat)
     elif card == "wild-hit-fire":
-        victim = _next(state, seat)
+        victim = next_seat(state, seat)
         state = replace(state, queue=(Owed(victim, None, True, "hit-fire"),))
         texts.append(f"{names[victim]} presses until cards come out")
-        active = _next(state, victim)
+        active = next_seat(state, victim)
     else:
         if card == "trade-hands":
             texts.append(f"{names[seat]} and {names[target]} swap hands")
-        active = _next(state, seat)
+        active = next_seat(state, seat)
     if n == 2 and card in rs.two_players_replay:
         texts.append(f"{names[seat]} plays again (two players)")
         active = seat
@@ -289,11 +302,11 @@ def _stack(
     """A Hit card answering a Mega Hit: the hits add up and pass on (rules.md §4)."""
     chain = state.queue[0].chain
     hits = chain.hits + rs.hits[card]
-    victim = target if card == "wild-attack" else _next(state, seat)
+    victim = target if card == "wild-attack" else next_seat(state, seat)
     if _option(state, "resume") == "first_attacker":
         active = chain.started_by
     else:
-        active = _next(state, chain.started_by)
+        active = next_seat(state, chain.started_by)
     stacked = Chain(hits, chain.started_by, chain.stacks + 1)
     owed = Owed(victim, hits, _early_stop(state), "mega-hit", stacked)
     state = replace(state, queue=(owed,) + state.queue[1:], active=active)
@@ -341,10 +354,10 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise InvalidParams(f"{card} names another player: give target")
     if card not in TARGETED_CARDS and p["target"] is not None:
         raise InvalidParams(f"{card} takes no target; only " + ", ".join(sorted(TARGETED_CARDS)))
-    _refuse_when_over(state)
+    refuse_when_over(state)
     seat = _turn(state)
     name = state.players[seat]
-    _check_by(state, p["by"], seat)
+    check_by(state, p["by"], seat)
     if state.awaiting and not state.queue:
         raise Refused(f"{name} first names the colour and target of the turned-up wild-attack")
     front = state.queue[0] if state.queue else None
@@ -363,7 +376,7 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     described = f"{name} plays {card}" + (f" ({color})" if color else "")
     if target is not None:
         described += f" at {state.players[target]}"
-    state = replace(_window_closed(state), top_card=card, color=color, catchable=seat)
+    state = replace(window_closed(state), top_card=card, color=color, catchable=seat)
     if p["last"]:
         state, effects = _end_round(state, rs, seat, card, target)
     elif front is not None:
@@ -392,16 +405,16 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     if cards < 0:
         raise InvalidParams(f"press: cards must be 0 or more, not {cards}")
     if not state.queue:  # after the last card only a last-card attack is still pressed
-        _refuse_when_over(state)
+        refuse_when_over(state)
     seat = _turn(state)
-    _check_by(state, p["by"], seat)
+    check_by(state, p["by"], seat)
     text = f"{state.players[seat]} pressed: {wording.cards(cards)}"
     state = replace(
         state,
         last_presser=seat,
         last_press_was_attack=bool(state.queue) and state.queue[0].reason == "last-card-attack",
-        cards_taken=_bump(state.cards_taken, seat, cards),
-        presses=_bump(state.presses, seat, 1),
+        cards_taken=bump(state.cards_taken, seat, cards),
+        presses=bump(state.presses, seat, 1),
         # Cards in hand again: an earlier Uno call no longer covers this player.
         uno_called=state.uno_called - {seat} if cards else state.uno_called,
     )
@@ -410,7 +423,7 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         text += f"; {state.players[seat]} still names a colour and a player to attack"
         return state, [wording.message(text)]
     if not state.queue:  # the "cannot or will not play" press: the turn is over
-        state = replace(_window_closed(state), active=_next(state, seat))
+        state = replace(window_closed(state), active=next_seat(state, seat))
         return state, [wording.message(text + ", turn over")]
     owed = state.queue[0]
     left = None if owed.presses is None else owed.presses - 1
@@ -422,7 +435,7 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         rest = (replace(owed, presses=left, chain=None),) + state.queue[1:]
         text += f", still owes {wording.presses(left)}"
     if owed.reason not in PENALTIES:  # a penalty is out of turn: the next player has not moved yet
-        state = _window_closed(state)
+        state = window_closed(state)
     if owed.reason == "last-card-attack":
         state = replace(state, last_attack_cards=state.last_attack_cards + cards)
     return replace(state, queue=rest), [wording.message(text)]
@@ -436,11 +449,11 @@ def _late_cards(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     seat = state.last_presser
     if seat is None:
         raise Refused("nobody has pressed yet this round: the cards belong to no one")
-    if p["by"] is not None and _find(state.players, p["by"]) != seat:
+    if p["by"] is not None and find(state.players, p["by"]) != seat:
         raise Refused(f"the last press was {state.players[seat]}'s, not {p['by']}'s")
     state = replace(
         state,
-        cards_taken=_bump(state.cards_taken, seat, cards),
+        cards_taken=bump(state.cards_taken, seat, cards),
         uno_called=state.uno_called - {seat},
         last_attack_cards=state.last_attack_cards + (cards if state.last_press_was_attack else 0),
     )
@@ -450,9 +463,9 @@ def _late_cards(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
 def _penalty(state: GameState, p: dict, reason: str) -> tuple[GameState, list[dict]]:
     """Presses owed at once, out of turn, before anything else already owed (rules.md §3)."""
     rs = rulesets.get(state.ruleset)
-    seat = _find(state.players, p["player"])
+    seat = find(state.players, p["player"])
     name = state.players[seat]
-    _refuse_when_over(state)
+    refuse_when_over(state)
     if reason == "hint":
         if rs.hint_penalty is None:
             raise Refused(f"{rs.id} has no advice penalty (the 2005 and 2010 boxes only)")
@@ -484,8 +497,8 @@ def _hint(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
 
 
 def _uno(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
-    seat = _find(state.players, p["player"])
-    _refuse_when_over(state)
+    seat = find(state.players, p["player"])
+    refuse_when_over(state)
     state = replace(state, uno_called=state.uno_called | {seat})
     return state, [wording.message(f"{state.players[seat]} calls Uno")]
 
@@ -494,13 +507,13 @@ def _first_attack(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     """The first player names the colour and the victim of a turned-up Wild Attack-Attack (§5)."""
     rs = rulesets.get(state.ruleset)
     color = _color(p["color"])
-    _refuse_when_over(state)
+    refuse_when_over(state)
     if state.awaiting != AWAITING_FIRST_ATTACK:
         raise Refused("no turned-up wild-attack waits for a colour and a target")
     seat = _turn(state)
     if state.queue:
         raise Refused(f"{state.players[seat]} owes {wording.presses(state.queue[0].presses)} first")
-    _check_by(state, p["by"], seat)
+    check_by(state, p["by"], seat)
     target = _check_target(state, p["target"], seat, "wild-attack")
     state = replace(state, awaiting=None, color=color)
     text = f"{state.players[seat]} names {color} and {state.players[target]}"
@@ -533,12 +546,12 @@ def _first_card(state: GameState, rs: Ruleset, card: str | None) -> tuple[GameSt
         text = f"Reverse turned up: {names[state.dealer]} (the dealer) starts, play goes "
         text += _direction(state)
     elif card == "skip":
-        state = replace(state, active=_next(state, first))
+        state = replace(state, active=next_seat(state, first))
         text = f"Skip turned up: {names[first]} is skipped"
     elif card in ("hit-1", "hit-2"):
         presses = rs.hits[card]
         owed = Owed(first, presses, es, "first-card")
-        state = replace(state, queue=(owed,), active=_next(state, first))
+        state = replace(state, queue=(owed,), active=next_seat(state, first))
         text = f"{card} turned up: {names[first]} owes {wording.presses(presses)} and misses the turn"
     elif card == "wild":
         text = f"Wild turned up: {names[first]} names the colour"
@@ -548,12 +561,12 @@ def _first_card(state: GameState, rs: Ruleset, card: str | None) -> tuple[GameSt
         state = replace(state, awaiting=AWAITING_FIRST_ATTACK)
         text = f"Wild Attack-Attack turned up: {names[first]} names a colour and a player to attack"
     elif card == "wild-all-hit":  # as if the dealer had played it, like a turned-up Hit card
-        order = [_next(state, state.dealer, i) for i in range(1, len(names))]
+        order = [next_seat(state, state.dealer, i) for i in range(1, len(names))]
         state = replace(state, queue=tuple(Owed(v, 1, es, "all-hit") for v in order))
         text = "Wild All Hit turned up: " + ", ".join(names[v] for v in order) + " press once each"
     elif card == "wild-hit-fire":
         owed = Owed(first, None, True, "hit-fire")
-        state = replace(state, queue=(owed,), active=_next(state, first))
+        state = replace(state, queue=(owed,), active=next_seat(state, first))
         text = f"Wild Hit-Fire turned up: {names[first]} presses until cards come out, loses the turn"
     else:  # a number or Trade Hands (nobody trades): only the start colour
         return state, []
@@ -578,10 +591,13 @@ def new_game(
     name plays first. ``first_card`` is the card turned up (None: a number, or not told);
     ``color`` its colour, or the colour the first player named for a turned-up Wild.
     """
+    flow = _flow(ruleset)
+    if flow is not None:
+        return flow.new_game(ruleset, players, dealer, first_card, color, options, round_no)
     rs = rulesets.get(ruleset)
     chosen = rulesets.resolve_options(rs, options)
     names = rulesets.seating(players)
-    dealer_seat = len(names) - 1 if dealer is None else _find(names, dealer)
+    dealer_seat = len(names) - 1 if dealer is None else find(names, dealer)
     if first_card is not None and first_card not in rs.cards:
         raise InvalidParams(f"{first_card!r} is not a card of {rs.id}; cards: " + ", ".join(rs.cards))
     if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
@@ -610,6 +626,9 @@ def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
 
     An ``aim`` effect is added whenever the player whose move it is changes.
     """
+    flow = _flow(state.ruleset)
+    if flow is not None:
+        return flow.apply(state, action)
     kind, params = _checked(action)
     before = _turn(state)
     state, effects = _HANDLERS[kind](state, params)
@@ -637,6 +656,9 @@ def _owed_json(state: GameState, owed: Owed) -> dict:
 
 def status(state: GameState) -> dict:
     """The `game status --json` view of a round."""
+    flow = _flow(state.ruleset)
+    if flow is not None:
+        return flow.status(state)
     turn = _turn(state)
     chained = next((o for o in state.queue if o.chain is not None), None)
     attack = None

@@ -9,6 +9,9 @@ from __future__ import annotations
 from types import MappingProxyType
 
 COLORS = ("red", "yellow", "green", "blue")
+# Every colour of every box: despicable-me-4 has orange and purple instead of red and green. Each
+# ruleset checks its own; this is what a command line or the API lets through to that check.
+ALL_COLORS = COLORS + ("orange", "purple")
 
 
 def _numbers(first: int) -> dict[str, int]:
@@ -35,7 +38,12 @@ POINTS: MappingProxyType[str, MappingProxyType[str, int]] = MappingProxyType(
                 **_numbers(1), "draw-one": 20, "discard-color": 20, "reverse": 20, "skip": 20,
                 "wild": 50, "wild-blast": 50,
             },
+            # The standard deck: no Wild Mega Minions Power, which is despicable-me-4's alone.
             "classic": {
+                **_numbers(0), "draw-two": 20, "reverse": 20, "skip": 20, "wild": 50,
+                "wild-draw-four": 50,
+            },
+            "despicable-me-4": {
                 **_numbers(0), "draw-two": 20, "reverse": 20, "skip": 20, "wild": 50,
                 "wild-draw-four": 50, "wild-mega-minions": 50,
             },

@@ -161,6 +161,10 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
 )
 
 DEFAULT_RULESET = "attack-mega-hit"
+# Played by their own flows on the same game state: controller/blast.py (the blaster) and
+# controller/classic.py (the launcher as dealer); their data is there (a test keeps both in step).
+FLOW_RULESETS = ("blast", "classic", "despicable-me-4")
+RULESET_IDS = tuple(RULESETS) + FLOW_RULESETS  # every ruleset a game may be started with
 MIN_PLAYERS, MAX_PLAYERS = 2, 10  # rules.md §1
 
 

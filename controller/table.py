@@ -10,7 +10,9 @@ Actions (JSON objects, logged verbatim by ``controller.store``):
 - ``new``: ``rules``, ``players`` (seat order, clockwise), ``dealer``, ``first_card``, ``color``,
   ``options``, ``scoring``, ``target``; only ``rules`` and ``players`` are required.
 - the round's own (``controller.game.ACTIONS``): ``play``, ``press``, ``uno``, ``catch``, ``hint``,
-  ``first_attack``.
+  ``first_attack``; with ``blast`` also ``insert`` (``controller.blast.ACTIONS``), with ``classic`` and
+  ``despicable-me-4`` ``pass``, ``challenge``, ``challenge-result``, ``accept``, ``minions``
+  (``controller.classic.ACTIONS``).
 - ``end_round``: ``winner``, ``hands`` and, for the next round, the card turned up (``first_card``,
   ``color``). When the match goes on, the next round starts at once with the players still
   seated and the next dealer.
@@ -27,11 +29,12 @@ from typing import Any, Iterable, Mapping
 
 from firmware.errors import InvalidParams, Refused
 
-from . import game, scores, wording
+from . import blast, classic, game, scores, wording
 
 Effects = list[dict[str, Any]]
 
-GAME_ACTIONS = frozenset(game.ACTIONS)
+# The round's own actions, of every flow; game.apply refuses those its ruleset does not know.
+GAME_ACTIONS = frozenset(game.ACTIONS) | frozenset(blast.ACTIONS) | frozenset(classic.ACTIONS)
 _KEYS = {
     "new": {"rules", "players", "dealer", "first_card", "color", "options", "scoring", "target"},
     "end_round": {"winner", "hands", "first_card", "color"},
@@ -68,10 +71,10 @@ def _checked(action: object, kind: str) -> dict[str, Any]:
 
 
 def _seat_effects(match: scores.MatchState, effects: Effects) -> Effects:
-    """Aim effects in the table's chairs: ``seat`` among all players, and ``seats`` around the table."""
+    """Aim and deal effects in the table's chairs: ``seat`` among all players, ``seats`` around the table."""
     return [
         {**effect, "seat": match.players.index(effect["player"]), "seats": len(match.players)}
-        if effect["type"] == "aim" else effect
+        if effect["type"] in ("aim", "deal") else effect
         for effect in effects
     ]
 
@@ -174,7 +177,13 @@ def _ejected(table: Table, winner: object) -> dict[str, int] | None:
     if round_now["round_over"] and round_now["winner"] != winner:
         raise Refused(f"{round_now['winner']} played the last card of round {table.game.round_no},"
                       f" not {winner}; undo that play first to change it")
-    attack = round_now["last_card_attack"]
+    draw = round_now.get("last_card_draw")  # classic's last_card_draws option (§7)
+    if draw is not None:
+        if round_now["owed"]:
+            raise Refused(f"{draw['victim']} is still to be dealt {round_now['owed']['cards']} card(s) of the"
+                          " last Draw card: those cards count in the score, deal them first")
+        return {draw["victim"]: draw["cards"]}
+    attack = round_now.get("last_card_attack")
     if attack is None:
         return None
     if attack["presses_owed"]:

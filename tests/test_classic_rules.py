@@ -62,8 +62,8 @@ def test_decks_are_the_boxes():
     assert c.deck_size == 108 and d.deck_size == 112
     assert c.colors == ("red", "yellow", "green", "blue") and d.colors == ("blue", "orange", "purple", "yellow")
     assert "wild-mega-minions" not in c.cards and d.deck["wild-mega-minions"] == 4
-    assert all(POINTS["classic"][card] == points for card, points in d.points.items())
-    assert all(POINTS["classic"][card] == points for card, points in c.points.items())
+    assert dict(POINTS["despicable-me-4"]) == dict(d.points)
+    assert dict(POINTS["classic"]) == dict(c.points)
 
 
 def test_colours_are_the_rulesets():

@@ -53,7 +53,8 @@ def play(state, *rounds):
         ("blast", "draw-one,3", 23),
         ("classic", "0", 0),
         ("classic", "draw-two", 20),
-        ("classic", "0,0,wild-draw-four,wild-mega-minions", 100),
+        ("classic", "0,0,wild-draw-four,wild", 100),
+        ("despicable-me-4", "0,0,wild-draw-four,wild-mega-minions", 100),
     ],
 )
 def test_card_lists_use_the_ruleset_point_table(ruleset, text, points):
@@ -89,6 +90,7 @@ def test_totals_are_taken_as_entered_whatever_the_table():
         ("attack-2010", "trade-hands", "not a card of attack-2010"),
         ("blast", "wild-attack", "not a card of blast"),
         ("classic", "hit-2", "not a card of classic"),
+        ("classic", "wild-mega-minions", "not a card of classic"),
         ("attack-mega-hit", "7,,wild", "non-empty"),
         ("nope", "37", "unknown ruleset"),
     ],

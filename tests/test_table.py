@@ -43,7 +43,7 @@ def test_a_given_dealer_is_the_dealer_of_both_the_round_and_the_match():
 
 @pytest.mark.parametrize("bad, error", [
     ({"type": "new", "players": ["Ann", "Bob"]}, InvalidParams),
-    ({**NEW, "rules": "blast"}, InvalidParams),
+    ({**NEW, "rules": "uno-flip"}, InvalidParams),
     ({**NEW, "players": "Ann,Bob"}, InvalidParams),
     ({**NEW, "players": ["Ann"]}, InvalidParams),
     ({**NEW, "scoring": "golf"}, InvalidParams),
@@ -198,3 +198,47 @@ def test_replay_of_the_accepted_actions_is_the_live_table(scoring, actions):
         accepted.append(action)
     assert tables.replay(accepted) == live
     assert tables.status(tables.replay(accepted)) == tables.status(live)
+
+
+# ---- the blast and classic flows at the table (#11) ------------------------------------------------
+
+CLASSIC = {"type": "new", "rules": "classic", "players": ["Ann", "Bob", "Cy"],
+           "options": {"last_card_draws": "true"}, "first_card": "5", "color": "red"}
+
+
+def test_every_ruleset_id_is_played_by_a_flow():
+    from controller import blast, classic, rulesets
+
+    assert set(rulesets.RULESET_IDS) == set(rulesets.RULESETS) | set(blast.RULESETS) | set(classic.RULESETS)
+    for rules in rulesets.RULESET_IDS:
+        table, _ = tables.new_table({**NEW, "rules": rules})
+        assert tables.status(table)["ruleset"] == rules
+
+
+def test_deal_effects_name_the_tables_chairs_and_the_deal_is_logged_as_presses():
+    table, effects = run([CLASSIC])
+    deals = [(e["player"], e["seat"], e["seats"], e["cards"]) for e in effects if e["type"] == "deal"]
+    assert deals == [("Ann", 0, 3, 7), ("Bob", 1, 3, 7), ("Cy", 2, 3, 7)]
+    table, _ = run([CLASSIC] + [{"type": "press", "cards": 7}] * 3)
+    assert [p["cards_taken"] for p in tables.status(table)["players"]] == [7, 7, 7]
+
+
+def test_a_round_won_on_a_draw_card_counts_the_cards_still_dealt():
+    dealt = [CLASSIC] + [{"type": "press", "cards": 7}] * 3
+    won = dealt + [{"type": "play", "card": "draw-two", "color": "red", "last": True}]
+    end = {"type": "end_round", "winner": "Ann", "hands": {"Bob": "7", "Cy": 3}}
+    with pytest.raises(Refused, match="Bob is still to be dealt 2 card"):
+        run(won + [end])
+    table, effects = run(won + [{"type": "press", "cards": 2}, end])
+    assert tables.status(table)["match"]["totals"]["Ann"] == 10
+    assert any("ejected" in text or "Bob" in text for text in messages(effects))
+
+
+def test_a_blast_round_inserts_through_the_table():
+    table, _ = run([{**NEW, "rules": "blast", "first_card": "5", "color": "red"},
+                    {"type": "insert", "blast": False, "cards": 0},
+                    {"type": "insert", "blast": True, "cards": 3}])
+    status = tables.status(table)
+    assert status["turn"] == "Cy" and [p["cards_taken"] for p in status["players"]] == [0, 3, 0]
+    with pytest.raises(InvalidParams, match="unknown action type 'insert'"):
+        run([NEW, {"type": "insert", "blast": False, "cards": 0}])
