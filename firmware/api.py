@@ -186,6 +186,10 @@ class _Client:
             return False
         return True
 
+    def running(self) -> int:
+        """Requests of this connection not finished yet."""
+        return sum(not task.done() for task in self.requests)
+
     def send_in_turn(self, message: dict[str, Any]) -> None:
         """Queue a line behind the replies of the requests read before it that finish at once.
 
@@ -400,6 +404,8 @@ class ApiServer:
                     client.send_in_turn(_error(None, _too_long()))
                     continue
                 if line.strip():
+                    if client.running() >= MAX_IN_FLIGHT:
+                        await asyncio.sleep(0)  # requests that finish at once are not in flight
                     self._start_request(line, client)
             if len(buffer) > MAX_LINE:
                 if not discarding:
@@ -420,7 +426,7 @@ class ApiServer:
             return
         request_id = _safe_id(request.get("id"))
         method = request["method"]
-        if len(client.requests) >= MAX_IN_FLIGHT and method not in UNLIMITED_METHODS:
+        if client.running() >= MAX_IN_FLIGHT and method not in UNLIMITED_METHODS:
             client.send_in_turn(_error(request_id, ApiError(
                 ApiError.REFUSED, f"{MAX_IN_FLIGHT} requests of this connection are still running:"
                                   " wait for their replies")))

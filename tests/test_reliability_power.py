@@ -50,7 +50,9 @@ PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 # Never reached, so that no match ends in the middle of a pipelined script.
 NEW = {"rules": "attack-mega-hit", "players": PLAYERS, "target": 1_000_000}
 CARDS = ["1", "5", "7", "9", "reverse", "skip"]
-COLORS = ["red", "blue", "green", "yellow"]
+# One colour: every play then matches the top card, so the game's colour rule accepts every one
+# (this test is about the log surviving a power cut, not about the rules).
+COLOR = "red"
 # The kill comes this long after the first request: most scripts are still running then.
 KILL_AFTER_S = (0.0, 0.5)
 
@@ -87,7 +89,7 @@ def make_script(rng: random.Random, live: int, new_match: bool, length: int) -> 
     while len(script) < length:
         roll = rng.random()
         if roll < 0.25:
-            request = Request("game/play", {"card": rng.choice(CARDS), "color": rng.choice(COLORS)})
+            request = Request("game/play", {"card": rng.choice(CARDS), "color": COLOR})
         elif roll < 0.35:
             request = Request("game/uno", {"player": rng.choice(PLAYERS)})
         elif roll < 0.75:
@@ -108,7 +110,7 @@ def make_script(rng: random.Random, live: int, new_match: bool, length: int) -> 
 def logged(request: Request, result: dict) -> dict | None:
     """The action the game layer logs for an acknowledged request (None: nothing new is logged)."""
     if request.method == "launcher/launch":
-        assert result["outcome"] != "empty", "the hopper ran out: make the script shorter"
+        assert result.get("outcome") != "empty", ("the hopper ran out: make the script shorter", result)
         return {"type": "press", "cards": result["cards"], "press_id": result["press_id"]}
     if request.method == "game/undo":
         return None
@@ -127,7 +129,7 @@ def apply_request(rows: list[Row], match_id: int | None, request: Request, resul
         assert len(live) >= 2, "the script undid the opening of a match"
         live[-1].undone = True
         if result is not None:
-            assert result["undone"] == live[-1].action
+            assert comparable(result["undone"]) == comparable(live[-1].action)
         return match_id
     if request.method == "game/new":
         match_id = result["match_id"] if result is not None else max(
@@ -140,6 +142,12 @@ def apply_request(rows: list[Row], match_id: int | None, request: Request, resul
     return match_id
 
 
+def comparable(action: dict) -> dict:
+    """An action as the script can predict it: who acted (``by``, logged by the game) is the
+    game's call, not the script's, unless the script named the player itself."""
+    return {k: v for k, v in action.items() if k != "by"}
+
+
 def same_rows(expected: list[Row], actual: list[Row]) -> bool:
     if len(expected) != len(actual):
         return False
@@ -149,7 +157,7 @@ def same_rows(expected: list[Row], actual: list[Row]) -> bool:
         if want.action == {"type": "press"}:
             if got.action.get("type") != "press":
                 return False
-        elif want.action != got.action:
+        elif comparable(want.action) != comparable(got.action):
             return False
     return True
 
@@ -217,6 +225,12 @@ def _pump(client: Client, trial: Trial, window: int, ids: dict[int, int], starte
     while True:
         while trial.sent < len(trial.script) and trial.sent - len(trial.replies) < window:
             request = trial.script[trial.sent]
+            # Each request is its own task in the daemon: a launch is answered when its cards are
+            # out, and what was sent behind it would overtake it. Launches go alone, as a player's.
+            in_flight = trial.sent - len(trial.replies)
+            if in_flight and (request.method == "launcher/launch"
+                              or trial.script[trial.sent - 1].method == "launcher/launch"):
+                break
             ids[client.send(request.method, request.params)] = trial.sent
             trial.sent += 1
             started.set()
@@ -271,7 +285,7 @@ def power_loss_trials(tmp_path: Path, trials: int, seed: int) -> dict:
                 status = daemon.call("game/status")
                 live = [r.action for r in current if not r.undone]
                 replayed = json.loads(json.dumps(tables.status(tables.replay(live))))
-                shown = {k: v for k, v in status.items() if k not in ("reload_advice", "match_id")}
+                shown = {k: v for k, v in status.items() if k not in ("reload_advice", "match_id", "state_dir")}
                 assert shown == replayed, f"trial {number}: the table is not the replay of its log"
                 assert status["match_id"] == match_id
             live_count = sum(1 for r in known if r.match_id == match_id and not r.undone)
