@@ -79,7 +79,9 @@ PY
     mapfile -t deps <<< "$deps"
     "${PIP[@]}" download --quiet --dest "$WHEELS" --only-binary=:all: --python-version 3.13 \
         --implementation cp --abi cp313 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 \
-        --platform manylinux_2_28_x86_64 --platform linux_x86_64 --platform any "${deps[@]}" \
+        --platform manylinux_2_28_x86_64 --platform linux_x86_64 --platform any "${deps[@]}" 2>&1 \
+        | grep -v "^WARNING: Location" || true
+    ls "$WHEELS"/gpiozero-*.whl > /dev/null 2>&1 \
         || unavailable "could not download the dependencies' wheels from PyPI"
     touch "$WHEELS/.done"
 fi
@@ -99,8 +101,13 @@ if [[ -r /dev/kvm && -w /dev/kvm && ${SYSTEMTEST_ACCEL:-} != tcg ]]; then
 fi
 say "booting Debian trixie, kernel $KVER, ${ACCEL[1]} $( [[ ${ACCEL[1]} == tcg ]] && echo '(emulated: slow, minutes)')"
 
+# Knobs for one run, read by guest-run.sh: which tests (SYSTEMTEST_PYTEST_ARGS, e.g. "-k scenario_3")
+# and the sample sizes of the performance test.
+env | grep -E '^SYSTEMTEST_(PYTEST_ARGS|PRESSES|BASELINE_PRESSES|JAMS)=' | sed "s/=\(.*\)/='\1'/" > "$RESULTS/env" || true
+
 qemu-img create -q -f qcow2 -F raw -b "$IMAGE/rootfs.img" "$RESULTS/overlay.qcow2"
 CMDLINE="root=/dev/vda rw console=ttyS0 systemd.show_status=auto loglevel=4 panic=-1"
+CMDLINE+=" systemtest.accel=${ACCEL[1]}"
 [[ $MODE == run ]] && CMDLINE+=" systemtest.run"
 QEMU=(qemu-system-x86_64 "${ACCEL[@]}" -smp 2 -m 1536 -nographic -no-reboot -nic none
     -kernel "$IMAGE/vmlinuz" -initrd "$IMAGE/initrd.img" -append "$CMDLINE"
@@ -118,7 +125,7 @@ fi
 start=$SECONDS
 set +e
 timeout --foreground "$RUN_TIMEOUT" "${QEMU[@]}" < /dev/null 2>&1 | tee "$RESULTS/console.log" \
-    | grep --line-buffered -E '^\[systemtest|PASSED|FAILED|ERROR|SKIPPED|passed|failed|Kernel panic|Reached target|login:' 
+    | grep --line-buffered -E '\[systemtest|::test_.* (PASSED|FAILED|ERROR|SKIPPED)|=====.* (passed|failed|error)|Kernel panic' 
 set -e
 say "VM ran $((SECONDS - start)) s"
 if [[ ! -f $RESULTS/rc ]]; then

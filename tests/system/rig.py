@@ -1,0 +1,259 @@
+"""The test side of the system tests: the gpio-sim chip, the daemon's socket, a mechanism model.
+
+Runs inside the VM as root with Debian's python3 (no project code imported: the daemon is a
+black box reached through its lines, its socket, systemd and the journal).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import statistics
+import subprocess
+import threading
+import time
+import tomllib
+from pathlib import Path
+
+CHECKOUT = Path("/mnt/checkout")
+RESULTS = Path("/mnt/results")
+CONFIG = Path("/etc/card-launcher/launcher.toml")
+SOCKET = "/run/card-launcher/launcher.sock"
+CHIP_CONFIG = Path("/sys/kernel/config/gpio-sim/pi")
+
+
+def sh(*args: str, check: bool = True, timeout: float = 600, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(args, capture_output=True, text=True, check=check, timeout=timeout, **kwargs)
+
+
+def wait_for(predicate, timeout: float, interval: float = 0.05, what: str = "condition"):
+    """Polls predicate until it returns something truthy; that value, or AssertionError."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.1f} s waiting for {what}")
+        time.sleep(interval)
+
+
+class Chip:
+    """The gpio-sim chip's lines through sysfs: `pull` drives an input, `value` reads a line."""
+
+    def __init__(self) -> None:
+        self.name = (CHIP_CONFIG / "bank0" / "chip_name").read_text().strip()
+        self.number = int(self.name.removeprefix("gpiochip"))
+        device = (CHIP_CONFIG / "dev_name").read_text().strip()
+        self.base = Path(f"/sys/devices/platform/{device}/{self.name}")
+        self._pull: dict[int, int] = {}
+        self._value: dict[int, int] = {}
+        self.levels: dict[int, str] = {}
+
+    def _fd(self, cache: dict[int, int], line: int, attr: str, flags: int) -> int:
+        if line not in cache:
+            cache[line] = os.open(self.base / f"sim_gpio{line}" / attr, flags)
+        return cache[line]
+
+    def pull(self, line: int, level: str) -> None:
+        """level "up" or "down": what the switch or sensor outside the Pi does to the line."""
+        self.levels[line] = level
+        os.pwrite(self._fd(self._pull, line, "pull", os.O_WRONLY), f"pull-{level}".encode(), 0)
+
+    def reassert(self) -> None:
+        """Writes every input's level again. gpio-sim applies a consumer's bias request to the
+        line's pull, so each (re)start of the daemon overwrites what the test set: a closed
+        switch, which on a Pi overrides the internal pull, is modelled by writing it again."""
+        for line, level in self.levels.items():
+            self.pull(line, level)
+
+    def value(self, line: int) -> int:
+        return int(os.pread(self._fd(self._value, line, "value", os.O_RDONLY), 4, 0)[:1])
+
+    def high_within(self, line: int, window: float) -> bool:
+        """Whether the line is high at any read within window seconds (a PWM output is on)."""
+        end = time.perf_counter() + window
+        while True:
+            if self.value(line):
+                return True
+            if time.perf_counter() > end:
+                return False
+
+    def close(self) -> None:
+        for fd in [*self._pull.values(), *self._value.values()]:
+            os.close(fd)
+        self._pull.clear()
+        self._value.clear()
+
+
+_CHIP: Chip | None = None
+
+
+def chip() -> Chip:
+    global _CHIP
+    if _CHIP is None:
+        _CHIP = Chip()
+    return _CHIP
+
+
+class Api:
+    """One connection to launcherd's socket: JSON-line requests, and events once subscribed."""
+
+    def __init__(self, path: str = SOCKET, timeout: float = 120) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(timeout)
+        self.sock.connect(path)
+        self.file = self.sock.makefile("rb")
+        self.events: list[dict] = []
+        self._next = 0
+
+    def call(self, method: str, **params):
+        self._next += 1
+        request = {"id": self._next, "method": method, "params": params}
+        self.sock.sendall(json.dumps(request).encode() + b"\n")
+        while True:
+            message = json.loads(self.file.readline())
+            if "event" in message:
+                self.events.append(message)
+            elif message.get("id") == self._next:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message["result"]
+
+    def next_event(self, name: str, timeout: float) -> dict:
+        """The next event called name (earlier ones already read count first)."""
+        for index, event in enumerate(self.events):
+            if event["event"] == name:
+                return self.events.pop(index)
+        self.sock.settimeout(timeout)
+        while True:
+            message = json.loads(self.file.readline())
+            if message.get("event") == name:
+                return message
+            if "event" in message:
+                self.events.append(message)
+
+    def close(self) -> None:
+        self.file.close()
+        self.sock.close()
+
+
+def api_call(method: str, **params):
+    api = Api()
+    try:
+        return api.call(method, **params)
+    finally:
+        api.close()
+
+
+def status() -> dict:
+    return api_call("status/get")
+
+
+def pins() -> dict:
+    configured = {}
+    if CONFIG.exists():
+        with CONFIG.open("rb") as file:
+            configured = tomllib.load(file).get("pins", {})
+    with (CHECKOUT / "firmware" / "launcher.toml").open("rb") as file:
+        defaults = tomllib.load(file)["pins"]
+    return {**defaults, **configured}
+
+
+class Mechanism:
+    """The launcher's mechanics, replacing firmware/sim.py: cards leave while the motor runs.
+
+    A thread watches the motor's forward line (software PWM: on while any read within a PWM
+    period is high); after `feed_s` of running each card blocks the beam for `crossing_s`.
+    `jam()` makes the next card stick until `clear()`. The reverse line going high is recorded.
+    """
+
+    def __init__(self, chip: Chip, forward: int, reverse: int, beam: int, *, period: float = 0.0025,
+                 feed_s: float = 0.06, crossing_s: float = 0.015) -> None:
+        self.chip, self.forward, self.reverse, self.beam = chip, forward, reverse, beam
+        self.period, self.feed_s, self.crossing_s = period, feed_s, crossing_s
+        self.cards = 0
+        self.reverse_seen = 0
+        self.motor_on = False
+        self.blocked_at = 0.0  # perf_counter() of the last card's block
+        self._jam = threading.Event()
+        self._stuck = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="mechanism", daemon=True)
+        chip.pull(beam, "up")
+
+    def __enter__(self) -> "Mechanism":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    def jam(self) -> None:
+        self._jam.set()
+
+    def stuck(self) -> bool:
+        return self._stuck.is_set()
+
+    def clear(self) -> None:
+        self._jam.clear()
+        self._stuck.clear()
+        self.chip.pull(self.beam, "up")
+
+    def _run(self) -> None:
+        running_for = 0.0
+        last = time.perf_counter()
+        while not self._stop.is_set():
+            on = self.chip.high_within(self.forward, self.period)
+            if self.chip.value(self.reverse):
+                self.reverse_seen += 1
+            now = time.perf_counter()
+            if on and self.motor_on:
+                running_for += now - last
+            self.motor_on = on
+            last = now
+            if not on:
+                running_for = 0.0
+                time.sleep(0.001)
+                continue
+            if running_for >= self.feed_s and not self._stuck.is_set():
+                self.chip.pull(self.beam, "down")
+                self.blocked_at = time.perf_counter()
+                if self._jam.is_set():
+                    self._stuck.set()
+                    continue
+                time.sleep(self.crossing_s)
+                self.chip.pull(self.beam, "up")
+                self.cards += 1
+                running_for = 0.0
+                last = time.perf_counter()
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def summary_us(samples: list[float]) -> dict:
+    return {"p50": round(statistics.median(samples) * 1e6), "p99": round(percentile(samples, 99) * 1e6),
+            "n": len(samples)}
+
+
+PI_CPUINFO = "/etc/card-launcher-systemtest/cpuinfo"
+
+
+def as_pi(*command: str) -> list[str]:
+    """command in a mount namespace where /proc/cpuinfo names a Pi 4 (as the service's drop-in
+    does), for gpiozero run outside the service."""
+    return ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+            f'mount --bind {PI_CPUINFO} /proc/cpuinfo && exec "$@"', "as-pi", *command]
+
+
+def journal(*args: str) -> str:
+    return sh("journalctl", "--no-pager", "-o", "short-monotonic", *args, check=False).stdout
+
+
+def main_pid() -> int:
+    return int(sh("systemctl", "show", "-p", "MainPID", "--value", "launcherd").stdout)

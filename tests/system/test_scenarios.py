@@ -1,0 +1,345 @@
+"""Issue #15's scenarios on real Linux: launcherd installed by install.sh, run by systemd, on a
+gpio-sim chip through lgpio. The test drives the world through the chip's sysfs `pull` files and
+reads the outputs' `value`; rig.Mechanism stands in for the motor, the cards and the beam.
+
+Timing limits are the issue's figures; where a step includes starting a Python process (the
+ExecStopPost= safe-off), the measured cost of that step on this machine is added, because under
+TCG a Python start takes seconds.
+
+The tests run in file order and share one installed service (conftest.installed).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+import rig
+from conftest import FIGURES, restart_service, wait_ready, write_config
+
+SEQUENCE = [3, 0, 8, 1, 0, 12, 5]  # conftest.test_config's fixed profile
+LAUNCH_TIMEOUT_S = 120  # for one launch's outcome under TCG
+
+
+@pytest.fixture(scope="module")
+def pins(installed):
+    return rig.pins()
+
+
+@pytest.fixture
+def mech(chip, pins):
+    with rig.Mechanism(chip, pins["motor_forward"], pins["motor_reverse"], pins["beam"]) as mech:
+        yield mech
+
+
+def bounce_press(chip: rig.Chip, button: int, bounces: int = 5, hold_s: float = 0.1) -> float:
+    """A press with `bounces` open-close bounces before the contact settles, then a release
+    with as many; returns how long the bounces took (the issue asks for 5 within 3 ms)."""
+    started = time.perf_counter()
+    for _ in range(bounces):
+        chip.pull(button, "down")
+        chip.pull(button, "up")
+    chip.pull(button, "down")
+    span = time.perf_counter() - started
+    time.sleep(hold_s)
+    for _ in range(bounces):
+        chip.pull(button, "up")
+        chip.pull(button, "down")
+    chip.pull(button, "up")
+    return span
+
+
+def motor_off(chip: rig.Chip, pins: dict) -> bool:
+    return not (chip.high_within(pins["motor_forward"], 0.003) or chip.high_within(pins["motor_reverse"], 0.003))
+
+
+def wait_motor_off(chip, pins, timeout: float) -> float:
+    """Seconds until both motor lines stay low for a PWM period; AssertionError after timeout."""
+    started = time.perf_counter()
+    rig.wait_for(lambda: motor_off(chip, pins), timeout, 0.0, "the motor lines low")
+    return time.perf_counter() - started
+
+
+def settle(mech: rig.Mechanism, chip, pins, timeout: float = 30) -> None:
+    """Until the motor is off and the launcher is out of `launching`."""
+    wait_motor_off(chip, pins, timeout)
+    rig.wait_for(lambda: rig.status()["state"] != "launching", timeout, 0.05, "the launch to end")
+
+
+def press_until_motor_runs(chip, pins, api, mech, attempts: int = len(SEQUENCE)) -> dict:
+    """Presses until one fires (the fixed sequence has dry entries); its `press` event."""
+    for _ in range(attempts):
+        bounce_press(chip, pins["button"], hold_s=0.05)
+        event = api.next_event("press", LAUNCH_TIMEOUT_S)
+        try:
+            rig.wait_for(lambda: mech.motor_on, 3, 0.005, "the motor")
+            return event
+        except AssertionError:
+            api.next_event("launched", LAUNCH_TIMEOUT_S)
+            settle(mech, chip, pins)
+    raise AssertionError("no press fired")
+
+
+# ---- 1 -------------------------------------------------------------------------------------
+
+
+def test_scenario_1_service_ready_access_and_no_sandbox_denial(installed, chip, pins, mech):
+    assert "Keeping your /etc/card-launcher/launcher.toml" in installed[1]["stdout"]
+    assert rig.sh("systemctl", "is-active", "launcherd").stdout.strip() == "active"
+    assert rig.sh("systemctl", "is-enabled", "launcherd").stdout.strip() == "enabled"
+    # Type=notify: active means READY=1 came; STATUS= carries the daemon's line.
+    status_text = rig.sh("systemctl", "show", "-p", "StatusText", "--value", "launcherd").stdout.strip()
+    assert status_text, "no STATUS= from the daemon"
+
+    member = rig.sh("runuser", "-u", "maker", "--", "launcherctl", "status", "--json", check=False)
+    assert member.returncode == 0, member.stderr
+    assert '"state"' in member.stdout
+    stranger = rig.sh("runuser", "-u", "stranger", "--", "launcherctl", "status", check=False)
+    assert stranger.returncode != 0
+    assert "ermission denied" in stranger.stderr or "refused" in stranger.stderr.lower(), stranger.stderr
+
+    # A full game through launcherctl, the presses on the real button line.
+    since = rig.sh("date", "+%Y-%m-%d %H:%M:%S").stdout.strip()
+    ctl = ["runuser", "-u", "maker", "--", "launcherctl", "game"]
+    rig.sh(*ctl, "new", "--players", "Ann,Bob", "--target", "20", "--force")
+    rig.sh(*ctl, "play", "hit-1", "--by", "Ann")
+    api = rig.Api()
+    api.call("events/subscribe")
+    try:
+        bounce_press(chip, pins["button"])
+        api.next_event("launched", LAUNCH_TIMEOUT_S)
+    finally:
+        api.close()
+    settle(mech, chip, pins)
+    rig.sh(*ctl, "end-round", "--winner", "Ann", "Bob=37")
+    final = rig.sh(*ctl, "status", "--json").stdout
+    assert "Ann" in final
+    log = rig.journal("-u", "launcherd", "--since", since)
+    denials = [line for line in log.splitlines() if re.search(
+        r"Operation not permitted|Permission denied|Read-only file system|seccomp|EPERM|EACCES|EROFS"
+        r"|audit|denied", line)]
+    assert not denials, "sandbox denials in the journal:\n" + "\n".join(denials)
+
+
+# ---- 2 -------------------------------------------------------------------------------------
+
+
+def test_scenario_2_bounced_presses_and_exact_counts_over_200_cards(chip, pins, api, mech):
+    presses = cards = 0
+    spans = []
+    ejected_before = rig.status()["cards_ejected"]
+    while cards < 200:
+        model_before, reverse_before = mech.cards, mech.reverse_seen
+        spans.append(bounce_press(chip, pins["button"]))
+        press = api.next_event("press", LAUNCH_TIMEOUT_S)["params"]
+        launched = api.next_event("launched", LAUNCH_TIMEOUT_S)["params"]
+        settle(mech, chip, pins)
+        presses += 1
+        assert launched["press_id"] == press["press_id"]
+        assert launched["cards"] == launched["requested"] == mech.cards - model_before, (launched, mech.cards)
+        if launched["cards"]:
+            rig.wait_for(lambda: mech.reverse_seen > reverse_before, 5, 0.01, "the reverse pulse")
+        cards += launched["cards"]
+    # One press event per physical press, however it bounced.
+    assert not [event for event in api.events if event["event"] == "press"]
+    assert rig.status()["cards_ejected"] - ejected_before == cards
+    FIGURES["scenario_2"] = {"presses": presses, "cards": cards,
+                             "bounce_span_ms_max": round(max(spans) * 1e3, 2)}
+
+
+# ---- 3 -------------------------------------------------------------------------------------
+
+
+def test_scenario_3_a_held_beam_stops_the_motor_and_counts_the_card_once(chip, pins, api, mech, timer_late_s):
+    jam_s = 0.4  # the shipped jam_ms, which the test config keeps
+    mech.jam()
+    ejected_before = rig.status()["cards_ejected"]
+    model_before = mech.cards
+    press_until_motor_runs(chip, pins, api, mech)
+    blocked_at = rig.wait_for(lambda: mech.stuck() and mech.blocked_at, 30, 0.0005, "the stuck card")
+    wait_motor_off(chip, pins, 30)
+    stopped_after = time.perf_counter() - blocked_at
+    limit = jam_s + 0.005 + 2 * timer_late_s
+    launched = api.next_event("launched", LAUNCH_TIMEOUT_S)["params"]
+    assert launched["ended"] == "jam"
+    assert rig.status()["state"] == "jammed"
+    mech.clear()
+    rig.wait_for(lambda: rig.status()["state"] == "ready", 30, 0.05, "ready after the card is pulled out")
+    assert rig.status()["cards_ejected"] - ejected_before == mech.cards - model_before + 1
+    FIGURES["scenario_3_beam_held_to_motor_low_ms"] = round(stopped_after * 1e3, 1)
+    assert stopped_after <= limit, f"motor low {stopped_after * 1e3:.1f} ms after the block (limit {limit * 1e3:.1f})"
+
+
+# ---- 4 -------------------------------------------------------------------------------------
+
+
+def documented_pulls() -> dict[str, str]:
+    """Config key -> "pull-up"/"pull-down"/"none" for every input row of wiring/pins.md."""
+    pulls = {}
+    for line in (rig.CHECKOUT / "wiring" / "pins.md").read_text().splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) == 6 and cells[4] == "input":
+            key = cells[2].strip("`")
+            pulls[key] = "pull-up" if "pull-up" in cells[5] else "pull-down" if "pull-down" in cells[5] else "none"
+    return pulls
+
+
+def test_scenario_4_lid_bias_as_wired_opening_stops_closing_forgets(chip, pins, api, mech):
+    info = rig.sh("gpioinfo", "-c", chip.name).stdout
+    documented = documented_pulls()
+    assert set(documented) >= {"button", "beam", "lid"}
+    for key, pull in documented.items():
+        line = next(text for text in info.splitlines() if re.search(rf"\bline\s+{pins[key]}:", text))
+        bias = re.search(r"bias=([a-z-]+)", line)
+        assert (bias.group(1) if bias else "none") == pull, f"{key} (GPIO {pins[key]}): {line.strip()}"
+
+    press_until_motor_runs(chip, pins, api, mech)
+    chip.pull(22, "up")  # the lid opens: its contact to ground opens, the pull-up wins
+    stop_s = wait_motor_off(chip, pins, 10)
+    launched = api.next_event("launched", LAUNCH_TIMEOUT_S)["params"]
+    assert launched["ended"] == "lid"
+    assert rig.status()["state"] == "lid_open"
+    FIGURES["scenario_4_lid_open_to_motor_low_ms"] = round(stop_s * 1e3, 1)
+    chip.pull(22, "down")
+    rig.wait_for(lambda: rig.status()["state"] == "ready", 30, 0.05, "ready after the lid closes")
+    # The fixed sequence starts again: the press history is forgotten.
+    assert rig.status()["dry_streak"] == 0
+    bounce_press(chip, pins["button"])
+    assert api.next_event("launched", LAUNCH_TIMEOUT_S)["params"]["requested"] == SEQUENCE[0]
+    settle(mech, chip, pins)
+
+
+# ---- 5, 6, 7: how the service ends ------------------------------------------------------------
+
+
+def game_state() -> dict:
+    state = rig.api_call("game/status")
+    return {key: value for key, value in state.items() if key not in ("updated", "now", "uptime_s")}
+
+
+def test_scenario_5_sigkill_mid_launch_safe_off_and_the_game_resumes(chip, pins, api, mech, safe_off_s):
+    rig.sh("launcherctl", "game", "new", "--players", "Ann,Bob,Cy", "--force")
+    rig.sh("launcherctl", "game", "play", "hit-2", "--by", "Ann")
+    before = game_state()
+    pid = rig.main_pid()
+    press_until_motor_runs(chip, pins, api, mech)
+    mid = game_state()
+    rig.sh("systemctl", "kill", "-s", "KILL", "launcherd")
+    off_s = wait_motor_off(chip, pins, 30)
+    FIGURES["scenario_5_kill_to_motor_low_ms"] = round(off_s * 1e3, 1)
+    rig.wait_for(lambda: rig.main_pid() not in (0, pid), 120, 0.2, "the restarted service")
+    wait_ready()
+    assert game_state() == mid, f"before the press: {before}"
+    assert off_s <= 1 + safe_off_s, f"motor low after {off_s:.2f} s (limit 1 s + safe-off {safe_off_s:.2f} s)"
+
+
+def test_scenario_6_sigstop_watchdog_ends_it_and_safe_off_follows(chip, pins, api, mech, safe_off_s):
+    watchdog_s = int(rig.sh("systemctl", "show", "-p", "WatchdogUSec", "--value", "launcherd").stdout
+                     .strip().removesuffix("s") or 0)
+    assert watchdog_s > 0
+    since = rig.sh("date", "+%Y-%m-%d %H:%M:%S").stdout.strip()
+    pid = rig.main_pid()
+    press_until_motor_runs(chip, pins, api, mech)
+    rig.sh("kill", "-STOP", str(pid))
+    off_s = wait_motor_off(chip, pins, 120)
+    FIGURES["scenario_6_stop_to_motor_low_s"] = round(off_s, 2)
+    rig.wait_for(lambda: rig.main_pid() not in (0, pid), 120, 0.2, "the restarted service")
+    wait_ready()
+    log = rig.journal("-u", "launcherd", "--since", since)
+    assert re.search(r"[Ww]atchdog timeout", log), log[-3000:]
+    assert off_s <= watchdog_s + 2 + safe_off_s, f"motor low after {off_s:.1f} s"
+
+
+def test_scenario_7_stop_is_clean_and_restart_loses_nothing(chip, pins, api, mech):
+    rig.sh("systemd-analyze", "log-level", "debug")
+    try:
+        since = rig.sh("date", "+%Y-%m-%d %H:%M:%S").stdout.strip()
+        press_until_motor_runs(chip, pins, api, mech)
+        rig.sh("systemctl", "stop", "launcherd")
+        assert motor_off(chip, pins)
+        show = rig.sh("systemctl", "show", "-p", "Result,ExecMainStatus,ExecMainCode", "launcherd").stdout
+        assert "Result=success" in show and "ExecMainStatus=0" in show, show
+        log = rig.journal("--since", since)
+        assert "STOPPING=1" in log, "no STOPPING=1 notification in the journal"
+    finally:
+        rig.sh("systemd-analyze", "log-level", "info")
+    rig.sh("systemctl", "start", "launcherd")
+    wait_ready()
+    game, launcher = game_state(), rig.status()
+    rig.sh("systemctl", "restart", "launcherd")
+    wait_ready()
+    assert game_state() == game
+    assert rig.status()["hopper"] == launcher["hopper"]
+
+
+# ---- 8 -------------------------------------------------------------------------------------
+
+
+def test_scenario_8_sleep_and_wake_on_the_real_lines(chip, pins, mech):
+    sleep_s = 5
+    write_config(chip, sleep_after_s=sleep_s)
+    try:
+        restart_service()
+        standby, led = pins["motor_enable"], pins["led"]
+        assert chip.value(standby) == 1
+        slept = rig.wait_for(lambda: chip.value(standby) == 0, sleep_s + 60, 0.05, "the standby line low")
+        assert slept
+        assert not chip.high_within(led, 0.05), "the LED is still on while asleep"
+        assert rig.status()["state"] == "sleeping"
+        ejected, model_cards = rig.status()["cards_ejected"], mech.cards
+        bounce_press(chip, pins["button"])
+        rig.wait_for(lambda: chip.value(standby) == 1, 30, 0.01, "the standby line high again")
+        rig.wait_for(lambda: rig.status()["state"] == "ready", 30, 0.05, "ready after the wake")
+        time.sleep(1)
+        assert not mech.motor_on and mech.cards == model_cards
+        assert rig.status()["cards_ejected"] == ejected
+    finally:
+        write_config(chip)
+        restart_service()
+
+
+# ---- 9 -------------------------------------------------------------------------------------
+
+HARDENING_TRIES = {
+    "PrivateUsers=yes": "PrivateUsers=yes",
+    "ProcSubset=pid": "ProcSubset=pid",
+    "PrivateDevices=yes": "PrivateDevices=yes",
+    "ProtectKernelTunables+MemoryDenyWriteExecute": "MemoryDenyWriteExecute=yes",
+}
+
+
+def test_scenario_9_hardening_left_out_for_want_of_a_pi(chip, pins, mech):
+    dropin = rig.Path("/etc/systemd/system/launcherd.service.d/zz-systemtest-try.conf")
+    works = {}
+    try:
+        for name, line in HARDENING_TRIES.items():
+            dropin.write_text(f"[Service]\n{line}\n")
+            rig.sh("systemctl", "daemon-reload")
+            rig.sh("systemctl", "restart", "launcherd", check=False)
+            try:
+                wait_ready(120)
+                api = rig.Api()
+                api.call("events/subscribe")
+                try:
+                    bounce_press(chip, pins["button"])
+                    api.next_event("launched", LAUNCH_TIMEOUT_S)
+                finally:
+                    api.close()
+                settle(mech, chip, pins)
+                works[name] = True
+            except (AssertionError, OSError, RuntimeError):
+                works[name] = False
+    finally:
+        dropin.unlink(missing_ok=True)
+        rig.sh("systemctl", "daemon-reload")
+        rig.sh("systemctl", "reset-failed", "launcherd", check=False)
+        rig.sh("systemctl", "restart", "launcherd")
+        wait_ready()
+    security = rig.sh("systemd-analyze", "security", "--no-pager", "launcherd", check=False).stdout
+    (rig.RESULTS / "systemd-analyze-security.txt").write_text(security)
+    exposure = re.search(r"Overall exposure level for launcherd.service: ([0-9.]+)", security)
+    FIGURES["scenario_9"] = {"works": works, "exposure": float(exposure.group(1)) if exposure else None}
+    assert exposure, security[-2000:]
+    assert float(exposure.group(1)) <= 1.0

@@ -1,0 +1,137 @@
+"""Performance on the kernel path, then the uninstall and the report (bench/results-system.json).
+
+Press to motor: from the test's write to the button line's `pull` to the first read of the
+motor's forward line as high, minus the debounce time (the daemon's button_debounce_ms; for
+the baseline gpiozero's bounce_time, which lgpio hands to the kernel). Beam held to motor low:
+from the beam's `pull-down` to the forward line staying low, minus jam_ms.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import time
+
+import pytest
+
+import rig
+from conftest import FIGURES, OUTCOMES, wait_ready, write_config
+
+PRESSES = int(os.environ.get("SYSTEMTEST_PRESSES", "1000"))
+BASELINE_PRESSES = int(os.environ.get("SYSTEMTEST_BASELINE_PRESSES", "500"))
+JAMS = int(os.environ.get("SYSTEMTEST_JAMS", "20"))
+DEBOUNCE_S = 0.020  # button_debounce_ms of the shipped config, kept by the test config
+JAM_S = 0.400
+
+
+def press_to_high(chip: rig.Chip, button: int, forward: int, timeout: float = 30) -> float:
+    """Presses (one clean edge) and busy-reads the forward line until high; the seconds."""
+    started = time.perf_counter()
+    chip.pull(button, "down")
+    deadline = started + timeout
+    while not chip.value(forward):
+        if time.perf_counter() > deadline:
+            raise AssertionError("the motor line never went high")
+    return time.perf_counter() - started
+
+
+def test_performance_press_to_motor_and_jam_to_stop(installed, chip):
+    pins = rig.pins()
+    button, forward, reverse = pins["button"], pins["motor_forward"], pins["motor_reverse"]
+
+    # The daemon: every press fires one card (fixed sequence [1]).
+    text = rig.CONFIG.read_text().replace("sequence = [3, 0, 8, 1, 0, 12, 5]", "sequence = [1]")
+    rig.CONFIG.write_text(text)
+    rig.sh("systemctl", "restart", "launcherd")
+    wait_ready()
+    rig.api_call("launcher/reload", cards=10000)
+    daemon = []
+    with rig.Mechanism(chip, forward, reverse, pins["beam"]) as mech:
+        api = rig.Api()
+        api.call("events/subscribe")
+        try:
+            for _ in range(PRESSES):
+                daemon.append(press_to_high(chip, button, forward) - DEBOUNCE_S)
+                chip.pull(button, "up")
+                api.next_event("launched", 120)
+                rig.wait_for(lambda: not mech.motor_on, 30, 0.001, "the motor off")
+            jams = []
+            for _ in range(JAMS):
+                mech.jam()
+                chip.pull(button, "down")
+                rig.wait_for(lambda: mech.stuck(), 30, 0.0005, "the stuck card")
+                chip.pull(button, "up")
+                while chip.high_within(forward, 0.003):
+                    pass
+                jams.append(time.perf_counter() - 0.003 - mech.blocked_at - JAM_S)
+                api.next_event("launched", 120)
+                mech.clear()
+                rig.wait_for(lambda: rig.status()["state"] == "ready", 30, 0.02, "ready")
+        finally:
+            api.close()
+    write_config(chip)
+
+    # The baseline, on the same lines with the service stopped.
+    rig.sh("systemctl", "stop", "launcherd")
+    baseline = []
+    command = rig.as_pi("/opt/card-launcher/bin/python", str(rig.CHECKOUT / "tests/system/baseline.py"),
+                        str(chip.number), str(button), str(forward), str(reverse), str(DEBOUNCE_S))
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd="/tmp",
+                               env={**os.environ, "LG_WD": "/tmp"})
+    try:
+        assert process.stdout.readline().strip() == "ready"
+        for _ in range(BASELINE_PRESSES):
+            baseline.append(press_to_high(chip, button, forward) - DEBOUNCE_S)
+            chip.pull(button, "up")
+            rig.wait_for(lambda: not chip.value(forward), 30, 0.0005, "the baseline motor off")
+            time.sleep(DEBOUNCE_S * 2)
+    finally:
+        process.terminate()
+        process.wait(30)
+        rig.sh("systemctl", "start", "launcherd")
+        wait_ready()
+
+    daemon_us, baseline_us, jam_us = rig.summary_us(daemon), rig.summary_us(baseline), rig.summary_us(jams)
+    FIGURES.update({
+        "press_to_motor_p50_us": daemon_us["p50"], "press_to_motor_p99_us": daemon_us["p99"],
+        "press_to_motor_presses": daemon_us["n"],
+        "baseline_press_to_motor_p50_us": baseline_us["p50"], "baseline_press_to_motor_p99_us": baseline_us["p99"],
+        "baseline_presses": baseline_us["n"],
+        "jam_to_stop_p50_us": jam_us["p50"], "jam_to_stop_p99_us": jam_us["p99"], "jams": jam_us["n"],
+    })
+
+
+def test_uninstall_keeps_config_and_state(installed, chip):
+    pins = rig.pins()
+    result = subprocess.run(["runuser", "-u", "maker", "--", "sudo", "systemd/install.sh", "--uninstall"],
+                            cwd=rig.CHECKOUT, capture_output=True, text=True, timeout=600)
+    (rig.RESULTS / "uninstall.log").write_text(result.stdout + "\n--- stderr\n" + result.stderr)
+    assert result.returncode == 0, result.stderr
+    assert rig.sh("systemctl", "is-active", "launcherd", check=False).stdout.strip() != "active"
+    assert not rig.Path("/etc/systemd/system/launcherd.service").exists()
+    assert not rig.Path("/opt/card-launcher").exists()
+    assert rig.CONFIG.exists() and rig.Path("/var/lib/card-launcher").exists()
+    assert rig.sh("id", "card-launcher", check=False).returncode != 0
+    assert chip.value(pins["motor_forward"]) == 0 and chip.value(pins["motor_reverse"]) == 0
+    assert "No config.txt" in installed[0]["stdout"]
+
+
+def test_zz_report():
+    """Writes bench/results-system.json (through /mnt/results; vm.sh copies it)."""
+    os_release = dict(line.split("=", 1) for line in rig.Path("/etc/os-release").read_text().splitlines() if "=" in line)
+    report = {
+        "kernel": platform.release(),
+        "os": os_release.get("PRETTY_NAME", "").strip('"'),
+        "python": platform.python_version(),
+        "systemd": rig.sh("systemctl", "--version").stdout.split()[1],
+        "gpio_chip": "gpio-sim (out-of-tree module built from linux-source), lgpio",
+        "qemu_accel": next((word.split("=", 1)[1] for word in rig.Path("/proc/cmdline").read_text().split()
+                            if word.startswith("systemtest.accel=")), "unknown"),
+        "measured_at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        **FIGURES,
+        "scenarios": {name: passed for name, passed in OUTCOMES.items() if name.startswith("scenario")},
+        "other_tests": {name: passed for name, passed in OUTCOMES.items() if not name.startswith("scenario")},
+    }
+    (rig.RESULTS / "results-system.json").write_text(json.dumps(report, indent=2) + "\n")
