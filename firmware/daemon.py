@@ -3,21 +3,22 @@
 One loop thread owns all state. gpiozero callbacks (from the backend's own thread) only post
 events into the loop with ``call_soon_threadsafe``; the core turns events into actions, which
 this driver applies to the devices, and asks for one deadline, which becomes one timer. Layers
-(the game controller) are loaded by name and use the same API the socket exposes.
+(the game controller) are loaded by name and use what ``firmware/layer.py`` lists.
+
+The API's launcher methods are in ``firmware/methods.py``, the ``sim/*`` ones in
+``firmware/sim.py`` (registered under ``--sim`` only), the command line in ``firmware/launcherd.py``.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import fcntl
 import logging
-import os
 import itertools
+import os
 import random
 import selectors
 import signal
-import sys
 import threading
 import time
 from importlib.metadata import entry_points
@@ -25,15 +26,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import __version__
-from .api import ApiServer, Param, Registry, claim_socket_path
-from .config import DEFAULT_PATH, Config, load_config, with_sim_devices
+from .api import ApiServer, Registry, claim_socket_path
+from .config import Config, with_sim_devices
 from .core import Launcher
 from .ejection import policy_from_config
-from .errors import ApiError, ConfigError, HardwareError, InUse, LauncherError, Refused, Unavailable
-from .events import (
-    Action, BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Launch, Led,
-    LidLevel, Motor, Reload, Reset, Retract, SleepNow, Tick, Wake,
-)
+from .errors import HardwareError, InUse, Refused
+from .events import Action, BeamLevel, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, LidLevel, Motor, Tick
 from .hardware import Hardware
 from .notify import Notifier
 from .paths import default_sim_socket, default_sim_state_dir
@@ -108,7 +106,7 @@ class Daemon:
         self._refusals: list[dict[str, Any]] | None = None
         self._stop: asyncio.Event | None = None
         self._started = time.monotonic()
-        self._aim_angle: float | None = None
+        self.aim_angle: float | None = None
         self._led: Led | None = None
         self._shut_down = False
         self._last_status_line = ""
@@ -198,27 +196,13 @@ class Daemon:
             self.loop.call_soon_threadsafe(self.feed, event, now)
 
     def _register_methods(self) -> None:
-        r = self.registry.register
-        r("list_methods", lambda p: self.registry.describe(), doc="every method and its parameters")
-        r("status/get", lambda p: self.get_status(), doc="the launcher's status")
-        r("launcher/press", self._press, doc="sim: press the physical button; waits for the outcome")
-        r("launcher/launch", self._launch, doc="a press from software; waits for the outcome")
-        r("launcher/dispense", self._dispense, {"count": Param(int, minimum=1, maximum=500)},
-          doc="eject exactly count cards")
-        r("launcher/retract", lambda p: self._simple(Retract()), doc="reverse pulse")
-        r("launcher/aim", self._aim, {
-            "angle": Param(float, None, -90, 90), "seat": Param(int, None, 0, 9),
-            "seats": Param(int, None, 1, 10)}, doc="turn the launcher: angle, or seat of seats")
-        r("launcher/sleep", lambda p: self._simple(SleepNow()), doc="sleep now")
-        r("launcher/wake", lambda p: self._simple(Wake()), doc="wake without launching")
-        r("launcher/reload", self._reload, {"cards": Param(int, minimum=0, maximum=10000)},
-          doc="the hopper now holds this many cards")
-        r("sim/jam", self._sim_jam, doc="sim: the next card sticks in the slot")
-        r("sim/clear", self._sim_clear, doc="sim: pull the stuck card out")
-        r("sim/lid", self._sim_lid, {"open": bool}, doc="sim: open or close the lid")
-        r("system/estop", lambda p: self._simple(EStop(p["reason"])),
-          {"reason": Param(str, "emergency stop")}, doc="stop the motor and halt until reset")
-        r("system/reset", lambda p: self._simple(Reset()), doc="leave the halted state")
+        from . import methods
+
+        methods.register(self)
+        if self.sim is not None:
+            from .sim import register_methods
+
+            register_methods(self, self.sim)
 
     def _load_extensions(self) -> None:
         found = {ep.name: ep for ep in entry_points(group="card_launcher.extensions")}
@@ -318,10 +302,15 @@ class Daemon:
                     log.exception("core shutdown failed; the motor is already stopped")
             log.error("halted: %s", reason)
 
-    # ---- method handlers -----------------------------------------------------------------
+    # ---- requests (the API's launcher methods are in firmware/methods.py) ----------------
 
-    async def _await_outcome(self, trigger: Callable[[int], None]) -> dict:
-        """Start a press with a fresh request id and wait for the outcome that carries that id."""
+    async def await_outcome(self, trigger: Callable[[int], None]) -> dict:
+        """Start a press with a fresh request id (``trigger(id)``) and return the outcome that
+        carries that id: ``{"event": "launched" | "ignored", ...}``.
+
+        :raises Refused: the core refused it (``retry_after_s`` when the motor rules hold it up),
+            or no outcome came within the motor's own limits.
+        """
         request = next(self._request_ids)
         future = self.loop.create_future()
         self._waiters[request] = future
@@ -335,21 +324,11 @@ class Daemon:
         finally:
             self._waiters.pop(request, None)
 
-    async def _press(self, params: dict) -> dict:
-        if self.sim is None:
-            raise Unavailable("launcher/press drives the simulated button; on a Pi press the real one"
-                              " or use launcher/launch")
-        return await self._await_outcome(self.sim.press)
+    def request(self, event: Event) -> dict:
+        """Feed one request to the core and return its status; a refusal is the caller's error.
 
-    async def _launch(self, params: dict) -> dict:
-        return await self._await_outcome(lambda request: self.feed(Launch("api", request)))
-
-    async def _dispense(self, params: dict) -> dict:
-        return await self._await_outcome(
-            lambda request: self.feed(Dispense(params["count"], "dispense", request)))
-
-    def _simple(self, event: Event) -> dict:
-        """Feed one request to the core; its refusal becomes the caller's error."""
+        :raises Refused: the core refused the event.
+        """
         self._refusals = refusals = []
         try:
             self.feed(event)
@@ -359,52 +338,11 @@ class Daemon:
             raise _refusal(refusals[0])
         return self.core.get_status()
 
-    def _reload(self, params: dict) -> dict:
-        if self.sim is not None:
-            self.sim.reload(params["cards"])  # in the sim the table's refill is the mechanism's too
-        return self._simple(Reload(params["cards"]))
-
-    def _aim(self, params: dict) -> dict:
-        if not self.hardware.has_servo:
-            raise Unavailable("no aim servo is configured ([pins] servo)")
-        angle = params["angle"]
-        if angle is None:
-            seat, seats = params["seat"], params["seats"]
-            if seat is None or seats is None or seat >= seats:
-                raise ApiError(ApiError.INVALID_PARAMS, "launcher/aim needs angle, or seat < seats")
-            aim = self.config.aim
-            span = aim.max_angle - aim.min_angle
-            angle = aim.min_angle + (span * seat / (seats - 1) if seats > 1 else span / 2)
-        self._aim_angle = self.hardware.aim(angle)  # clamped to the configured range
-        return {"angle": self._aim_angle}
-
-    def _need_sim(self, method: str):
-        if self.sim is None:
-            raise Unavailable(f"{method} exists only in simulation (launcherd --sim)")
-        return self.sim
-
-    async def _sim_status(self) -> dict:
-        # The sim drives pins whose callbacks post into the loop: let those run before answering.
-        await asyncio.sleep(0)
-        return self.get_status()
-
-    async def _sim_jam(self, params: dict) -> dict:
-        self._need_sim("sim/jam").jam_next()
-        return await self._sim_status()
-
-    async def _sim_clear(self, params: dict) -> dict:
-        self._need_sim("sim/clear").clear()
-        return await self._sim_status()
-
-    async def _sim_lid(self, params: dict) -> dict:
-        self._need_sim("sim/lid").set_lid(params["open"])
-        return await self._sim_status()
-
     # ---- status --------------------------------------------------------------------------
 
     def get_status(self) -> dict[str, Any]:
         status = dict(self.core.get_status()) if self.core else {"state": "starting"}
-        status["aim"] = self._aim_angle
+        status["aim"] = self.aim_angle
         status["led"] = self._led.mode if self._led else None
         status["daemon"] = {
             "version": __version__,
@@ -553,98 +491,8 @@ def _refusal(params: dict[str, Any]) -> Refused:
     return Refused(f"{params['reason']} (state {params['state']})", retry_after_s=params.get("retry_after_s"))
 
 
-class _JournalFormatter(logging.Formatter):
-    """Under systemd, prefix each line with its syslog priority so the journal keeps levels."""
-
-    PRIORITY = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3, logging.CRITICAL: 2}
-
-    def format(self, record: logging.LogRecord) -> str:
-        return f"<{self.PRIORITY.get(record.levelno, 6)}>{super().format(record)}"
-
-
-def setup_logging(verbose: bool) -> None:
-    handler = logging.StreamHandler(sys.stderr)
-    if os.environ.get("JOURNAL_STREAM"):
-        handler.setFormatter(_JournalFormatter("%(name)s: %(message)s"))
-    else:
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=[handler], force=True)
-
-
 def precise_event_loop() -> asyncio.AbstractEventLoop:
     """An event loop whose timers fire on time: epoll rounds every wait up to a whole millisecond,
     which would add up to 1 ms to every debounce and jam deadline; select() waits in microseconds.
     launcherd watches a handful of descriptors, far below select()'s limit."""
     return asyncio.SelectorEventLoop(selectors.SelectSelector())
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="launcherd", description="The card launcher daemon: owns the pins, serves the API.")
-    parser.add_argument("--sim", action="store_true", help="run on mock GPIO with a simulated mechanism")
-    parser.add_argument("--seed", type=int, help="make a simulated run repeatable (policy and mechanism)")
-    parser.add_argument("--config", metavar="FILE", help=f"TOML configuration (default: {DEFAULT_PATH} if present)")
-    parser.add_argument("--socket", metavar="PATH", help="API socket path")
-    parser.add_argument("--state-dir", metavar="DIR", help="where game and score state is kept")
-    parser.add_argument("--check-config", nargs="?", const="", metavar="FILE",
-                        help="check a configuration file and exit 0 (valid) or 1")
-    parser.add_argument("--safe-off", action="store_true", help="drive the motor pins low and exit")
-    parser.add_argument("--demo", action="store_true", help="with --sim: a live terminal view")
-    parser.add_argument("--verbose", "-v", action="store_true", help="debug logging")
-    parser.add_argument("--version", action="version", version=f"launcherd {__version__}")
-    return parser
-
-
-def _config_path(args: argparse.Namespace) -> str | None:
-    if args.check_config:
-        return args.check_config
-    if args.config:
-        return args.config
-    if not args.sim and DEFAULT_PATH.exists():
-        return str(DEFAULT_PATH)
-    return None
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    setup_logging(args.verbose)
-    try:
-        config = load_config(_config_path(args))
-    except ConfigError as exc:
-        print(f"launcherd: {exc}", file=sys.stderr)
-        return 1
-    if args.check_config is not None:
-        print(f"{config.source}: configuration is valid")
-        return 0
-    if args.safe_off:
-        from .safe_off import safe_off
-        try:
-            pins = safe_off(config)
-        except LauncherError as exc:
-            print(f"launcherd: safe-off failed: {exc}", file=sys.stderr)
-            return 1
-        print("motor pins driven low: " + ", ".join(f"GPIO {pin}" for pin in pins))
-        return 0
-    daemon = Daemon(config, sim=args.sim, seed=args.seed, socket_path=args.socket,
-                    state_dir=args.state_dir, notifier=Notifier.from_environ())
-    try:
-        with asyncio.Runner(loop_factory=precise_event_loop) as runner:
-            if args.demo:
-                from .demo import run_demo
-                return runner.run(run_demo(daemon))
-            return runner.run(daemon.run())
-    except HardwareError as exc:
-        print(f"launcherd: {exc}", file=sys.stderr)
-        if not args.sim:
-            print("launcherd: not on a Raspberry Pi? `launcherd --sim` runs on simulated pins."
-                  " On a Pi: is lgpio installed, and is GPIOZERO_PIN_FACTORY right?", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"launcherd: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

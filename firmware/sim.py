@@ -303,4 +303,21 @@ class SimulatedMechanism:
         self._presses.clear()
 
 
-__all__ = ["PRESS_MARGIN_MS", "ReportingPin", "SimulatedMechanism", "sim_pin_factory"]
+def register_methods(daemon, sim: SimulatedMechanism) -> None:
+    """The ``sim/*`` API methods, registered by ``launcherd --sim`` only. Each answers with the
+    daemon's status, which already shows the change: the pin callbacks of the mock pins run in the
+    loop thread and feed the core at once."""
+    def then_status(act: Callable[[dict], object]) -> Callable[[dict], dict]:
+        def handler(params: dict) -> dict:
+            act(params)
+            return daemon.get_status()
+        return handler
+
+    r = daemon.registry.register
+    r("sim/jam", then_status(lambda p: sim.jam_next()), doc="sim: the next card sticks in the slot")
+    r("sim/clear", then_status(lambda p: sim.clear()), doc="sim: pull the stuck card out")
+    r("sim/lid", then_status(lambda p: sim.set_lid(p["open"])), {"open": bool},
+      doc="sim: open or close the lid")
+
+
+__all__ = ["PRESS_MARGIN_MS", "ReportingPin", "SimulatedMechanism", "register_methods", "sim_pin_factory"]

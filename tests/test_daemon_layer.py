@@ -23,3 +23,29 @@ def test_a_layer_registers_methods_through_the_host(tmp_path):
     with ThreadDaemon(tmp_path, load_layers=False) as running:
         running.in_loop(running.daemon.register, "layer/echo", lambda p: p, {"text": str})
         assert running.call("layer/echo", {"text": "hi"}) == {"text": "hi"}
+
+
+def method_names(running: ThreadDaemon) -> set[str]:
+    return {m["method"] for m in running.call("list_methods")}
+
+
+def test_sim_methods_exist_only_in_simulation(tmp_path):
+    from firmware.sim import sim_pin_factory
+
+    for name in ("sim", "pins"):
+        (tmp_path / name).mkdir()
+    with ThreadDaemon(tmp_path / "sim", load_layers=False) as running:
+        assert {"sim/jam", "sim/clear", "sim/lid"} <= method_names(running)
+    with ThreadDaemon(tmp_path / "pins", sim=False, pin_factory=sim_pin_factory(), load_layers=False) as running:
+        names = method_names(running)
+    assert not {n for n in names if n.startswith("sim/")}
+    assert {"launcher/press", "launcher/dispense", "system/estop", "status/get"} <= names
+
+
+def test_the_driver_imports_neither_the_command_line_nor_the_demo():
+    import subprocess
+    import sys
+
+    code = "import firmware.daemon, sys; print(sorted(m for m in ('firmware.demo', 'firmware.launcherd') if m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"

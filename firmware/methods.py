@@ -1,0 +1,71 @@
+"""The launcher's API methods: each turns a request into an event for the core (or a device call).
+
+``register(daemon)`` adds them to the daemon's registry. They use the driver's two primitives:
+``daemon.await_outcome(trigger)`` for a press (answered with its own outcome, by request id) and
+``daemon.request(event)`` for the rest (answered with the status, or the core's refusal).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .api import Param
+from .errors import InvalidParams, Unavailable
+from .events import Dispense, EStop, Launch, Reload, Reset, Retract, SleepNow, Wake
+
+if TYPE_CHECKING:
+    from .daemon import Daemon
+
+
+def register(daemon: "Daemon") -> None:
+    r = daemon.registry.register
+    r("list_methods", lambda p: daemon.registry.describe(), doc="every method and its parameters")
+    r("status/get", lambda p: daemon.get_status(), doc="the launcher's status")
+    r("launcher/press", lambda p: _press(daemon), doc="sim: press the physical button; waits for the outcome")
+    r("launcher/launch", lambda p: daemon.await_outcome(lambda request: daemon.feed(Launch("api", request))),
+      doc="a press from software; waits for the outcome")
+    r("launcher/dispense",
+      lambda p: daemon.await_outcome(lambda request: daemon.feed(Dispense(p["count"], "dispense", request))),
+      {"count": Param(int, minimum=1, maximum=500)}, doc="eject exactly count cards")
+    r("launcher/retract", lambda p: daemon.request(Retract()), doc="reverse pulse")
+    r("launcher/aim", lambda p: _aim(daemon, p), {
+        "angle": Param(float, None, -90, 90), "seat": Param(int, None, 0, 9),
+        "seats": Param(int, None, 1, 10)}, doc="turn the launcher: angle, or seat of seats")
+    r("launcher/sleep", lambda p: daemon.request(SleepNow()), doc="sleep now")
+    r("launcher/wake", lambda p: daemon.request(Wake()), doc="wake without launching")
+    r("launcher/reload", lambda p: _reload(daemon, p["cards"]), {"cards": Param(int, minimum=0, maximum=10000)},
+      doc="the hopper now holds this many cards")
+    r("system/estop", lambda p: daemon.request(EStop(p["reason"])),
+      {"reason": Param(str, "emergency stop")}, doc="stop the motor and halt until reset")
+    r("system/reset", lambda p: daemon.request(Reset()), doc="leave the halted state")
+
+
+async def _press(daemon: "Daemon") -> dict:
+    if daemon.sim is None:
+        raise Unavailable("launcher/press drives the simulated button; on a Pi press the real one"
+                          " or use launcher/launch")
+    return await daemon.await_outcome(daemon.sim.press)
+
+
+def _reload(daemon: "Daemon", cards: int) -> dict:
+    if daemon.sim is not None:
+        daemon.sim.reload(cards)  # in the sim the table's refill is the mechanism's too
+    return daemon.request(Reload(cards))
+
+
+def _aim(daemon: "Daemon", params: dict) -> dict:
+    if not daemon.hardware.has_servo:
+        raise Unavailable("no aim servo is configured ([pins] servo)")
+    angle = params["angle"]
+    if angle is None:
+        seat, seats = params["seat"], params["seats"]
+        if seat is None or seats is None or seat >= seats:
+            raise InvalidParams("launcher/aim needs angle, or seat < seats")
+        aim = daemon.config.aim
+        span = aim.max_angle - aim.min_angle
+        angle = aim.min_angle + (span * seat / (seats - 1) if seats > 1 else span / 2)
+    daemon.aim_angle = daemon.hardware.aim(angle)  # clamped to the configured range
+    return {"angle": daemon.aim_angle}
+
+
+__all__ = ["register"]
