@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rulesets import deck_size
+from . import classic
+from .rulesets import RULESETS, deck_size
 from .rulesets import get as get_ruleset
 
 # Bursts of up to 12 cards have been seen (rules.md §2): below that, the next press may run dry.
@@ -33,8 +34,16 @@ def reload_advice(hopper: int | None) -> dict[str, Any]:
 
 
 def dealing_advice(ruleset: str, players: int) -> str:
-    """What to do after dealing by hand, so that the launcher's count (and the reload advice) is right."""
+    """How to deal, so that the launcher's count (and the reload advice) is right."""
     dealt = HAND * players
+    if ruleset not in RULESETS:  # blast and classic: their flows' decks are all known
+        flow = classic.get(ruleset)
+        if flow.device == "blaster":
+            return (f"deal {HAND} cards each by hand ({dealt}) and turn one up: the other"
+                    f" {flow.deck_size - dealt - 1} are the draw pile, from which each insertion is taken")
+        return (f"the launcher deals {HAND} to each seat ({dealt}) from the whole shuffled deck of"
+                f" {flow.deck_size} (loaded and told, launcherctl reload {flow.deck_size}: a deal waits for"
+                " cards); after the deal turn up the first card with launcherctl dispense 1 (an action card is ignored: dispense another)")
     size = deck_size(get_ruleset(ruleset))
     if size is None:
         return (f"deal {HAND} cards each by hand ({dealt}), turn one up, load the rest into the launcher"
@@ -130,3 +139,45 @@ def uncounted_press(press_id: int, cards: int, why: str) -> str:
 
 def uncounted_late_card(why: str) -> str:
     return f"a card that came out late is not counted: {why}"
+
+
+def uncounted_insert(insert_id: Any, cards: int, why: str) -> str:
+    return f"insertion {insert_id} ({cards} card(s) blasted) is not counted in the game: {why}"
+
+
+def deal_waits(player: str, why: str) -> str:
+    return f"dealing to {player} waits: {why}; it goes on by itself"
+
+
+def deal_short(player: str, cards: int, count: int, ended: Any) -> str:
+    return (f"{player} was dealt {cards} of {count} card(s) ({ended}); the rest comes once the launcher"
+            " is ready (pull out a stuck card, or reload: launcherctl reload N)")
+
+
+def deal_pause_press(player: str) -> str:
+    return f"hand the pile over, then press the button to deal to {player}"
+
+
+def dealt_after_stop(cards: int) -> str:
+    return (f"{cards} card(s) came out after the deal was stopped and are not counted: put them back in"
+            " the hopper and tell the launcher: launcherctl reload N")
+
+
+def uncounted_deal(cards: int, player: str, why: str) -> str:
+    return f"{cards} card(s) dealt to {player} are not counted in the game, and dealing stops: {why}"
+
+
+def draw_failed(player: str | None, why: str) -> str:
+    return f"{player} draws no card: {why}; reload if the launcher is empty, then draw again"
+
+
+def no_draw(ruleset: str) -> str:
+    return f"{ruleset} is not played with the launcher as dealer: press the button instead"
+
+
+def busy_dealing() -> str:
+    return "the launcher is dealing: draw once the cards owed are dealt"
+
+
+def deals_again() -> str:
+    return "the launcher deals again what the round now owes"

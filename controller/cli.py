@@ -11,6 +11,7 @@ import argparse
 import io
 import json
 import socket
+import time
 from typing import Any, Callable
 
 import segno
@@ -18,9 +19,9 @@ import segno
 from firmware.cli import Client, print_result
 
 from . import wording
-from .points import COLORS
+from .points import ALL_COLORS, COLORS
 from .ruledoc import format_rules
-from .rulesets import DEFAULT_RULESET, RULESETS
+from .rulesets import DEFAULT_RULESET, RULESET_IDS
 from .scores import SCORINGS
 from .stats import add_cli as add_stats
 
@@ -44,6 +45,13 @@ def _pair(text: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
+def _count(text: str) -> tuple[str, int]:
+    name, value = _pair(text)
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=N, N a whole number, e.g. Bob=2")
+    return name, int(value)
+
+
 def _hands(pairs: list[tuple[str, str]]) -> dict[str, str]:
     # Sent as typed: the counter reads "37" as a total and "7,hit-2,wild" as cards.
     return dict(pairs)
@@ -58,6 +66,27 @@ _OWED_BECAUSE = {"uno": "Uno penalty", "hint": "advice penalty",
                  "last-card-attack": "last-card attack, the cards count in the score"}
 
 
+# What the classic flow waits for (controller/classic.py), and the command that answers it.
+_AWAITING = {
+    "play_or_pass": "play the card drawn if it matches (game play) or keep it: game pass",
+    "challenge_or_accept": "game accept (dealt 4, turn lost) or game challenge",
+    "challenge_result": "the challenged hand is shown: game challenge-result legal|illegal",
+    "minions": "how many cards each other player discarded: game minions NAME=N ...",
+}
+
+
+def _flow_owed(owed: dict[str, Any]) -> str | None:
+    """The obligation of a blast (insertions) or classic (cards dealt) round; None for Attack's."""
+    why = " - Uno penalty" if owed.get("reason") == "uno" else ""
+    if "inserts" in owed:
+        n = owed["inserts"]
+        what = "inserts until the blast" if n is None else f"inserts {wording.cards(n)}"
+        return f"{owed['player']}'s move - {what} in the blaster{why}"
+    if "cards" in owed:
+        return f"{owed['player']} is dealt {wording.cards(owed['cards'])} by the launcher ({owed['reason']})"
+    return None
+
+
 def _move(status: dict[str, Any]) -> str:
     """The one line the table needs: whose move it is and what they must do."""
     owed, turn = status.get("owed"), status.get("turn")
@@ -65,6 +94,8 @@ def _move(status: dict[str, Any]) -> str:
     if match.get("match_over"):
         winner = match.get("winner")
         return f"Match over - {' and '.join(winner) if isinstance(winner, list) else winner} wins"
+    if owed and _flow_owed(owed):
+        return _flow_owed(owed)
     if owed:
         line = f"{owed['player']}'s move - owes {wording.presses(owed['presses'])}"
         chain = status.get("chain")
@@ -79,6 +110,12 @@ def _move(status: dict[str, Any]) -> str:
         return f"Round {status['round']} won by {status['winner']} - enter the hands: game end-round"
     if status.get("awaiting") == "first_attack":
         return f"{turn}'s move - name a colour and a player to attack: game first-attack"
+    if status.get("awaiting") in _AWAITING:
+        return f"{turn}'s move - {_AWAITING[status['awaiting']]}"
+    if status.get("device") == "blaster":
+        return f"{turn}'s move - play a card or insert one in the blaster"
+    if status.get("ruleset") in ("classic", "despicable-me-4"):
+        return f"{turn}'s move - play a card or draw one (press, or game draw)"
     return f"{turn}'s move - play a card or press"
 
 
@@ -211,6 +248,34 @@ def _new_params(args: argparse.Namespace) -> dict[str, Any]:
     return {key: value for key, value in params.items() if value is not None}
 
 
+# How long `game new --wait` waits for the launcher to deal the opening hands at most.
+DEAL_WAIT_S = 600.0
+
+
+def _new(args: argparse.Namespace, client: Client) -> int:
+    result = client.call("game/new", _new_params(args))
+    if args.wait:
+        result = _dealt(client, result)
+    return print_result(args, result, format_reply)
+
+
+def _dealt(client: Client, result: dict[str, Any]) -> dict[str, Any]:
+    """The reply of `game new`, once nothing is owed for the opening deal (the launcher dealt it)."""
+    deadline = time.monotonic() + DEAL_WAIT_S
+    status = result
+    while (status.get("owed") or {}).get("reason") == "deal":
+        if time.monotonic() > deadline:
+            raise SystemExit(f"launcherctl: the deal is not finished after {DEAL_WAIT_S:.0f} s:"
+                             " see launcherctl game status")
+        time.sleep(0.2)
+        status = client.call("game/status")
+    return {**status, "messages": result.get("messages")}
+
+
+def _by(args: argparse.Namespace) -> dict[str, str]:
+    return {"by": args.by} if args.by else {}
+
+
 def _end_round_params(args: argparse.Namespace) -> dict[str, Any]:
     if args.color is not None and args.first_card is None:
         args.parser.error("--color goes with --first-card (the colour of the card turned up)")
@@ -283,19 +348,21 @@ def register(subparsers: argparse._SubParsersAction, parents: list[argparse.Argu
         p.set_defaults(func=run, parser=p)
         return p
 
-    p = add("new", _action("game/new", _new_params), "start a match (its first round is dealt)")
-    p.add_argument("--rules", choices=tuple(RULESETS), default=DEFAULT_RULESET)
+    p = add("new", _new, "start a match (its first round is dealt)")
+    p.add_argument("--rules", choices=RULESET_IDS, default=DEFAULT_RULESET)
     p.add_argument("--players", type=_names, required=True, metavar="A,B,...",
                    help="names in seat order, clockwise")
     p.add_argument("--dealer", metavar="NAME", help="who deals round 1 (default: the last name)")
     p.add_argument("--first-card", metavar="CARD", help="the card turned up to start the pile")
-    p.add_argument("--color", choices=COLORS, help="its colour (for a wild: the colour named)")
+    p.add_argument("--color", choices=ALL_COLORS, help="its colour (for a wild: the colour named)")
     p.add_argument("--option", type=_pair, action="append", metavar="NAME=VALUE",
                    help="a ruleset option, e.g. early_stop=false")
     p.add_argument("--scoring", choices=SCORINGS)
     p.add_argument("--target", type=int, metavar="N", help="points that end the match (default 500)")
     p.add_argument("--force", action="store_true",
                    help="start even while another match is being played (it stays resumable)")
+    p.add_argument("--wait", action="store_true",
+                   help="classic, despicable-me-4: return once the launcher has dealt the opening hands")
 
     p = add("resume", _action("game/resume", lambda a: {"match": a.match}),
             "make an earlier match the table's again (its number in game history)")
@@ -304,15 +371,15 @@ def register(subparsers: argparse._SubParsersAction, parents: list[argparse.Argu
     add("repair", _plain("game/repair"),
         "fix what game status reports about the game log (a damaged log is moved aside, not deleted)")
     p = add("rules", _rules, "card names, points and scoring variants of a ruleset (default: all)")
-    p.add_argument("ruleset", nargs="?", choices=tuple(RULESETS), metavar="RULESET",
-                   help=", ".join(RULESETS))
+    p.add_argument("ruleset", nargs="?", choices=RULESET_IDS, metavar="RULESET",
+                   help=", ".join(RULESET_IDS))
 
     p = add("play", _action("game/play", lambda a: {
         key: value for key, value in (("card", a.card), ("color", a.color), ("target", a.target),
                                       ("last", a.last or None), ("by", a.by)) if value is not None}),
         "the player whose move it is plays a card")
     p.add_argument("card", metavar="CARD", help="e.g. 7, skip, hit-2, wild-attack")
-    p.add_argument("--color", choices=COLORS, help="the colour a wild names")
+    p.add_argument("--color", choices=ALL_COLORS, help="the colour a wild names")
     p.add_argument("--target", metavar="NAME", help="the player a wild-attack (or trade-hands) names")
     p.add_argument("--last", action="store_true", help="it was the player's last card")
     p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
@@ -329,6 +396,26 @@ def register(subparsers: argparse._SubParsersAction, parents: list[argparse.Argu
         p = add(name, _action(f"game/{name}", lambda a: {"player": a.player}), help)
         p.add_argument("player", metavar="NAME")
 
+    p = add("insert", _action("game/insert", lambda a: {
+        "blast": a.blast is not None, "cards": a.blast or 0, **_by(a)}),
+        "blast: the player whose move it is put a card in the blaster (typed by hand until the"
+        " blaster reports its insertions itself)")
+    p.add_argument("--blast", type=int, metavar="N", help="it fired and N cards came out")
+    p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
+
+    for name, help in (("draw", "classic: the player whose move it is draws one card (the launcher deals it)"),
+                       ("pass", "classic: the player who drew keeps the card; turn over"),
+                       ("challenge", "classic: challenge the Wild Draw Four just played"),
+                       ("accept", "classic: accept the Wild Draw Four: dealt 4, turn lost")):
+        p = add(name, _action(f"game/{name}", _by), help)
+        p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
+    p = add("challenge-result", _action("game/challenge-result", lambda a: {"result": a.result}),
+            "classic: the challenged hand is shown: legal (the challenger is dealt 6) or illegal (4 back)")
+    p.add_argument("result", choices=("legal", "illegal"))
+    p = add("minions", _action("game/minions", lambda a: {"counts": dict(a.counts)}),
+            "despicable-me-4: cards each other player discarded for Wild Mega Minions Power")
+    p.add_argument("counts", nargs="+", type=_count, metavar="NAME=N")
+
     add("undo", _action("game/undo", lambda a: {}), "take back the last action of the match")
     add("status", _status, "whose move it is, presses owed, cards taken, scores")
     add("log", _log, "the match's actions, undone ones included")
@@ -338,7 +425,7 @@ def register(subparsers: argparse._SubParsersAction, parents: list[argparse.Argu
     p.add_argument("--winner", required=True, metavar="NAME")
     p.add_argument("hands", nargs="+", type=_pair, metavar="NAME=POINTS|NAME=CARD,CARD,...")
     p.add_argument("--first-card", metavar="CARD", help="the card turned up for the next round")
-    p.add_argument("--color", choices=COLORS, help="its colour")
+    p.add_argument("--color", choices=ALL_COLORS, help="its colour")
 
     p = add("edit-round", _action("game/edit-round", lambda a: {"round": a.round, "hands": _hands(a.hands)}),
             "correct the hands of an ended round")

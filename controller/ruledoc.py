@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from firmware.errors import InvalidParams
+
+from . import classic
 from .points import COLORS, POINTS
-from .rulesets import (CANNOT_END, DEFAULT_RULESET, MAX_PLAYERS, MIN_PLAYERS, RULESETS, TARGETED_CARDS,
-                       WILD_CARDS, Ruleset, deck_size, get)
+from .rulesets import (CANNOT_END, DEFAULT_RULESET, MAX_PLAYERS, MIN_PLAYERS, RULESET_IDS, RULESETS,
+                       TARGETED_CARDS, WILD_CARDS, Ruleset, deck_size)
 from .scores import DEFAULT_TARGET, SCORING_RULES
 
 
@@ -24,7 +27,18 @@ _EFFECTS = {
     "trade-hands": "its player swaps hands with the player named",
     "wild-all-hit": "every other player presses once",
     "wild-hit-fire": "the next player presses until cards come out",
+    # blast (controller/blast.py)
+    "draw-one": "the next player inserts 1 card in the blaster: that is their turn",
+    "discard-color": "its player discards every card of that colour",
+    "wild-blast": "the next player inserts until the blast and takes every card that comes out",
+    # classic, despicable-me-4 (controller/classic.py)
+    "draw-two": "the next player is dealt 2 and loses the turn (no stacking)",
+    "wild-draw-four": "the next player accepts (dealt 4, turn lost) or challenges (game challenge)",
+    "wild-mega-minions": "every other player discards Draw Two, Reverse and Skip cards and is dealt"
+                         " as many (game minions NAME=N ...)",
 }
+# What a penalty is counted in, by the machine the ruleset plays with.
+_UNIT = {"launcher": "presses", "dealer": "cards", "blaster": "insertions"}
 
 
 def _card(rs: Ruleset, card: str) -> dict[str, Any]:
@@ -51,17 +65,62 @@ def _ruleset(rs: Ruleset) -> dict[str, Any]:
         "mega_hit": rs.mega_hit,
         "uno_penalty": rs.uno_penalty,
         "hint_penalty": rs.hint_penalty,
+        "penalty_unit": _UNIT["launcher"],
+        "device": "launcher",
+        "colors": list(COLORS),
         "cards": [_card(rs, card) for card in rs.cards],
-        "options": {name: {"default": o.default, "choices": list(o.choices), "doc": o.doc}
-                    for name, o in rs.options.items()},
+        "options": _options(rs.options),
     }
+
+
+def _options(options: Any) -> dict[str, Any]:
+    return {name: {"default": o.default, "choices": list(o.choices), "doc": o.doc} for name, o in options.items()}
+
+
+def _flow_card(rs: classic.FlowRuleset, card: str) -> dict[str, Any]:
+    notes = [_EFFECTS[card]] if card in _EFFECTS else []
+    if card in rs.wild:
+        notes.append("names a colour (--color)")
+    return {"card": card, "points": rs.points[card], "in_box": rs.deck[card], "notes": notes}
+
+
+def _flow_ruleset(rs: classic.FlowRuleset) -> dict[str, Any]:
+    """A ruleset of controller/blast.py or controller/classic.py, in the shape of the others."""
+    device = "blaster" if rs.device == "blaster" else "dealer"
+    return {
+        "id": rs.id,
+        "default": False,
+        "source": rs.source,
+        "deck_size": rs.deck_size,
+        "deck_note": f"{rs.deck_size} cards, every count from {rs.source.split(' ', 1)[0]}"
+                     if rs.source[0].isdigit() else f"{rs.deck_size} cards, the standard deck",
+        "mega_hit": False,
+        "uno_penalty": rs.uno_penalty,
+        "hint_penalty": None,
+        "penalty_unit": _UNIT[device],
+        "device": device,
+        "colors": list(rs.colors),
+        "cards": [_flow_card(rs, card) for card in rs.cards],
+        "options": _options(rs.options),
+    }
+
+
+def _shown(ruleset_id: str) -> dict[str, Any]:
+    if ruleset_id in RULESETS:
+        return _ruleset(RULESETS[ruleset_id])
+    return _flow_ruleset(classic.get(ruleset_id))
 
 
 def rules_data(ruleset: str | None = None) -> dict[str, Any]:
     """One ruleset (or every one) with its cards and points, and the scoring variants."""
-    chosen = list(RULESETS) if ruleset is None else [get(ruleset).id]
+    if ruleset is None:
+        chosen = list(RULESET_IDS)
+    elif ruleset in RULESET_IDS:
+        chosen = [ruleset]
+    else:
+        raise InvalidParams(f"unknown ruleset {ruleset!r}; rulesets: " + ", ".join(RULESET_IDS))
     return {
-        "rulesets": [_ruleset(RULESETS[name]) for name in chosen],
+        "rulesets": [_shown(name) for name in chosen],
         "scorings": dict(SCORING_RULES),
         "target": DEFAULT_TARGET,
         "colors": list(COLORS),
@@ -73,21 +132,43 @@ def _count(n: int | None) -> str:
     return "?" if n is None else str(n)
 
 
+_PLAYED_WITH = {"launcher": "the launcher", "dealer": "the launcher as dealer (it deals every card)",
+                "blaster": "the card blaster"}
+
+
+def _penalties(rs: dict[str, Any]) -> str:
+    unit = rs["penalty_unit"]
+    text = f"Played with {_PLAYED_WITH[rs['device']]}. Uno forgotten: {rs['uno_penalty']} {unit}"
+    if rs["hint_penalty"] is not None:
+        text += f"; advice given: {rs['hint_penalty']} {unit}"
+    if rs["device"] == "launcher":
+        text += f"; Mega Hit stacking: {'yes' if rs['mega_hit'] else 'no'}"
+    return text
+
+
+def _choices(choices: list[str]) -> str:
+    """Choices for the page: a run of whole numbers as its ends (`0` to `30`), else each one."""
+    if len(choices) > 2 and all(c.isdigit() for c in choices) and \
+            [int(c) for c in choices] == list(range(int(choices[0]), int(choices[-1]) + 1)):
+        return f"`{choices[0]}` to `{choices[-1]}`"
+    return " or ".join(f"`{c}`" for c in choices)
+
+
 def format_rules(data: dict[str, Any]) -> str:
     """The terminal text of ``launcherctl game rules``."""
     lines = []
     for rs in data["rulesets"]:
         lines.append(f"{rs['id']}{' (default)' if rs['default'] else ''} - deck: {rs['deck_note']}")
-        lines.append(f"  {'card':<15} {'points':>6} {'in box':>6}")
+        lines.append(f"  {'card':<17} {'points':>6} {'in box':>6}")
         for card in rs["cards"]:
             note = f"  {'; '.join(card['notes'])}" if card["notes"] else ""
-            lines.append(f"  {card['card']:<15} {card['points']:>6} {_count(card['in_box']):>6}{note}")
-        penalties = f"Uno forgotten: {rs['uno_penalty']} presses"
-        if rs["hint_penalty"] is not None:
-            penalties += f"; advice given: {rs['hint_penalty']} presses"
-        lines.append(f"  {penalties}; Mega Hit stacking: {'yes' if rs['mega_hit'] else 'no'}")
+            lines.append(f"  {card['card']:<17} {card['points']:>6} {_count(card['in_box']):>6}{note}")
+        lines.append(f"  {_penalties(rs)}")
+        if rs["colors"] != data["colors"]:
+            lines.append(f"  colours: {', '.join(rs['colors'])}")
         for name, option in rs["options"].items():
-            lines.append(f"  --option {name}={'|'.join(option['choices'])} (default {option['default']}):"
+            shown = _choices(option["choices"]).replace("`", "").replace(" or ", "|")
+            lines.append(f"  --option {name}={shown} (default {option['default']}):"
                          f" {option['doc']}")
         lines.append("")
     lines.append(f"colours: {', '.join(data['colors'])}")
@@ -117,16 +198,14 @@ def markdown() -> str:
             out.append(f"| `{card['card']}` | {card['points']} | {_count(card['in_box'])} |"
                        f" {'; '.join(card['notes'])} |")
         out.append("")
-        penalties = f"Uno forgotten: {rs['uno_penalty']} presses."
-        if rs["hint_penalty"] is not None:
-            penalties += f" Advice given: {rs['hint_penalty']} presses."
-        penalties += f" Mega Hit stacking: {'yes' if rs['mega_hit'] else 'no'}."
-        out += [penalties, ""]
+        out += [_penalties(rs) + ".", ""]
+        if rs["colors"] != data["colors"]:
+            out += ["Colours: " + ", ".join(f"`{c}`" for c in rs["colors"]) + ".", ""]
         if rs["options"]:
             out.append("Options (`--option NAME=VALUE`):")
             out.append("")
             for name, option in rs["options"].items():
-                out.append(f"- `{name}`: {' or '.join(f'`{c}`' for c in option['choices'])}, default"
+                out.append(f"- `{name}`: {_choices(option['choices'])}, default"
                            f" `{option['default']}`. {option['doc']}")
             out.append("")
     out += [f"## Scoring (`--scoring`, `--target N`, default {data['target']})", ""]

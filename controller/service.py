@@ -12,6 +12,18 @@ whose turn it is, logged as ``{"type": "press", "cards", "press_id", "by"}``. ``
 is exact dealing and not a move; a press answered "empty" gave nothing because the hopper was empty
 and is not a move either (the player presses again after the reload).
 
+Dealer mode (``classic``, ``despicable-me-4``, ``controller/classic.py``): what the round owes (the
+opening 7 to every seat, Draw Two, Wild Draw Four, penalties, Minions) is dealt by one background
+task that reads the owed deals from the state, aims at each seat (or pauses between the opening
+piles where no aim servo is fitted) and asks ``launcher/dispense``; each dispense's count is logged
+as a ``press`` of the player it was for, through ``act`` like any move. The log is the reference:
+``game undo`` and ``game new`` stop the task and it starts again from the state they leave, and a
+daemon restarted mid-deal deals what the log does not show dealt. A press with nothing owed is a
+draw of exactly one card: a dry press is made good with a dispense of one.
+
+The blaster (``blast``): its ``insert`` events are the insertions of whose move it is; a safe one is
+logged at once, a firing one when its ``blast`` event (same ``insert_id``) gives the card count.
+
 The log on disk may be damaged, unwritable or deleted under the daemon (``controller.damage``):
 the launcher goes on working, game actions are refused with what happened and what to do, and
 ``game/repair`` fixes what the table asks it to fix. The table's join code is kept apart
@@ -33,14 +45,15 @@ from firmware.api import Param
 from firmware.errors import ApiError, NotFound, Refused, Unavailable
 
 from . import advice as says
+from . import classic
 from . import damage as damages
 from . import game as games
 from . import table as tables
 from .damage import Damage, GameUnavailable
 from .joincode import JoinCode
-from .points import COLORS
+from .points import ALL_COLORS, COLORS
 from .ruledoc import rules_data
-from .rulesets import RULESETS
+from .rulesets import RULESET_IDS
 from .scores import SCORINGS, scores, scores_csv
 from .stats import register_stats
 from .store import FILENAME, Store
@@ -49,6 +62,22 @@ log = logging.getLogger("launcherd.game")
 
 # Presses that are moves of the game; "dispense" deals exact counts outside the flow.
 GAME_PRESS_SOURCES = frozenset({"button", "api"})
+# Actions that are a move of whoever's turn it is: the log says who, filled in when not given.
+TURN_ACTIONS = frozenset({"play", "first_attack", "press", "insert", "pass", "challenge", "accept"})
+# A dispense that gave fewer cards than asked is tried again after this at the least: a launcher that
+# reports ready but gives nothing must not be asked in a tight loop.
+DEAL_RETRY_S = 0.5
+
+
+def _dealer_mode(game: games.GameState) -> bool:
+    """The launcher deals every card of this round (classic, despicable-me-4)."""
+    return game.ruleset in classic.RULESETS
+
+
+def _owes_deal(game: games.GameState) -> bool:
+    return _dealer_mode(game) and bool(game.queue)
+
+
 def _winner_text(table: tables.Table) -> str | None:
     winner = scores(table.match)["winner"]
     return " and ".join(winner) if isinstance(winner, list) else winner
@@ -68,6 +97,11 @@ class GameService:
         self._last_press: tuple[int, str] | None = None  # (press_id, presser) of the last logged press
         self._shown: tuple[tables.Table, dict[str, Any]] | None = None  # the table's status, cached
         self._tasks: set[asyncio.Future] = set()
+        self._dealing: asyncio.Task | None = None  # dealer mode: the deal of what the round owes
+        self._drawing = False  # dealer mode: a draw's dispense is under way
+        self._launcher_changed = asyncio.Event()  # a launcher state event came
+        self._pressed = asyncio.Event()  # the button was pressed (deal_pause=press)
+        self._blasts: dict[Any, str | None] = {}  # insert_id of a firing insertion -> who inserted
 
     @property
     def log_path(self) -> Any:
@@ -193,6 +227,7 @@ class GameService:
             return
         log.info("game: match %d resumed, %d action(s)", match.id, len(records))
         self._aim_at_turn()
+        self._follow_deals()  # what the log does not show dealt is dealt now
 
     def _table(self) -> tables.Table:
         if self.table is None:
@@ -237,7 +272,7 @@ class GameService:
         """Check one action, log it, make it live, carry out its effects; the reply to send."""
         self._writable()
         table = self._table()
-        if action["type"] in ("play", "first_attack", "press") and "by" not in action:
+        if action["type"] in TURN_ACTIONS and "by" not in action:
             turn = games.turn(table.game)
             action = action if turn is None else {**action, "by": turn}  # the log says who acted
         table, effects = tables.apply(table, action)
@@ -249,6 +284,7 @@ class GameService:
         if action["type"] == "end_round" and not table.match_over:
             effects.append({"type": "message",
                             "text": says.dealing_advice(table.game.ruleset, len(table.game.players))})
+        self._follow_deals()
         return self._reply(effects)
 
     def start(self, action: dict[str, Any], force: bool = False) -> dict[str, Any]:
@@ -261,7 +297,9 @@ class GameService:
         previous = self.match_id if self.table is not None and not self.table.match_over else None
         with self._writing() as store:
             self.match_id = store.start_match(action)
+        self._stop_dealing()  # the previous match's deal: its cards are not this match's
         self.table, self._last_press = table, None
+        self._follow_deals()
         if self.damage is not None:  # an unreplayable match no longer stands in the way
             self.damage = None
         self.daemon.publish("game/action", {"seq": None, "match_id": self.match_id, "action": action})
@@ -285,8 +323,10 @@ class GameService:
         previous = self.match_id if self.table is not None and not self.table.match_over else None
         with self._writing() as store:
             store.set_current(match_id)
+        self._stop_dealing()
         self.table, self.match_id, self._last_press, self.damage = table, match_id, None, None
         self._aim_at_turn()
+        self._follow_deals()
         texts = [says.resumed(match_id)]
         if previous is not None:
             texts.insert(0, says.set_aside_text(previous))
@@ -298,6 +338,7 @@ class GameService:
         self._table()
         with self._writing():
             store.set_current(None)
+        self._stop_dealing()
         abandoned = self.match_id
         self.table, self.match_id, self._last_press = None, None, None
         text = says.set_aside_text(abandoned)
@@ -317,12 +358,17 @@ class GameService:
         with self._writing():
             store.undo(self.match_id, last.seq, over=table.match_over,
                        winner=_winner_text(table) if table.match_over else None)
+        self._stop_dealing()  # it deals from the state the undo leaves, not the one it was dealing
         self.table, self._last_press = table, None
         self.daemon.publish("game/action", {"seq": last.seq, "match_id": self.match_id, "undone": True})
         self._aim_at_turn()
         # Whose cards they are: the press's own record, or (older logs) whose move it is again.
         who = last.action.get("by") or games.turn(table.game)
-        reply = self._reply([{"type": "message", "text": says.undone_text(last.action, who)}])
+        texts = [says.undone_text(last.action, who)]
+        if _owes_deal(table.game):
+            texts.append(says.deals_again())
+        self._follow_deals()
+        reply = self._reply([{"type": "message", "text": text} for text in texts])
         reply["undone"] = last.action
         return reply
 
@@ -371,11 +417,19 @@ class GameService:
     # ---- launcher events -----------------------------------------------------------------
 
     def on_event(self, name: str, params: dict[str, Any]) -> None:
-        """Every launcher event, in the loop: presses become moves; the hopper estimate is followed."""
+        """Every launcher event, in the loop: presses and insertions become moves; the hopper is followed."""
         if name == "launched":
+            if params.get("source") == "button":
+                self._pressed.set()
             self._launched(params)
         elif name == "card":
             self._late_card(params)
+        elif name == "insert":
+            self._inserted(params)
+        elif name == "blast":
+            self._blasted(params)
+        elif name == "state":
+            self._launcher_changed.set()
         if name in ("launched", "state"):
             self.follow_hopper()
 
@@ -388,6 +442,17 @@ class GameService:
             self.publish_message(says.empty_press(press_id))
             return
         presser = games.turn(self.table.game)
+        game = self.table.game
+        if not cards and _dealer_mode(game) and not game.queue:
+            # A draw is exactly one card: the launcher deals the one this press did not give, if the
+            # round lets this player draw now (never a card nobody may take).
+            try:
+                tables.apply(self.table, {"type": "press", "cards": 1, "by": presser})
+            except ApiError as exc:
+                self.publish_message(says.uncounted_press(press_id, cards, exc.message))
+                return
+            self._background(self._draw_for(presser))
+            return
         press = {"type": "press", "cards": cards, "press_id": press_id}
         try:
             self.act(press if presser is None else {**press, "by": presser})
@@ -404,6 +469,177 @@ class GameService:
                           "by": self._last_press[1]})
             except ApiError as exc:
                 self.publish_message(says.uncounted_late_card(exc.message))
+
+    # ---- the blaster (blast) ----------------------------------------------------------------
+
+    def _inserted(self, params: dict[str, Any]) -> None:
+        """A card went into a slot: safe, logged now; firing, logged when its blast is counted."""
+        if self.table is None or self.table.game.ruleset != "blast":
+            return
+        who = games.turn(self.table.game)
+        if params.get("outcome") == "blast":
+            self._blasts[params.get("insert_id")] = who
+            return
+        self._log_insert({"type": "insert", "blast": False, "cards": 0,
+                          "insert_id": params.get("insert_id")}, who)
+
+    def _blasted(self, params: dict[str, Any]) -> None:
+        if self.table is None or self.table.game.ruleset != "blast":
+            return
+        insert_id = params.get("insert_id")
+        who = self._blasts.pop(insert_id) if insert_id in self._blasts else games.turn(self.table.game)
+        self._log_insert({"type": "insert", "blast": True, "cards": params.get("cards", 0),
+                          "insert_id": insert_id}, who)
+
+    def _log_insert(self, action: dict[str, Any], who: str | None) -> None:
+        try:
+            self.act(action if who is None else {**action, "by": who})
+        except ApiError as exc:
+            self.publish_message(says.uncounted_insert(action["insert_id"], action["cards"], exc.message))
+
+    # ---- dealer mode (classic, despicable-me-4) ------------------------------------------------
+
+    def _background(self, coroutine: Any) -> asyncio.Task:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)  # a reference until it is done, or the loop may drop it
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def _follow_deals(self) -> None:
+        """Deal what the round owes, in the background, unless it is being dealt already."""
+        if self.table is None or not _owes_deal(self.table.game):
+            return
+        if self._dealing is not None and not self._dealing.done():
+            return
+        self._dealing = self._background(self._deal(self.match_id))
+
+    def _stop_dealing(self) -> None:
+        if self._dealing is not None:
+            self._dealing.cancel()
+            self._dealing = None
+
+    async def _deal(self, match_id: int | None) -> None:
+        """Dispense every deal the round owes, front of the queue first, until it owes none."""
+        aimed: bool | None = None  # whether an aim servo answers; asked at the first seat
+        pause = False  # a pile of the opening deal was just finished: hand it over first
+        while self.match_id == match_id and self.table is not None and _owes_deal(self.table.game):
+            game = self.table.game
+            owed = game.queue[0]
+            player = game.players[owed.seat]
+            seat, seats = tables.seat_of(self.table, player)
+            if aimed is None or aimed:
+                aimed = await self._aim_now(seat, seats)
+            if pause and owed.reason == "deal" and not aimed:
+                await self._deal_pause(game, player)
+                pause = False
+                continue  # a press during the pause may have dealt some of it
+            cards = await self._dispense(owed.presses, player)
+            if cards is None:
+                return
+            pause = owed.reason == "deal" and cards == owed.presses
+
+    async def _aim_now(self, seat: int, seats: int) -> bool:
+        """Turn to the seat before its cards come out; False when no aim servo is fitted."""
+        try:
+            await self.daemon.call("launcher/aim", {"seat": seat, "seats": seats})
+        except Unavailable:
+            return False
+        except ApiError as exc:
+            log.warning("game: aiming at seat %d of %d failed: %s", seat, seats, exc.message)
+        return True
+
+    async def _deal_pause(self, game: games.GameState, player: str) -> None:
+        """Between two piles of the opening deal without a servo: time for the dealer to hand one over."""
+        options = dict(game.options)
+        if options["deal_pause"] == "press":
+            self.publish_message(says.deal_pause_press(player))
+            self._pressed.clear()
+            await self._pressed.wait()
+        else:
+            await asyncio.sleep(float(options["deal_pause_s"]))
+
+    async def _dispense(self, count: int, player: str) -> int | None:
+        """Ask the launcher for ``count`` cards for ``player``, log what came; None: stop dealing.
+
+        The request is shielded: a deal stopped (undo, new game) while cards come out lets the
+        dispense finish, and says that those cards are not counted.
+        """
+        call = asyncio.ensure_future(self.daemon.call("launcher/dispense", {"count": count}))
+        try:
+            outcome = await asyncio.shield(call)
+        except asyncio.CancelledError:
+            call.add_done_callback(self._dealt_after_stop)
+            raise
+        except ApiError as exc:  # refused: the motor rests, the lid is open, halted...
+            self.publish_message(says.deal_waits(player, exc.message))
+            await self._launcher_ready(exc.data.get("retry_after_s"))
+            return 0
+        cards = min(outcome.get("cards", 0), count)  # never above what is owed
+        if cards:
+            try:
+                self.act({"type": "press", "cards": cards, "press_id": outcome.get("press_id"), "by": player})
+            except ApiError as exc:
+                self.publish_message(says.uncounted_deal(cards, player, exc.message))
+                return None
+        if cards < count:
+            self.publish_message(says.deal_short(player, cards, count, outcome.get("ended")))
+            await self._launcher_ready(DEAL_RETRY_S)
+        return cards
+
+    def _dealt_after_stop(self, call: asyncio.Future) -> None:
+        if call.cancelled() or call.exception() is not None:
+            return
+        cards = call.result().get("cards", 0)
+        if cards:
+            self.publish_message(says.dealt_after_stop(cards))
+
+    async def _launcher_ready(self, after_s: float | None) -> None:
+        """Wait ``after_s`` (a motor rest), then until the launcher is ready (a jam cleared, a reload)."""
+        if after_s:
+            await asyncio.sleep(after_s)
+        while self.daemon.launcher_status().get("state") != "ready":
+            self._launcher_changed.clear()
+            await self._launcher_changed.wait()
+
+    async def _draw_for(self, player: str | None) -> None:
+        """A press gave no card where a draw is due: the launcher deals the one card."""
+        if self._drawing or (self._dealing is not None and not self._dealing.done()):
+            return
+        self._drawing = True
+        try:
+            call = await self.daemon.call("launcher/dispense", {"count": 1})
+        except ApiError as exc:
+            self.publish_message(says.draw_failed(player, exc.message))
+            return
+        finally:
+            self._drawing = False
+        cards = call.get("cards", 0)
+        if not cards:
+            self.publish_message(says.draw_failed(player, f"no card came out ({call.get('ended')})"))
+            return
+        try:
+            self.act({"type": "press", "cards": cards, "press_id": call.get("press_id"), "by": player})
+        except ApiError as exc:
+            self.publish_message(says.uncounted_deal(cards, player, exc.message))
+
+    async def draw(self, by: str | None) -> dict[str, Any]:
+        """``game/draw``: whose move it is draws exactly one card; the reply once it is counted."""
+        table = self._table()
+        if not _dealer_mode(table.game):
+            raise Refused(says.no_draw(table.game.ruleset))
+        player = games.turn(table.game)
+        tables.apply(table, {"type": "press", "cards": 1, "by": by or player})  # refused here if not due
+        if self._drawing or (self._dealing is not None and not self._dealing.done()):
+            raise Refused(says.busy_dealing())
+        self._writable()
+        self._drawing = True
+        try:
+            outcome = await self.daemon.call("launcher/dispense", {"count": 1})
+        finally:
+            self._drawing = False
+        if not outcome.get("cards"):
+            raise Refused(says.draw_failed(player, f"no card came out ({outcome.get('ended')})"))
+        return self.act({"type": "press", "cards": 1, "press_id": outcome.get("press_id"), "by": player})
 
     def follow_hopper(self) -> None:
         """Read the launcher's hopper estimate; say once when it falls low enough to reload."""
@@ -480,11 +716,11 @@ def _new(service: GameService, params: dict[str, Any]) -> dict[str, Any]:
 
 def _register(daemon: Any, service: GameService) -> None:
     r = daemon.api.register
-    color = Param(str, None, choices=COLORS)
+    color = Param(str, None, choices=ALL_COLORS)  # each ruleset then checks its own colours
     act = service.act
 
     r("game/new", lambda p: _new(service, dict(p)), {
-        "rules": Param(str, choices=tuple(RULESETS)), "players": list, "dealer": (str, None),
+        "rules": Param(str, choices=RULESET_IDS), "players": list, "dealer": (str, None),
         "first_card": (str, None), "color": color, "options": (dict, None),
         "scoring": Param(str, "standard", choices=SCORINGS), "target": Param(int, 500, minimum=1),
         "force": (bool, False),
@@ -507,6 +743,20 @@ def _register(daemon: Any, service: GameService) -> None:
                       ("hint", "a player gave advice (2005, 2010)")):
         r(f"game/{kind}", lambda p, kind=kind: act({"type": kind, "player": p["player"]}),
           {"player": str}, doc=doc)
+    r("game/insert", lambda p: act({"type": "insert", **_present(p), "blast": p["blast"], "cards": p["cards"]}), {
+        "blast": (bool, False), "cards": Param(int, 0, minimum=0), "by": (str, None),
+    }, doc="blast: the player whose move it is inserted a card (blast: it fired and gave cards)")
+    r("game/draw", lambda p: service.draw(p["by"]), {"by": (str, None)},
+      doc="classic: the player whose move it is draws exactly one card (the launcher deals it)")
+    for kind, doc in (("pass", "classic: the player who drew keeps the card; turn over"),
+                      ("challenge", "classic: the next player challenges the Wild Draw Four"),
+                      ("accept", "classic: the next player accepts the Wild Draw Four (dealt 4)")):
+        r(f"game/{kind}", lambda p, kind=kind: act({"type": kind, **_present(p)}), {"by": (str, None)}, doc=doc)
+    r("game/challenge-result", lambda p: act({"type": "challenge-result", "result": p["result"]}),
+      {"result": Param(str, choices=("legal", "illegal"))},
+      doc="classic: what the shown hand proved: legal (the challenger is dealt 6) or illegal (4 back)")
+    r("game/minions", lambda p: act({"type": "minions", "counts": p["counts"]}), {"counts": dict},
+      doc="despicable-me-4: how many cards each other player discarded for Wild Mega Minions Power")
     r("game/undo", lambda p: service.undo(), doc="take back the last action of the match")
     r("game/status", lambda p: service.fresh_status(),
       doc="the round, whose move it is, the match, where the log is and what is wrong with it")

@@ -14,7 +14,7 @@ import pytest
 from conftest import ThreadDaemon
 from controller import ruledoc
 from controller.points import POINTS
-from controller.rulesets import RULESETS
+from controller.rulesets import RULESET_IDS
 from controller.scores import SCORING_RULES
 from firmware.errors import ApiError
 
@@ -148,7 +148,7 @@ def _page_tables(page: str) -> dict[str, dict[str, int]]:
 def test_the_rules_page_and_launcherctl_game_rules_show_the_ruleset_data(tmp_path):
     page = RULES_PAGE.read_text()
     assert page == ruledoc.markdown(), "docs/rules.md is stale: python -m controller.ruledoc > docs/rules.md"
-    assert _page_tables(page) == {name: dict(POINTS[name]) for name in RULESETS}
+    assert _page_tables(page) == {name: dict(POINTS[name]) for name in RULESET_IDS}
     for variant, rule in SCORING_RULES.items():
         assert f"- `{variant}`: {rule}." in page
     with ThreadDaemon(tmp_path) as running:
@@ -157,7 +157,7 @@ def test_the_rules_page_and_launcherctl_game_rules_show_the_ruleset_data(tmp_pat
         assert re.search(r"^  trade-hands +30 +4 ", shown.stdout, re.M)
         assert "attack-mega-hit" not in shown.stdout and "elimination: " in shown.stdout
         every = json.loads(ctl(running, "rules", "--json").stdout)
-        assert [r["id"] for r in every["rulesets"]] == list(RULESETS)
+        assert [r["id"] for r in every["rulesets"]] == list(RULESET_IDS)
         assert {c["card"]: c["points"] for c in every["rulesets"][0]["cards"]} == dict(POINTS["attack-mega-hit"])
         assert ctl(running, "rules", "uno-flip").returncode == 2
         with pytest.raises(ApiError) as unknown:
