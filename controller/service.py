@@ -39,7 +39,7 @@ import asyncio
 import logging
 import sqlite3
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Awaitable, Callable, Iterator
 
 from firmware.api import Param
 from firmware.errors import ApiError, NotFound, Refused, Unavailable
@@ -86,8 +86,9 @@ def _winner_text(table: tables.Table) -> str | None:
 class GameService:
     """The live table of one daemon: the current match, its log, and what the launcher reports."""
 
-    def __init__(self, daemon: Any):
+    def __init__(self, daemon: Any, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep):
         self.daemon = daemon
+        self._sleep = sleep  # the pauses of dealing: tests give their own clock
         self.store: Store | None = None  # the log, once open()
         self.damage: Damage | None = None  # why the game cannot be played as it stands
         self.match_id: int | None = None
@@ -443,7 +444,9 @@ class GameService:
             return
         presser = games.turn(self.table.game)
         game = self.table.game
-        if not cards and _dealer_mode(game) and not game.queue:
+        if not cards and _owes_deal(game):
+            return  # a dry press while cards are owed: the deal goes on, nobody moved
+        if not cards and _dealer_mode(game):
             # A draw is exactly one card: the launcher deals the one this press did not give, if the
             # round lets this player draw now (never a card nobody may take).
             try:
@@ -556,7 +559,7 @@ class GameService:
             self._pressed.clear()
             await self._pressed.wait()
         else:
-            await asyncio.sleep(float(options["deal_pause_s"]))
+            await self._sleep(float(options["deal_pause_s"]))
 
     async def _dispense(self, count: int, player: str) -> int | None:
         """Ask the launcher for ``count`` cards for ``player``, log what came; None: stop dealing.
@@ -596,7 +599,7 @@ class GameService:
     async def _launcher_ready(self, after_s: float | None) -> None:
         """Wait ``after_s`` (a motor rest), then until the launcher is ready (a jam cleared, a reload)."""
         if after_s:
-            await asyncio.sleep(after_s)
+            await self._sleep(after_s)
         while self.daemon.launcher_status().get("state") != "ready":
             self._launcher_changed.clear()
             await self._launcher_changed.wait()
