@@ -51,6 +51,9 @@ OUTCOME = "dealer/dispensed"
 # Waits, as reported in ``state``; the dispense goes on by itself after each.
 WAITING_JAM, WAITING_EMPTY, WAITING_LID = "waiting_jam", "waiting_empty", "waiting_lid"
 WAITING_MOTOR, WAITING_BUSY = "waiting_motor", "waiting_busy"
+# The least wait after a refusal: a retry time rounded to 0 (a rest that ends in under a
+# millisecond) must not become a loop of refusals at one instant.
+MIN_WAIT_S = 0.01
 QUEUED, DISPENSING, RETRYING = "queued", "dispensing", "retrying"
 DONE, ABANDONED, FAILED = "done", "abandoned", "failed"
 FINAL = (DONE, ABANDONED, FAILED)
@@ -249,7 +252,7 @@ class Dealer:
         if retry is None:
             return self._finish(job, FAILED, str(params.get("reason")), now)
         job.state, job.reason = WAITING_MOTOR, str(params.get("reason"))
-        job.resume_at = now + float(retry)
+        job.resume_at = now + max(float(retry), MIN_WAIT_S)
         return self._report(job)
 
     # ---- going on ------------------------------------------------------------------------

@@ -521,3 +521,18 @@ def test_deal_plan_refuses_nonsense(args):
     seats, per_seat, pause, *of = args
     with pytest.raises(ValueError):
         deal(seats, per_seat, pause, of=of[0] if of else None)
+
+
+def test_a_refusal_with_retry_time_zero_still_waits():
+    # The core may round a rest that ends in under a millisecond to retry_after_s 0.0; asking again
+    # at the same instant would be refused again, for ever, on a clock that has not moved.
+    dealer = Dealer()
+    (progress, ask) = dealer.start(3, "z", 10.0)
+    refusal = {"event": "Dispense", "request": ask.request, "source": "dispense", "state": "ready",
+               "reason": "the motor needs 0.0 s of rest", "retry_after_s": 0.0}
+    out = dealer.on_event("refused", refusal, 10.0)
+    assert [e.params["state"] for e in out] == ["waiting_motor"]
+    assert dealer.next_deadline() > 10.0
+    assert dealer.tick(10.0) == []
+    again = dealer.tick(dealer.next_deadline())
+    assert [type(i).__name__ for i in again] == ["Emit", "Dispense"] and again[1].count == 3
