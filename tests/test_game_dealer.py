@@ -359,3 +359,42 @@ def test_an_insertion_the_round_refuses_is_said_not_counted(tmp_path):
     launcher = asyncio.run(scenario())
     assert any(text.startswith("insertion 4 (0 card(s) blasted) is not counted in the game: round 1 is over")
                for text in launcher.messages())
+
+
+# ---- end to end: launcherd --sim and launcherctl --------------------------------------------------
+
+
+def test_a_deal_to_ten_seats_gives_seventy_through_launcherd_and_launcherctl(daemon_process):
+    import json
+
+    launcherd = daemon_process()
+    players = [f"P{n}" for n in range(1, 11)]
+    new = launcherd.ctl("game", "new", "--rules", "classic", "--players", ",".join(players), "--wait")
+    assert new.returncode == 0, new.stderr
+    assert "P1's move - play a card or draw one" in new.stdout
+    status = json.loads(launcherd.ctl("game", "status", "--json", check=True).stdout)
+    assert [p["cards_taken"] for p in status["players"]] == [7] * 10 and status["owed"] is None
+    log = json.loads(launcherd.ctl("game", "log", "--json", check=True).stdout)["actions"]
+    dealt = [(r["action"]["by"], r["action"]["cards"]) for r in log if r["action"]["type"] == "press"]
+    assert sum(cards for _, cards in dealt) == 70 and {by for by, _ in dealt} == set(players)
+    assert launcherd.call("status/get")["hopper"] == 112 - 70  # the sim's hopper: exactly 70 came out
+
+    drawn = launcherd.ctl("game", "draw", check=True)
+    assert "P1 draws 1 card" in drawn.stdout
+    launcherd.ctl("game", "pass", check=True)
+    assert launcherd.call("status/get")["hopper"] == 112 - 71
+
+
+def test_a_blast_game_is_played_with_insertions_typed_by_hand(daemon_process):
+    launcherd = daemon_process()
+    started = launcherd.ctl("game", "new", "--rules", "blast", "--players", "Ann,Bob,Cy",
+                            "--first-card", "5", "--color", "red")
+    assert started.returncode == 0, started.stderr
+    assert "Ann's move - play a card or insert one in the blaster" in started.stdout
+    launcherd.ctl("game", "insert", check=True)  # Ann: safe
+    wild = launcherd.ctl("game", "play", "wild-blast", "--color", "blue", check=True)  # Bob
+    assert "Cy's move - inserts until the blast in the blaster" in wild.stdout
+    launcherd.ctl("game", "insert", check=True)
+    boom = launcherd.ctl("game", "insert", "--blast", "4", check=True)
+    assert "the blast: Cy takes 4 cards, done" in boom.stdout and "Ann's move" in boom.stdout
+    assert launcherd.ctl("game", "draw").returncode == 1  # no dealer in blast

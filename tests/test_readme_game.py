@@ -1,4 +1,7 @@
-"""The README's "Playing a game" example runs as written, against a real `launcherd --sim` (#10)."""
+"""The README's "Playing a game" examples run as written, against a real `launcherd --sim` (#10, #11).
+
+The first block starts the daemon; the next ones (classic UNO with the launcher as dealer, UNO Blast with
+its insertions typed by hand) go on with it."""
 
 from __future__ import annotations
 
@@ -15,11 +18,11 @@ EXAMPLE_SOCKET = "/tmp/l.sock"
 
 
 def example() -> list[str]:
-    """The lines of the first sh block of the section."""
+    """The lines of every sh block of the section, in order."""
     section = README.read_text().split("### Playing a game", 1)[1].split("\n## ", 1)[0]
-    block = re.search(r"```sh\n(.*?)```", section, re.S)
-    assert block, "the section has an sh example"
-    return [line for line in block.group(1).splitlines() if line.strip()]
+    blocks = re.findall(r"```sh\n(.*?)```", section, re.S)
+    assert len(blocks) == 3, "the section has an sh example for Attack, classic and blast"
+    return [line for block in blocks for line in block.splitlines() if line.strip()]
 
 
 def test_the_readme_game_example_runs_as_written(tmp_path):
@@ -45,8 +48,16 @@ def test_the_readme_game_example_runs_as_written(tmp_path):
                 continue
             done = subprocess.run(words, env=env, capture_output=True, text=True, timeout=60)
             assert done.returncode == 0, f"{line}\n{done.stdout}{done.stderr}"
-            if words[1:3] == ["game", "new"]:
+            if words[1:3] == ["game", "new"] and "classic" in words:
+                assert "Ann's move - play a card or draw one" in done.stdout  # --wait: 7 each were dealt
+            elif words[1:3] == ["game", "new"] and "blast" in words:
+                assert "deal 7 cards each by hand (21) and turn one up" in done.stdout
+            elif words[1:3] == ["game", "new"]:
                 assert "load the other 83 into the launcher and tell it: launcherctl reload 83" in done.stdout
+            if words[1:3] == ["game", "challenge-result"]:
+                assert "Bob is dealt 4" in done.stdout
+            if words[1:3] == ["game", "insert"] and "--blast" in words:
+                assert "the blast: Cy takes 4 cards, done" in done.stdout
             if words[1:3] == ["game", "status"]:
                 assert f"game log in {tmp_path / 'state-home' / 'card-launcher' / 'sim'}" in done.stdout
             if words[1:3] == ["game", "log"]:
