@@ -67,6 +67,7 @@ TURN_ACTIONS = frozenset({"play", "first_attack", "press", "insert", "pass", "ch
 # A dispense that gave fewer cards than asked is tried again after this at the least: a launcher that
 # reports ready but gives nothing must not be asked in a tight loop.
 DEAL_RETRY_S = 0.5
+LAUNCHER_READY = frozenset({"ready", "sleeping"})  # a dispense may be asked (it wakes a sleeping one)
 
 
 def _dealer_mode(game: games.GameState) -> bool:
@@ -600,7 +601,7 @@ class GameService:
         """Wait ``after_s`` (a motor rest), then until the launcher is ready (a jam cleared, a reload)."""
         if after_s:
             await self._sleep(after_s)
-        while self.daemon.launcher_status().get("state") != "ready":
+        while self.daemon.launcher_status().get("state") not in LAUNCHER_READY:
             self._launcher_changed.clear()
             await self._launcher_changed.wait()
 
