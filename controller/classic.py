@@ -258,7 +258,10 @@ def turn_up(state: GameState, rs: FlowRuleset, card: str | None, color: str | No
 
 
 def owed_json(state: GameState, owed: Owed) -> dict[str, Any]:
-    return {"player": state.players[owed.seat], "seat": owed.seat, "reason": owed.reason}
+    # presses and until_cards as in controller/game.py's view, for readers of every ruleset's status
+    # (the page, the voice); each flow adds its own words for them (inserts, cards).
+    return {"player": state.players[owed.seat], "seat": owed.seat, "reason": owed.reason,
+            "presses": owed.presses, "until_cards": owed.until_cards}
 
 
 def base_status(state: GameState, rs: FlowRuleset, owed_view) -> dict[str, Any]:

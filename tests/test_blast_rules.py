@@ -71,7 +71,8 @@ def test_a_drawn_card_is_never_played_that_turn():
 
 def test_draw_one_the_next_player_inserts_one_and_that_is_their_turn():
     s = run(start(), play("draw-one", "red"))
-    assert st(s)["owed"] == {"player": "Bob", "seat": 1, "reason": "draw-one", "inserts": 1, "until_blast": False}
+    assert st(s)["owed"] == {"player": "Bob", "seat": 1, "reason": "draw-one", "inserts": 1, "until_blast": False,
+                             "presses": 1, "until_cards": False}
     with pytest.raises(Refused, match="Bob owes 1 insertion first; nothing answers it"):
         blast.apply(s, play("draw-one", "red"))
     s = run(s, safe())
@@ -136,7 +137,8 @@ def test_uno_not_called_costs_two_insertions_out_of_turn_each_may_blast():
     s = run(start(), play("5", "red"))
     assert st(s)["catchable"] == "Ann"
     s = run(s, {"type": "catch", "player": "Ann"})
-    assert st(s)["owed"] == {"player": "Ann", "seat": 0, "reason": "uno", "inserts": 2, "until_blast": False}
+    assert st(s)["owed"] == {"player": "Ann", "seat": 0, "reason": "uno", "inserts": 2, "until_blast": False,
+                             "presses": 2, "until_cards": False}
     s = run(s, boom(2))  # a blast does not end the penalty: it is 2 cards drawn
     assert st(s)["owed"]["inserts"] == 1 and st(s)["turn"] == "Ann"
     s = run(s, safe())
