@@ -37,10 +37,12 @@ the whole batch of actions that led to them (``loop.call_soon``), never from ins
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import logging
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from typing import Any, Literal, Protocol, Union
 
 from .events import Dispense, Emit, Reload
 
@@ -327,6 +329,102 @@ class Dealer:
         return [Emit(PROGRESS, params)]
 
 
+# ---- the daemon's side ----------------------------------------------------------------------------
+
+
+class DaemonLike(Protocol):
+    """What :func:`serve` uses of ``firmware.daemon.Daemon`` (the layer interface and ``feed``)."""
+
+    loop: asyncio.AbstractEventLoop
+
+    def feed(self, event: Any, now: float | None = None) -> None: ...
+    def subscribe(self, listener: Any) -> None: ...
+    def publish(self, name: str, params: dict[str, Any]) -> None: ...
+    def register(self, name: str, handler: Any, params: dict[str, Any] | None = None, doc: str = "") -> None: ...
+    def add_status(self, name: str, provider: Any) -> None: ...
+    def on_close(self, closer: Any) -> None: ...
+    def launcher_status(self) -> dict[str, Any]: ...
+
+
+class DealerService:
+    """Runs a :class:`Dealer` on the daemon's loop and serves ``launcher/dispense`` with it.
+
+    Every launcher event goes to the dealer (a ``subscribe`` listener); what it returns is applied
+    with ``loop.call_soon``, after the batch of core actions that led to it, so that subscribers
+    hear the core's events in their order: core events are fed with ``daemon.feed``, the dealer's
+    own are published. Its deadline is one loop timer. A ``sim/clear`` needs nothing here: the
+    beam clears, the core leaves ``jammed``, and its ``state`` event resumes the dispense.
+    """
+
+    def __init__(self, daemon: DaemonLike, dealer: Dealer | None = None):
+        self.daemon = daemon
+        self.dealer = dealer or Dealer(daemon.launcher_status()["state"])
+        self._timer: asyncio.TimerHandle | None = None
+        self._waiting: dict[int, asyncio.Future] = {}
+        self._ids = itertools.count(1)
+
+    def install(self) -> "DealerService":
+        from .api import Param  # the daemon's parameter schema; the Dealer itself needs no IO
+
+        daemon = self.daemon
+        daemon.subscribe(self._heard)
+        daemon.register("launcher/dispense", self.dispense, {"count": Param(int, minimum=1, maximum=500)},
+                        doc="eject exactly count cards, through misfeeds, jams (once cleared) and reloads")
+        daemon.add_status("dealer", self.dealer.get_status)
+        daemon.on_close(self.close)
+        return self
+
+    async def dispense(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Exactly ``count`` cards; answered with the outcome (``done``, or ``abandoned`` by a halt)."""
+        request = next(self._ids)
+        future = self.daemon.loop.create_future()
+        self._waiting[request] = future
+        try:
+            status = self.daemon.launcher_status()
+            self._apply(self.dealer.start(params["count"], request, self.daemon.loop.time(),
+                                          state=status["state"]))
+            return await future
+        finally:
+            self._waiting.pop(request, None)
+
+    def close(self) -> None:
+        """The daemon stops: every dispense is abandoned and its caller answered."""
+        self._apply(self.dealer.cancel("launcherd is stopping", self.daemon.loop.time()))
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _heard(self, name: str, params: dict[str, Any]) -> None:
+        loop = self.daemon.loop
+        out = self.dealer.on_event(name, params, loop.time(), hopper=self.daemon.launcher_status()["hopper"])
+        if out:
+            loop.call_soon(self._apply, out)
+
+    def _apply(self, out: list[Output]) -> None:
+        for item in out:
+            if isinstance(item, Emit):
+                if item.name == OUTCOME:
+                    future = self._waiting.pop(item.params["request"], None)
+                    if future is not None and not future.done():
+                        future.set_result({"event": "dispensed", **item.params})
+                self.daemon.publish(item.name, item.params)
+            else:
+                self.daemon.feed(item)
+        self._rearm()
+
+    def _rearm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        deadline = self.dealer.next_deadline()
+        if deadline is not None:
+            self._timer = self.daemon.loop.call_at(deadline, self._tick)
+
+    def _tick(self) -> None:
+        self._timer = None
+        self._apply(self.dealer.tick(self.daemon.loop.time()))
+
+
 # ---- the classic deal: a plan the driver executes --------------------------------------------
 
 
@@ -390,5 +488,6 @@ def deal(seats: list[int], per_seat: int, pause: float | Literal["press"] = 2.0,
 
 
 __all__ = [
-    "ABANDONED", "DONE", "FAILED", "OUTCOME", "PROGRESS", "AimAt", "DealTo", "Dealer", "PauseFor", "Step", "deal",
+    "ABANDONED", "DONE", "FAILED", "OUTCOME", "PROGRESS", "AimAt", "DealTo", "Dealer", "DealerService", "PauseFor",
+    "Step", "deal",
 ]

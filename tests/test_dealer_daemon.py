@@ -1,0 +1,96 @@
+"""``launcher/dispense`` through the daemon and its simulated mechanism (issue #11).
+
+The simulation jams (``[sim] jam_chance``) and misfeeds (``misfeed_chance``); a table hand in the
+test watches the event stream and, as a person would, pulls stuck cards out with ``sim/clear``
+and reloads when the dealer asks. Each reply must be exactly the count asked, and so must the
+mechanism's own count of cards that left the hopper.
+
+Until the daemon serves ``launcher/dispense`` with the dealer (docs/dealer.md, "Integration"),
+these tests are skipped: the status has no ``dealer`` key.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+import pytest
+
+from conftest import ThreadDaemon
+
+FAST = """
+[sim]
+cards_per_second = 150.0
+block_ms = 5
+hopper = 60
+jam_chance = 0.05
+misfeed_chance = 0.1
+[timing]
+jam_ms = 150
+feed_timeout_ms = 150
+"""
+
+
+class TableHand:
+    """Clears jams and reloads the hopper when the dealer says it waits for that."""
+
+    def __init__(self, running: ThreadDaemon):
+        self.running = running
+        self.client = running.client(timeout=60)
+        self.client.call("events/subscribe")
+        self.seen: list[str] = []
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        try:
+            for message in self.client.messages():
+                if message.get("event") != "dealer/dispense":
+                    continue
+                state = message["params"]["state"]
+                self.seen.append(state)
+                if state == "waiting_jam":
+                    self.running.call("sim/clear")
+                elif state == "waiting_empty":
+                    self.running.call("launcher/reload", {"cards": 60})
+        except OSError:
+            pass  # the daemon is gone: the test is over
+
+    def close(self) -> None:
+        # Shut down first: close() alone leaves the watching thread blocked in recv.
+        self.client.sock.shutdown(socket.SHUT_RDWR)
+        self._thread.join(10)
+        self.client.close()
+
+
+def test_every_dispense_gives_exactly_its_count_through_jams_misfeeds_and_reloads(tmp_path):
+    with ThreadDaemon(tmp_path, FAST, seed=3) as running:
+        if "dealer" not in running.call("status/get"):
+            pytest.skip("launcher/dispense is not served by the dealer yet (docs/dealer.md)")
+        hand = TableHand(running)
+        try:
+            for count in [7] * 10 + [2, 4, 6, 1, 30, 13]:
+                before = running.call("status/get")["sim"]["cards_out"]
+                with running.client(timeout=120) as client:
+                    reply = client.call("launcher/dispense", {"count": count})
+                after = running.call("status/get")["sim"]["cards_out"]
+                assert (reply["state"], reply["cards"], reply["remaining"]) == ("done", count, 0)
+                assert after - before == count
+        finally:
+            hand.close()
+    assert {"waiting_jam", "retrying"} <= set(hand.seen)
+
+
+def test_an_estop_abandons_the_dispense_with_the_cards_so_far(tmp_path):
+    slow = "[sim]\ncards_per_second = 20.0\nhopper = 1000\n"
+    with ThreadDaemon(tmp_path, slow) as running, running.client(timeout=30) as client:
+        if "dealer" not in running.call("status/get"):
+            pytest.skip("launcher/dispense is not served by the dealer yet (docs/dealer.md)")
+        request = client.send("launcher/dispense", {"count": 40})
+        running.wait_for(lambda s: s["cards_ejected"] >= 2)
+        running.call("system/estop", {"reason": "hands in the slot"})
+        reply = next(m for m in client.messages() if m.get("id") == request)["result"]
+        cards_out = running.call("status/get")["sim"]["cards_out"]
+    assert reply["state"] == "abandoned" and 2 <= reply["cards"] < 40
+    assert reply["remaining"] == 40 - reply["cards"]
+    assert cards_out - reply["cards"] in (0, 1)  # at most the card that was crossing the beam
