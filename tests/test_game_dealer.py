@@ -265,6 +265,9 @@ def test_every_later_deal_is_a_dispense_of_that_count_to_that_player(tmp_path):
     # Each dispense comes right after the launcher was turned to that player's seat.
     aimed = [launcher.calls[i - 1] for i, (m, _) in enumerate(launcher.calls) if m == "launcher/dispense"]
     assert [p["seat"] for m, p in aimed[3:]] == [1, 2, 0, 1, 0]
+    # The log says who moved, filled in as for a play.
+    assert [(a["type"], a["by"]) for a in logged(service) if a["type"] in ("accept", "challenge")] == [
+        ("accept", "Ann"), ("challenge", "Cy"), ("challenge", "Ann")]
 
 
 def test_mega_minions_deals_each_other_player_their_count(tmp_path):
