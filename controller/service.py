@@ -209,6 +209,7 @@ class GameService:
         self.resume()
 
     def close(self) -> None:
+        self._stop_dealing()  # the log stays the reference: a restart deals what it does not show
         if self.store is not None:
             self.store.close()
 
