@@ -154,6 +154,11 @@ def deal_short(player: str, cards: int, count: int, ended: Any) -> str:
             " is ready (pull out a stuck card, or reload: launcherctl reload N)")
 
 
+def dealt_too_many(player: str, cards: int, count: int) -> str:
+    return (f"{cards} cards came out for {player}, who was owed {count}: {cards - count} go back in the"
+            " hopper (launcherctl reload N)")
+
+
 def deal_pause_press(player: str) -> str:
     return f"hand the pile over, then press the button to deal to {player}"
 

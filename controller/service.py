@@ -580,6 +580,8 @@ class GameService:
             await self._launcher_ready(exc.data.get("retry_after_s"))
             return 0
         cards = min(outcome.get("cards", 0), count)  # never above what is owed
+        if outcome.get("cards", 0) > count:
+            self.publish_message(says.dealt_too_many(player, outcome["cards"], count))
         if cards:
             try:
                 self.act({"type": "press", "cards": cards, "press_id": outcome.get("press_id"), "by": player})

@@ -179,6 +179,20 @@ def test_a_short_dispense_is_counted_and_the_rest_dealt_once_the_launcher_is_rea
     assert presses(service) == [("Ann", 7), ("Bob", 3), ("Bob", 4), ("Cy", 7)]
 
 
+def test_a_dispense_that_gave_more_than_owed_counts_what_was_owed_and_says_so(tmp_path):
+    async def scenario():
+        launcher, service = table(tmp_path, servo=True)
+        launcher.gives = [8]
+        service.start(new())
+        await settle()
+        return launcher, service
+
+    launcher, service = asyncio.run(scenario())
+    assert taken(service) == [7, 7, 7]
+    assert "8 cards came out for Ann, who was owed 7: 1 go back in the hopper (launcherctl reload N)" \
+        in launcher.messages()
+
+
 def test_a_deal_stopped_by_undo_deals_again_what_the_state_owes(tmp_path):
     async def scenario():
         launcher, service = table(tmp_path)
