@@ -95,7 +95,8 @@ class _Job:
 
     def params(self) -> dict[str, Any]:
         return {"request": self.request, "count": self.count, "cards": self.total,
-                "remaining": max(0, self.count - self.total), "state": self.state, "reason": self.reason}
+                "remaining": max(0, self.count - self.total), "state": self.state, "reason": self.reason,
+                "press_ids": list(self.cards)}
 
 
 class Dealer:
@@ -406,7 +407,7 @@ class DealerService:
                 if item.name == OUTCOME:
                     future = self._waiting.pop(item.params["request"], None)
                     if future is not None and not future.done():
-                        future.set_result({"event": "dispensed", **item.params})
+                        future.set_result(_reply(item.params))
                 self.daemon.publish(item.name, item.params)
             else:
                 self.daemon.feed(item)
@@ -423,6 +424,17 @@ class DealerService:
     def _tick(self) -> None:
         self._timer = None
         self._apply(self.dealer.tick(self.daemon.loop.time()))
+
+
+def _reply(params: dict[str, Any]) -> dict[str, Any]:
+    """The dealer's outcome with the keys a single launch's outcome has, for existing clients
+    (``launcherctl``'s output, the game's deal): ``press_id`` is the last run's."""
+    ids = params["press_ids"]
+    return {"event": "dispensed", "outcome": "dispense", "press_id": ids[-1] if ids else None,
+            "requested": params["count"], "ended": _ENDED[params["state"]], **params}
+
+
+_ENDED = {DONE: "done", ABANDONED: "halt", FAILED: "refused"}
 
 
 # ---- the classic deal: a plan the driver executes --------------------------------------------

@@ -270,7 +270,7 @@ def test_plain_dispense_is_one_core_dispense_and_one_outcome():
     dispense_all(table, [7])
     assert table.core_inputs == [Dispense(7, "dispense", "dealer:1:1")]
     assert table.outcomes[1] == {"request": 1, "count": 7, "cards": 7, "remaining": 0, "state": "done",
-                                 "reason": None}
+                                 "reason": None, "press_ids": [1]}
     assert table.mech.out == 7
     progress = [(p["cards"], p["state"]) for p in table.named(PROGRESS)]
     assert progress == [(0, "dispensing")] + [(n, "dispensing") for n in range(1, 8)] + [(7, "done")]
@@ -353,7 +353,7 @@ def test_empty_hopper_waits_for_reload_then_finishes():
     table.reload()
     table.run()
     assert table.outcomes["e"] == {"request": "e", "count": 8, "cards": 8, "remaining": 0, "state": "done",
-                                   "reason": None}
+                                   "reason": None, "press_ids": [1, 2]}
     assert table.mech.out == 8
 
 

@@ -75,6 +75,9 @@ def test_every_dispense_gives_exactly_its_count_through_jams_misfeeds_and_reload
                     reply = client.call("launcher/dispense", {"count": count})
                 after = running.call("status/get")["sim"]["cards_out"]
                 assert (reply["state"], reply["cards"], reply["remaining"]) == ("done", count, 0)
+                # What a single launch's outcome says too, for launcherctl and the game's deal.
+                assert (reply["outcome"], reply["requested"], reply["ended"]) == ("dispense", count, "done")
+                assert reply["press_id"] == reply["press_ids"][-1]
                 assert after - before == count
         finally:
             hand.close()
@@ -91,6 +94,6 @@ def test_an_estop_abandons_the_dispense_with_the_cards_so_far(tmp_path):
         running.call("system/estop", {"reason": "hands in the slot"})
         reply = next(m for m in client.messages() if m.get("id") == request)["result"]
         cards_out = running.call("status/get")["sim"]["cards_out"]
-    assert reply["state"] == "abandoned" and 2 <= reply["cards"] < 40
+    assert reply["state"] == "abandoned" and reply["ended"] == "halt" and 2 <= reply["cards"] < 40
     assert reply["remaining"] == 40 - reply["cards"]
     assert cards_out - reply["cards"] in (0, 1)  # at most the card that was crossing the beam
