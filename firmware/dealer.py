@@ -31,8 +31,11 @@ Rules, as settled here:
 
 Outputs are core events (``Dispense``, ``Reload``) and ``Emit``s: ``dealer/dispense`` for progress
 and ``dealer/dispensed`` for the outcome, both with ``request``, ``count``, ``cards``,
-``remaining``, ``state`` and ``reason``. The driver must feed the core events after it has applied
-the whole batch of actions that led to them (``loop.call_soon``), never from inside a listener.
+``remaining``, ``state``, ``reason`` and ``press_ids``. The driver must feed the core events after
+it has applied the whole batch of actions that led to them (``loop.call_soon``), never from
+inside a listener: :class:`DealerService` does that on launcherd's loop and serves
+``launcher/dispense``. :func:`deal` plans the classic deal as steps for a driver. docs/dealer.md
+has the table of cases and the daemon's integration.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, Union
 
+from .errors import InvalidParams
 from .events import Dispense, Emit, Reload
 
 log = logging.getLogger(__name__)
@@ -58,7 +62,6 @@ WAITING_MOTOR, WAITING_BUSY = "waiting_motor", "waiting_busy"
 MIN_WAIT_S = 0.01
 QUEUED, DISPENSING, RETRYING = "queued", "dispensing", "retrying"
 DONE, ABANDONED, FAILED = "done", "abandoned", "failed"
-FINAL = (DONE, ABANDONED, FAILED)
 # What the dealer waits for in each core state but ``ready`` (and ``halted``, which ends it).
 _WAIT_FOR_STATE = {"jammed": WAITING_JAM, "lid_open": WAITING_LID, "empty": WAITING_EMPTY,
                    "launching": WAITING_BUSY}
@@ -110,9 +113,9 @@ class Dealer:
 
     def __init__(self, state: str = "ready", *, misfeed_retries: int = 2, poll_s: float = 0.5):
         if isinstance(misfeed_retries, bool) or not isinstance(misfeed_retries, int) or misfeed_retries < 0:
-            raise ValueError(f"misfeed_retries must be a whole number of at least 0, not {misfeed_retries!r}")
+            raise InvalidParams(f"misfeed_retries must be a whole number of at least 0, not {misfeed_retries!r}")
         if not poll_s > 0:
-            raise ValueError(f"poll_s must be more than 0, not {poll_s!r}")
+            raise InvalidParams(f"poll_s must be more than 0, not {poll_s!r}")
         self._core_state = state
         self._asleep_from = "ready"  # the state a sleeping core wakes to
         self._misfeed_retries = misfeed_retries
@@ -130,10 +133,10 @@ class Dealer:
         ``request`` identifies it in every event about it. ``state`` (the core's, if given)
         corrects the dealer's view of it.
 
-        :raises ValueError: ``count`` is not a whole number of at least 1.
+        :raises InvalidParams: ``count`` is not a whole number of at least 1.
         """
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise ValueError(f"count must be a whole number of at least 1, not {count!r}")
+            raise InvalidParams(f"count must be a whole number of at least 1, not {count!r}")
         if state is not None:
             self._core_state = state
         job = _Job(request, count, str(source))
@@ -475,19 +478,19 @@ def deal(seats: list[int], per_seat: int, pause: float | Literal["press"] = 2.0,
     default ``max(seats) + 1``) and nobody needs a pause; otherwise ``pause`` (seconds, or
     ``"press"``) comes between two piles so that the dealer can hand each one over.
 
-    :raises ValueError: no seats, a seat twice, a count under 1, a bad pause, a seat outside ``of``.
+    :raises InvalidParams: no seats, a seat twice, a count under 1, a bad pause, a seat outside ``of``.
     """
     if not seats:
-        raise ValueError("a deal needs at least one seat")
+        raise InvalidParams("a deal needs at least one seat")
     if len(set(seats)) != len(seats):
-        raise ValueError(f"a seat is named twice: {seats}")
+        raise InvalidParams(f"a seat is named twice: {seats}")
     if isinstance(per_seat, bool) or not isinstance(per_seat, int) or per_seat < 1:
-        raise ValueError(f"per_seat must be a whole number of at least 1, not {per_seat!r}")
+        raise InvalidParams(f"per_seat must be a whole number of at least 1, not {per_seat!r}")
     if pause != "press" and (isinstance(pause, bool) or not isinstance(pause, (int, float)) or pause < 0):
-        raise ValueError(f"pause must be seconds (0 or more) or 'press', not {pause!r}")
+        raise InvalidParams(f"pause must be seconds (0 or more) or 'press', not {pause!r}")
     total_seats = max(seats) + 1 if of is None else of
     if min(seats) < 0 or max(seats) >= total_seats:
-        raise ValueError(f"seats must be from 0 to {total_seats - 1}, not {seats}")
+        raise InvalidParams(f"seats must be from 0 to {total_seats - 1}, not {seats}")
     between = PauseFor(press=True) if pause == "press" else PauseFor(float(pause))
     steps: list[Step] = []
     for index, seat in enumerate(seats):
