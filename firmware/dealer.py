@@ -147,7 +147,7 @@ class Dealer:
 
     def on_event(self, name: str, params: dict[str, Any], now: float, *,
                  hopper: int | None = None) -> list[Output]:
-        """A launcher event (an ``Emit`` of the core), with the core's hopper estimate now."""
+        """A launcher event (an ``Emit`` of the core); ``hopper``: the core's estimate now (read at ``press``)."""
         if name == "state":
             state = params.get("state", self._core_state)
             if state == "sleeping":
@@ -400,7 +400,9 @@ class DealerService:
 
     def _heard(self, name: str, params: dict[str, Any]) -> None:
         loop = self.daemon.loop
-        out = self.dealer.on_event(name, params, loop.time(), hopper=self.daemon.launcher_status()["hopper"])
+        # The estimate matters only as a run begins (the belief a misfeed is judged by).
+        hopper = self.daemon.launcher_status()["hopper"] if name == "press" else None
+        out = self.dealer.on_event(name, params, loop.time(), hopper=hopper)
         if out:
             loop.call_soon(self._apply, out)
 
