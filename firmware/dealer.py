@@ -49,6 +49,7 @@ from typing import Any, Literal, Protocol, Union
 
 from .errors import InvalidParams
 from .events import Dispense, Emit, Reload
+from .layer import LayerHost
 
 log = logging.getLogger(__name__)
 
@@ -336,18 +337,13 @@ class Dealer:
 # ---- the daemon's side ----------------------------------------------------------------------------
 
 
-class DaemonLike(Protocol):
-    """What :func:`serve` uses of ``firmware.daemon.Daemon`` (the layer interface and ``feed``)."""
+class DaemonLike(LayerHost, Protocol):
+    """What :class:`DealerService` uses of the daemon: the layer contract, its loop and ``feed``."""
 
     loop: asyncio.AbstractEventLoop
 
-    def feed(self, event: Any, now: float | None = None) -> None: ...
-    def subscribe(self, listener: Any) -> None: ...
-    def publish(self, name: str, params: dict[str, Any]) -> None: ...
-    def register(self, name: str, handler: Any, params: dict[str, Any] | None = None, doc: str = "") -> None: ...
-    def add_status(self, name: str, provider: Any) -> None: ...
-    def on_close(self, closer: Any) -> None: ...
-    def launcher_status(self) -> dict[str, Any]: ...
+    def feed(self, event: Any, now: float | None = None) -> None:
+        """Give one event to the core and apply what it returns (in the loop)."""
 
 
 class DealerService:
@@ -401,7 +397,7 @@ class DealerService:
     def _heard(self, name: str, params: dict[str, Any]) -> None:
         loop = self.daemon.loop
         # The estimate matters only as a run begins (the belief a misfeed is judged by).
-        hopper = self.daemon.launcher_status()["hopper"] if name == "press" else None
+        hopper = self.daemon.hopper if name == "press" else None
         out = self.dealer.on_event(name, params, loop.time(), hopper=hopper)
         if out:
             loop.call_soon(self._apply, out)
