@@ -53,8 +53,9 @@ def setup(daemon):
         pass  # the layer registers game/stats itself
     return game
 service.setup = setup
-from firmware.daemon import main
-sys.exit(main())
+from importlib.metadata import entry_points
+(launcherd,) = entry_points(group="console_scripts", name="launcherd")  # wherever main lives now
+sys.exit(launcherd.load()())
 """
 
 
