@@ -39,6 +39,12 @@ def wait_for(predicate, timeout: float, interval: float = 0.05, what: str = "con
         time.sleep(interval)
 
 
+# A line driven by lgpio's software PWM (the reverse pulse at 50 %, the LED) is "on" when any
+# read within this window is high; under TCG the PWM thread's periods stretch, hence the margin.
+# The test config runs the motor forward at duty 1.0, so that its line is simply high while it runs.
+PWM_WINDOW_S = 0.01
+
+
 class Chip:
     """The gpio-sim chip's lines through sysfs: `pull` drives an input, `value` reads a line."""
 
@@ -70,6 +76,14 @@ class Chip:
 
     def value(self, line: int) -> int:
         return int(os.pread(self._fd(self._value, line, "value", os.O_RDONLY), 4, 0)[:1])
+
+    def high_share(self, line: int, window: float) -> float:
+        """The share of reads within window seconds that found the line high."""
+        end, reads, high = time.perf_counter() + window, 0, 0
+        while time.perf_counter() < end:
+            reads += 1
+            high += self.value(line)
+        return high / max(reads, 1)
 
     def high_within(self, line: int, window: float) -> bool:
         """Whether the line is high at any read within window seconds (a PWM output is on)."""
@@ -169,7 +183,7 @@ class Mechanism:
     `jam()` makes the next card stick until `clear()`. The reverse line going high is recorded.
     """
 
-    def __init__(self, chip: Chip, forward: int, reverse: int, beam: int, *, period: float = 0.0025,
+    def __init__(self, chip: Chip, forward: int, reverse: int, beam: int, *, period: float = PWM_WINDOW_S,
                  feed_s: float = 0.06, crossing_s: float = 0.015) -> None:
         self.chip, self.forward, self.reverse, self.beam = chip, forward, reverse, beam
         self.period, self.feed_s, self.crossing_s = period, feed_s, crossing_s
@@ -177,6 +191,9 @@ class Mechanism:
         self.reverse_seen = 0
         self.motor_on = False
         self.blocked_at = 0.0  # perf_counter() of the last card's block
+        self.cleared_at = 0.0  # and of its clearing (where the daemon counts it)
+        # Seconds from the last card's clearing to the forward line seen low, per run.
+        self.stop_reactions: list[float] = []
         self._jam = threading.Event()
         self._stuck = threading.Event()
         self._stop = threading.Event()
@@ -204,7 +221,7 @@ class Mechanism:
 
     def _run(self) -> None:
         running_for = 0.0
-        last = time.perf_counter()
+        last = on_since = time.perf_counter()
         while not self._stop.is_set():
             on = self.chip.high_within(self.forward, self.period)
             if self.chip.value(self.reverse):
@@ -212,6 +229,10 @@ class Mechanism:
             now = time.perf_counter()
             if on and self.motor_on:
                 running_for += now - last
+            if on and not self.motor_on:
+                on_since = now
+            elif self.motor_on and not on and self.cleared_at > on_since:
+                self.stop_reactions.append(now - self.period - self.cleared_at)
             self.motor_on = on
             last = now
             if not on:
@@ -226,6 +247,7 @@ class Mechanism:
                     continue
                 time.sleep(self.crossing_s)
                 self.chip.pull(self.beam, "up")
+                self.cleared_at = time.perf_counter()
                 self.cards += 1
                 running_for = 0.0
                 last = time.perf_counter()
@@ -253,6 +275,29 @@ def as_pi(*command: str) -> list[str]:
 
 def journal(*args: str) -> str:
     return sh("journalctl", "--no-pager", "-o", "short-monotonic", *args, check=False).stdout
+
+
+def uptime() -> float:
+    """CLOCK_BOOTTIME-ish seconds since boot, the clock of `journalctl -o short-monotonic`."""
+    return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
+def logged_after(pattern: str, since: float, timeout: float) -> float:
+    """Seconds from `since` (uptime()) to the first line about launcherd matching pattern."""
+    def find():
+        for line in journal("-u", "launcherd", "-g", pattern).splitlines():
+            try:
+                stamp = float(line.partition("]")[0].strip("[ "))
+            except ValueError:
+                continue
+            if stamp >= since:
+                return stamp - since
+        return None
+    return wait_for(find, timeout, 0.2, f"{pattern!r} in the journal")
+
+
+def safe_off_logged_after(since: float, timeout: float) -> float:
+    return logged_after("safe-off: motor pins driven low", since, timeout)
 
 
 def main_pid() -> int:

@@ -33,7 +33,9 @@ def press_to_high(chip: rig.Chip, button: int, forward: int, timeout: float = 30
     deadline = started + timeout
     while not chip.value(forward):
         if time.perf_counter() > deadline:
-            raise AssertionError("the motor line never went high")
+            chip.pull(button, "up")
+            gpioinfo = rig.sh("gpioinfo", "-c", chip.name, check=False).stdout
+            raise AssertionError(f"the motor line never went high; status: {rig.status()}\n{gpioinfo}")
     return time.perf_counter() - started
 
 
@@ -63,9 +65,9 @@ def test_performance_press_to_motor_and_jam_to_stop(installed, chip):
                 chip.pull(button, "down")
                 rig.wait_for(lambda: mech.stuck(), 30, 0.0005, "the stuck card")
                 chip.pull(button, "up")
-                while chip.high_within(forward, 0.003):
+                while chip.high_within(forward, rig.PWM_WINDOW_S):
                     pass
-                jams.append(time.perf_counter() - 0.003 - mech.blocked_at - JAM_S)
+                jams.append(time.perf_counter() - rig.PWM_WINDOW_S - mech.blocked_at - JAM_S)
                 api.next_event("launched", 120)
                 mech.clear()
                 rig.wait_for(lambda: rig.status()["state"] == "ready", 30, 0.02, "ready")
