@@ -4,6 +4,7 @@ cards_per_second): it must find them within the tolerances below."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -194,10 +195,8 @@ def test_calibrate_prints_a_table_and_the_snippet(tmp_path, capsys):
 
 
 def test_calibrate_write_without_a_file_is_a_usage_error(tmp_path, capsys):
-    from firmware.daemon import Daemon
-
     with BringupDaemon(tmp_path) as d:
-        # A daemon on the built-in defaults has no file to write.
-        object.__setattr__(d.daemon, "config", build_config({}, sim=True).replace("pins", lid=22, servo=25))
+        # As if the daemon ran on the built-in defaults: it has no file to write.
+        d.daemon.config = dataclasses.replace(d.daemon.config, source="<defaults>")
         code, _, err = ctl(d, capsys, "calibrate", "--write", "--cards", "1", "--duties", "0.9")
     assert code == 2 and "--config FILE" in err

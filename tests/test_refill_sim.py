@@ -1,0 +1,127 @@
+"""The refill gesture end to end in the simulation: the hopper runs dry, the button held (the mock
+button pin driven as a finger would) or the lid opened and closed refills it, from the game layer's
+count when it gives one, else from the last reload; the chime and the LED confirm."""
+
+from __future__ import annotations
+
+import queue
+import socket
+import threading
+
+from firmware.cli import Client
+from firmware.core import REFILL_CHIME, REFILL_FLASH
+from test_bringup import BringupDaemon
+
+SMALL_HOPPER = """
+[sim]
+hopper = 3
+[timing]
+refill_hold_ms = 300
+"""
+
+
+class Events:
+    """Every event the daemon publishes, read by a subscriber thread."""
+
+    def __init__(self, daemon):
+        self.queue: queue.Queue = queue.Queue()
+        self._client = Client(daemon.daemon.socket_path)
+        self._client.call("events/subscribe")
+        self._client.sock.settimeout(None)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self):
+        try:
+            for message in self._client.messages():
+                if "event" in message:
+                    self.queue.put((message["event"], message.get("params") or {}))
+        except (OSError, ValueError, ConnectionError):
+            pass
+
+    def wait_for(self, name: str, timeout: float = 10.0) -> dict:
+        while True:
+            event, params = self.queue.get(timeout=timeout)
+            if event == name:
+                return params
+
+    def close(self):
+        # Shut the socket first: closing the file while the reader blocks in it would wait forever.
+        self._client.sock.shutdown(socket.SHUT_RDWR)
+        self._reader.join(5)
+        self._client.close()
+
+
+def run_dry(d) -> None:
+    outcome = d.call("launcher/dispense", {"count": 5})
+    assert outcome["ended"] == "empty" and d.call("status/get")["state"] == "empty"
+
+
+def hold_button(d, pressed: bool) -> None:
+    pin = d.daemon.pin_factory.pin(d.daemon.config.pins.button)
+    d.daemon.loop.call_soon_threadsafe(pin.drive_low if pressed else pin.drive_high)
+
+
+def test_holding_the_button_while_empty_refills_with_the_last_reload_and_confirms(tmp_path):
+    with BringupDaemon(tmp_path, SMALL_HOPPER) as d:
+        feedback = []
+        d.in_loop(d.daemon.watch_feedback, feedback.append)
+        events = Events(d)
+        try:
+            run_dry(d)
+            d.call("launcher/reload", {"cards": 2})  # the last reload: 2 cards, all of them dealt
+            run_dry(d)
+            hold_button(d, True)
+            refilled = events.wait_for("refilled")
+            hold_button(d, False)
+        finally:
+            events.close()
+        status = d.call("status/get")
+    assert refilled == {"source": "button", "cards": 2, "previous": 0}
+    assert status["state"] == "ready" and status["hopper"] == 2 and status["sim"]["hopper"] == 2
+    assert status["bringup"]["last_reload"] == 2
+    assert REFILL_CHIME in feedback and REFILL_FLASH in feedback
+
+
+def test_the_game_layers_count_wins_over_the_last_reload(tmp_path):
+    with BringupDaemon(tmp_path, SMALL_HOPPER) as d:
+        asked = []
+
+        def refill_count(params):
+            asked.append(params)
+            return {"cards": 77}
+
+        d.daemon.registry.register("game/refill-count", refill_count)
+        events = Events(d)
+        try:
+            run_dry(d)
+            hold_button(d, True)
+            refilled = events.wait_for("refilled")
+            hold_button(d, False)
+        finally:
+            events.close()
+        assert d.call("status/get")["hopper"] == 77
+    assert asked == [{}] and refilled["cards"] == 77
+
+
+def test_a_layer_that_knows_nothing_leaves_the_last_reload(tmp_path):
+    with BringupDaemon(tmp_path, SMALL_HOPPER) as d:
+        d.daemon.registry.register("game/refill-count", lambda params: {"cards": None})
+        events = Events(d)
+        try:
+            run_dry(d)
+            d.call("sim/lid", {"open": True})
+            d.call("sim/lid", {"open": False})
+            refilled = events.wait_for("refilled")
+        finally:
+            events.close()
+    assert refilled == {"source": "lid", "cards": 3, "previous": 0}
+
+
+def test_a_short_press_while_empty_is_only_an_empty_press(tmp_path):
+    with BringupDaemon(tmp_path, SMALL_HOPPER) as d:
+        run_dry(d)
+        outcome = d.call("launcher/press")
+        status = d.call("status/get")
+    assert outcome["outcome"] == "empty"
+    assert status["state"] == "empty" and status["hopper"] == 0
