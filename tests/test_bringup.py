@@ -253,3 +253,19 @@ def test_inputs_watch_prints_each_edge_live(tmp_path, capsys):
         # Leaving bench mode restores the lid's refill gesture and the button.
         d.call("bringup/bench", {"seconds": 0})
         assert d.call("status/get")["bringup"]["bench"] is False
+
+
+def test_docs_bringup_names_every_method_and_the_numbers_the_code_uses(tmp_path):
+    from pathlib import Path
+
+    from firmware.config import load_config as defaults
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "bringup.md").read_text()
+    d = BringupDaemon(tmp_path)  # registered, not started
+    methods = [m["method"] for m in d.daemon.registry.describe() if m["method"].startswith("bringup/")]
+    assert len(methods) == 8 and all(f"`{m}`" in text for m in methods)
+    assert defaults().timing.refill_hold_ms == 2000 and "for 2 seconds (`[timing] refill_hold_ms`" in text
+    jog = f"{bringup_cli.SELFTEST_JOG_MS} ms each way at {bringup_cli.SELFTEST_JOG_DUTY:.0%}".replace("%", " %")
+    assert jog in text and f"({bringup_cli.WAIT_S:.0f} s each)" in text
+    for command in ("selftest", "jog", "inputs", "calibrate"):
+        assert f"launcherctl {command}" in text
