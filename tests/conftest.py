@@ -72,26 +72,42 @@ def wait_for_socket(path: Path, process: subprocess.Popen | None = None, timeout
 
 
 class DaemonProcess:
-    """launcherd --sim as a real process, the way a user starts it."""
+    """launcherd --sim as a real process, the way a user starts it.
+
+    ``log_file``: its log goes to a file (read with :meth:`log`) instead of a pipe, which a flood
+    of requests could fill.
+    """
 
     def __init__(self, tmp_path: Path, extra_config: str = "", seed: int = 7, env: dict | None = None,
-                 socket_path: Path | None = None, state_dir: Path | None = None):
+                 socket_path: Path | None = None, state_dir: Path | None = None, log_file: bool = False):
         self.socket = socket_path or tmp_path / "launcher.sock"
         self.state_dir = state_dir or tmp_path / "state"
         self.config = write_config(tmp_path, extra_config)
         self.seed = seed
         self.env = {**os.environ, **(env or {})}
         self.process: subprocess.Popen | None = None
+        self.log_path = tmp_path / "launcherd.log" if log_file else None
+        self._log = None
 
     def command(self) -> list[str]:
         return [str(BIN / "launcherd"), "--sim", "--seed", str(self.seed), "--config", str(self.config),
                 "--socket", str(self.socket), "--state-dir", str(self.state_dir)]
 
-    def start(self) -> "DaemonProcess":
-        self.process = subprocess.Popen(self.command(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True, env=self.env)
-        wait_for_socket(self.socket, self.process)
+    def start(self, wait: bool = True) -> "DaemonProcess":
+        """Start it; ``wait``: until its socket answers."""
+        if self.log_path is not None:
+            self._log = open(self.log_path, "w")
+        self.process = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL if self._log else subprocess.PIPE,
+                                        stderr=self._log or subprocess.PIPE, text=True, env=self.env)
+        if wait:
+            wait_for_socket(self.socket, None if self._log else self.process)
+            assert self.process.poll() is None, self.log() if self._log else self.process.returncode
         return self
+
+    def log(self) -> str:
+        """What it logged so far (with ``log_file``)."""
+        self._log.flush()
+        return self.log_path.read_text()
 
     def run_to_exit(self, timeout: float = 30) -> subprocess.CompletedProcess:
         """Start it and wait for it to end: for a daemon expected to refuse to start."""
@@ -121,6 +137,8 @@ class DaemonProcess:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(5)
+        if self._log is not None:
+            self._log.close()
 
 
 @pytest.fixture

@@ -1,9 +1,7 @@
 """launcherd under systemd's notify protocol, with a real datagram socket made by the test."""
 
-import os
 import signal
 import socket
-import subprocess
 import threading
 import time
 
@@ -12,7 +10,7 @@ import pytest
 from firmware.cli import Client
 from firmware.notify import Notifier
 
-from conftest import BIN, ThreadDaemon, write_config
+from conftest import DaemonProcess, ThreadDaemon
 
 
 @pytest.fixture
@@ -46,19 +44,15 @@ def receive_until(receiver, wanted, timeout=10.0):
     raise AssertionError(f"{wanted} never came; got {seen}")
 
 
-def start(tmp_path, notify_path):
-    socket_path = tmp_path / "l.sock"
-    process = subprocess.Popen(
-        [str(BIN / "launcherd"), "--sim", "--config", str(write_config(tmp_path)),
-         "--socket", str(socket_path), "--state-dir", str(tmp_path / "state")],
-        env={**os.environ, "NOTIFY_SOCKET": str(notify_path)},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    return process, socket_path
+def start(tmp_path, notify_path) -> DaemonProcess:
+    """launcherd --sim with NOTIFY_SOCKET, not waited for: READY must come on its own."""
+    return DaemonProcess(tmp_path, env={"NOTIFY_SOCKET": str(notify_path)}).start(wait=False)
 
 
 def test_ready_comes_only_once_the_api_answers_and_stopping_on_sigterm(tmp_path, notify_socket):
     notify_path, receiver = notify_socket
-    process, socket_path = start(tmp_path, notify_path)
+    daemon = start(tmp_path, notify_path)
+    process, socket_path = daemon.process, daemon.socket
     try:
         receive_until(receiver, "READY=1")
         with Client(socket_path, timeout=5) as client:  # no retry: it must answer right now
@@ -72,7 +66,8 @@ def test_ready_comes_only_once_the_api_answers_and_stopping_on_sigterm(tmp_path,
 
 def test_status_line_follows_the_state(tmp_path, notify_socket):
     notify_path, receiver = notify_socket
-    process, socket_path = start(tmp_path, notify_path)
+    daemon = start(tmp_path, notify_path)
+    process, socket_path = daemon.process, daemon.socket
     try:
         receive_until(receiver, "READY=1")
         receive_until(receiver, "STATUS=ready, hopper 112")

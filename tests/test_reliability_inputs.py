@@ -12,7 +12,6 @@ adds 1,000 bounced presses through the daemon in real time.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import threading
 import time
@@ -20,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write_config
+from conftest import ThreadDaemon
 from firmware.cli import Client
-from firmware.config import build_config, load_config
+from firmware.config import build_config
 from firmware.core import Launcher
 from firmware.ejection import policy_from_config
 from firmware.events import BeamLevel, ButtonLevel, Dispense, Emit, Launch, Motor, Tick
@@ -253,40 +252,15 @@ def test_a_beam_blocked_from_power_on_is_a_jam_and_no_card():
 # ---- the same through the real daemon --------------------------------------------------------------
 
 
-class PinDaemon:
-    """launcherd in a thread on a MockFactory this test holds: it drives the button pin itself."""
+class PinDaemon(ThreadDaemon):
+    """The thread daemon on a mock pin factory this test holds: it drives the button pin itself."""
 
     def __init__(self, tmp_path: Path, extra: str = ""):
-        from firmware.daemon import Daemon
         from firmware.sim import sim_pin_factory
 
         self.factory = sim_pin_factory()
-        config = load_config(write_config(tmp_path, extra))
-        self.daemon = Daemon(config, sim=True, seed=SEED, socket_path=tmp_path / "pins.sock",
-                             state_dir=tmp_path / "state", pin_factory=self.factory)
+        super().__init__(tmp_path, extra, seed=SEED, pin_factory=self.factory)
         self.button = self.factory.pin(self.daemon.config.pins.button)
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self.error: BaseException | None = None
-
-    def _run(self) -> None:
-        try:
-            asyncio.run(self.daemon.run(ready=lambda d: self._ready.set()))
-        except BaseException as exc:
-            self.error = exc
-            self._ready.set()
-
-    def __enter__(self) -> "PinDaemon":
-        self._thread.start()
-        assert self._ready.wait(10) and self.error is None, self.error
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.daemon.loop.call_soon_threadsafe(self.daemon.request_stop)
-        self._thread.join(10)
-
-    def client(self) -> Client:
-        return Client(self.daemon.socket_path, timeout=30)
 
     def set_button(self, pressed: bool) -> None:
         # Active low: pressed is the pin pulled to ground.

@@ -31,7 +31,6 @@ import json
 import math
 import socket
 import statistics
-import subprocess
 import threading
 import time
 from dataclasses import dataclass
@@ -42,7 +41,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import BIN, DaemonProcess, wait_for_socket
+from conftest import DaemonProcess
 from firmware.api import MAX_LINE
 from firmware.cli import Client
 
@@ -56,29 +55,6 @@ READ_ONLY = ("status/get", "list_methods", "game/status", "game/log", "game/scor
 # Volatile parts of status/get.
 VOLATILE = ("uptime_s", "clients")
 REPLY_TIMEOUT_S = 10.0
-
-
-class LoggedDaemon(DaemonProcess):
-    """launcherd --sim with its log in a file: a flood of requests must not fill a pipe."""
-
-    def start(self) -> "LoggedDaemon":
-        self.log_path = self.socket.parent / "launcherd.log"
-        self._log = open(self.log_path, "w")
-        self.process = subprocess.Popen(
-            [str(BIN / "launcherd"), "--sim", "--seed", str(self.seed), "--config", str(self.config),
-             "--socket", str(self.socket), "--state-dir", str(self.state_dir)],
-            stdout=subprocess.DEVNULL, stderr=self._log, env=self.env)
-        wait_for_socket(self.socket)
-        assert self.process.poll() is None, self.log()
-        return self
-
-    def log(self) -> str:
-        self._log.flush()
-        return self.log_path.read_text()
-
-    def kill(self) -> None:
-        super().kill()
-        self._log.close()
 
 
 # ---- checking replies ----------------------------------------------------------------------------
@@ -319,7 +295,7 @@ def messages(draw, methods: dict[str, dict]) -> Message:
 @pytest.fixture(scope="module")
 def abused(tmp_path_factory):
     """One daemon for all batches, with a game in progress, so that the game layer is exercised."""
-    daemon = LoggedDaemon(tmp_path_factory.mktemp("abused"), DRY).start()
+    daemon = DaemonProcess(tmp_path_factory.mktemp("abused"), DRY, log_file=True).start()
     daemon.call("game/new", NEW_GAME)
     daemon.call("launcher/launch")
     deadline = time.monotonic() + 10
@@ -340,7 +316,7 @@ def abused(tmp_path_factory):
 @pytest.fixture(scope="module")
 def scratch(tmp_path_factory):
     """A daemon for the known bugs below, apart from the one whose log must stay clean."""
-    daemon = LoggedDaemon(tmp_path_factory.mktemp("scratch"), DRY).start()
+    daemon = DaemonProcess(tmp_path_factory.mktemp("scratch"), DRY, log_file=True).start()
     yield daemon
     daemon.kill()
 
@@ -524,7 +500,7 @@ def test_an_integer_too_big_for_a_float_is_invalid_params(scratch):
 
 
 def crowd(tmp_path: Path, clients: int, calls: int, bound_s: float) -> dict:
-    daemon = LoggedDaemon(tmp_path, DRY).start()
+    daemon = DaemonProcess(tmp_path, DRY, log_file=True).start()
     try:
         lazy = socket.socket(socket.AF_UNIX)
         lazy.connect(str(daemon.socket))
