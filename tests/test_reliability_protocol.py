@@ -568,9 +568,14 @@ def _drain_state(sock: socket.socket) -> str:
     return f"closed after {total} bytes"
 
 
+# No call may starve. The latency itself is a benchmark figure (bench/, api_roundtrip_p99_us; the
+# p99 is printed here): on a loaded 2-CPU machine 100 client threads alone can take seconds.
+STARVED_S = 10.0
+
+
 def test_a_hundred_clients_are_served_while_one_never_reads(tmp_path):
     """make test: 100 clients x 20 calls; the 1,000 presses flood the one that never reads."""
-    stats = crowd(tmp_path, clients=100, calls=20, bound_s=2.0)
+    stats = crowd(tmp_path, clients=100, calls=20, bound_s=STARVED_S)
     print(f"\nconcurrency: {stats}")
     assert stats["lazy_dropped"] and not stats["lazy"].startswith("still open"), stats
 
@@ -578,6 +583,6 @@ def test_a_hundred_clients_are_served_while_one_never_reads(tmp_path):
 @pytest.mark.soak
 def test_a_hundred_clients_are_served_while_one_never_reads_soak(tmp_path):
     """make soak: 100 clients x 100 calls (5,000 presses, 10,000 events for the one that never reads)."""
-    stats = crowd(tmp_path, clients=100, calls=100, bound_s=2.0)
+    stats = crowd(tmp_path, clients=100, calls=100, bound_s=STARVED_S)
     print(f"\nconcurrency: {stats}")
     assert stats["lazy_dropped"] and not stats["lazy"].startswith("still open"), stats
