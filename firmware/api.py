@@ -368,9 +368,10 @@ class ApiServer:
 
     @staticmethod
     async def _finish(client: _Client) -> None:
-        """Flush what is queued for a client that hung up, briefly; then let it go."""
-        for request in list(client.requests):
-            request.cancel()  # nobody is left to read its reply
+        """Let the client's requests finish (a client that closed its side after sending may
+        still read), flush what is queued, briefly; then let it go."""
+        if client.requests:
+            await asyncio.wait(list(client.requests))  # each is bounded by its own handler
         if not client.closed:
             client.end()
             try:

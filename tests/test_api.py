@@ -325,3 +325,25 @@ def test_a_regular_file_at_the_socket_path_is_refused_and_kept(tmp_path):
             await ApiServer(make_registry(), path).start()
     asyncio.run(body())
     assert path.read_text() == "notes"
+
+
+def test_a_request_sent_just_before_the_client_closes_its_side_is_still_run_and_answered(tmp_path):
+    async def body():
+        gate = asyncio.Event()
+        registry = make_gated_registry(gate)
+        ran = []
+        registry.register("note", lambda p: ran.append(p) or {"noted": True}, {"text": str})
+        server = ApiServer(registry, tmp_path / "api.sock")
+        await server.start()
+        reader, writer = await connect(server)
+        writer.write(b'{"id": 1, "method": "note", "params": {"text": "x"}}\n{"id": 2, "method": "wait"}\n')
+        writer.write_eof()  # as `echo ... | nc -U` does
+        await asyncio.sleep(0.05)
+        gate.set()
+        replies = await read_to_end(reader)
+        await server.close()
+        return ran, replies
+
+    ran, replies = asyncio.run(body())
+    assert ran == [{"text": "x"}]
+    assert [r["id"] for r in replies] == [1, 2] and replies[1]["result"] == {"waited": True}
