@@ -605,7 +605,8 @@ class Launcher:
 
     def _on_refill_hold(self, at: float) -> list[Action]:
         self._refill_deadline = None
-        if self._state != EMPTY or not self._button_stable:
+        # Raw too: a finger lifted just before the hold time is not a hold, debounced or not.
+        if self._state != EMPTY or not self._button_stable or not self._button_raw:
             return []
         return [Emit("refill_wanted", {"source": "button", "last_reload": self._last_reload})]
 

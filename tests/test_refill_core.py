@@ -176,3 +176,13 @@ def test_in_bench_mode_the_lid_is_a_switch_under_test_not_a_refill():
     rig.send(LidLevel(False), 500)
     assert rig.emits("refill_wanted", mark) == []
     assert [t["level"] for t in rig.emits("trace", mark) if t["what"] == "lid"] == [True, False]
+
+
+def test_a_finger_lifted_just_before_the_hold_time_is_no_refill():
+    """Found by the property above: released 20 ms early, the debounced level was still 'pressed'."""
+    rig = empty_rig()
+    mark = rig.mark()
+    rig.send(ButtonLevel(True))
+    rig.send(ButtonLevel(False), 1990)
+    rig.wait(1000)
+    assert rig.emits("refill_wanted", mark) == []
