@@ -262,8 +262,12 @@ class Bringup:
             if exc.code != ApiError.METHOD_NOT_FOUND:
                 log.warning("%s failed (%s); refilling with the last reload", REFILL_COUNT_METHOD, exc.message)
         else:
-            if isinstance(answer, dict) and answer.get("cards") is not None:
-                cards = answer["cards"]
+            given = answer.get("cards") if isinstance(answer, dict) else answer
+            if isinstance(given, int) and not isinstance(given, bool) and given >= 0:
+                cards = given
+            elif given is not None:
+                log.warning("%s answered %r, not {\"cards\": N}; refilling with the last reload",
+                            REFILL_COUNT_METHOD, answer)
         if cards is not None and self.daemon.sim is not None:
             self.daemon.sim.reload(cards)  # in the sim the table's refill is the mechanism's too
         log.info("refill by %s: %s cards", params.get("source"), "unknown" if cards is None else cards)

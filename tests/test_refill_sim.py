@@ -125,3 +125,17 @@ def test_a_short_press_while_empty_is_only_an_empty_press(tmp_path):
         status = d.call("status/get")
     assert outcome["outcome"] == "empty"
     assert status["state"] == "empty" and status["hopper"] == 0
+
+
+def test_a_nonsense_answer_of_the_layer_falls_back_to_the_last_reload(tmp_path):
+    with BringupDaemon(tmp_path, SMALL_HOPPER) as d:
+        d.daemon.registry.register("game/refill-count", lambda params: {"cards": -4})
+        events = Events(d)
+        try:
+            run_dry(d)
+            d.call("sim/lid", {"open": True})
+            d.call("sim/lid", {"open": False})
+            refilled = events.wait_for("refilled")
+        finally:
+            events.close()
+    assert refilled["cards"] == 3
