@@ -435,8 +435,8 @@ class Daemon:
                 self.loop.add_signal_handler(sig, self._on_signal, sig)
             except (NotImplementedError, RuntimeError):
                 pass  # not the main thread (tests): request_stop() is the way out
-        log.info("launcherd %s listening on %s (%s)", __version__, self.socket_path,
-                 "simulation" if self.sim_mode else "hardware")
+        log.info("launcherd %s listening on %s (%s); game state in %s", __version__, self.socket_path,
+                 "simulation" if self.sim_mode else "hardware", self.state_dir)
         if self.notifier is not None:
             self.notifier.ready()
             self._update_notify_status()

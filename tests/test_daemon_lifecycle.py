@@ -96,3 +96,9 @@ def test_lgpio_asked_for_but_missing_is_a_hardware_error(tmp_path, monkeypatch):
     running = ThreadDaemon(tmp_path, sim=False, load_layers=False)
     with pytest.raises(HardwareError, match="GPIOZERO_PIN_FACTORY=lgpio but lgpio cannot be imported"):
         running.__enter__()
+
+
+def test_the_start_says_where_the_game_state_is_kept(daemon_process):
+    proc = daemon_process()
+    proc.terminate()
+    assert f"game state in {proc.state_dir}" in proc.process.stderr.read()
