@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -28,6 +29,7 @@ SELFTEST_JOG_MS = 300
 SELFTEST_JOG_DUTY = 0.3
 DEFAULT_DUTIES = (0.4, 0.6, 0.8)
 DEFAULT_CARDS = 5
+SETTLE_S, SETTLE_POLL_S = 1.0, 0.02
 JOG_MARGIN_S = 10.0  # beyond the motor's own time, for the reply
 FEED_CALL_S = 300.0  # a feed may wait up to 120 s for the motor's rest, then run up to 120 s
 PASS, FAIL, SKIPPED = "pass", "fail", "skipped"
@@ -208,7 +210,14 @@ class Selftest:
             return False
         ended = result["jogged"]["ended"]
         step.detail = f"{direction} {SELFTEST_JOG_MS} ms at {SELFTEST_JOG_DUTY:.0%}: {ended}"
+        self._settle()
         return ended == "done"
+
+    def _settle(self) -> None:
+        """Let a card the jog pushed out finish crossing the beam before the next step looks at it."""
+        deadline = time.monotonic() + SETTLE_S
+        while self.call("bringup/inputs")["inputs"]["beam"].get("active") and time.monotonic() < deadline:
+            time.sleep(SETTLE_POLL_S)
 
     def standby(self) -> Step:
         step = Step("standby", "driver standby", pins=[_pin_row(self.pins, "motor_enable")])

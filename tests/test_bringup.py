@@ -79,7 +79,7 @@ def test_selftest_in_the_sim_passes_every_step_and_reports_json(tmp_path, capsys
 def test_selftest_human_output_names_each_step(tmp_path, capsys, no_terminal):
     with BringupDaemon(tmp_path) as d:
         code, out, _ = ctl(d, capsys, "selftest")
-    assert code == 0
+    assert code == 0, out
     assert "[pass] break-beam: seen active, then back" in out and "9 passed, 0 failed, 0 skipped" in out
     assert "wheel must be free" in out and "block the beam" in out and "press the launch button" in out
 
