@@ -496,3 +496,11 @@ def precise_event_loop() -> asyncio.AbstractEventLoop:
     which would add up to 1 ms to every debounce and jam deadline; select() waits in microseconds.
     launcherd watches a handful of descriptors, far below select()'s limit."""
     return asyncio.SelectorEventLoop(selectors.SelectSelector())
+
+
+if __name__ == "__main__":  # `python -m firmware.daemon` as tests/test_config.py runs it: the launcherd command
+    import sys
+
+    from .launcherd import main
+
+    sys.exit(main())
