@@ -23,10 +23,12 @@ from .paths import client_socket
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
 # A daemon answers status, settings and game moves at once; one that does not is stuck.
 QUICK_TIMEOUT_S = 5.0
-# A press or dispense is answered when the launch ends: within max_on_ms (at most 120 s by the
+# A press or a single feed is answered when the launch ends: within max_on_ms (at most 120 s by the
 # configuration's schema) and the daemon's own 2 s margin.
 LAUNCH_TIMEOUT_S = 125.0
-LAUNCH_METHODS = frozenset({"launcher/press", "launcher/launch", "launcher/dispense"})
+LAUNCH_METHODS = frozenset({"launcher/press", "launcher/launch", "launcher/feed"})
+# Answered when a person has done their part (a jam pulled out, a reload): no bound fits.
+UNBOUNDED_METHODS = frozenset({"launcher/dispense"})
 # sun_path of struct sockaddr_un is 108 bytes, the last one NUL.
 MAX_SOCKET_PATH = 107
 
@@ -53,7 +55,8 @@ class Client:
     """A connection to launcherd: ``call(method, params)`` returns the result or raises ApiError.
 
     ``timeout`` bounds every call; None (the default) gives each call its method's bound:
-    :data:`LAUNCH_TIMEOUT_S` for presses and dispenses, :data:`QUICK_TIMEOUT_S` for the rest.
+    :data:`LAUNCH_TIMEOUT_S` for presses and feeds, none for a dispense (it may wait for a person),
+    :data:`QUICK_TIMEOUT_S` for the rest.
     """
 
     def __init__(self, path: str | Path, timeout: float | None = None):
@@ -100,18 +103,24 @@ class Client:
         """The result of one request; :raises ApiError: its error reply, or an error about the
         connection itself (id null: a line too long, too many clients, idle)."""
         if self.timeout is None:
-            self.sock.settimeout(LAUNCH_TIMEOUT_S if method in LAUNCH_METHODS else QUICK_TIMEOUT_S)
+            self.sock.settimeout(None if method in UNBOUNDED_METHODS
+                                 else LAUNCH_TIMEOUT_S if method in LAUNCH_METHODS else QUICK_TIMEOUT_S)
         request_id = self.send(method, params)
         for message in self.messages():
             if "event" in message:
                 continue
             if message.get("id") == request_id or (message.get("id") is None and "error" in message):
-                if "error" in message:
-                    error = dict(message["error"])
-                    code = error.pop("code", ApiError.INTERNAL_ERROR)
-                    raise ApiError(code, error.pop("message", "error"), data=error)
-                return message.get("result")
+                return result_of(message)
         raise ConnectionError("the daemon closed the connection")
+
+
+def result_of(reply: dict[str, Any]) -> Any:
+    """A reply's result; :raises ApiError: it is an error reply."""
+    if "error" in reply:
+        error = dict(reply["error"])
+        code = error.pop("code", ApiError.INTERNAL_ERROR)
+        raise ApiError(code, error.pop("message", "error"), data=error)
+    return reply.get("result")
 
 
 def print_result(args: argparse.Namespace, result: Any, human: Callable[[Any], str] | str | None = None) -> int:
@@ -195,6 +204,28 @@ def _aim_params(args: argparse.Namespace) -> dict:
     return {"seat": args.seat, "seats": args.seats}
 
 
+def _dispense(args: argparse.Namespace, client: Client) -> int:
+    """launcher/dispense, with the dealer's waits on stderr as they come: a jam or an empty hopper
+    needs a person, who must be told. The dealer serves one dispense at a time, so the waits heard
+    between the request and its reply are this one's or those queued before it."""
+    client.call("events/subscribe")
+    client.sock.settimeout(None)
+    request_id = client.send("launcher/dispense", {"count": args.count})
+    said = None
+    for message in client.messages():
+        if message.get("event") == "dealer/dispense":
+            progress = message.get("params") or {}
+            state = progress.get("state", "")
+            if state.startswith("waiting_") and (progress.get("request"), state) != said and not args.json:
+                said = (progress.get("request"), state)
+                print(f"launcherctl: {progress.get('reason') or state} ({progress.get('cards')} of"
+                      f" {progress.get('count')} out)", file=sys.stderr, flush=True)
+        elif "event" not in message and (message.get("id") == request_id
+                                         or (message.get("id") is None and "error" in message)):
+            return print_result(args, result_of(message), format_outcome)
+    raise ConnectionError("the daemon closed the connection")
+
+
 def _watch(args: argparse.Namespace, client: Client) -> int:
     client.call("events/subscribe")
     client.sock.settimeout(None)  # events may be minutes apart
@@ -263,8 +294,10 @@ def build_parser() -> argparse.ArgumentParser:
     add("status", _simple("status/get"), "show the launcher's status")
     add("press", _simple("launcher/press", human=format_outcome), "press the launch button (simulation)")
     add("launch", _simple("launcher/launch", human=format_outcome), "a press from software")
-    p = add("dispense", _simple("launcher/dispense", lambda a: {"count": a.count}, format_outcome),
-            "eject exactly N cards")
+    p = add("dispense", _dispense, "eject exactly N cards (waits through jams and reloads, saying what for)")
+    p.add_argument("count", type=int, metavar="N")
+    p = add("feed", _simple("launcher/feed", lambda a: {"count": a.count}, format_outcome),
+            "one run of the motor for up to N cards (no retry)")
     p.add_argument("count", type=int, metavar="N")
     add("retract", _simple("launcher/retract"), "run the reverse pulse")
     p = add("aim", _simple("launcher/aim", _aim_params, lambda r: f"aimed at {r['angle']:.0f} degrees"),

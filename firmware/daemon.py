@@ -197,8 +197,10 @@ class Daemon:
 
     def _register_methods(self) -> None:
         from . import methods
+        from .dealer import DealerService
 
         methods.register(self)
+        DealerService(self).install()
         if self.sim is not None:
             from .sim import register_methods
 

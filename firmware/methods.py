@@ -24,9 +24,11 @@ def register(daemon: "Daemon") -> None:
     r("launcher/press", lambda p: _press(daemon), doc="sim: press the physical button; waits for the outcome")
     r("launcher/launch", lambda p: daemon.await_outcome(lambda request: daemon.feed(Launch("api", request))),
       doc="a press from software; waits for the outcome")
-    r("launcher/dispense",
+    # launcher/dispense (exact, through jams, misfeeds and reloads) is firmware/dealer.py's.
+    r("launcher/feed",
       lambda p: daemon.await_outcome(lambda request: daemon.feed(Dispense(p["count"], "dispense", request))),
-      {"count": Param(int, minimum=1, maximum=500)}, doc="eject exactly count cards")
+      {"count": Param(int, minimum=1, maximum=500)},
+      doc="one run of the motor for up to count cards, answered as it ends (no retry)")
     r("launcher/retract", lambda p: daemon.request(Retract()), doc="reverse pulse")
     r("launcher/aim", lambda p: _aim(daemon, p), {
         "angle": Param(float, None, -90, 90), "seat": Param(int, None, 0, 9),

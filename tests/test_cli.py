@@ -92,14 +92,31 @@ def test_an_oversized_request_is_answered_not_waited_for(daemon_process):
 
 def test_a_refused_request_says_when_to_try_again(daemon_process):
     proc = daemon_process(MOTOR_LIMITS)
-    proc.ctl("dispense", "500", check=True)
-    proc.ctl("dispense", "500", check=True)
-    refused = proc.ctl("dispense", "500")
+    proc.ctl("feed", "500", check=True)
+    proc.ctl("feed", "500", check=True)
+    refused = proc.ctl("feed", "500")
     assert refused.returncode == 1
     assert "rest" in refused.stderr and "try again then" in refused.stderr
-    as_json = proc.ctl("dispense", "500", "--json")
+    as_json = proc.ctl("feed", "500", "--json")
     error = json_error(as_json)
     assert as_json.returncode == 1 and error["code"] == 1 and 0 < error["retry_after_s"] <= 5
+
+
+def test_dispense_waits_for_a_jam_to_be_cleared_saying_so_and_then_gives_its_count(daemon_process):
+    proc = daemon_process("[sim]\nhopper = 100\n[timing]\njam_ms = 100\n")
+    proc.ctl("jam", check=True)
+    dispense = subprocess.Popen([str(BIN / "launcherctl"), "--socket", str(proc.socket), "dispense", "4"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        said = dispense.stderr.readline()  # the stuck card: the dealer waits for a hand, and says so
+        assert "stuck" in said and "1 of 4 out" in said
+        assert dispense.poll() is None
+        proc.ctl("clear", check=True)
+        out, _ = dispense.communicate(timeout=30)
+    finally:
+        dispense.kill()
+    assert dispense.returncode == 0 and "4 cards out" in out
+    assert proc.call("status/get")["sim"]["cards_out"] == 4
 
 
 def test_profile_stats_of_fixed_without_a_sequence_says_it_needs_one(tmp_path):

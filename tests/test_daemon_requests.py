@@ -21,7 +21,21 @@ def reply_to(client, request_id):
             return message
 
 
-def test_two_dispenses_from_two_clients_each_get_their_own_outcome(tmp_path):
+def test_two_feeds_from_two_clients_each_get_their_own_outcome(tmp_path):
+    with ThreadDaemon(tmp_path, SLOW_FEED) as running, running.client() as first, \
+            running.client() as second, running.client() as watcher:
+        watcher.call("events/subscribe")
+        thirty = first.send("launcher/feed", {"count": 30})
+        next(m for m in watcher.messages() if m.get("event") == "card")  # the 30 are on their way
+        five = second.send("launcher/feed", {"count": 5})
+        second_reply = reply_to(second, five)["result"]
+        first_reply = reply_to(first, thirty)["result"]
+    assert first_reply["event"] == "launched" and first_reply["cards"] == 30
+    assert first_reply["requested"] == 30
+    assert second_reply == {**second_reply, "event": "ignored", "reason": "launching"}
+
+
+def test_a_dispense_asked_while_another_runs_is_queued_and_both_give_their_count(tmp_path):
     with ThreadDaemon(tmp_path, SLOW_FEED) as running, running.client() as first, \
             running.client() as second, running.client() as watcher:
         watcher.call("events/subscribe")
@@ -30,9 +44,11 @@ def test_two_dispenses_from_two_clients_each_get_their_own_outcome(tmp_path):
         five = second.send("launcher/dispense", {"count": 5})
         second_reply = reply_to(second, five)["result"]
         first_reply = reply_to(first, thirty)["result"]
-    assert first_reply["event"] == "launched" and first_reply["cards"] == 30
-    assert first_reply["requested"] == 30
-    assert second_reply == {**second_reply, "event": "ignored", "reason": "launching"}
+        cards_out = running.call("status/get")["sim"]["cards_out"]
+    assert (first_reply["state"], first_reply["cards"]) == ("done", 30)
+    assert (second_reply["state"], second_reply["cards"]) == ("done", 5)
+    assert first_reply["request"] != second_reply["request"]
+    assert cards_out == 35
 
 
 def test_two_presses_at_once_are_both_answered(tmp_path):
@@ -72,10 +88,10 @@ feed_timeout_ms = 150
 
 def test_a_request_the_motor_rules_hold_up_is_refused_with_when_to_retry(tmp_path):
     with ThreadDaemon(tmp_path, MOTOR_LIMITS) as running:
-        assert running.call("launcher/dispense", {"count": 500})["ended"] == "timeout"
-        assert running.call("launcher/dispense", {"count": 500})["ended"] == "motor_limit"
+        assert running.call("launcher/feed", {"count": 500})["ended"] == "timeout"
+        assert running.call("launcher/feed", {"count": 500})["ended"] == "motor_limit"
         with pytest.raises(ApiError) as info:
-            running.call("launcher/dispense", {"count": 500})
+            running.call("launcher/feed", {"count": 500})
         assert info.value.code == ApiError.REFUSED
         assert 0 < info.value.data["retry_after_s"] <= 5
         assert "rest" in info.value.message
@@ -89,5 +105,5 @@ def test_a_card_stuck_in_the_slot_at_power_on_is_a_jam_not_an_empty_hopper(tmp_p
     with ThreadDaemon(tmp_path, pin_factory=factory) as running:
         status = running.wait_for(lambda s: s["state"] != "ready")
         assert status["state"] == "jammed"
-        outcome = running.call("launcher/dispense", {"count": 3})
+        outcome = running.call("launcher/feed", {"count": 3})
     assert outcome == {**outcome, "event": "ignored", "reason": "jammed"}
