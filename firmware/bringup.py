@@ -275,9 +275,16 @@ class Bringup:
 
 
 def register(daemon: Any) -> Bringup:
-    """Add the bring-up methods and the refill gesture's answer to ``daemon`` (before it runs)."""
+    """Add the bring-up methods and the refill gesture's answer to ``daemon`` (before it serves).
+
+    Idempotent: a second call returns the first one's :class:`Bringup` (kept as ``daemon.bringup``).
+    """
+    existing = getattr(daemon, "bringup", None)
+    if isinstance(existing, Bringup):
+        return existing
     bringup = Bringup(daemon)
     bringup.register()
+    daemon.bringup = bringup
     return bringup
 
 

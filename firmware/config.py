@@ -11,9 +11,10 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
+from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
+from .blast_policy import PROFILE_NAMES as BLAST_PROFILE_NAMES
 from .ejection import PROFILE_NAMES
 from .errors import ConfigError
 
@@ -22,8 +23,14 @@ NOT_FITTED = None  # an optional pin written as `false` in the file
 
 # GPIO 0-8 are pulled up at power-on: a motor input there spins the motor while the Pi boots.
 BOOT_HIGH_PINS = range(0, 9)
+# GPIO 2 and 3 (I2C) have 1.8 kOhm pull-ups on the board: an input there cannot be pulled down.
+FIXED_PULL_UP_PINS = (2, 3)
 MOTOR_PIN_KEYS = ("motor_forward", "motor_reverse", "motor_enable")
 LEVELS = ("low", "high")
+DEVICE_KINDS = ("launcher", "blaster")
+# [pins] keys a blaster uses besides its own section (the launcher's motor, button and beam are
+# not built for a blaster, so their GPIOs are free).
+BLASTER_SHARED_PIN_KEYS = ("led", "chime")
 
 
 @dataclass(frozen=True)
@@ -128,6 +135,28 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "state_dir": Field("str", "/var/lib/card-launcher", "where game and score state is kept"),
         "extensions": Field("str_list", ("game",), "layers loaded into the daemon, by name"),
     },
+    "device": {
+        "kind": Field("str", "launcher", "the machine launcherd drives: the launcher (UNO Attack,"
+                      " dealer mode) or the card blaster (UNO Blast)", choices=DEVICE_KINDS),
+    },
+    "blaster": {
+        "slots": Field("int", 4, "slots of the blaster, each with a card-present sensor", 1, 8),
+        "slot_pins": Field("int_list", (5, 6, 19, 26),
+                           "card-present sensor of each slot, slot 1 first (BCM GPIOs)", 0, 27),
+        "actuator": Field("pin", 18, "release solenoid or motor, through a MOSFET or driver input;"
+                          " high fires", 0, 27),
+        "slot_full": Field("str", "low", "level of a slot's sensor pin while a card is in it",
+                           choices=LEVELS),
+        "debounce_ms": Field("int", 30, "a slot's sensor must be stable this long", 1, 500),
+        "pulse_ms": Field("int", 150, "how long the release actuator is on for one blast", 10, 2000),
+        "max_on_ms": Field("int", 500, "longest the actuator may ever stay on; the hardware ends a"
+                           " pulse there even if the daemon stalls", 10, 5000),
+        "rest_ms": Field("int", 1000, "the actuator stays off this long between pulses; a blast"
+                         " decided sooner waits", 0, 60000),
+        "settle_ms": Field("int", 400, "a slot still full this long after the release is jammed",
+                           50, 5000),
+        "profile": Field("str", "trigger", "when an insertion fires", choices=BLAST_PROFILE_NAMES),
+    },
 }
 
 # The [pins] keys that name a GPIO (the others, like chip, say where the GPIOs are).
@@ -173,6 +202,8 @@ class Config:
     aim: Section
     sim: Section
     daemon: Section
+    device: Section
+    blaster: Section
     source: str = "<defaults>"
 
     def as_dict(self) -> dict[str, dict[str, Any]]:
@@ -326,6 +357,21 @@ def _cross_checks(source: str, sections: dict[str, dict[str, Any]], bad: set[tup
                 " up at power-on and would run the motor while the Pi boots; use GPIO 9-27"
             )
 
+    sensor = sections["sensor"]
+    if not any(("sensor", key) in bad for key in sensor):
+        # Lazy: firmware.pins builds on this module (the pull rule needs only [sensor]).
+        from .pins import INPUT_KEYS, input_pull
+
+        levels = SimpleNamespace(sensor=SimpleNamespace(**sensor))
+        for key in INPUT_KEYS:
+            pin = pins[key]
+            if ("pins", key) in bad or pin not in FIXED_PULL_UP_PINS or input_pull(levels, key) != "down":  # type: ignore[arg-type]
+                continue
+            errors.append(
+                f"{source}: [pins] {key} = {pin}: GPIO {pin} has a fixed pull-up resistor on the board"
+                f" (I2C), and this input needs a pull-down with the levels in [sensor]; use another GPIO"
+            )
+
     timing, motor = sections["timing"], sections["motor"]
 
     def t(*names: str) -> tuple[tuple[str, str], ...]:
@@ -416,6 +462,47 @@ def _cross_checks(source: str, sections: dict[str, dict[str, Any]], bad: set[tup
                 errors.append(f"{source}: [daemon] extensions = {_toml_repr(list(extensions))}:"
                               f" {name!r} is not an installed layer; installed: "
                               + (", ".join(repr(n) for n in installed) or "none"))
+    errors += _blaster_checks(source, sections, bad)
+    return errors
+
+
+def _blaster_checks(source: str, sections: dict[str, dict[str, Any]], bad: set[tuple[str, str]]) -> list[str]:
+    """The [blaster] rules that need more than one key; none unless ``[device] kind = "blaster"``."""
+    if sections["device"]["kind"] != "blaster" or ("device", "kind") in bad:
+        return []
+    blaster, pins = sections["blaster"], sections["pins"]
+    errors: list[str] = []
+
+    def ok(*keys: str) -> bool:
+        return not any(("blaster", key) in bad for key in keys)
+
+    slot_pins = list(blaster["slot_pins"])
+    if ok("slots", "slot_pins") and len(slot_pins) != blaster["slots"]:
+        errors.append(f"{source}: [blaster] slot_pins = {slot_pins}: must list one GPIO per slot"
+                      f" (slots = {blaster['slots']}), slot 1 first")
+    if ok("actuator") and blaster["actuator"] in BOOT_HIGH_PINS:
+        errors.append(f"{source}: [blaster] actuator = {blaster['actuator']}: must not be GPIO 0-8,"
+                      " which are pulled up at power-on and would fire the blaster while the Pi"
+                      " boots; use GPIO 9-27")
+    if ok("slot_pins", "actuator"):
+        seen: dict[int, str] = {}
+        for key in BLASTER_SHARED_PIN_KEYS:
+            if pins[key] is not NOT_FITTED and ("pins", key) not in bad:
+                seen[pins[key]] = f"[pins] {key}"
+        named = [(f"[blaster] slot_pins (slot {i})", pin) for i, pin in enumerate(slot_pins, 1)]
+        for name, pin in [("[blaster] actuator", blaster["actuator"])] + named:
+            if pin in seen:
+                errors.append(f"{source}: {name} = {pin}: GPIO {pin} is already used by"
+                              f" {seen[pin]}; each pin may be used once")
+            else:
+                seen[pin] = name
+    if ok("pulse_ms", "max_on_ms") and blaster["pulse_ms"] > blaster["max_on_ms"]:
+        errors.append(f"{source}: [blaster] pulse_ms = {blaster['pulse_ms']}: must be at most"
+                      f" max_on_ms ({blaster['max_on_ms']}), the actuator's on-time limit")
+    if ok("settle_ms", "debounce_ms") and blaster["settle_ms"] <= blaster["debounce_ms"]:
+        errors.append(f"{source}: [blaster] settle_ms = {blaster['settle_ms']}: must be longer than"
+                      f" debounce_ms ({blaster['debounce_ms']}), or an emptied slot could not be"
+                      " seen before the jam is judged")
     return errors
 
 

@@ -269,3 +269,9 @@ def test_docs_bringup_names_every_method_and_the_numbers_the_code_uses(tmp_path)
     assert jog in text and f"({bringup_cli.WAIT_S:.0f} s each)" in text
     for command in ("selftest", "jog", "inputs", "calibrate"):
         assert f"launcherctl {command}" in text
+
+
+def test_register_is_idempotent_so_the_daemon_and_a_test_may_both_call_it(tmp_path):
+    d = BringupDaemon(tmp_path)
+    assert bringup.register(d.daemon) is d.daemon.bringup
+    assert len([m for m in d.daemon.registry.describe() if m["method"] == "bringup/jog"]) == 1
