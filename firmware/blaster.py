@@ -41,11 +41,10 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
-from .blast_policy import PROFILE_NAMES, BlastPolicy, get_profile
-from .config import BOOT_HIGH_PINS, LEVELS, NOT_FITTED, Field, Section, _check_value
-from .errors import ConfigError
+from .blast_policy import BlastPolicy, get_profile
+from .config import Section
 from .events import Chime, EStop, Emit, Led, Reset, SleepNow, Tick, Wake
 
 log = logging.getLogger(__name__)
@@ -59,120 +58,6 @@ STATES = (READY, FIRING, JAMMED, SLEEPING, HALTED)
 
 FAST_FLASH_MS = 120
 ALERT_FLASH_MS = 1000
-
-DEVICE_KINDS = ("launcher", "blaster")
-
-# ---- configuration: to be merged into firmware/config.py's SCHEMA ------------------------------
-
-SCHEMA: dict[str, dict[str, Field]] = {
-    "device": {
-        "kind": Field("str", "launcher", "the machine launcherd drives: the launcher (UNO Attack,"
-                      " dealer mode) or the card blaster (UNO Blast)", choices=DEVICE_KINDS),
-    },
-    "blaster": {
-        "slots": Field("int", 4, "slots of the blaster, each with a card-present sensor", 1, 8),
-        "slot_pins": Field("int_list", (5, 6, 19, 26),
-                           "card-present sensor of each slot, slot 1 first (BCM GPIOs)", 0, 27),
-        "actuator": Field("pin", 18, "release solenoid or motor, through a MOSFET or driver input;"
-                          " high fires", 0, 27),
-        "slot_full": Field("str", "low", "level of a slot's sensor pin while a card is in it",
-                           choices=LEVELS),
-        "debounce_ms": Field("int", 30, "a slot's sensor must be stable this long", 1, 500),
-        "pulse_ms": Field("int", 150, "how long the release actuator is on for one blast", 10, 2000),
-        "max_on_ms": Field("int", 500, "longest the actuator may ever stay on; the hardware ends a"
-                           " pulse there even if the daemon stalls", 10, 5000),
-        "rest_ms": Field("int", 1000, "the actuator stays off this long between pulses; a blast"
-                         " decided sooner waits", 0, 60000),
-        "settle_ms": Field("int", 400, "a slot still full this long after the release is jammed",
-                           50, 5000),
-        "profile": Field("str", "trigger", "when an insertion fires", choices=PROFILE_NAMES),
-    },
-}
-
-# [pins] keys the blaster uses besides its own section (the launcher's motor, button and beam are
-# not built for a blaster, so their GPIOs are free).
-SHARED_PIN_KEYS = ("led", "chime")
-
-
-def cross_check(source: str, sections: Mapping[str, Mapping[str, Any]],
-                bad: set[tuple[str, str]] = frozenset()) -> list[str]:
-    """The [blaster] rules that need more than one key; empty unless ``[device] kind = "blaster"``.
-
-    ``sections`` holds at least ``pins``, ``device`` and ``blaster`` (checked values); keys in
-    ``bad`` already have an error of their own and are skipped.
-    """
-    if sections["device"]["kind"] != "blaster":
-        return []
-    blaster, pins = sections["blaster"], sections["pins"]
-    errors: list[str] = []
-
-    def ok(*keys: str) -> bool:
-        return not any(("blaster", key) in bad for key in keys)
-
-    slot_pins = list(blaster["slot_pins"])
-    if ok("slots", "slot_pins") and len(slot_pins) != blaster["slots"]:
-        errors.append(f"{source}: [blaster] slot_pins = {slot_pins}: must list one GPIO per slot"
-                      f" (slots = {blaster['slots']}), slot 1 first")
-    if ok("actuator") and blaster["actuator"] in BOOT_HIGH_PINS:
-        errors.append(f"{source}: [blaster] actuator = {blaster['actuator']}: must not be GPIO 0-8,"
-                      " which are pulled up at power-on and would fire the blaster while the Pi"
-                      " boots; use GPIO 9-27")
-    if ok("slot_pins", "actuator"):
-        seen: dict[int, str] = {}
-        for key in SHARED_PIN_KEYS:
-            if pins[key] is not NOT_FITTED and ("pins", key) not in bad:
-                seen[pins[key]] = f"[pins] {key}"
-        named = [(f"[blaster] slot_pins (slot {i})", pin) for i, pin in enumerate(slot_pins, 1)]
-        for name, pin in [("[blaster] actuator", blaster["actuator"])] + named:
-            if pin in seen:
-                errors.append(f"{source}: {name} = {pin}: GPIO {pin} is already used by"
-                              f" {seen[pin]}; each pin may be used once")
-            else:
-                seen[pin] = name
-    if ok("pulse_ms", "max_on_ms") and blaster["pulse_ms"] > blaster["max_on_ms"]:
-        errors.append(f"{source}: [blaster] pulse_ms = {blaster['pulse_ms']}: must be at most"
-                      f" max_on_ms ({blaster['max_on_ms']}), the actuator's on-time limit")
-    if ok("settle_ms", "debounce_ms") and blaster["settle_ms"] <= blaster["debounce_ms"]:
-        errors.append(f"{source}: [blaster] settle_ms = {blaster['settle_ms']}: must be longer than"
-                      f" debounce_ms ({blaster['debounce_ms']}), or an emptied slot could not be"
-                      " seen before the jam is judged")
-    return errors
-
-
-def check_sections(raw: Mapping[str, Any], pins: Section, source: str = "<defaults>") -> dict[str, Section]:
-    """``[device]`` and ``[blaster]`` of a parsed TOML document, checked; until they are merged
-    into ``firmware.config`` (then ``build_config`` does this). ``pins``: the checked ``[pins]``.
-
-    :raises ConfigError: every error at once, one line each, naming file, section, key and value.
-    """
-    errors: list[str] = []
-    bad: set[tuple[str, str]] = set()
-    sections: dict[str, dict[str, Any]] = {"pins": pins.as_dict()}
-    for name, fields in SCHEMA.items():
-        body = raw.get(name, {})
-        if not isinstance(body, dict):
-            errors.append(f"{source}: {name} = ...: must be a section [{name}]")
-            body = {}
-        for key in body:
-            if key not in fields:
-                errors.append(f"{source}: [{name}] {key}: unknown key; allowed in [{name}]: "
-                              + ", ".join(fields))
-        values = {}
-        for key, spec in fields.items():
-            values[key] = spec.default
-            if key in body:
-                try:
-                    values[key] = _check_value(source, name, key, spec, body[key])
-                except ConfigError as exc:
-                    errors.append(str(exc))
-                    bad.add((name, key))
-        sections[name] = values
-    errors += cross_check(source, sections, bad)
-    if errors:
-        error = ConfigError("\n".join(errors))
-        error.errors = errors
-        raise error
-    return {name: Section(name, sections[name]) for name in SCHEMA}
 
 
 @dataclass(frozen=True)
@@ -531,6 +416,6 @@ def build(blaster: Section, feedback: Section, timing: Section, rng: random.Rand
 
 
 __all__ = [
-    "Blaster", "DEVICE_KINDS", "FIRING", "HALTED", "JAMMED", "READY", "Release", "SCHEMA",
-    "SLEEPING", "STATES", "Settings", "SlotLevel", "SlotLevels", "build", "check_sections", "cross_check",
+    "Blaster", "FIRING", "HALTED", "JAMMED", "READY", "Release", "SLEEPING", "STATES", "Settings",
+    "SlotLevel", "SlotLevels", "build",
 ]

@@ -22,21 +22,18 @@ from typing import Any
 from gpiozero import PWMLED, Buzzer, CallbackSetToNone, DigitalInputDevice, DigitalOutputDevice
 
 from .blaster import SlotLevels
-from .config import Section
+from .config import Config
 from .errors import HardwareError
 from .events import Chime, Led
+from .pins import input_pull
 
 SlotCallback = Callable[[int, bool], Any]
 
 
-def slot_pull(blaster: Section) -> str:
-    """The slot sensors' internal pull: the level opposite to the one a card drives."""
-    return "up" if blaster.slot_full == "low" else "down"
-
-
-def describe_pins(pins: Section, blaster: Section) -> list[dict]:
+def describe_pins(config: Config) -> list[dict]:
     """The blaster's pins for the wiring table: ``bcm``, ``function``, ``direction``, ``pull``."""
-    pull = slot_pull(blaster)
+    blaster, pins = config.blaster, config.pins
+    pull = input_pull(config, "slot")
     rows = [{"bcm": pin, "function": f"slot {n}", "direction": "in", "pull": pull}
             for n, pin in enumerate(blaster.slot_pins, 1)]
     rows.append({"bcm": blaster.actuator, "function": "actuator", "direction": "out", "pull": "-"})
@@ -48,12 +45,13 @@ def describe_pins(pins: Section, blaster: Section) -> list[dict]:
 class BlasterHardware:
     """Slot sensors, release actuator, button LED and chime of one blaster.
 
-    :param pins: the checked ``[pins]`` (for ``led`` and ``chime``, as on the launcher).
-    :param blaster: the checked ``[blaster]``.
+    :param config: the checked configuration: ``[blaster]``, and ``[pins] led`` and ``chime`` as on
+        the launcher.
     :param pin_factory: gpiozero's pin factory; None for its default.
     """
 
-    def __init__(self, pins: Section, blaster: Section, pin_factory=None):
+    def __init__(self, config: Config, pin_factory=None):
+        blaster, pins = config.blaster, config.pins
         self._factory = pin_factory
         self._devices: list[Any] = []
         self._lock = threading.Lock()
@@ -64,7 +62,7 @@ class BlasterHardware:
             # The actuator first: it is the output that must be held off as early as possible.
             self._actuator = self._build(blaster.actuator, "[blaster] actuator", DigitalOutputDevice,
                                          initial_value=False)
-            pull_up = slot_pull(blaster) == "up"
+            pull_up = input_pull(config, "slot") == "up"
             self._slots = [
                 self._build(pin, f"[blaster] slot_pins (slot {n})", DigitalInputDevice,
                             pull_up=pull_up, bounce_time=None)
@@ -178,4 +176,4 @@ class BlasterHardware:
         self.close()
 
 
-__all__ = ["BlasterHardware", "describe_pins", "slot_pull"]
+__all__ = ["BlasterHardware", "describe_pins"]

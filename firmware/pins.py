@@ -25,11 +25,14 @@ def closed_level(config: Config, key: str) -> str:
     if key == "lid":
         # The lid switch is closed while the lid is shut, so "open" is the level the pull holds.
         return "high" if sensor.lid_open == "low" else "low"
+    if key == "slot":
+        return config.blaster.slot_full  # a card in a blaster's slot closes its sensor's contact
     raise ValueError(f"{key!r} is not an input; inputs: " + ", ".join(INPUT_KEYS))
 
 
 def input_pull(config: Config, key: str) -> str:
-    """The internal pull of input ``key`` (``button``, ``beam``, ``lid``): ``"up"`` or ``"down"``.
+    """The internal pull of input ``key`` (``button``, ``beam``, ``lid``, or a blaster's ``slot``
+    sensors): ``"up"`` or ``"down"``.
 
     The pull holds the level opposite to the one the closed contact drives.
     """

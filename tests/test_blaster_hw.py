@@ -7,7 +7,7 @@ from gpiozero import DigitalInputDevice
 
 from firmware.blast_policy import TRIGGER, BlastPolicy
 from firmware.blaster import (
-    FIRING, JAMMED, READY, Blaster, Release, Settings, SlotLevel, check_sections,
+    FIRING, JAMMED, READY, Blaster, Release, Settings, SlotLevel,
 )
 from firmware.blaster_hw import BlasterHardware, describe_pins
 from firmware.blaster_sim import SimulatedBlaster
@@ -51,13 +51,11 @@ class Rig:
     """Hardware and simulation on one factory; the core fed as the daemon would feed it."""
 
     def __init__(self, seed=1, blaster=None, jam_chance=0.0):
-        config = build_config({})
-        self.sections = check_sections({"device": {"kind": "blaster"}, "blaster": blaster or {}},
-                                       config.pins)
-        b = self.sections["blaster"]
+        config = build_config({"device": {"kind": "blaster"}, "blaster": blaster or {}})
+        b = config.blaster
         self.factory = sim_pin_factory()
         self.loop = FakeLoop()
-        self.hw = BlasterHardware(config.pins, b, self.factory)
+        self.hw = BlasterHardware(config, self.factory)
         self.sim = SimulatedBlaster(b, self.factory, self.loop, random.Random(seed), jam_chance)
         self.core = Blaster(Settings.from_sections(b, config.feedback, config.timing),
                             BlastPolicy(TRIGGER, b.slots, random.Random(seed)), 0.0)
@@ -178,10 +176,9 @@ def test_the_hardware_ends_a_pulse_itself_at_max_on_ms(rig):
 
 
 def test_close_turns_the_actuator_off_and_a_bad_pin_is_named():
-    config = build_config({})
-    b = check_sections({"device": {"kind": "blaster"}}, config.pins)["blaster"]
+    config = build_config({"device": {"kind": "blaster"}})
     factory = sim_pin_factory()
-    hw = BlasterHardware(config.pins, b, factory)
+    hw = BlasterHardware(config, factory)
     hw.release(100)
     hw.close()
     assert factory.pin(18).state == 0
@@ -191,16 +188,16 @@ def test_close_turns_the_actuator_off_and_a_bad_pin_is_named():
     taken = factory.pin(5)
     holder = DigitalInputDevice(5, pin_factory=factory)
     with pytest.raises(HardwareError, match=r"GPIO 5 as \[blaster\] slot_pins \(slot 1\)"):
-        BlasterHardware(config.pins, b, factory)
+        BlasterHardware(config, factory)
     holder.close()
     assert taken is factory.pin(5)
 
 
 def test_wiring_rows():
-    config = build_config({})
-    b = check_sections({}, config.pins)["blaster"]
-    rows = describe_pins(config.pins, b)
+    rows = describe_pins(build_config({}))
     assert rows[0] == {"bcm": 5, "function": "slot 1", "direction": "in", "pull": "up"}
+    high = describe_pins(build_config({"device": {"kind": "blaster"}, "blaster": {"slot_full": "high"}}))
+    assert {r["pull"] for r in high if r["direction"] == "in"} == {"down"}
     assert {r["function"] for r in rows} == {"slot 1", "slot 2", "slot 3", "slot 4", "actuator", "led", "chime"}
 
 
