@@ -384,7 +384,10 @@ def _inputs_text(result: dict[str, Any]) -> str:
 def _inputs(args: argparse.Namespace, client: Client) -> int:
     if not args.watch:
         return print_result(args, client.call("bringup/inputs"), _inputs_text)
+    # Subscribed before anything is shown: no edge after the levels printed can be missed.
+    client.call("events/subscribe")
     print_result(args, client.call("bringup/inputs"), _inputs_text)
+    client.sock.settimeout(None)  # edges may be minutes apart
     if not args.json:
         print("watching (bench mode: the button launches nothing meanwhile); Ctrl-C to stop", flush=True)
     stop = threading.Event()
@@ -400,8 +403,6 @@ def _inputs(args: argparse.Namespace, client: Client) -> int:
 
     renewer = threading.Thread(target=keep_bench, daemon=True)
     renewer.start()
-    client.call("events/subscribe")
-    client.sock.settimeout(None)  # edges may be minutes apart
     words = {"button": ("pressed", "released"), "beam": ("blocked", "clear"), "lid": ("open", "closed"),
              "press": ("press (debounced)", "")}
     try:

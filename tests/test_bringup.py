@@ -275,3 +275,45 @@ def test_register_is_idempotent_so_the_daemon_and_a_test_may_both_call_it(tmp_pa
     d = BringupDaemon(tmp_path)
     assert bringup.register(d.daemon) is d.daemon.bringup
     assert len([m for m in d.daemon.registry.describe() if m["method"] == "bringup/jog"]) == 1
+
+
+def test_launcherctl_inputs_watch_prints_edges_and_leaves_bench_mode_on_ctrl_c(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    with BringupDaemon(tmp_path) as d:
+        watch = subprocess.Popen(
+            [str(Path(sys.executable).parent / "launcherctl"), "--socket", str(d.daemon.socket_path),
+             "inputs", "--watch", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            first = json.loads(_read_json_object(watch.stdout))  # the levels, then one line per edge
+            assert first["inputs"]["lid"]["active"] is False
+            for _ in range(200):
+                if d.call("status/get")["bringup"]["bench"]:
+                    break
+                threading.Event().wait(0.02)
+            d.call("sim/lid", {"open": True})
+            d.call("sim/lid", {"open": False})
+            edges = [json.loads(watch.stdout.readline()) for _ in range(2)]
+            assert [(e["what"], e["level"]) for e in edges] == [("lid", True), ("lid", False)]
+        finally:
+            watch.send_signal(signal.SIGINT)
+            code = watch.wait(10)
+        assert code == 0
+        for _ in range(200):
+            if not d.call("status/get")["bringup"]["bench"]:
+                break
+            threading.Event().wait(0.02)
+        assert d.call("status/get")["bringup"]["bench"] is False
+
+
+def _read_json_object(stream) -> str:
+    """The first, indented JSON object of a stream: up to its closing brace at the line start."""
+    lines = []
+    while True:
+        line = stream.readline()
+        lines.append(line)
+        if line.rstrip() == "}":
+            return "".join(lines)
