@@ -284,7 +284,7 @@ class Selftest:
 
     def beam(self) -> Step:
         return self._input_step("beam", "break-beam", "block the beam at the exit slot (a card or a finger)",
-                                "clear it", lambda: self.call("launcher/dispense", {"count": 1}), None)
+                                "clear it", lambda: self.call("launcher/feed", {"count": 1}), None)
 
     def button(self) -> Step:
         return self._input_step("button", "button", "press the launch button", "let go",

@@ -53,7 +53,7 @@ class Events:
 
 
 def run_dry(d) -> None:
-    outcome = d.call("launcher/dispense", {"count": 5})
+    outcome = d.call("launcher/feed", {"count": 5})
     assert outcome["ended"] == "empty" and d.call("status/get")["state"] == "empty"
 
 
