@@ -6,7 +6,7 @@ pin it drives (a pin from :func:`firmware.sim.sim_pin_factory` reports its chang
 runs the code it runs on a Pi. It needs only ``loop.call_later`` and ``loop.time``.
 
 - :meth:`insert` puts a card in slot N, or the first empty slot; an unknown or full slot is
-  refused (``InvalidParams`` / ``Refused``).
+  refused (``InvalidParams`` / ``Refused``). :func:`register_methods` serves it as ``sim/insert``.
 - ``eject_ms`` after the actuator goes on, every full slot empties: the blast. With
   ``jam_chance`` (or after :meth:`jam_next`) one card sticks and its slot stays full until
   :meth:`clear`.
@@ -15,9 +15,11 @@ runs the code it runs on a Pi. It needs only ``loop.call_later`` and ``loop.time
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 
+from .api import Param
 from .config import Section
 from .errors import InvalidParams, Refused
 
@@ -44,6 +46,7 @@ class SimulatedBlaster:
         self._full_low = blaster.slot_full == "low"
         self._full = [False] * len(self._slots)
         self._stuck: int | None = None  # index of the slot whose card is stuck
+        self._inserting: int | None = None  # the API request whose card is going in now
         self._eject_timer = None
         self._actuator = factory.pin(blaster.actuator)
         self._actuator.add_listener(self._on_actuator)
@@ -63,8 +66,17 @@ class SimulatedBlaster:
         else:
             pin.drive_high()
 
-    def insert(self, slot: int | None = None) -> int:
-        """Put a card in ``slot`` (from 1), or the first empty one; returns the slot used."""
+    @property
+    def inserting_for(self) -> int | None:
+        """The API request whose card is going in now (the sensor's edge is reported while the
+        card goes in: mock pins call back at once); None otherwise."""
+        return self._inserting
+
+    def insert(self, slot: int | None = None, request: int | None = None) -> int:
+        """Put a card in ``slot`` (from 1), or the first empty one; returns the slot used.
+
+        ``request``: the API request behind it (see :attr:`inserting_for`).
+        """
         if slot is None:
             empty = [n for n, full in enumerate(self._full, 1) if not full]
             if not empty:
@@ -74,7 +86,11 @@ class SimulatedBlaster:
             raise InvalidParams(f"slot must be a whole number from 1 to {len(self._full)}, not {slot!r}")
         if self._full[slot - 1]:
             raise Refused(f"slot {slot} is full")
-        self._drive(slot - 1, True)
+        self._inserting = request
+        try:
+            self._drive(slot - 1, True)
+        finally:
+            self._inserting = None
         return slot
 
     def jam_next(self) -> None:
@@ -104,6 +120,10 @@ class SimulatedBlaster:
         if stuck is not None:
             self._stuck = stuck
 
+    def get_status(self) -> dict[str, Any]:
+        """``slots`` (which hold a card, slot 1 first) and ``stuck`` (the slot of a stuck card)."""
+        return {"slots": self.slots, "stuck": None if self._stuck is None else self._stuck + 1}
+
     def close(self) -> None:
         self._actuator.remove_listener(self._on_actuator)
         if self._eject_timer is not None:
@@ -111,4 +131,22 @@ class SimulatedBlaster:
             self._eject_timer = None
 
 
-__all__ = ["EJECT_MS", "SimulatedBlaster"]
+def register_methods(daemon: Any, sim: SimulatedBlaster) -> None:
+    """The blaster's ``sim/*`` API methods, registered by ``launcherd --sim`` only."""
+    slots = len(sim.slots)
+
+    def then_status(act):
+        def handler(params: dict) -> dict:
+            act(params)
+            return daemon.get_status()
+        return handler
+
+    r = daemon.registry.register
+    r("sim/insert", lambda p: daemon.await_outcome(lambda request: sim.insert(p["slot"], request)),
+      {"slot": Param(int, None, 1, slots)},
+      doc="sim: a card goes into slot N, or the first empty one; answered with the insertion's outcome")
+    r("sim/jam", then_status(lambda p: sim.jam_next()), doc="sim: at the next blast one card sticks")
+    r("sim/clear", then_status(lambda p: sim.clear()), doc="sim: pull the stuck card out")
+
+
+__all__ = ["EJECT_MS", "SimulatedBlaster", "register_methods"]

@@ -181,6 +181,14 @@ def format_outcome(result: dict[str, Any]) -> str:
     return text
 
 
+def format_insert(result: dict[str, Any]) -> str:
+    """A blaster's insertion: judged safe or blast (the blast's cards come in its ``blast`` event)."""
+    if result.get("event") == "ignored":
+        return f"card in slot {result.get('slot')}, not judged: the blaster is {result.get('reason')}"
+    text = f"insert {result.get('insert_id')}, slot {result.get('slot')}: {result.get('outcome')}"
+    return text + (": every loaded card is shot out" if result.get("outcome") == "blast" else "")
+
+
 def format_event(message: dict[str, Any]) -> str:
     params = " ".join(f"{k}={json.dumps(v)}" for k, v in (message.get("params") or {}).items())
     return f"{message.get('event')}: {params}".rstrip(": ")
@@ -313,6 +321,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("estop", _simple("system/estop", lambda a: {"reason": a.reason}), "stop the motor and halt")
     p.add_argument("reason", nargs="?", default="emergency stop from launcherctl")
     add("reset", _simple("system/reset"), "leave the halted state")
+    p = add("insert", _simple("sim/insert", lambda a: {"slot": a.slot}, format_insert),
+            "simulation: a card goes into a blaster's slot (the first empty one, or --slot N)")
+    p.add_argument("--slot", type=int, metavar="N")
     add("jam", _simple("sim/jam"), "simulation: the next card sticks")
     add("clear", _simple("sim/clear"), "simulation: pull the stuck card out")
     p = add("lid", _simple("sim/lid", lambda a: {"open": a.position == "open"}), "simulation: open or close the lid")

@@ -7,6 +7,11 @@ this driver applies to the devices, and asks for one deadline, which becomes one
 
 The API's launcher methods are in ``firmware/methods.py``, the ``sim/*`` ones in
 ``firmware/sim.py`` (registered under ``--sim`` only), the command line in ``firmware/launcherd.py``.
+
+With ``[device] kind = "blaster"`` the same driver runs the card blaster instead: its core
+(``firmware/blaster.py``), its devices (``firmware/blaster_hw.py``) and, under ``--sim``, its
+simulation (``firmware/blaster_sim.py``). Its slot edges are posted into the loop like the
+launcher's inputs, and ``Release`` actions pulse its actuator.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from .ejection import policy_from_config
 from .errors import HardwareError, InUse, Refused
 from .events import Action, BeamLevel, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, LidLevel, Motor, Tick
 from .hardware import Hardware
+from .blaster import Release, SlotLevel
 from .notify import Notifier
 from .paths import default_sim_socket, default_sim_state_dir
 
@@ -78,6 +84,7 @@ class Daemon:
                  pin_factory: Any = None, notifier: Notifier | None = None,
                  load_layers: bool = True):
         self.config = with_sim_devices(config) if sim else config
+        self.is_blaster = config.device.kind == "blaster"
         self.sim_mode = sim
         self.seed = seed
         self.socket_path = Path(socket_path or (default_sim_socket() if sim else config.daemon.socket))
@@ -141,7 +148,7 @@ class Daemon:
     @property
     def hopper(self) -> int | None:
         """The core's hopper estimate; None when unknown or before start."""
-        return self.core.get_status()["hopper"] if self.core is not None else None
+        return self.core.get_status().get("hopper") if self.core is not None else None  # a blaster has none
 
     def launcher_status(self) -> dict[str, Any]:
         """The core's status only: no layer's status provider runs."""
@@ -159,6 +166,9 @@ class Daemon:
         elif factory is None:
             factory = self._own_factory = hardware_pin_factory(self.config.pins.chip)
         self.pin_factory = factory  # tests and benches drive mock pins through it
+        if self.is_blaster:
+            self._build_blaster(factory, rng_seed)
+            return
         self.hardware = Hardware(self.config, factory)
         self.hardware.motor("stop", 0.0)
         hopper = None
@@ -180,6 +190,38 @@ class Daemon:
         # Levels, not edges: a beam blocked at power-on must be judged too (a jam, not "empty").
         self.feed(self.hardware.levels())
 
+    def _build_blaster(self, factory: Any, rng_seed: int) -> None:
+        from . import blaster
+        from .blaster_hw import BlasterHardware
+
+        self.hardware = BlasterHardware(self.config, factory)
+        self.hardware.release(0)
+        if self.sim_mode:
+            from .blaster_sim import SimulatedBlaster
+            # Its own stream, as for the launcher's mechanism: a seed repeats jams and the policy.
+            self.sim = SimulatedBlaster(self.config.blaster, factory, self.loop, random.Random(rng_seed + 1),
+                                        self.config.sim.jam_chance)
+        config = self.config
+        self.core = blaster.build(config.blaster, config.feedback, config.timing, random.Random(rng_seed),
+                                  self.loop.time())
+        self._apply([Led("on", config.feedback.led_brightness)])
+        self.hardware.watch(lambda slot, full: self._post_from_thread(SlotLevel(slot, full, self._slot_request(full))))
+        # Levels, not edges: cards already in their slots at start are loaded cards, not insertions.
+        self.feed(self.hardware.levels())
+
+    def _slot_request(self, full: bool) -> int | None:
+        """The API request behind a card going in: only the simulated blaster has one."""
+        return self.sim.inserting_for if full and self.sim is not None else None
+
+    def _safe_off(self) -> None:
+        """The actuator off now: the motor, or the blaster's release."""
+        if self.hardware is None:
+            return
+        if self.is_blaster:
+            self.hardware.release(0)
+        else:
+            self.hardware.motor("stop", 0.0)
+
     def _button_request(self, pressed: bool) -> int | None:
         """The API request behind a press edge: only the simulated button has one."""
         return self.sim.held_for if pressed and self.sim is not None else None
@@ -199,6 +241,13 @@ class Daemon:
         from . import methods
         from .dealer import DealerService
 
+        if self.is_blaster:
+            methods.register_blaster(self)
+            if self.sim is not None:
+                from .blaster_sim import register_methods as register_blaster_sim
+
+                register_blaster_sim(self, self.sim)
+            return
         methods.register(self)
         DealerService(self).install()
         if self.sim is not None:
@@ -243,12 +292,14 @@ class Daemon:
         hw = self.hardware
         # The motor first: LED and chime patterns start gpiozero threads, which the motor must not
         # wait for. Otherwise the core's order stands (events after the devices they describe).
-        actions = [a for a in actions if isinstance(a, (Motor, DriverEnable))] + [
-            a for a in actions if not isinstance(a, (Motor, DriverEnable))]
+        first = (Motor, DriverEnable, Release)
+        actions = [a for a in actions if isinstance(a, first)] + [a for a in actions if not isinstance(a, first)]
         for action in actions:
             try:
                 if isinstance(action, Motor):
                     hw.motor(action.direction, action.duty)
+                elif isinstance(action, Release):
+                    hw.release(action.ms)
                 elif isinstance(action, DriverEnable):
                     hw.set_driver_enabled(action.on)
                 elif isinstance(action, Led):
@@ -261,7 +312,7 @@ class Daemon:
                 elif isinstance(action, Emit):
                     self._dispatch(action.name, action.params)
             except Exception as exc:
-                if isinstance(action, Motor) and action.direction == "stop":
+                if (isinstance(action, Motor) and action.direction == "stop") or action == Release(0):
                     raise  # nothing safer to fall back to; let the process die and safe-off run
                 log.exception("applying %r failed", action)
                 self.shutdown(f"device error: {type(exc).__name__}: {exc}")
@@ -273,7 +324,7 @@ class Daemon:
 
     def _dispatch(self, name: str, params: dict[str, Any]) -> None:
         self.api.publish(name, params)
-        if name in ("launched", "ignored", "refused"):
+        if name in ("launched", "ignored", "refused", "insert"):
             future = self._waiters.pop(params.get("request"), None)
             if future is not None and not future.done():
                 if name == "refused":
@@ -293,8 +344,7 @@ class Daemon:
     def shutdown(self, reason: str) -> None:
         """The one way down for faults: motor off first, halted with the reason until reset."""
         try:
-            if self.hardware is not None:
-                self.hardware.motor("stop", 0.0)
+            self._safe_off()
         finally:
             if self.core is not None:
                 try:
@@ -344,6 +394,7 @@ class Daemon:
 
     def get_status(self) -> dict[str, Any]:
         status = dict(self.core.get_status()) if self.core else {"state": "starting"}
+        status["device"] = self.config.device.kind
         status["aim"] = self.aim_angle
         status["led"] = self._led.mode if self._led else None
         status["daemon"] = {
@@ -368,7 +419,10 @@ class Daemon:
             return
         core = self.core.get_status()
         hopper = core.get("hopper")
-        line = f"{core['state']}, hopper {'unknown' if hopper is None else hopper}"
+        if self.is_blaster:
+            line = f"{core['state']}, {sum(core['slots'])} of {len(core['slots'])} slots full"
+        else:
+            line = f"{core['state']}, hopper {'unknown' if hopper is None else hopper}"
         if core.get("reason"):
             line += f": {core['reason']}"
         if line != self._last_status_line:
@@ -387,8 +441,7 @@ class Daemon:
             self._stop.set()
 
     def _on_signal(self, sig: signal.Signals) -> None:
-        if self.hardware is not None:
-            self.hardware.motor("stop", 0.0)  # now, before anything else of the way down
+        self._safe_off()  # now, before anything else of the way down
         log.info("%s: motor stopped; stopping", sig.name)
         self.request_stop()
 
@@ -473,8 +526,7 @@ class Daemon:
         self._shut_down = True
         if self.notifier is not None:
             self.notifier.stopping()
-        if self.hardware is not None:
-            self.hardware.motor("stop", 0.0)
+        self._safe_off()
         if self._timer is not None:
             self._timer.cancel()
         for closer in self._closers:

@@ -2,6 +2,8 @@
 
 Keys: Space/Enter press the launch button, j jam the next card, c clear the jam, l open/close the
 lid, r reload the hopper, d deal 7 cards, s sleep, w wake, e emergency stop, x reset, q quit.
+With ``[device] kind = "blaster"`` it shows the blaster's slots instead, and Space/Enter puts a
+card in the first empty slot, 1-8 in that slot.
 Without a terminal (stdin not a tty) the events are printed line by line instead.
 """
 
@@ -21,6 +23,27 @@ if TYPE_CHECKING:  # the daemon starts the demo (launcherd --demo): no import at
     from .daemon import Daemon
 
 KEYS = "Space/Enter press   j jam   c clear   l lid   r reload   d deal 7   s sleep   w wake   e e-stop   x reset   q quit"
+BLASTER_KEYS = "Space/Enter insert   1-8 insert in slot N   j jam   c clear   s sleep   w wake   e e-stop   x reset   q quit"
+
+
+def device_lines(s: dict[str, Any]) -> list[str]:
+    """The lines of the screen about the device itself, from ``status/get``."""
+    last = s.get("last")
+    if s.get("device") == "blaster":
+        slots = " ".join("X" if full else "." for full in s["slots"])
+        return [
+            f"  slots     [{slots}]   ejected {s['cards_ejected']}   profile {s['profile']}",
+            "  last      " + (f"slot {last['slot']}: {last['outcome']}"
+                              + (f", {last['cards']} card(s)" if last["outcome"] == "blast" else "")
+                              if last else "-"),
+        ]
+    sim = s.get("sim") or {}
+    return [
+        "  motor     " + (f"{s['motor']['direction']} {round(100 * s['motor']['duty'])}%" if s["motor"]["on"] else "off"),
+        f"  presses   {s['presses']}   dry streak {s['dry_streak']}   profile {s['profile']}",
+        "  last      " + (f"{last['outcome']}, {last['cards']} card(s)" if last else "-"),
+        f"  hopper    {s['hopper']} (estimate)   {sim.get('hopper')} (truth)   ejected {s['cards_ejected']}",
+    ]
 
 
 class DemoView:
@@ -53,33 +76,34 @@ class DemoView:
         if self.out.isatty():
             self.draw()
 
-    def _then_draw(self, request) -> None:
+    def _then_draw(self, request, quiet: bool = False) -> None:
         """Run an API request and redraw when it is done: a reload that changes no state emits
-        no event, and the screen must still show the new hopper."""
-        asyncio.ensure_future(request).add_done_callback(lambda done: self.draw())
+        no event, and the screen must still show the new hopper. ``quiet``: its error is a line
+        of the screen (a key pressed at the wrong time), not a failure of the demo."""
+        def done(future: asyncio.Future) -> None:
+            if quiet and not future.cancelled() and future.exception() is not None:
+                self.events.appendleft(f"refused   {future.exception()}")
+            self.draw()
+        asyncio.ensure_future(request).add_done_callback(done)
 
     def draw(self) -> None:
         if not self.out.isatty():
             return
         s = self.daemon.get_status()
-        sim = s.get("sim") or {}
-        last = s.get("last")
+        blaster = s.get("device") == "blaster"
         lines = [
             "\x1b[H\x1b[2J",
-            "  CARD LAUNCHER  (simulation)",
+            f"  CARD {'BLASTER' if blaster else 'LAUNCHER'}  (simulation)",
             "",
             f"  state     {s['state'].upper()}" + (f"  ({s['reason']})" if s.get("reason") else ""),
             f"  LED       {self.led}",
             f"  chime     {self.last_chime or '-'}   ({self.chimes} so far)",
-            "  motor     " + (f"{s['motor']['direction']} {round(100 * s['motor']['duty'])}%" if s["motor"]["on"] else "off"),
-            f"  presses   {s['presses']}   dry streak {s['dry_streak']}   profile {s['profile']}",
-            "  last      " + (f"{last['outcome']}, {last['cards']} card(s)" if last else "-"),
-            f"  hopper    {s['hopper']} (estimate)   {sim.get('hopper')} (truth)   ejected {s['cards_ejected']}",
+            *device_lines(s),
             "",
             "  recent events:",
             *[f"    {e}" for e in self.events],
             "",
-            "  " + KEYS,
+            "  " + (BLASTER_KEYS if blaster else KEYS),
             f"  launcherctl talks to it too: launcherctl --socket {self.daemon.socket_path} status",
         ]
         self.out.write("\n".join(lines) + "\n")
@@ -87,7 +111,11 @@ class DemoView:
 
     def on_key(self, key: str) -> None:
         daemon, sim = self.daemon, self.daemon.sim
-        if key in (" ", "\r", "\n"):
+        if daemon.config.device.kind == "blaster" and (key in (" ", "\r", "\n") or key.isdigit()):
+            slot = int(key) if key.isdigit() else None
+            # A full or unknown slot is the sim/insert error; the screen shows it as an event.
+            self._then_draw(daemon.call("sim/insert", {"slot": slot}), quiet=True)
+        elif key in (" ", "\r", "\n"):
             sim.press()
         elif key == "j":
             sim.jam_next()

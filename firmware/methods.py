@@ -1,6 +1,7 @@
 """The launcher's API methods: each turns a request into an event for the core (or a device call).
 
-``register(daemon)`` adds them to the daemon's registry. They use the driver's two primitives:
+``register(daemon)`` adds them to the daemon's registry; ``register_blaster(daemon)`` adds those that a
+card blaster has (status, sleep and wake, e-stop and reset) instead. They use the driver's two primitives:
 ``daemon.await_outcome(trigger)`` for a press (answered with its own outcome, by request id) and
 ``daemon.request(event)`` for the rest (answered with the status, or the core's refusal).
 """
@@ -17,10 +18,25 @@ if TYPE_CHECKING:
     from .daemon import Daemon
 
 
-def register(daemon: "Daemon") -> None:
+def _register_common(daemon: "Daemon") -> None:
     r = daemon.registry.register
     r("list_methods", lambda p: daemon.registry.describe(), doc="every method and its parameters")
     r("status/get", lambda p: daemon.get_status(), doc="the launcher's status")
+    r("launcher/sleep", lambda p: daemon.request(SleepNow()), doc="sleep now")
+    r("launcher/wake", lambda p: daemon.request(Wake()), doc="wake without launching")
+    r("system/estop", lambda p: daemon.request(EStop(p["reason"])),
+      {"reason": Param(str, "emergency stop")}, doc="stop the motor and halt until reset")
+    r("system/reset", lambda p: daemon.request(Reset()), doc="leave the halted state")
+
+
+def register_blaster(daemon: "Daemon") -> None:
+    """The card blaster's methods: it is fed by its slots, so it has no press, feed or aim."""
+    _register_common(daemon)
+
+
+def register(daemon: "Daemon") -> None:
+    _register_common(daemon)
+    r = daemon.registry.register
     r("launcher/press", lambda p: _press(daemon), doc="sim: press the physical button; waits for the outcome")
     r("launcher/launch", lambda p: daemon.await_outcome(lambda request: daemon.feed(Launch("api", request))),
       doc="a press from software; waits for the outcome")
@@ -33,13 +49,8 @@ def register(daemon: "Daemon") -> None:
     r("launcher/aim", lambda p: _aim(daemon, p), {
         "angle": Param(float, None, -90, 90), "seat": Param(int, None, 0, 9),
         "seats": Param(int, None, 1, 10)}, doc="turn the launcher: angle, or seat of seats")
-    r("launcher/sleep", lambda p: daemon.request(SleepNow()), doc="sleep now")
-    r("launcher/wake", lambda p: daemon.request(Wake()), doc="wake without launching")
     r("launcher/reload", lambda p: _reload(daemon, p["cards"]), {"cards": Param(int, minimum=0, maximum=10000)},
       doc="the hopper now holds this many cards")
-    r("system/estop", lambda p: daemon.request(EStop(p["reason"])),
-      {"reason": Param(str, "emergency stop")}, doc="stop the motor and halt until reset")
-    r("system/reset", lambda p: daemon.request(Reset()), doc="leave the halted state")
 
 
 async def _press(daemon: "Daemon") -> dict:
@@ -70,4 +81,4 @@ def _aim(daemon: "Daemon", params: dict) -> dict:
     return {"angle": daemon.aim_angle}
 
 
-__all__ = ["register"]
+__all__ = ["register", "register_blaster"]
