@@ -189,7 +189,7 @@ def test_the_readme_explains_pwma_nsleep_and_both_power_options():
         assert phrase in text, phrase
 
 
-@pytest.mark.parametrize("name", ["wiring.svg", "drivers.svg", "power.svg"])
+@pytest.mark.parametrize("name", ["wiring.svg", "drivers.svg", "power.svg", "wiring-blaster.svg"])
 def test_every_shape_starts_inside_its_drawing(name):
     """A part or label placed past the edge is cut off in every viewer."""
     root = ET.fromstring((WIRING / name).read_text(encoding="utf-8"))
@@ -202,3 +202,36 @@ def test_every_shape_starts_inside_its_drawing(name):
             for point in element.get("points").split():
                 x, y = map(float, point.split(","))
                 assert 0 <= x <= width and 0 <= y <= height, (name, element.attrib)
+
+
+def test_the_blaster_table_lists_every_pin_the_blaster_builds(generate):
+    from firmware.blaster_hw import describe_pins
+
+    config = load_config().replace("device", kind="blaster")
+    rows = table_rows((WIRING / "pins-blaster.md").read_text(encoding="utf-8"))
+    built = describe_pins(config)
+    assert [int(cells[0]) for cells in rows.values()] == [pin["bcm"] for pin in built]
+    for (bcm, header, key, _, direction, pull), pin in zip(rows.values(), built):
+        assert int(header) == generate.HEADER_PINS[int(bcm)]
+        assert direction.startswith("input" if pin["direction"] == "in" else "output")
+        if pin["direction"] == "in":
+            assert pull.startswith(f"internal pull-{pin['pull']}")
+    assert list(rows)[:4] == [f"[blaster] slot_pins (slot {n})" for n in range(1, 5)]
+
+
+def test_the_blaster_variant_follows_a_changed_config(generate):
+    config = load_config().replace("blaster", slots=2, slot_pins=[20, 21], actuator=22, slot_full="high")
+    rows = {row.key: row for row in generate.blaster_rows(config)}
+    assert (rows["[blaster] slot_pins (slot 2)"].bcm, rows["[blaster] slot_pins (slot 2)"].header) == (21, 40)
+    assert rows["[blaster] slot_pins (slot 1)"].pull.startswith("internal pull-down")
+    assert rows["[blaster] actuator"].bcm == 22 and len(rows) == 5
+    assert "contact to 3V3" in generate.blaster_wiring_svg(list(rows.values()))
+
+
+def test_the_blaster_diagram_shows_every_pin_and_the_release_parts(generate):
+    labels = svg_labels("wiring-blaster.svg")
+    for row in generate.blaster_rows():
+        assert generate.pin_label(row) in labels, row
+    for part in ("Slot 1 card sensor", "Slot 4 card sensor", "Release (solenoid)", "N-MOSFET", "100 Ω",
+                 "10k", "flyback diode", "Button LED", "Buzzer", "common ground"):
+        assert part in labels, part
