@@ -139,7 +139,7 @@ def test_sim_fits_a_lid_and_a_servo_on_free_pins():
 
 
 def run_check(*args):
-    return subprocess.run([sys.executable, "-m", "firmware.daemon", "--check-config", *args],
+    return subprocess.run([sys.executable, "-m", "firmware.launcherd", "--check-config", *args],
                           capture_output=True, text=True, timeout=30)
 
 
