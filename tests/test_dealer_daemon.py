@@ -12,8 +12,6 @@ from __future__ import annotations
 import socket
 import threading
 
-import pytest
-
 from conftest import ThreadDaemon
 
 FAST = """
