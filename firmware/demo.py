@@ -111,10 +111,13 @@ class DemoView:
 
     def on_key(self, key: str) -> None:
         daemon, sim = self.daemon, self.daemon.sim
-        if daemon.config.device.kind == "blaster" and (key in (" ", "\r", "\n") or key.isdigit()):
+        blaster = daemon.config.device.kind == "blaster"
+        if blaster and (key in (" ", "\r", "\n") or key.isdigit()):
             slot = int(key) if key.isdigit() else None
             # A full or unknown slot is the sim/insert error; the screen shows it as an event.
             self._then_draw(daemon.call("sim/insert", {"slot": slot}), quiet=True)
+        elif blaster and key in ("l", "r", "d"):
+            pass  # the launcher's lid, hopper and dealer: a blaster has none
         elif key in (" ", "\r", "\n"):
             sim.press()
         elif key == "j":

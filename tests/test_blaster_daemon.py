@@ -147,6 +147,9 @@ def test_the_demo_shows_the_slots_and_a_key_inserts(tmp_path):
         running.in_loop(lambda: None)  # the request's done callback has run by the next turn
         running.in_loop(view.on_key, "9")  # no slot 9: said on the screen, the demo goes on
         running.in_loop(lambda: None)
+        for key in "lrd":  # the launcher's keys do nothing on a blaster
+            running.in_loop(view.on_key, key)
+        running.in_loop(lambda: None)
         last = screen.getvalue().rsplit("\x1b[H", 1)[-1]
     assert "CARD BLASTER" in last and "slot 3: " in last
     assert "slots     [. . X .]" in last and "slot 3: safe" in last  # this seed's first draw
