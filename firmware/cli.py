@@ -139,7 +139,26 @@ def print_result(args: argparse.Namespace, result: Any, human: Callable[[Any], s
 # ---- human formatting -----------------------------------------------------------------------
 
 
+def format_blaster_status(status: dict[str, Any]) -> str:
+    last = status.get("last")
+    slots = status.get("slots") or []
+    lines = [
+        f"state      {status.get('state')}" + (f" ({status['reason']})" if status.get("reason") else ""),
+        f"profile    {status.get('profile')}",
+        "slots      " + " ".join(f"{n}:{'full' if full else 'empty'}" for n, full in enumerate(slots, 1)),
+        f"inserts    {status.get('inserts')}   ejected {status.get('cards_ejected')} cards",
+        "last       " + (f"insert {last.get('insert_id')}, slot {last['slot']}: {last['outcome']}"
+                         + (f", {last['cards']} card(s)" if last["outcome"] == "blast" else "") if last else "-"),
+    ]
+    sim = status.get("sim")
+    if sim and sim.get("stuck"):
+        lines.append(f"sim        a card is stuck in slot {sim['stuck']}")
+    return "\n".join(lines)
+
+
 def format_status(status: dict[str, Any]) -> str:
+    if status.get("device") == "blaster":
+        return format_blaster_status(status)
     motor = status.get("motor") or {}
     last = status.get("last")
     hopper = status.get("hopper")

@@ -131,6 +131,8 @@ def test_launcherctl_insert(daemon_process):
     assert human.stdout.startswith("insert ") and "slot 1" in human.stdout
     unknown = proc.ctl("insert", "--slot", "9")
     assert unknown.returncode == 1 and "slot" in unknown.stderr
+    status = proc.ctl("status", check=True).stdout
+    assert "slots      1:" in status and "inserts    2" in status and "press" not in status
 
 
 def test_the_demo_shows_the_slots_and_a_key_inserts(tmp_path):
