@@ -27,10 +27,14 @@ def _register_common(daemon: "Daemon") -> None:
     r("system/estop", lambda p: daemon.request(EStop(p["reason"])),
       {"reason": Param(str, "emergency stop")}, doc="stop the motor and halt until reset")
     r("system/reset", lambda p: daemon.request(Reset()), doc="leave the halted state")
+    # A blaster has it too, answered as by a launcher without a servo: the game aims at whoever draws.
+    r("launcher/aim", lambda p: _aim(daemon, p), {
+        "angle": Param(float, None, -90, 90), "seat": Param(int, None, 0, 9),
+        "seats": Param(int, None, 1, 10)}, doc="turn the launcher: angle, or seat of seats")
 
 
 def register_blaster(daemon: "Daemon") -> None:
-    """The card blaster's methods: it is fed by its slots, so it has no press, feed or aim."""
+    """The card blaster's methods: it is fed by its slots, so it has no press, feed or dispense."""
     _register_common(daemon)
 
 
@@ -46,9 +50,6 @@ def register(daemon: "Daemon") -> None:
       {"count": Param(int, minimum=1, maximum=500)},
       doc="one run of the motor for up to count cards, answered as it ends (no retry)")
     r("launcher/retract", lambda p: daemon.request(Retract()), doc="reverse pulse")
-    r("launcher/aim", lambda p: _aim(daemon, p), {
-        "angle": Param(float, None, -90, 90), "seat": Param(int, None, 0, 9),
-        "seats": Param(int, None, 1, 10)}, doc="turn the launcher: angle, or seat of seats")
     r("launcher/reload", lambda p: _reload(daemon, p["cards"]), {"cards": Param(int, minimum=0, maximum=10000)},
       doc="the hopper now holds this many cards")
 
@@ -67,6 +68,8 @@ def _reload(daemon: "Daemon", cards: int) -> dict:
 
 
 def _aim(daemon: "Daemon", params: dict) -> dict:
+    if daemon.is_blaster:
+        raise Unavailable("the card blaster has no aim servo")
     if not daemon.hardware.has_servo:
         raise Unavailable("no aim servo is configured ([pins] servo)")
     angle = params["angle"]

@@ -115,9 +115,13 @@ def test_sleep_and_wake_and_an_insertion_wakes_it(tmp_path):
         assert running.call("status/get")["state"] in ("ready", "firing")
 
 
-def test_a_blaster_has_no_launcher_methods(tmp_path):
+def test_a_blaster_has_no_launcher_methods_and_no_aim(tmp_path):
     with ThreadDaemon(tmp_path, BLASTER) as running:
         methods = {m["method"] for m in running.call("list_methods")}
+        # Answered as by a launcher without a servo: the game layer aims at whoever must insert.
+        with pytest.raises(ApiError) as aim:
+            running.call("launcher/aim", {"seat": 0, "seats": 2})
+    assert aim.value.code == ApiError.UNAVAILABLE and "no aim servo" in aim.value.message
     assert {"sim/insert", "system/estop", "launcher/sleep"} <= methods
     assert not {"launcher/press", "launcher/dispense", "launcher/feed", "sim/lid"} & methods
 
