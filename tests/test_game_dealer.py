@@ -415,3 +415,22 @@ def test_a_blast_game_is_played_with_insertions_typed_by_hand(daemon_process):
     boom = launcherd.ctl("game", "insert", "--blast", "4", check=True)
     assert "the blast: Cy takes 4 cards, done" in boom.stdout and "Ann's move" in boom.stdout
     assert launcherd.ctl("game", "draw").returncode == 1  # no dealer in blast
+
+
+def test_a_blast_game_follows_the_blasters_own_insertions(daemon_process):
+    import json
+
+    launcherd = daemon_process('[device]\nkind = "blaster"\n')
+    launcherd.ctl("game", "new", "--rules", "blast", "--players", "Ann,Bob,Cy", "--first-card", "5",
+                  "--color", "red", check=True)
+    for _ in range(6):
+        launcherd.ctl("insert", check=True)
+        while launcherd.call("status/get")["state"] == "firing":  # a blast counts its cards first
+            pass
+    log = json.loads(launcherd.ctl("game", "log", "--json", check=True).stdout)["actions"]
+    inserts = [r["action"] for r in log if r["action"]["type"] == "insert"]
+    assert [a["insert_id"] for a in inserts] == [1, 2, 3, 4, 5, 6]
+    assert [a["by"] for a in inserts] == ["Ann", "Bob", "Cy", "Ann", "Bob", "Cy"]
+    assert any(a["blast"] for a in inserts)  # 4 slots: a blast within every 4 insertions
+    status = json.loads(launcherd.ctl("game", "status", "--json", check=True).stdout)
+    assert sum(p["cards_taken"] for p in status["players"]) == sum(a["cards"] for a in inserts)
