@@ -123,6 +123,9 @@ class Registry:
         schema = {key: _as_param(spec) for key, spec in (params or {}).items()}
         self._methods[name] = Method(name, handler, schema, doc)
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._methods
+
     def describe(self) -> list[dict[str, Any]]:
         return [
             {

@@ -238,7 +238,7 @@ class Daemon:
             self.loop.call_soon_threadsafe(self.feed, event, now)
 
     def _register_methods(self) -> None:
-        from . import methods
+        from . import bringup, methods
         from .dealer import DealerService
 
         if self.is_blaster:
@@ -250,6 +250,7 @@ class Daemon:
             return
         methods.register(self)
         DealerService(self).install()
+        bringup.register(self)
         if self.sim is not None:
             from .sim import register_methods
 
@@ -550,11 +551,3 @@ def precise_event_loop() -> asyncio.AbstractEventLoop:
     which would add up to 1 ms to every debounce and jam deadline; select() waits in microseconds.
     launcherd watches a handful of descriptors, far below select()'s limit."""
     return asyncio.SelectorEventLoop(selectors.SelectSelector())
-
-
-if __name__ == "__main__":  # `python -m firmware.daemon` as tests/test_config.py runs it: the launcherd command
-    import sys
-
-    from .launcherd import main
-
-    sys.exit(main())

@@ -46,6 +46,16 @@ def device_lines(s: dict[str, Any]) -> list[str]:
     ]
 
 
+def advice_lines(s: dict[str, Any]) -> list[str]:
+    """What to do now, for the states a player must act on."""
+    if s.get("state") == "empty":
+        return ["", "  hopper empty: refill it, then l twice (lid open, lid closed) tells the launcher;",
+                "  on the Pi, hold the button 2 s, or open and close the lid"]
+    if (s.get("bringup") or {}).get("bench"):
+        return ["", "  bench mode (selftest/calibrate/inputs): presses launch nothing"]
+    return []
+
+
 class DemoView:
     """Redraws the screen from the daemon's status whenever something happens; no polling."""
 
@@ -56,8 +66,23 @@ class DemoView:
         self.led = "on"
         self.chimes = 0
         self.last_chime = ""
+        self.join_code: str | None = None
+        self.web_url = os.environ.get("LAUNCHER_WEB_URL")
+
+    def fetch_join_code(self) -> None:
+        """The table's join code, from the game layer (none without it), shown for the phones."""
+        if "game/code" not in self.daemon.registry:
+            return
+
+        def got(future: asyncio.Future) -> None:
+            if not future.cancelled() and future.exception() is None:
+                self.join_code = future.result().get("code")
+                self.draw()
+        asyncio.ensure_future(self.daemon.call("game/code", {})).add_done_callback(got)
 
     def on_event(self, name: str, params: dict[str, Any]) -> None:
+        if name == "game/code_changed":
+            self.fetch_join_code()
         line = f"{name:<9} " + " ".join(f"{k}={v}" for k, v in params.items())
         if not self.out.isatty():
             print(line, file=self.out, flush=True)  # a log, not a screen
@@ -99,6 +124,7 @@ class DemoView:
             f"  LED       {self.led}",
             f"  chime     {self.last_chime or '-'}   ({self.chimes} so far)",
             *device_lines(s),
+            *advice_lines(s),
             "",
             "  recent events:",
             *[f"    {e}" for e in self.events],
@@ -106,6 +132,8 @@ class DemoView:
             "  " + (BLASTER_KEYS if blaster else KEYS),
             f"  launcherctl talks to it too: launcherctl --socket {self.daemon.socket_path} status",
         ]
+        if self.web_url:
+            lines.append(f"  table page: {self.web_url}" + (f"   join code {self.join_code}" if self.join_code else ""))
         self.out.write("\n".join(lines) + "\n")
         self.out.flush()
 
@@ -151,6 +179,7 @@ async def run_demo(daemon: "Daemon") -> int:
     def started(d: "Daemon") -> None:
         d.subscribe(view.on_event)
         d.watch_feedback(view.on_feedback)
+        view.fetch_join_code()
         if interactive:
             tty.setcbreak(sys.stdin.fileno())
             d.loop.add_reader(sys.stdin.fileno(), lambda: view.on_key(os.read(sys.stdin.fileno(), 1).decode(errors="ignore")))

@@ -35,7 +35,7 @@ from gpiozero import (
 from .config import NOT_FITTED, PIN_KEYS, Config
 from .errors import HardwareError, Unavailable
 from .events import Chime, InputLevels, Led
-from .pins import input_pull
+from .pins import HEADER_PINS, input_pull
 
 MOTOR_DIRECTIONS = ("forward", "reverse", "stop")
 
@@ -44,13 +44,6 @@ INPUT_LEVELS = {"button": "button_active", "beam": "beam_blocked", "lid": "lid_o
 
 LevelCallback = Callable[[bool], Any]
 
-# BCM GPIO number -> physical pin of the 40-pin header (every Pi since the B+). Bring-up names
-# both, so a builder with a multimeter finds the pin without a chart.
-HEADER_PINS = {
-    0: 27, 1: 28, 2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21,
-    10: 19, 11: 23, 12: 32, 13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35,
-    20: 38, 21: 40, 22: 15, 23: 16, 24: 18, 25: 22, 26: 37, 27: 13,
-}
 
 
 def describe_pins(config: Config) -> list[dict]:

@@ -39,4 +39,14 @@ def input_pull(config: Config, key: str) -> str:
     return "up" if closed_level(config, key) == "low" else "down"
 
 
-__all__ = ["INPUT_KEYS", "closed_level", "input_pull"]
+
+
+# BCM GPIO number -> physical pin of the 40-pin header (every Pi since the B+). Bring-up names
+# both, so a builder with a multimeter finds the pin without a chart.
+HEADER_PINS = {
+    0: 27, 1: 28, 2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21,
+    10: 19, 11: 23, 12: 32, 13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35,
+    20: 38, 21: 40, 22: 15, 23: 16, 24: 18, 25: 22, 26: 37, 27: 13,
+}
+
+__all__ = ["HEADER_PINS", "INPUT_KEYS", "closed_level", "input_pull"]

@@ -27,7 +27,10 @@ log = logging.getLogger(__name__)
 
 
 def motor_pins(config: Config) -> list[int]:
-    """The configured motor driver inputs: forward, reverse and (when fitted) enable."""
+    """The pins that make something move: the blaster's release actuator, or the launcher's motor
+    driver inputs (forward, reverse and, when fitted, enable)."""
+    if config.device.kind == "blaster":
+        return [config.blaster.actuator]
     return [pin for key in MOTOR_PIN_KEYS if (pin := getattr(config.pins, key)) is not NOT_FITTED]
 
 

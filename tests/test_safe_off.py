@@ -111,6 +111,15 @@ def test_run_safe_off_reads_the_config_file(factory, tmp_path):
     assert_driven_low(factory, [20, 21, 26])
 
 
+def test_a_blaster_s_release_actuator_is_driven_low_and_nothing_else(factory, tmp_path):
+    path = tmp_path / "launcher.toml"
+    path.write_text('[device]\nkind = "blaster"\n[blaster]\nactuator = 22\n')
+    factory.pin(22).output_with_state(True)  # a solenoid left energised by a killed daemon
+    assert run_safe_off(path, factory) == 0
+    assert_driven_low(factory, [22])
+    assert 12 not in factory.pins, "the launcher's motor pins are not the blaster's to drive"
+
+
 def test_run_safe_off_does_not_guess_pins_from_a_broken_config(factory, tmp_path, caplog):
     path = tmp_path / "launcher.toml"
     path.write_text("[pins]\nmotor_forward = 3\n")

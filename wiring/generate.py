@@ -15,17 +15,11 @@ from html import escape
 from pathlib import Path
 
 from firmware.config import MOTOR_PIN_KEYS, NOT_FITTED, PIN_KEYS, SCHEMA, Config, load_config, with_sim_devices
-from firmware.pins import INPUT_KEYS, input_pull
+from firmware.pins import HEADER_PINS, INPUT_KEYS, input_pull
 
 HERE = Path(__file__).resolve().parent
 
-# BCM GPIO number -> physical pin of the 40-pin header (every Pi since the B+; test_wiring.py
-# checks it against gpiozero's board data).
-HEADER_PINS = {
-    0: 27, 1: 28, 2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21,
-    10: 19, 11: 23, 12: 32, 13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35,
-    20: 38, 21: 40, 22: 15, 23: 16, 24: 18, 25: 22, 26: 37, 27: 13,
-}
+# Power pins of the 40-pin header (HEADER_PINS, in firmware.pins, maps the GPIOs).
 PIN_3V3 = (1, 17)
 PIN_5V = (2, 4)
 PIN_GND = (6, 9, 14, 20, 25, 30, 34, 39)
