@@ -54,7 +54,10 @@ class _Tally:
 
     def __init__(self, first: dict[str, Any], ts: str):
         self.table, _ = tables.new_table(first)
-        self.ruleset = rulesets.get(self.table.game.ruleset)
+        # Hits exist in the Attack rulesets only; blast and classic matches have no hits to send.
+        ruleset_id = self.table.game.ruleset
+        self.ruleset = rulesets.get(ruleset_id) if ruleset_id in rulesets.RULESETS else None
+        self.ruleset_id = ruleset_id
         self.players = {name: _player() for name in self.table.match.players}
         self.dry = dict.fromkeys(self.players, 0)
         self.launcher_dry = 0
@@ -113,7 +116,7 @@ class _Tally:
 
     def _attack(self, before: games.GameState, after: games.GameState, by: str, card: str) -> None:
         fresh = [o for o in after.queue if o.reason in ATTACKS and not any(o is b for b in before.queue)]
-        if not fresh:
+        if not fresh or self.ruleset is None:
             return
         if card in self.ruleset.hits:
             sent = self.ruleset.hits[card]
@@ -149,7 +152,7 @@ class _Tally:
         driest = max(((name, f["longest_dry_streak"]) for name, f in self.players.items()),
                      key=lambda item: item[1], default=(None, 0))
         return {
-            "ruleset": self.ruleset.id,
+            "ruleset": self.ruleset_id,
             "players": self.players,
             "biggest_burst": {"player": biggest[0], "cards": biggest[1]} if biggest[1] else None,
             "longest_dry_streak": {"player": driest[0], "presses": driest[1]} if driest[1] else None,

@@ -66,6 +66,14 @@ def test_presses_cards_bursts_streaks_and_a_mega_hit():
     assert stats["round_in_play"] == 2 and stats["match_over"] is False
 
 
+def test_a_classic_match_has_draws_and_rounds_but_no_hits():
+    classic = {"type": "new", "rules": "classic", "players": ["Ann", "Bob"]}
+    stats = match_stats(log(classic, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 12}}))
+    assert stats["ruleset"] == "classic"
+    assert stats["players"]["Bob"]["rounds_won"] == 1
+    assert stats["players"]["Ann"]["hits_sent"] == 0
+
+
 def test_undone_actions_do_not_count():
     stats = match_stats(log(FOUR, play("hit-2", "Ann"), press(3, "Bob", 1), undone=(2,)))
     assert stats["players"]["Bob"]["presses"] == 0

@@ -39,26 +39,6 @@ retract_ms = 10
 kick_ms = 10
 """
 
-# launcherd with the statistics method in its game layer, however setup() is wired at the time.
-LAUNCHERD = """
-import sys
-import controller.service as service
-from controller.stats import register_stats
-plain = service.setup
-def setup(daemon):
-    game = plain(daemon)
-    try:
-        register_stats(daemon, game)
-    except ValueError:
-        pass  # the layer registers game/stats itself
-    return game
-service.setup = setup
-from importlib.metadata import entry_points
-(launcherd,) = entry_points(group="console_scripts", name="launcherd")  # wherever main lives now
-sys.exit(launcherd.load()())
-"""
-
-
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -95,7 +75,7 @@ class Stack:
         mode = ["--sim", "--seed", "1"] if self.sim else []
         pins = {} if self.sim else {"GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
         self.daemon = subprocess.Popen(
-            [sys.executable, "-c", LAUNCHERD, *mode, "--config", str(self.config),
+            [sys.executable, "-m", "firmware.launcherd", *mode, "--config", str(self.config),
              "--socket", str(self.socket), "--state-dir", str(self.state_dir)],
             stdout=subprocess.DEVNULL, stderr=open(self.dir / "launcherd.log", "ab"), env={**os.environ, **pins})
 
