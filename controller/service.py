@@ -53,7 +53,8 @@ from .damage import Damage, GameUnavailable
 from .joincode import JoinCode
 from .points import ALL_COLORS, COLORS
 from .ruledoc import rules_data
-from .rulesets import RULESET_IDS
+from .rulesets import RULESET_IDS, RULESETS, deck_size
+from .rulesets import get as get_ruleset
 from .scores import SCORINGS, scores, scores_csv
 from .stats import register_stats
 from .store import FILENAME, Store
@@ -662,6 +663,33 @@ class GameService:
         # costs no score rebuild; it must never come back here.
         return self.daemon.get_status().get("hopper")
 
+    def refill_count(self) -> dict[str, int | None]:
+        """``game/refill-count``: the cards a refill puts in the hopper, as far as the game knows.
+
+        The whole deck but the players' hands and the card on the discard pile. A hand is the 7
+        dealt, plus every card its player received this round, less one card per play: a Discard
+        All lays more than one, so hands are over-counted and the refill under-counted, and the
+        reload advice comes early rather than late. None without a running round or a known deck.
+        """
+        table = self.table
+        if self.match_id is None or table is None or table.match_over:
+            return {"cards": None}
+        ruleset = table.game.ruleset
+        size = deck_size(get_ruleset(ruleset)) if ruleset in RULESETS else classic.get(ruleset).deck_size
+        if size is None:
+            return {"cards": None}
+        hands = dict.fromkeys(table.game.players, says.HAND)
+        with self._reading() as store:
+            for row in store.actions(self.match_id):
+                action = row.action
+                if action["type"] == "end_round":
+                    hands = dict.fromkeys(hands, says.HAND)
+                elif action.get("by") in hands and action["type"] in ("press", "cards"):
+                    hands[action["by"]] += int(action.get("cards") or 0)
+                elif action.get("by") in hands and action["type"] == "play":
+                    hands[action["by"]] = max(0, hands[action["by"]] - 1)
+        return {"cards": max(0, size - sum(hands.values()) - 1)}
+
     # ---- method handlers -----------------------------------------------------------------
 
     def log_of_match(self) -> dict[str, Any]:
@@ -736,6 +764,8 @@ def _register(daemon: Any, service: GameService) -> None:
     r("game/resume", lambda p: service.resume_match(p["match"]), {"match": Param(int, minimum=1)},
       doc="make an earlier match (game/history) the table's again")
     r("game/abandon", lambda p: service.abandon(), doc="set the match aside (game/resume brings it back)")
+    r("game/refill-count", lambda p: service.refill_count(),
+      doc="cards a refill of the hopper holds: the deck less the hands and the discard pile's top card")
     r("game/repair", lambda p: service.repair(),
       doc="fix what game/status reports about the log (moves a damaged log aside)")
     r("game/rules", lambda p: rules_data(p["rules"]), {"rules": (str, None)},

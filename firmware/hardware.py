@@ -98,6 +98,9 @@ class Hardware:
         pins = config.pins
         try:
             # Motor pins first: they are the ones that must be forced low as early as possible.
+            # Two PWMOutputDevices rather than gpiozero.Motor: Motor drives its enable (standby) pin
+            # high the moment it is built and for its whole life, while the core wakes the driver
+            # only when ready and puts it to sleep with the launcher.
             frequency = config.motor.pwm_frequency
             self._forward = self._build("motor_forward", PWMOutputDevice, frequency=frequency)
             self._reverse = self._build("motor_reverse", PWMOutputDevice, frequency=frequency)

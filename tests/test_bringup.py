@@ -229,13 +229,14 @@ def test_inputs_shows_levels_pins_and_the_level_read(tmp_path, capsys):
 def test_inputs_watch_prints_each_edge_live(tmp_path, capsys):
     with BringupDaemon(tmp_path) as d:
         lines: list[str] = []
-        done = threading.Event()
+        subscribed, done = threading.Event(), threading.Event()
 
         def watch():
             from firmware.cli import Client
 
             with Client(d.daemon.socket_path) as client:
                 client.call("events/subscribe")
+                subscribed.set()
                 for message in client.messages():
                     if message.get("event") == "trace" and message["params"].get("what") == "lid":
                         lines.append(json.dumps(message["params"]))
@@ -245,6 +246,7 @@ def test_inputs_watch_prints_each_edge_live(tmp_path, capsys):
 
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
+        assert subscribed.wait(5)  # edges before the subscription would never reach it
         d.call("bringup/bench", {"seconds": 30})
         d.call("sim/lid", {"open": True})
         d.call("sim/lid", {"open": False})

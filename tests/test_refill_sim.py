@@ -18,6 +18,8 @@ hopper = 3
 [timing]
 refill_hold_ms = 300
 """
+# The same without the game layer, for the tests that stand in for it with their own game/refill-count.
+NO_GAME = SMALL_HOPPER + "[daemon]\nextensions = []\n"
 
 
 class Events:
@@ -84,7 +86,7 @@ def test_holding_the_button_while_empty_refills_with_the_last_reload_and_confirm
 
 
 def test_the_game_layers_count_wins_over_the_last_reload(tmp_path):
-    with BringupDaemon(tmp_path, SMALL_HOPPER) as d:
+    with BringupDaemon(tmp_path, NO_GAME) as d:
         asked = []
 
         def refill_count(params):
@@ -105,7 +107,7 @@ def test_the_game_layers_count_wins_over_the_last_reload(tmp_path):
 
 
 def test_a_layer_that_knows_nothing_leaves_the_last_reload(tmp_path):
-    with BringupDaemon(tmp_path, SMALL_HOPPER) as d:
+    with BringupDaemon(tmp_path, NO_GAME) as d:
         d.daemon.registry.register("game/refill-count", lambda params: {"cards": None})
         events = Events(d)
         try:
@@ -128,7 +130,7 @@ def test_a_short_press_while_empty_is_only_an_empty_press(tmp_path):
 
 
 def test_a_nonsense_answer_of_the_layer_falls_back_to_the_last_reload(tmp_path):
-    with BringupDaemon(tmp_path, SMALL_HOPPER) as d:
+    with BringupDaemon(tmp_path, NO_GAME) as d:
         d.daemon.registry.register("game/refill-count", lambda params: {"cards": -4})
         events = Events(d)
         try:
@@ -139,3 +141,20 @@ def test_a_nonsense_answer_of_the_layer_falls_back_to_the_last_reload(tmp_path):
         finally:
             events.close()
     assert refilled["cards"] == 3
+
+
+def test_during_a_game_the_refill_is_the_deck_less_the_hands(tmp_path):
+    """attack-mega-hit has 112 cards: 4 hands of 7, less the card Ann played, and one on the pile."""
+    with BringupDaemon(tmp_path, SMALL_HOPPER) as d:
+        d.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]})
+        d.call("game/play", {"card": "hit-2"})
+        assert d.call("game/refill-count") == {"cards": 112 - (4 * 7 - 1) - 1}
+        events = Events(d)
+        try:
+            run_dry(d)
+            d.call("sim/lid", {"open": True})
+            d.call("sim/lid", {"open": False})
+            refilled = events.wait_for("refilled")
+        finally:
+            events.close()
+    assert refilled["cards"] == 112 - (4 * 7 - 1) - 1
