@@ -89,7 +89,7 @@ def press_until_motor_runs(chip, pins, api, mech, attempts: int = len(SEQUENCE))
             api.next_event("press", LAUNCH_TIMEOUT_S)
             api.next_event("launched", LAUNCH_TIMEOUT_S)
             settle(mech, chip, pins)
-    raise AssertionError("no press fired")
+    raise AssertionError(f"no press fired; status: {rig.status()}")
 
 
 # ---- 1 -------------------------------------------------------------------------------------
@@ -157,8 +157,9 @@ def test_scenario_2_bounced_presses_and_exact_counts_over_200_cards(chip, pins, 
         except AssertionError:
             raise AssertionError((launched, out, rig.status()["cards_ejected"] - ejected_before)) from None
         # The burst ran until its count; a card more only where the daemon's stop came later
-        # than the next card (the model feeds one every feed_s of running).
-        assert launched["cards"] == launched["requested"], launched
+        # than the next card (the model feeds one every feed_s of running). A card that clears
+        # during the reverse pulse is the launch's; one after it, the last press's.
+        assert launched["requested"] <= launched["cards"] <= out, (launched, out)
         if out > launched["requested"]:
             reaction = max(mech.stop_reactions[reactions_before:], default=0.0)
             assert out == launched["requested"] + 1 and reaction > mech.feed_s, (launched, out, reaction)
