@@ -38,6 +38,9 @@ need_tools() {
         say "installing ${missing[*]} from Debian"
         { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"; } \
             > "$RESULTS/apt.log" 2>&1 || unavailable "apt-get install ${missing[*]} failed (see $RESULTS/apt.log)"
+        for tool in "$@"; do
+            command -v "${tool%%:*}" > /dev/null || unavailable "${tool%%:*} still missing after apt-get install"
+        done
         return 0
     fi
     unavailable "missing ${missing[*]} (as root: apt-get install ${missing[*]})"
