@@ -232,9 +232,26 @@ def peer_credentials(sock: socket.socket) -> tuple[int, int, int]:
     return struct.unpack("3i", raw)
 
 
-def may_connect(uid: int, gid: int) -> bool:
+# Linux's SO_PEERGROUPS (4.13 and later), for which Python has no name.
+SO_PEERGROUPS = getattr(socket, "SO_PEERGROUPS", 59)
+
+
+def peer_groups(sock: socket.socket) -> tuple[int, ...]:
+    """The supplementary groups of the process at the other end; empty where the kernel cannot say.
+
+    A client that is a member of the service group only through SupplementaryGroups= (launcher-web
+    and launcher-voice run as DynamicUser= with it) is known by these, not by its primary group.
+    """
+    try:  # 1024 bytes, Python's limit: 256 groups; a peer in more is judged by its primary group
+        raw = sock.getsockopt(socket.SOL_SOCKET, SO_PEERGROUPS, 1024)
+    except OSError:
+        return ()
+    return struct.unpack(f"{len(raw) // 4}I", raw)
+
+
+def may_connect(uid: int, gid: int, groups: tuple[int, ...] = ()) -> bool:
     """Root, our own user, and members of our group (the service group) may use the API."""
-    if uid in (0, os.getuid()) or gid == os.getgid():
+    if uid in (0, os.getuid()) or gid == os.getgid() or os.getgid() in groups:
         return True
     try:
         name = pwd.getpwuid(uid).pw_name
@@ -344,7 +361,7 @@ class ApiServer:
             pid, uid, gid = peer_credentials(sock)
         except OSError:
             pid = uid = gid = -1
-        if uid >= 0 and not may_connect(uid, gid):
+        if uid >= 0 and not may_connect(uid, gid, peer_groups(sock)):
             log.warning("refused API client pid %d uid %d gid %d: not in the service group", pid, uid, gid)
             writer.transport.abort()
             return

@@ -87,8 +87,8 @@ def service(tmp_path):
         shutil.rmtree(home, ignore_errors=True)
 
 
-def as_user(uid: int, gid: int, path: Path, request: dict) -> dict:
-    """Fork a child that becomes uid:gid (no other groups), connects, sends one request, reads.
+def as_user(uid: int, gid: int, path: Path, request: dict, groups: tuple[int, ...] = ()) -> dict:
+    """Fork a child that becomes uid:gid (with only ``groups`` besides), connects, sends one request, reads.
 
     Returns what the child saw: ``connect`` ("ok" or the error's name), ``reply`` (the reply, or
     how the stream ended), and its ``pid``.
@@ -99,7 +99,7 @@ def as_user(uid: int, gid: int, path: Path, request: dict) -> dict:
         code = 0
         try:
             os.close(read_end)
-            os.setgroups([])
+            os.setgroups(list(groups))
             os.setgid(gid)
             os.setuid(uid)
             seen: dict = {"uid": os.getuid(), "gid": os.getgid()}
@@ -162,6 +162,16 @@ def test_another_user_cannot_open_the_socket(service):
 def test_the_same_user_in_the_service_group_is_served(service):
     stranger, group = service["stranger"], service["group"]
     seen = as_user(stranger.pw_uid, group.gr_gid, service["socket"], {"id": 1, "method": "status/get"})
+    assert seen["connect"] == "ok", seen
+    assert seen["reply"]["id"] == 1 and seen["reply"]["result"]["state"] == "ready", seen
+    assert "refused API client" not in service["log"].read_text()
+
+
+def test_a_member_of_the_service_group_by_a_supplementary_group_is_served(service):
+    """As launcher-web and launcher-voice are: DynamicUser= with SupplementaryGroups=card-launcher."""
+    stranger, group = service["stranger"], service["group"]
+    seen = as_user(stranger.pw_uid, stranger.pw_gid, service["socket"], {"id": 1, "method": "status/get"},
+                   groups=(group.gr_gid,))
     assert seen["connect"] == "ok", seen
     assert seen["reply"]["id"] == 1 and seen["reply"]["result"]["state"] == "ready", seen
     assert "refused API client" not in service["log"].read_text()
