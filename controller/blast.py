@@ -35,9 +35,9 @@ from firmware.errors import InvalidParams, Refused
 from . import wording
 from .classic import (
     FlowRuleset, PENALTIES, STANDARD_COLORS, aim, base_state, base_status, catch, check_card,
-    check_match, checked, colour, numbers, owed_json, per_colour, turn_effect, turn_seat, turn_up, uno,
+    check_match, colour, numbers, owed_json, per_colour, turn_effect, turn_seat, turn_up, uno,
 )
-from .game import GameState, Owed, bump, check_by, next_seat, refuse_when_over, window_closed
+from .game import GameState, Owed, bump, check_by, checked, next_seat, refuse_when_over, window_closed
 
 RULESET = FlowRuleset(
     id="blast",

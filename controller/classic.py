@@ -38,7 +38,7 @@ from typing import Any, Mapping
 from firmware.errors import InvalidParams, Refused
 
 from . import rulesets, wording
-from .game import GameState, Owed, bump, check_by, find, next_seat, refuse_when_over, window_closed
+from .game import GameState, Owed, bump, check_by, checked, find, next_seat, refuse_when_over, window_closed
 from .rulesets import Option
 
 STANDARD_COLORS = ("red", "yellow", "green", "blue")
@@ -129,29 +129,6 @@ def get(ruleset_id: str) -> FlowRuleset:
 
 
 # ---- shared pieces of the UNO flow (blast uses them too) ----------------------------------------
-
-
-def checked(action: object, shapes: Mapping[str, Mapping[str, tuple[type, bool]]]) -> tuple[str, dict]:
-    """The action's type and parameters, optional keys as None; InvalidParams if malformed."""
-    if not isinstance(action, dict):
-        raise InvalidParams(f"an action is a JSON object, not {type(action).__name__}")
-    kind = action.get("type")
-    if kind not in shapes:
-        raise InvalidParams(f"unknown action type {kind!r}; types: " + ", ".join(shapes))
-    spec = shapes[kind]
-    extra = sorted(set(action) - set(spec) - {"type"})
-    if extra:
-        raise InvalidParams(f"{kind}: unknown key {extra[0]!r}; keys: " + ", ".join(spec))
-    params = {}
-    for key, (kind_of, required) in spec.items():
-        value = action.get(key)
-        if value is None:
-            if required:
-                raise InvalidParams(f"{kind}: {key} is required")
-        elif not isinstance(value, kind_of) or (kind_of is int and isinstance(value, bool)):
-            raise InvalidParams(f"{kind}: {key} must be {kind_of.__name__}, not {value!r}")
-        params[key] = value
-    return kind, params
 
 
 def turn_seat(state: GameState) -> int | None:

@@ -46,6 +46,7 @@ Where the rules are silent, this module decides:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 
 from firmware.errors import InvalidParams, NotFound, Refused
@@ -220,14 +221,17 @@ ACTIONS: dict[str, dict[str, tuple[type, bool]]] = {
 }
 
 
-def _checked(action: object) -> tuple[str, dict]:
-    """The action's type and parameters (optional keys missing as None); InvalidParams if malformed."""
+def checked(action: object, shapes: Mapping[str, Mapping[str, tuple[type, bool]]]) -> tuple[str, dict]:
+    """The action's type and parameters (optional keys missing as None); InvalidParams if malformed.
+
+    ``shapes``: each action type's keys, with their type and whether they are required.
+    """
     if not isinstance(action, dict):
         raise InvalidParams(f"an action is a JSON object, not {type(action).__name__}")
     kind = action.get("type")
-    if kind not in ACTIONS:
-        raise InvalidParams(f"unknown action type {kind!r}; types: " + ", ".join(ACTIONS))
-    spec = ACTIONS[kind]
+    if kind not in shapes:
+        raise InvalidParams(f"unknown action type {kind!r}; types: " + ", ".join(shapes))
+    spec = shapes[kind]
     extra = sorted(set(action) - set(spec) - {"type"})
     if extra:
         raise InvalidParams(f"{kind}: unknown key {extra[0]!r}; keys: " + ", ".join(spec))
@@ -629,7 +633,7 @@ def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
     flow = _flow(state.ruleset)
     if flow is not None:
         return flow.apply(state, action)
-    kind, params = _checked(action)
+    kind, params = checked(action, ACTIONS)
     before = _turn(state)
     state, effects = _HANDLERS[kind](state, params)
     after = _turn(state)
