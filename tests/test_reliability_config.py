@@ -141,10 +141,6 @@ def check_refusal(result: subprocess.CompletedProcess, message: str) -> None:
     assert result.stderr == f"launcherd: {message}\n", result.stderr
 
 
-def test_there_are_at_least_thirty_cases():
-    assert len(CASES) >= 30
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_a_malformed_config_is_a_precise_config_error(tmp_path, name):
     path = make(tmp_path, name)
