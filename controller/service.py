@@ -659,9 +659,7 @@ class GameService:
         self._low = low
 
     def _launcher_hopper(self) -> int | None:
-        # ``get_status`` asks ``status_for_daemon`` too, which serves the cached table status and so
-        # costs no score rebuild; it must never come back here.
-        return self.daemon.get_status().get("hopper")
+        return self.daemon.hopper
 
     def refill_count(self) -> dict[str, int | None]:
         """``game/refill-count``: the cards a refill puts in the hopper, as far as the game knows.
