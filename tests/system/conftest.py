@@ -78,6 +78,18 @@ def _status_ok(last: list) -> bool:
     return status["state"] in ("ready", "empty", "sleeping")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def kernel_trace():
+    if not rig.TRACE:
+        yield
+        return
+    rig.trace_start()
+    try:
+        yield
+    finally:
+        rig.trace_save()
+
+
 @pytest.fixture(scope="session")
 def chip() -> rig.Chip:
     chip = rig.chip()

@@ -21,6 +21,12 @@ RESULTS = Path("/mnt/results")
 CONFIG = Path("/etc/card-launcher/launcher.toml")
 SOCKET = "/run/card-launcher/launcher.sock"
 CHIP_CONFIG = Path("/sys/kernel/config/gpio-sim/pi")
+TRACING = Path("/sys/kernel/tracing")
+# SYSTEMTEST_TRACE=1: every write to an input line is kept (CLOCK_MONOTONIC ns, line, level) and
+# the kernel's irq and gpio_value events are traced on the same clock, so that an edge the daemon
+# missed can be told apart from one the kernel never reported (docs/systemtest.md).
+TRACE = os.environ.get("SYSTEMTEST_TRACE") == "1"
+PULLS: list[tuple[int, int, str]] = []
 
 
 def sh(*args: str, check: bool = True, timeout: float = 600, **kwargs) -> subprocess.CompletedProcess:
@@ -65,6 +71,8 @@ class Chip:
     def pull(self, line: int, level: str) -> None:
         """level "up" or "down": what the switch or sensor outside the Pi does to the line."""
         self.levels[line] = level
+        if TRACE:
+            PULLS.append((time.clock_gettime_ns(time.CLOCK_MONOTONIC), line, level))
         os.pwrite(self._fd(self._pull, line, "pull", os.O_WRONLY), f"pull-{level}".encode(), 0)
 
     def reassert(self) -> None:
@@ -251,6 +259,31 @@ class Mechanism:
                 self.cards += 1
                 running_for = 0.0
                 last = time.perf_counter()
+
+
+def trace_start() -> None:
+    """The kernel's side of every edge: which irq fired, and what the edge thread read."""
+    (TRACING / "tracing_on").write_text("0")
+    (TRACING / "trace").write_text("")
+    (TRACING / "trace_clock").write_text("mono")
+    (TRACING / "buffer_size_kb").write_text("32768")
+    # Reads only (the PWM thread's writes would fill the buffer), and only lgpio's edge irqs.
+    for event, keep in (("irq/irq_handler_entry", 'name == "lg"'), ("gpio/gpio_value", "get == 1")):
+        (TRACING / "events" / event / "filter").write_text(keep)
+        (TRACING / "events" / event / "enable").write_text("1")
+    (TRACING / "tracing_on").write_text("1")
+
+
+def trace_save() -> None:
+    (TRACING / "tracing_on").write_text("0")
+    (RESULTS / "ftrace.txt").write_bytes((TRACING / "trace").read_bytes())
+    # The chip's global GPIO numbers (the trace's) and its irqs, to tell the lines apart.
+    for source, name in (("/sys/kernel/debug/gpio", "gpio-debug.txt"), ("/proc/interrupts", "interrupts.txt")):
+        try:
+            (RESULTS / name).write_text(Path(source).read_text())
+        except OSError as exc:
+            (RESULTS / name).write_text(f"{source}: {exc}\n")
+    (RESULTS / "pulls.txt").write_text("".join(f"{ns / 1e9:.6f} {line} {level}\n" for ns, line, level in PULLS))
 
 
 def percentile(samples: list[float], q: float) -> float:
