@@ -93,6 +93,14 @@ class Chip:
             high += self.value(line)
         return high / max(reads, 1)
 
+    def highs_within(self, lines: tuple[int, ...], window: float) -> set[int]:
+        """Which of lines were high at any read within window seconds (PWM outputs on)."""
+        end, high = time.perf_counter() + window, set()
+        while True:
+            high.update(line for line in lines if line not in high and self.value(line))
+            if time.perf_counter() > end:
+                return high
+
     def high_within(self, line: int, window: float) -> bool:
         """Whether the line is high at any read within window seconds (a PWM output is on)."""
         end = time.perf_counter() + window
@@ -231,8 +239,11 @@ class Mechanism:
         running_for = 0.0
         last = on_since = time.perf_counter()
         while not self._stop.is_set():
-            on = self.chip.high_within(self.forward, self.period)
-            if self.chip.value(self.reverse):
+            # The reverse pulse is software PWM at 50 % for retract_ms: one read of it per window
+            # missed a whole pulse in about one launch in 60 (6 reads, each low half the time).
+            highs = self.chip.highs_within((self.forward, self.reverse), self.period)
+            on = self.forward in highs
+            if self.reverse in highs:
                 self.reverse_seen += 1
             now = time.perf_counter()
             if on and self.motor_on:
