@@ -34,10 +34,10 @@ from firmware.errors import InvalidParams, Refused
 
 from . import wording
 from .classic import (
-    FlowRuleset, PENALTIES, STANDARD_COLORS, aim, base_state, base_status, catch, check_card,
+    PENALTIES, STANDARD_COLORS, FlowRuleset, apply_with, aim, base_state, base_status, catch, check_card,
     check_match, colour, numbers, owed_json, per_colour, turn_effect, turn_seat, turn_up, uno,
 )
-from .game import GameState, Owed, bump, check_by, checked, next_seat, refuse_when_over, window_closed
+from .game import GameState, Owed, bump, check_by, next_seat, refuse_when_over, window_closed
 
 RULESET = FlowRuleset(
     id="blast",
@@ -157,13 +157,7 @@ def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_
 
 
 def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
-    kind, params = checked(action, ACTIONS)
-    before = turn_seat(state)
-    state, effects = _HANDLERS[kind](state, params)
-    after = turn_seat(state)
-    if after is not None and after != before:
-        effects.append(aim(state, after))
-    return state, effects
+    return apply_with(_HANDLERS, ACTIONS, state, action)
 
 
 def _owed_view(state: GameState, owed: Owed) -> dict:

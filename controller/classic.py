@@ -506,14 +506,19 @@ def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_
     return state, [head] + deals + first + [aim(state, turn_seat(state))]
 
 
-def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
-    kind, params = checked(action, ACTIONS)
+def apply_with(handlers: dict, shapes: dict, state: GameState, action: dict) -> tuple[GameState, list[dict]]:
+    """Check ``action`` against ``shapes``, run its handler, and aim at the player whose move it now is."""
+    kind, params = checked(action, shapes)
     before = turn_seat(state)
-    state, effects = _HANDLERS[kind](state, params)
+    state, effects = handlers[kind](state, params)
     after = turn_seat(state)
     if after is not None and after != before:
         effects.append(aim(state, after))
     return state, effects
+
+
+def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
+    return apply_with(_HANDLERS, ACTIONS, state, action)
 
 
 def _owed_view(state: GameState, owed: Owed) -> dict:
