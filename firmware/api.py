@@ -1,6 +1,7 @@
 """The daemon's API: JSON lines on a Unix socket.
 
-A request is one line ``{"id", "method", "params"}``; the reply is ``{"id", "result"}`` or
+A request is one line ``{"id", "method", "params"}``, with an optional ``"lang"`` ("en" or "fr")
+for the texts of its reply (firmware/i18n.py); the reply is ``{"id", "result"}`` or
 ``{"id", "error": {"code", "message"}}``. Subscribers also receive ``{"event", "params"}`` lines.
 Bad input of any kind gets a structured error and leaves the daemon and its state untouched; a
 client that stops reading is dropped without holding up the others.
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+from . import i18n
 from .errors import ApiError, InUse, InvalidParams
 
 log = logging.getLogger("launcherd.api")
@@ -447,18 +449,27 @@ class ApiServer:
             return
         request_id = _safe_id(request.get("id"))
         method = request["method"]
+        lang = request.get("lang")
+        if lang is not None and lang not in i18n.LANGUAGES:
+            client.send_in_turn(_error(request_id, ApiError(
+                ApiError.INVALID_REQUEST, '"lang" is one of ' + ", ".join(i18n.LANGUAGES)
+                                          + f", not {_safe_id(lang)!r}")))
+            return
         if client.running() >= MAX_IN_FLIGHT and method not in UNLIMITED_METHODS:
             client.send_in_turn(_error(request_id, ApiError(
                 ApiError.REFUSED, f"{MAX_IN_FLIGHT} requests of this connection are still running:"
                                   " wait for their replies")))
             return
-        task = asyncio.ensure_future(self._run_request(request_id, method, request.get("params"), client))
+        task = asyncio.ensure_future(
+            self._run_request(request_id, method, request.get("params"), client, lang))
         client.requests.add(task)
         task.add_done_callback(client.requests.discard)
 
-    async def _run_request(self, request_id: Any, method: str, params: Any, client: _Client) -> None:
+    async def _run_request(self, request_id: Any, method: str, params: Any, client: _Client,
+                           lang: str | None) -> None:
         try:
-            result = await self.registry.call(method, params)
+            with i18n.speaking(lang):
+                result = await self.registry.call(method, params)
             if method == "events/subscribe":
                 client.subscribed = True
         except ApiError as exc:

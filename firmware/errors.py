@@ -1,5 +1,11 @@
 """Exceptions of the launcher. Each specific error also subclasses the matching builtin."""
 
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from . import i18n
+
 
 class LauncherError(Exception):
     """Base of every error raised on purpose by this project."""
@@ -34,21 +40,26 @@ class ApiError(LauncherError):
     NOT_FOUND = 2  # the thing named does not exist (no game, no such round, ...)
     UNAVAILABLE = 3  # the device or feature is not configured (no aim servo, not in sim, ...)
 
-    def __init__(self, code: int, message: str, data: dict | None = None):
-        super().__init__(message)
+    def __init__(self, code: int, message: str | Mapping[str, Any], data: dict | None = None):
+        # A message object ({"id": ..., params}) is rendered now, in the language of the request
+        # being served, and also sent as it is (``message_object``) for clients that render it.
+        self.message_object = dict(message) if i18n.is_message(message) else None
+        text = i18n.render(message) if self.message_object is not None else str(message)
+        super().__init__(text)
         self.code = code
-        self.message = message
+        self.message = text
         # Machine-readable details beside the message (e.g. retry_after_s), sent in the same object.
         self.data = dict(data or {})
 
     def to_json(self) -> dict:
-        return {**self.data, "code": self.code, "message": self.message}
+        extra = {} if self.message_object is None else {"message_object": self.message_object}
+        return {**self.data, **extra, "code": self.code, "message": self.message}
 
 
 class InvalidParams(ApiError, ValueError):
     """Parameters of a request have the wrong type, range or are missing."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str | Mapping[str, Any]):
         super().__init__(ApiError.INVALID_PARAMS, message)
 
 
@@ -59,7 +70,7 @@ class Refused(ApiError, RuntimeError):
     duty rule); None when waiting alone will not help.
     """
 
-    def __init__(self, message: str, retry_after_s: float | None = None):
+    def __init__(self, message: str | Mapping[str, Any], retry_after_s: float | None = None):
         super().__init__(ApiError.REFUSED, message,
                          None if retry_after_s is None else {"retry_after_s": retry_after_s})
         self.retry_after_s = retry_after_s
@@ -68,12 +79,12 @@ class Refused(ApiError, RuntimeError):
 class NotFound(ApiError, LookupError):
     """The request names something that does not exist."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str | Mapping[str, Any]):
         super().__init__(ApiError.NOT_FOUND, message)
 
 
 class Unavailable(ApiError, RuntimeError):
     """The request needs a device or mode that is not configured."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str | Mapping[str, Any]):
         super().__init__(ApiError.UNAVAILABLE, message)

@@ -1,0 +1,91 @@
+"""The language replies are rendered in, and the renderer of message objects.
+
+Everything the launcher and the game say is a message object, ``{"id": "stalled", "seconds": 2.5}``
+(catalogue and translations: ``controller/messages.py``). The daemon carries the objects as they
+are; where it also sends a text (an error's ``message``, a reply's ``texts``), it renders the object
+in the language of the request: the request's own ``"lang"`` (launcherctl ``--lang``), else the
+daemon's ``[daemon] language``, else the locale's.
+
+The renderer is found by the entry point ``card_launcher.messages`` (the game package provides it),
+so that firmware never imports controller. Without one, a message is shown as its id and
+parameters, which is still readable and loses nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any, Callable, Iterator, Mapping
+
+LANGUAGES = ("en", "fr")
+RENDERER_GROUP = "card_launcher.messages"
+
+Message = Mapping[str, Any]
+
+_request_language: ContextVar[str | None] = ContextVar("request_language", default=None)
+_daemon_language: str | None = None
+
+
+def locale_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the locale (LC_ALL, then LC_MESSAGES, then LANG): French for any ``fr*``."""
+    environ = os.environ if environ is None else environ
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(variable)
+        if value:
+            return "fr" if value.lower().startswith("fr") else "en"
+    return "en"
+
+
+def set_daemon_language(lang: str | None) -> None:
+    """The daemon's language (``[daemon] language``); None or "" follows the locale."""
+    global _daemon_language
+    _daemon_language = lang or None
+
+
+def current() -> str:
+    """The language of the request being served, else the daemon's, else the locale's."""
+    return _request_language.get() or _daemon_language or locale_language()
+
+
+@contextmanager
+def speaking(lang: str | None) -> Iterator[None]:
+    """Render in ``lang`` inside the block (None: leave the language as it is)."""
+    token = _request_language.set(lang) if lang else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _request_language.reset(token)
+
+
+@cache
+def _renderer() -> Callable[[Message, str], str] | None:
+    for entry_point in entry_points(group=RENDERER_GROUP):
+        return entry_point.load()
+    return None
+
+
+def _plain(message: Message) -> str:
+    params = ", ".join(f"{key}={value!r}" for key, value in message.items() if key != "id")
+    return f"{message.get('id')}({params})"
+
+
+def render(message: Message, lang: str | None = None) -> str:
+    """The text of a message object in ``lang`` (None: :func:`current`)."""
+    renderer = _renderer()
+    if renderer is None:
+        return _plain(message)
+    return renderer(message, lang or current())
+
+
+def is_message(value: Any) -> bool:
+    """A message object: a mapping with a string ``id``."""
+    return isinstance(value, Mapping) and isinstance(value.get("id"), str)
+
+
+def message(message_id: str, /, **params: Any) -> dict[str, Any]:
+    """A message object: ``message("stalled", seconds=2.5)``."""
+    return {"id": message_id, **params}
