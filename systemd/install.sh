@@ -175,9 +175,10 @@ install_service() {
 
     say "Installing launcherd from $SRC"
     # python3-lgpio from apt: PyPI has no lgpio wheels for Python 3.13 (Trixie), and the venv
-    # sees it through --system-site-packages.
+    # sees it through --system-site-packages. espeak-ng and alsa-utils (aplay) are launcher-voice's
+    # voice and player.
     run apt-get update
-    run apt-get install -y python3-venv python3-lgpio
+    run apt-get install -y python3-venv python3-lgpio espeak-ng alsa-utils
 
     if getent group "$ACCOUNT" > /dev/null; then
         say "Group $ACCOUNT exists"
@@ -289,7 +290,7 @@ Kept, remove them yourself if you want:
     $STATE_DIR  (game and score state)
 EOF
     if [[ -d $DROPIN_DIR ]]; then echo "    $DROPIN_DIR  (your overrides of the unit)"; fi
-    echo "    the python3-lgpio package (other programs may use it)"
+    echo "    the python3-lgpio, espeak-ng and alsa-utils packages (other programs may use them)"
 }
 
 main() {

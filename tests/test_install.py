@@ -134,7 +134,7 @@ def test_dry_run_lists_every_install_step_in_order_and_changes_nothing(stubs, sc
         actions(result.stdout),
         [
             "apt-get update",
-            "apt-get install -y python3-venv python3-lgpio",
+            "apt-get install -y python3-venv python3-lgpio espeak-ng alsa-utils",
             "groupadd --system card-launcher",
             "groupadd --system gpio",
             "useradd --system --gid card-launcher --no-create-home --home-dir /nonexistent"
@@ -156,6 +156,20 @@ def test_dry_run_lists_every_install_step_in_order_and_changes_nothing(stubs, sc
     )
     for check in ("systemctl status launcherd", "launcherctl status", "Dry run: nothing was changed"):
         assert check in result.stdout
+
+
+def test_dry_run_installs_the_voice_with_its_speech_packages(stubs, scratch):
+    result = run_script("--dry-run", stubs=stubs, root=scratch)
+    assert result.returncode == 0, result.stderr
+    assert_in_order(
+        actions(result.stdout),
+        [
+            "apt-get install -y python3-venv python3-lgpio espeak-ng alsa-utils",
+            f"install -m 0644 {ROOT}/systemd/launcher-voice.service {scratch}/etc/systemd/system/launcher-voice.service",
+            "systemctl enable launcher-voice.service",
+            "systemctl restart launcher-voice.service",
+        ],
+    )
 
 
 def test_dry_run_on_this_machine_changes_nothing(stubs):
@@ -219,7 +233,7 @@ def test_dry_run_needs_no_root_and_a_real_run_does(public_copy):
     env.pop("SUDO_USER", None)
     dry = subprocess.run([*nobody, "--dry-run"], capture_output=True, text=True, env=env, cwd="/", timeout=60)
     assert dry.returncode == 0, dry.stderr
-    assert "apt-get install -y python3-venv python3-lgpio" in actions(dry.stdout)
+    assert "apt-get install -y python3-venv python3-lgpio espeak-ng alsa-utils" in actions(dry.stdout)
     # Run without sudo, the dry run shows the group step for the user who ran it.
     assert "usermod -aG card-launcher nobody" in actions(dry.stdout)
     real = subprocess.run(nobody, capture_output=True, text=True, env=env, cwd="/", timeout=60)
@@ -378,7 +392,7 @@ def test_dry_run_uninstall_lists_every_removal_and_names_what_is_kept(stubs, scr
         ],
     )
     for kept in ("/etc/card-launcher  (your config)", "/var/lib/card-launcher  (game and score state)",
-                 "launcherd.service.d  (your overrides", "python3-lgpio"):
+                 "launcherd.service.d  (your overrides", "python3-lgpio, espeak-ng and alsa-utils"):
         assert kept in result.stdout
 
 
