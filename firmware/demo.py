@@ -68,6 +68,8 @@ class DemoView:
         self.last_chime = ""
         self.join_code: str | None = None
         self.web_url = os.environ.get("LAUNCHER_WEB_URL")
+        # What `make demo` found about its voice (controller/voice/sound.py): it speaks, or why not.
+        self.voice_line = os.environ.get("LAUNCHER_DEMO_VOICE")
 
     def fetch_join_code(self) -> None:
         """The table's join code, from the game layer (none without it), shown for the phones."""
@@ -134,6 +136,8 @@ class DemoView:
         ]
         if self.web_url:
             lines.append(f"  table page: {self.web_url}" + (f"   join code {self.join_code}" if self.join_code else ""))
+        if self.voice_line:
+            lines.append(f"  {self.voice_line}")
         self.out.write("\n".join(lines) + "\n")
         self.out.flush()
 

@@ -40,6 +40,7 @@ def test_the_screen_shows_the_table_page_with_its_join_code_and_how_to_refill(tm
     from firmware.demo import DemoView
 
     monkeypatch.setenv("LAUNCHER_WEB_URL", "http://127.0.0.1:8080/")
+    monkeypatch.setenv("LAUNCHER_DEMO_VOICE", "voice: silent, no sound card")
     config = '[sim]\nhopper = 0\n[ejection]\nprofile = "fixed"\nsequence = [3]\n[timing]\nfeed_timeout_ms = 200\n'
     with ThreadDaemon(tmp_path, config) as running:
         screen = Screen()
@@ -53,3 +54,4 @@ def test_the_screen_shows_the_table_page_with_its_join_code_and_how_to_refill(tm
         last = screen.getvalue().rsplit("\x1b[H", 1)[-1]
     assert f"table page: http://127.0.0.1:8080/   join code {code}" in last
     assert "l twice (lid open, lid closed)" in last
+    assert "  voice: silent, no sound card" in last  # what make demo found about its voice
