@@ -31,13 +31,14 @@ from types import MappingProxyType
 from typing import Mapping
 
 from firmware.errors import InvalidParams, Refused
+from firmware.i18n import message
 
 from . import wording
 from .classic import (
     PENALTIES, STANDARD_COLORS, FlowRuleset, apply_with, aim, base_state, base_status, catch, check_card,
     check_match, colour, numbers, owed_json, per_colour, turn_effect, turn_seat, turn_up, uno,
 )
-from .game import GameState, Owed, bump, check_by, next_seat, refuse_when_over, window_closed
+from .game import GameState, Owed, bump, check_by, next_seat, plays, refuse_when_over, window_closed
 
 RULESET = FlowRuleset(
     id="blast",
@@ -65,26 +66,20 @@ ACTIONS: Mapping[str, Mapping[str, tuple[type, bool]]] = MappingProxyType({
 })
 
 
-def _inserts(n: int | None) -> str:
-    if n is None:
-        return "insertions until the blast"
-    return "1 insertion" if n == 1 else f"{n} insertions"
-
-
 def _card_effect(state: GameState, seat: int, card: str) -> tuple[GameState, list[dict]]:
     names = state.players
     victim = next_seat(state, seat)
     owed = {"draw-one": Owed(victim, 1, False, "draw-one"),
             "wild-blast": Owed(victim, None, True, "wild-blast")}.get(card)
     if owed is None:
-        state, texts, active = turn_effect(state, seat, card)
-        return replace(state, active=active), [wording.message(t) for t in texts]
+        state, said, active = turn_effect(state, seat, card)
+        return replace(state, active=active), said
     # The insertions are the victim's turn: play goes on after them.
     state = replace(state, queue=state.queue + (owed,), active=next_seat(state, victim))
-    text = f"{names[victim]} owes {_inserts(owed.presses)}"
     if len(names) == 2:
-        text += f"; then {names[seat]} plays again"
-    return state, [wording.message(text)]
+        return state, [wording.said("owes_inserts_then", player=names[victim], inserts=owed.presses,
+                                    again=names[seat])]
+    return state, [wording.said("owes_inserts", player=names[victim], inserts=owed.presses)]
 
 
 def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
@@ -96,17 +91,16 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     name = state.players[seat]
     check_by(state, p["by"], seat)
     if state.queue:
-        raise Refused(f"{name} owes {_inserts(state.queue[0].presses)} first; nothing answers it")
+        raise Refused(message("owes_inserts_first", player=name, inserts=state.queue[0].presses))
     check_match(state, RULESET, card, color)
-    described = f"{name} plays {card}" + (f" ({color})" if color else "")
+    described = plays(name, card, color)
     state = replace(window_closed(state), top_card=card, color=color, catchable=seat)
     if p["last"]:
         state = replace(state, round_over=True, winner=seat, catchable=None)
-        return state, [wording.message(described),
-                       wording.message(f"{name} plays the last card and wins round {state.round_no}"),
+        return state, [described, wording.said("wins_round", player=name, round=state.round_no),
                        {"type": "round_over", "winner": name}]
     state, effects = _card_effect(state, seat, card)
-    return state, [wording.message(described)] + effects
+    return state, [described] + effects
 
 
 def _insert(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
@@ -122,25 +116,27 @@ def _insert(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     state = replace(state, cards_taken=bump(state.cards_taken, seat, cards),
                     presses=bump(state.presses, seat, 1),
                     uno_called=state.uno_called - {seat} if cards else state.uno_called)
-    outcome = f"the blast: {name} takes {wording.cards(cards)}" if blast else f"{name} is safe"
+    # "the blast: Bob takes 4 cards" or "Bob is safe", then what it does to the turn.
+    outcome = {"player": name, "cards": cards} if blast else {"player": name}
+    prefix = "blast" if blast else "safe"
     if not state.queue:
         state = replace(window_closed(state), active=next_seat(state, seat))
-        return state, [wording.message(outcome + "; turn over")]
+        return state, [wording.said(f"{prefix}_turn_over", **outcome)]
     owed = state.queue[0]
     left = None if owed.presses is None else owed.presses - 1
     if left == 0 or (owed.until_cards and blast):
-        rest, outcome = state.queue[1:], outcome + ", done"
+        rest, said = state.queue[1:], wording.said(f"{prefix}_done", **outcome)
     else:
         rest = (replace(owed, presses=left),) + state.queue[1:]
-        outcome += f", still owes {_inserts(left)}"
+        said = wording.said(f"{prefix}_still_owes", **outcome, inserts=left)
     if owed.reason not in PENALTIES:  # a penalty is out of turn: the next turn has not begun
         state = window_closed(state)
-    return replace(state, queue=rest), [wording.message(outcome)]
+    return replace(state, queue=rest), [said]
 
 
 _HANDLERS = {
     "play": _play, "insert": _insert, "uno": uno,
-    "catch": lambda state, p: catch(state, p, RULESET, "insertions"),
+    "catch": lambda state, p: catch(state, p, RULESET, "inserts"),
 }
 
 
@@ -152,7 +148,7 @@ def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_
         raise InvalidParams(f"{ruleset!r} is not played with the blaster; it plays: {RULESET.id}")
     state = base_state(RULESET, players, dealer, options, round_no)
     state, first = turn_up(state, RULESET, first_card, color)
-    head = wording.message(f"round {round_no} of blast: {state.players[state.dealer]} deals")
+    head = wording.said("round_deals", round=round_no, ruleset=RULESET.id, dealer=state.players[state.dealer])
     return state, [head] + first + [aim(state, turn_seat(state))]
 
 

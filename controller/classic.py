@@ -36,9 +36,12 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from firmware.errors import InvalidParams, Refused
+from firmware.i18n import message
 
 from . import rulesets, wording
-from .game import GameState, Owed, bump, check_by, checked, find, next_seat, refuse_when_over, window_closed
+from .game import (
+    GameState, Owed, bump, check_by, checked, find, next_seat, plays, refuse_when_over, window_closed,
+)
 from .rulesets import Option
 
 STANDARD_COLORS = ("red", "yellow", "green", "blue")
@@ -146,9 +149,9 @@ def colour(rs: FlowRuleset, value: str | None) -> str | None:
 
 def check_card(rs: FlowRuleset, card: str, color: str | None) -> None:
     if card not in rs.cards:
-        raise InvalidParams(f"{card!r} is not a card of {rs.id}; cards: " + ", ".join(rs.cards))
+        raise InvalidParams(message("not_a_card", card=card, ruleset=rs.id, cards=list(rs.cards)))
     if card in rs.wild and color is None:
-        raise InvalidParams(f"{card} names a colour: give color, one of " + ", ".join(rs.colors))
+        raise InvalidParams(message("names_a_color", card=card, colors=list(rs.colors)))
 
 
 def check_match(state: GameState, rs: FlowRuleset, card: str, color: str | None) -> None:
@@ -156,28 +159,30 @@ def check_match(state: GameState, rs: FlowRuleset, card: str, color: str | None)
     if card in rs.wild or color is None or state.color is None or state.top_card is None:
         return
     if color != state.color and card != state.top_card:
-        raise Refused(f"a {color} {card} does not go on the {state.color} {state.top_card}:"
-                      f" play a {state.color} card, a {state.top_card} or a wild")
+        raise Refused(message("pile_mismatch_uno", color=color, card=card, pile_color=state.color,
+                              pile_card=state.top_card))
 
 
 def direction_word(state: GameState) -> str:
     return "clockwise" if state.direction > 0 else "counterclockwise"
 
 
-def turn_effect(state: GameState, seat: int, card: str) -> tuple[GameState, list[str], int]:
-    """Reverse and Skip, the cards every UNO has: the new state, what to say, who plays next.
+def turn_effect(state: GameState, seat: int, card: str) -> tuple[GameState, list[dict], int]:
+    """Reverse and Skip, the cards every UNO has: the new state, its message effects, who plays next.
 
     With two players Reverse acts as Skip: its player plays again.
     """
     n = len(state.players)
     if card == "reverse" and n > 2:
         state = replace(state, direction=-state.direction)
-        return state, ["play now goes " + direction_word(state)], next_seat(state, seat)
+        return state, [wording.said("direction_now", direction=direction_word(state))], next_seat(state, seat)
     if card in ("reverse", "skip"):
-        skipped = next_seat(state, seat)
-        again = " plays again" if n == 2 else ""
-        text = f"{state.players[skipped]} is skipped" + (f"; {state.players[seat]}{again}" if again else "")
-        return state, [text], next_seat(state, seat, 2)
+        skipped = state.players[next_seat(state, seat)]
+        if n == 2:
+            said = wording.said("skipped_plays_again", player=skipped, again=state.players[seat])
+        else:
+            said = wording.said("skipped", player=skipped)
+        return state, [said], next_seat(state, seat, 2)
     return state, [], next_seat(state, seat)
 
 
@@ -191,21 +196,24 @@ def uno(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     seat = find(state.players, p["player"])
     refuse_when_over(state)
     return replace(state, uno_called=state.uno_called | {seat}), [
-        wording.message(f"{state.players[seat]} calls Uno")]
+        wording.said("calls_uno", player=state.players[seat])]
 
 
 def catch(state: GameState, p: dict, rs: FlowRuleset, unit: str) -> tuple[GameState, list[dict]]:
-    """An Uno not called, caught before the next player's turn: ``rs.uno_penalty`` of ``unit``."""
+    """An Uno not called, caught before the next player's turn: ``rs.uno_penalty`` of ``unit``.
+
+    ``unit``: "cards" (dealt by the launcher) or "inserts" (insertions in the blaster).
+    """
     seat = find(state.players, p["player"])
     name = state.players[seat]
     refuse_when_over(state)
     if state.catchable != seat:
-        raise Refused(f"{name} can be caught only after playing a card, before the next turn")
+        raise Refused(message("catch_only_after_play", player=name))
     if seat in state.uno_called:
-        raise Refused(f"{name} called Uno")
+        raise Refused(message("called_uno", player=name))
     state = owe_penalty(state, Owed(seat, rs.uno_penalty, False, "uno"))
     state = replace(state, catchable=None)
-    return state, [wording.message(f"{name} did not call Uno: {name} owes {rs.uno_penalty} {unit}")]
+    return state, [wording.said(f"no_uno_{unit}", player=name, **{unit: rs.uno_penalty})]
 
 
 def base_state(rs: FlowRuleset, players: list[str], dealer: str | None, options: dict | None,
@@ -227,11 +235,11 @@ def turn_up(state: GameState, rs: FlowRuleset, card: str | None, color: str | No
     if card is None:
         return replace(state, color=colour(rs, color)), []
     if card not in rs.cards:
-        raise InvalidParams(f"{card!r} is not a card of {rs.id}; cards: " + ", ".join(rs.cards))
+        raise InvalidParams(message("not_a_card", card=card, ruleset=rs.id, cards=list(rs.cards)))
     state = replace(state, first_card=card)
     if card in NUMBERS:
         return replace(state, top_card=card, color=colour(rs, color)), []
-    return state, [wording.message(f"{card} turned up: ignored; turn up another card and play on it")]
+    return state, [wording.said("first_ignored", card=card)]
 
 
 def owed_json(state: GameState, owed: Owed) -> dict[str, Any]:
@@ -313,29 +321,28 @@ def _card_effect(state: GameState, rs: FlowRuleset, seat: int, card: str) -> tup
     if card == "draw-two":
         state, effects = _owe(state, (_deal(state, victim, 2, "draw-two"),))
         state = replace(state, active=next_seat(state, victim))
-        return state, [wording.message(f"{names[victim]} is dealt 2 and loses the turn")] + effects
+        return state, [wording.said("dealt_two_loses_turn", player=names[victim])] + effects
     if card == "wild-draw-four":
         state = replace(state, awaiting=CHALLENGE, active=victim)
-        return state, [wording.message(f"{names[victim]}: accept (dealt 4, turn lost) or challenge")]
+        return state, [wording.said("accept_or_challenge", player=names[victim])]
     if card == "wild-mega-minions":
         state = replace(state, awaiting=MINIONS, active=victim)
-        return state, [wording.message("every other player discards Draw Two, Reverse and Skip cards;"
-                                       " enter how many each discarded")]
-    state, texts, active = turn_effect(state, seat, card)
-    return replace(state, active=active), [wording.message(t) for t in texts]
+        return state, [wording.said("minions_discard")]
+    state, said, active = turn_effect(state, seat, card)
+    return replace(state, active=active), said
 
 
 def _end_round(state: GameState, seat: int, card: str) -> tuple[GameState, list[dict]]:
     name = state.players[seat]
     state = replace(state, round_over=True, winner=seat, catchable=None, queue=(), awaiting=None)
-    effects = [wording.message(f"{name} plays the last card and wins round {state.round_no}"),
+    effects = [wording.said("wins_round", player=name, round=state.round_no),
                {"type": "round_over", "winner": name}]
     draws = {"draw-two": 2, "wild-draw-four": 4}.get(card)
     if draws and dict(state.options)["last_card_draws"] == "true":
         victim = next_seat(state, seat)
         state, deal = _owe(state, (_deal(state, victim, draws, "last-card-draw"),))
         state = replace(state, last_attack_victim=victim)
-        effects += [wording.message(f"{state.players[victim]} is still dealt {draws}; they count in the score")]
+        effects += [wording.said("still_dealt", player=state.players[victim], cards=draws)]
         effects += deal
     return state, effects
 
@@ -350,17 +357,17 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     name = state.players[seat]
     check_by(state, p["by"], seat)
     if state.queue:
-        raise Refused(f"{name} is dealt {wording.cards(state.queue[0].presses)} first")
+        raise Refused(message("is_dealt_first", player=name, cards=state.queue[0].presses))
     if state.awaiting in (CHALLENGE, RESULT, MINIONS):
-        raise Refused(f"{name} first settles the {state.top_card}: {state.awaiting.replace('_', ' ')}")
+        raise Refused(message("settles_first", player=name, card=state.top_card, awaiting=state.awaiting))
     check_match(state, rs, card, color)
-    described = f"{name} plays {card}" + (f" ({color})" if color else "")
+    described = plays(name, card, color)
     state = replace(window_closed(state), top_card=card, color=color, catchable=seat, awaiting=None)
     if p["last"]:
         state, effects = _end_round(state, seat, card)
     else:
         state, effects = _card_effect(state, rs, seat, card)
-    return state, [wording.message(described)] + effects
+    return state, [described] + effects
 
 
 def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
@@ -374,18 +381,18 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     name = state.players[seat]
     if not state.queue:
         if state.awaiting == DRAWN:
-            raise Refused(f"{name} has drawn: play that card or pass")
+            raise Refused(message("has_drawn", player=name))
         if state.awaiting is not None:
-            raise Refused(f"{name} first settles the {state.top_card}: {state.awaiting.replace('_', ' ')}")
+            raise Refused(message("settles_first", player=name, card=state.top_card, awaiting=state.awaiting))
         if cards != 1:
-            raise Refused(f"a draw is exactly 1 card, not {cards}: {name} is owed nothing")
+            raise Refused(message("draw_is_one", cards=cards, player=name))
         state = replace(window_closed(state), awaiting=DRAWN,
                         cards_taken=bump(state.cards_taken, seat, 1), presses=bump(state.presses, seat, 1),
                         uno_called=state.uno_called - {seat})
-        return state, [wording.message(f"{name} draws 1 card: play it if it matches, or pass")]
+        return state, [wording.said("draws_one", player=name)]
     owed = state.queue[0]
     if cards > owed.presses:
-        raise Refused(f"{name} is owed {wording.cards(owed.presses)}, not {cards}: never more")
+        raise Refused(message("owed_never_more", player=name, owed=owed.presses, cards=cards))
     left = owed.presses - cards
     rest = state.queue[1:] if left == 0 else (replace(owed, presses=left),) + state.queue[1:]
     state = replace(state, queue=rest, cards_taken=bump(state.cards_taken, seat, cards),
@@ -394,8 +401,9 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         state = window_closed(state)
     if owed.reason == "last-card-draw":
         state = replace(state, last_attack_cards=state.last_attack_cards + cards)
-    text = f"{name} is dealt {wording.cards(cards)}" + (", done" if left == 0 else f", {left} to come")
-    return state, [wording.message(text)]
+    if left == 0:
+        return state, [wording.said("dealt_done", player=name, cards=cards)]
+    return state, [wording.said("dealt_to_come", player=name, cards=cards, left=left)]
 
 
 def _pass(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
@@ -403,35 +411,35 @@ def _pass(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     seat = turn_seat(state)
     check_by(state, p["by"], seat)
     if state.queue or state.awaiting != DRAWN:
-        raise Refused("pass only after drawing a card; a player who will not play draws first")
+        raise Refused(message("pass_after_draw"))
     state = replace(state, awaiting=None, active=next_seat(state, seat))
-    return state, [wording.message(f"{state.players[seat]} keeps the card; turn over")]
+    return state, [wording.said("keeps_card", player=state.players[seat])]
 
 
-def _victim_move(state: GameState, p: dict, waiting: str, what: str) -> int:
+def _victim_move(state: GameState, p: dict, waiting: str, nothing_waits: str) -> int:
+    """The seat of the player who answers what the round waits for; ``nothing_waits``: the refusal's id."""
     refuse_when_over(state)
     if state.awaiting != waiting:
-        raise Refused(f"no {what} now")
+        raise Refused(message(nothing_waits))
     seat = turn_seat(state)
     if state.queue:
-        raise Refused(f"{state.players[seat]} is dealt {wording.cards(state.queue[0].presses)} first")
+        raise Refused(message("is_dealt_first", player=state.players[seat], cards=state.queue[0].presses))
     check_by(state, p["by"], seat)
     return seat
 
 
 def _challenge(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
-    seat = _victim_move(state, p, CHALLENGE, "wild-draw-four to challenge")
+    seat = _victim_move(state, p, CHALLENGE, "no_challenge_now")
     player = next_seat(state, seat, -1)
     state = replace(window_closed(state), awaiting=RESULT)
-    return state, [wording.message(f"{state.players[seat]} challenges: {state.players[player]} shows the"
-                                   " hand; give the result, legal or illegal")]
+    return state, [wording.said("challenges", player=state.players[seat], challenged=state.players[player])]
 
 
 def _accept(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
-    seat = _victim_move(state, p, CHALLENGE, "wild-draw-four to accept")
+    seat = _victim_move(state, p, CHALLENGE, "no_accept_now")
     state, effects = _owe(replace(window_closed(state), awaiting=None, active=next_seat(state, seat)),
                           (_deal(state, seat, 4, "wild-draw-four"),))
-    return state, [wording.message(f"{state.players[seat]} accepts: dealt 4, turn lost")] + effects
+    return state, [wording.said("accepts", player=state.players[seat])] + effects
 
 
 def _challenge_result(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
@@ -440,7 +448,7 @@ def _challenge_result(state: GameState, p: dict) -> tuple[GameState, list[dict]]
         raise InvalidParams(f"challenge-result: result is legal or illegal, not {result!r}")
     refuse_when_over(state)
     if state.awaiting != RESULT:
-        raise Refused("no challenge waits for its result")
+        raise Refused(message("no_challenge_waiting"))
     challenger = state.active
     player = next_seat(state, challenger, -1)
     names = state.players
@@ -448,19 +456,19 @@ def _challenge_result(state: GameState, p: dict) -> tuple[GameState, list[dict]]
     if result == "legal":
         state, effects = _owe(replace(state, active=next_seat(state, challenger)),
                               (_deal(state, challenger, 6, "challenge-lost"),))
-        text = f"the Wild Draw Four was legal: {names[challenger]} is dealt 6 and loses the turn"
+        said = wording.said("challenge_legal", player=names[challenger])
     else:
         # Dealt before the challenger's turn: it is owed at once, like a penalty.
         state = owe_penalty(state, _deal(state, player, 4, "illegal-wild-draw-four"))
         effects = [_deal_effect(state, state.queue[0])]
-        text = f"the Wild Draw Four was illegal: {names[player]} is dealt 4; {names[challenger]} plays"
-    return state, [wording.message(text)] + effects
+        said = wording.said("challenge_illegal", player=names[player], challenger=names[challenger])
+    return state, [said] + effects
 
 
 def _minions(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     refuse_when_over(state)
     if state.awaiting != MINIONS:
-        raise Refused("no Wild Mega Minions Power waits for its counts")
+        raise Refused(message("no_minions_waiting"))
     first = state.active
     player = next_seat(state, first, -1)
     order = [next_seat(state, player, i) for i in range(1, len(state.players))]
@@ -468,7 +476,7 @@ def _minions(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     for name, count in p["counts"].items():
         seat = find(state.players, name)
         if seat == player:
-            raise Refused(f"{state.players[player]} played the card and discards nothing")
+            raise Refused(message("discards_nothing", player=state.players[player]))
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise InvalidParams(f"minions: {name}'s count is a whole number of 0 or more, not {count!r}")
         if seat in counts:
@@ -479,8 +487,8 @@ def _minions(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise InvalidParams("minions: give the count of every other player; missing: " + ", ".join(missing))
     deals = tuple(_deal(state, s, counts[s], "minions") for s in order if counts[s])
     state, effects = _owe(replace(state, awaiting=None), deals)
-    text = "; ".join(f"{state.players[s]} is dealt {counts[s]}" for s in order)
-    return state, [wording.message(text)] + effects
+    deals = [message("is_dealt_n", player=state.players[s], cards=counts[s]) for s in order]
+    return state, [wording.said("joined", messages=deals)] + effects
 
 
 _HANDLERS = {
@@ -502,7 +510,8 @@ def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_
     seats = [next_seat(state, state.dealer, i) for i in range(1, len(names) + 1)]
     state, deals = _owe(state, tuple(_deal(state, s, HAND, "deal") for s in seats))
     state, first = turn_up(state, rs, first_card, color)
-    head = wording.message(f"round {round_no} of {rs.id}: {names[state.dealer]} deals {HAND} to each seat")
+    head = wording.said("round_deals_each", round=round_no, ruleset=rs.id, dealer=names[state.dealer],
+                        hand=HAND)
     return state, [head] + deals + first + [aim(state, turn_seat(state))]
 
 

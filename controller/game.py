@@ -50,6 +50,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 
 from firmware.errors import InvalidParams, NotFound, Refused
+from firmware.i18n import message
 
 from . import rulesets, wording
 from .points import COLORS
@@ -161,7 +162,7 @@ def find(players: tuple[str, ...], name: str) -> int:
     for seat, player in enumerate(players):
         if player.casefold() == wanted:
             return seat
-    raise NotFound(f"no player {name!r} at the table; players: " + ", ".join(players))
+    raise NotFound(message("no_player", name=name, players=list(players)))
 
 
 def _color(color: str | None) -> str | None:
@@ -177,7 +178,7 @@ def bump(values: tuple[int, ...], seat: int, by: int) -> tuple[int, ...]:
 def refuse_when_over(state: GameState) -> None:
     if state.round_over:
         raise Refused(
-            f"round {state.round_no} is over ({state.players[state.winner]} won); start a new round"
+            message("round_is_over", round=state.round_no, winner=state.players[state.winner])
         )
 
 
@@ -191,13 +192,13 @@ def window_closed(state: GameState) -> GameState:
 def check_by(state: GameState, by: str | None, seat: int) -> None:
     """``by`` names who the caller thinks moves: refuse it when the move is someone else's."""
     if by is not None and find(state.players, by) != seat:
-        raise Refused(f"it is {state.players[seat]}'s move, not {by}'s")
+        raise Refused(message("not_your_move", player=state.players[seat], by=by))
 
 
 def _check_target(state: GameState, target: str, seat: int, card: str) -> int:
     victim = find(state.players, target)
     if victim == seat:
-        raise Refused(f"{card} names another player, not {state.players[seat]}")
+        raise Refused(message("names_another_player", card=card, player=state.players[seat]))
     return victim
 
 
@@ -257,14 +258,14 @@ def _card_effect(
     """What a card played by ``seat`` (with nothing owed, the round going on) does to the flow."""
     n = len(state.players)
     names = state.players
-    texts = []
+    said = []
     if card == "reverse":
         if n > 2:  # with two players Reverse acts as Skip: the direction does not matter
             state = replace(state, direction=-state.direction)
-            texts.append("play now goes " + _direction(state))
+            said.append(wording.said("direction_now", direction=_direction(state)))
         active = next_seat(state, seat)
     elif card == "skip":
-        texts.append(f"{names[next_seat(state, seat)]} is skipped")
+        said.append(wording.said("skipped", player=names[next_seat(state, seat)]))
         active = next_seat(state, seat, 2)
     elif card in rs.hits:
         victim = target if card == "wild-attack" else next_seat(state, seat)
@@ -273,31 +274,29 @@ def _card_effect(
         reason = "attack" if card == "wild-attack" else "hit"
         owed = Owed(victim, presses, _early_stop(state), reason, chain)
         state = replace(state, queue=(owed,))
-        texts.append(
-            f"{names[victim]} owes {wording.presses(presses)}"
-            + (" or answers with a Hit card" if chain else "")
-        )
+        said.append(wording.said("owes_or_stack" if chain else "owes", player=names[victim],
+                                 presses=presses))
         active = next_seat(state, victim)
     elif card == "wild-all-hit":
         order = [next_seat(state, seat, i) for i in range(1, n)]
         state = replace(
             state, queue=tuple(Owed(v, 1, _early_stop(state), "all-hit") for v in order)
         )
-        texts.append("each other player presses once: " + ", ".join(names[v] for v in order))
+        said.append(wording.said("all_hit", players=[names[v] for v in order]))
         active = next_seat(state, seat)
     elif card == "wild-hit-fire":
         victim = next_seat(state, seat)
         state = replace(state, queue=(Owed(victim, None, True, "hit-fire"),))
-        texts.append(f"{names[victim]} presses until cards come out")
+        said.append(wording.said("hit_fire", player=names[victim]))
         active = next_seat(state, victim)
     else:
         if card == "trade-hands":
-            texts.append(f"{names[seat]} and {names[target]} swap hands")
+            said.append(wording.said("swap_hands", player=names[seat], target=names[target]))
         active = next_seat(state, seat)
     if n == 2 and card in rs.two_players_replay:
-        texts.append(f"{names[seat]} plays again (two players)")
+        said.append(wording.said("plays_again", player=names[seat]))
         active = seat
-    return replace(state, active=active), [wording.message(t) for t in texts]
+    return replace(state, active=active), said
 
 
 def _stack(
@@ -314,8 +313,7 @@ def _stack(
     stacked = Chain(hits, chain.started_by, chain.stacks + 1)
     owed = Owed(victim, hits, _early_stop(state), "mega-hit", stacked)
     state = replace(state, queue=(owed,) + state.queue[1:], active=active)
-    text = f"Mega Hit: {hits} hits pass to {state.players[victim]}, who presses or stacks a Hit card"
-    return state, [wording.message(text)]
+    return state, [wording.said("mega_hit_passes", hits=hits, player=state.players[victim])]
 
 
 def _end_round(
@@ -326,7 +324,7 @@ def _end_round(
     name = state.players[seat]
     state = replace(state, round_over=True, winner=seat, catchable=None, queue=())
     effects = [
-        wording.message(f"{name} plays the last card and wins round {state.round_no}"),
+        wording.said("wins_round", player=name, round=state.round_no),
         {"type": "round_over", "winner": name},
     ]
     if card == "wild-attack":
@@ -334,12 +332,7 @@ def _end_round(
         presses = rs.hits[card] + (front.chain.hits if front is not None else 0)
         owed = Owed(target, presses, _early_stop(state), "last-card-attack")
         state = replace(state, queue=(owed,), last_attack_victim=target)
-        effects.append(
-            wording.message(
-                f"the attack still happens: {state.players[target]} owes {wording.presses(presses)};"
-                " those cards count in the score"
-            )
-        )
+        effects.append(wording.said("last_card_attack", player=state.players[target], presses=presses))
     return state, effects
 
 
@@ -350,36 +343,36 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     rs = rulesets.get(state.ruleset)
     card = p["card"]
     if card not in rs.cards:
-        raise InvalidParams(f"{card!r} is not a card of {rs.id}; cards: " + ", ".join(rs.cards))
+        raise InvalidParams(message("not_a_card", card=card, ruleset=rs.id, cards=list(rs.cards)))
     color = _color(p["color"])
     if card in WILD_CARDS and color is None:
-        raise InvalidParams(f"{card} names a colour: give color, one of " + ", ".join(COLORS))
+        raise InvalidParams(message("names_a_color", card=card, colors=list(COLORS)))
     if card in TARGETED_CARDS and p["target"] is None:
-        raise InvalidParams(f"{card} names another player: give target")
+        raise InvalidParams(message("names_a_target", card=card))
     if card not in TARGETED_CARDS and p["target"] is not None:
-        raise InvalidParams(f"{card} takes no target; only " + ", ".join(sorted(TARGETED_CARDS)))
+        raise InvalidParams(message("takes_no_target", card=card, cards=sorted(TARGETED_CARDS)))
     refuse_when_over(state)
     seat = _turn(state)
     name = state.players[seat]
     check_by(state, p["by"], seat)
     if state.awaiting and not state.queue:
-        raise Refused(f"{name} first names the colour and target of the turned-up wild-attack")
+        raise Refused(message("first_names_color_target", player=name))
     front = state.queue[0] if state.queue else None
     if front is not None and front.chain is None:
-        no_stack = "" if rs.mega_hit else f"; {rs.id} has no Mega Hit stacking"
-        raise Refused(f"{name} owes {wording.presses(front.presses)} first{no_stack}")
+        if rs.mega_hit:
+            raise Refused(message("owes_first", player=name, presses=front.presses))
+        raise Refused(message("owes_first_no_mega_hit", player=name, presses=front.presses,
+                              ruleset=rs.id))
     if front is not None and card not in rs.hits:
-        raise Refused(f"only a Hit card ({', '.join(rs.hits)}) answers a Mega Hit; or {name} presses")
+        raise Refused(message("only_hit_answers", cards=list(rs.hits), player=name))
     target = None if p["target"] is None else _check_target(state, p["target"], seat, card)
     if p["last"] and card in CANNOT_END:
-        raise Refused(f"a round cannot end on {card}")
+        raise Refused(message("cannot_end_on", card=card))
 
     if front is None and card not in WILD_CARDS:
         _check_match(state, card, color)
 
-    described = f"{name} plays {card}" + (f" ({color})" if color else "")
-    if target is not None:
-        described += f" at {state.players[target]}"
+    described = plays(name, card, color, None if target is None else state.players[target])
     state = replace(window_closed(state), top_card=card, color=color, catchable=seat)
     if p["last"]:
         state, effects = _end_round(state, rs, seat, card, target)
@@ -387,13 +380,18 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         state, effects = _stack(state, rs, seat, card, target)
     else:
         state, effects = _card_effect(state, rs, seat, card, target)
-    return state, [wording.message(described)] + effects
+    return state, [described] + effects
 
 
-def _mismatch(pile_color: str, pile_card: str, color: str, card: str) -> str:
-    instead = f"a {pile_color} card" if pile_card in WILD_CARDS else f"a {pile_color} card, a {pile_card}"
-    return (f"a {color} {card} does not go on the {pile_color} {pile_card}: play {instead} or a wild,"
-            " or press")
+def plays(player: str, card: str, color: str | None, target: str | None = None) -> dict:
+    """The effect that says a card was played: "Ann plays wild-attack (red) at Bob"."""
+    if color is None:
+        if target is None:
+            return wording.said("plays", player=player, card=card)
+        return wording.said("plays_at", player=player, card=card, target=target)
+    if target is None:
+        return wording.said("plays_color", player=player, card=card, color=color)
+    return wording.said("plays_color_at", player=player, card=card, color=color, target=target)
 
 
 def _check_match(state: GameState, card: str, color: str | None) -> None:
@@ -401,7 +399,9 @@ def _check_match(state: GameState, card: str, color: str | None) -> None:
     if color is None or state.color is None or state.top_card is None:
         return
     if color != state.color and card != state.top_card:
-        raise Refused(_mismatch(state.color, state.top_card, color, card))
+        kind = "pile_mismatch_wild" if state.top_card in WILD_CARDS else "pile_mismatch"
+        raise Refused(message(kind, color=color, card=card, pile_color=state.color,
+                              pile_card=state.top_card))
 
 
 def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
@@ -412,7 +412,7 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         refuse_when_over(state)
     seat = _turn(state)
     check_by(state, p["by"], seat)
-    text = f"{state.players[seat]} pressed: {wording.cards(cards)}"
+    name = state.players[seat]
     state = replace(
         state,
         last_presser=seat,
@@ -424,25 +424,24 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     )
     if state.awaiting and not state.queue:
         # The turned-up attack still waits for its colour and victim: pressing does not skip it.
-        text += f"; {state.players[seat]} still names a colour and a player to attack"
-        return state, [wording.message(text)]
+        return state, [wording.said("pressed_still_names", player=name, cards=cards)]
     if not state.queue:  # the "cannot or will not play" press: the turn is over
         state = replace(window_closed(state), active=next_seat(state, seat))
-        return state, [wording.message(text + ", turn over")]
+        return state, [wording.said("pressed_turn_over", player=name, cards=cards)]
     owed = state.queue[0]
     left = None if owed.presses is None else owed.presses - 1
     done = left == 0 or (owed.until_cards and cards > 0)
     if done:
         rest = state.queue[1:]
-        text += ", done"
+        said = wording.said("pressed_done", player=name, cards=cards)
     else:  # pressing once closes a Mega Hit: no stacking after that
         rest = (replace(owed, presses=left, chain=None),) + state.queue[1:]
-        text += f", still owes {wording.presses(left)}"
+        said = wording.said("pressed_still_owes", player=name, cards=cards, presses=left)
     if owed.reason not in PENALTIES:  # a penalty is out of turn: the next player has not moved yet
         state = window_closed(state)
     if owed.reason == "last-card-attack":
         state = replace(state, last_attack_cards=state.last_attack_cards + cards)
-    return replace(state, queue=rest), [wording.message(text)]
+    return replace(state, queue=rest), [said]
 
 
 def _late_cards(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
@@ -452,16 +451,16 @@ def _late_cards(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise InvalidParams(f"cards: cards must be 1 or more, not {cards}")
     seat = state.last_presser
     if seat is None:
-        raise Refused("nobody has pressed yet this round: the cards belong to no one")
+        raise Refused(message("nobody_pressed"))
     if p["by"] is not None and find(state.players, p["by"]) != seat:
-        raise Refused(f"the last press was {state.players[seat]}'s, not {p['by']}'s")
+        raise Refused(message("last_press_was", player=state.players[seat], by=p["by"]))
     state = replace(
         state,
         cards_taken=bump(state.cards_taken, seat, cards),
         uno_called=state.uno_called - {seat},
         last_attack_cards=state.last_attack_cards + (cards if state.last_press_was_attack else 0),
     )
-    return state, [wording.message(f"{state.players[seat]} also takes {wording.cards(cards)} that came out late")]
+    return state, [wording.said("late_cards", player=state.players[seat], cards=cards)]
 
 
 def _penalty(state: GameState, p: dict, reason: str) -> tuple[GameState, list[dict]]:
@@ -472,13 +471,13 @@ def _penalty(state: GameState, p: dict, reason: str) -> tuple[GameState, list[di
     refuse_when_over(state)
     if reason == "hint":
         if rs.hint_penalty is None:
-            raise Refused(f"{rs.id} has no advice penalty (the 2005 and 2010 boxes only)")
+            raise Refused(message("no_advice_penalty", ruleset=rs.id))
         presses = rs.hint_penalty
     else:
         if state.catchable != seat:
-            raise Refused(f"{name} can be caught only after playing a card, before the next turn")
+            raise Refused(message("catch_only_after_play", player=name))
         if seat in state.uno_called:
-            raise Refused(f"{name} called Uno")
+            raise Refused(message("called_uno", player=name))
         presses = rs.uno_penalty
     # After the penalties already waiting, before any turn's obligation: those resume afterwards.
     at = next((i for i, o in enumerate(state.queue) if o.reason not in PENALTIES), len(state.queue))
@@ -488,8 +487,8 @@ def _penalty(state: GameState, p: dict, reason: str) -> tuple[GameState, list[di
         queue=state.queue[:at] + (owed,) + state.queue[at:],
         catchable=None if reason == "uno" else state.catchable,
     )
-    why = "did not call Uno" if reason == "uno" else "gave advice"
-    return state, [wording.message(f"{name} {why}: {name} owes {wording.presses(presses)}")]
+    return state, [wording.said("no_uno" if reason == "uno" else "gave_advice", player=name,
+                                presses=presses)]
 
 
 def _catch(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
@@ -504,7 +503,7 @@ def _uno(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     seat = find(state.players, p["player"])
     refuse_when_over(state)
     state = replace(state, uno_called=state.uno_called | {seat})
-    return state, [wording.message(f"{state.players[seat]} calls Uno")]
+    return state, [wording.said("calls_uno", player=state.players[seat])]
 
 
 def _first_attack(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
@@ -513,16 +512,18 @@ def _first_attack(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     color = _color(p["color"])
     refuse_when_over(state)
     if state.awaiting != AWAITING_FIRST_ATTACK:
-        raise Refused("no turned-up wild-attack waits for a colour and a target")
+        raise Refused(message("no_first_attack_waiting"))
     seat = _turn(state)
     if state.queue:
-        raise Refused(f"{state.players[seat]} owes {wording.presses(state.queue[0].presses)} first")
+        raise Refused(message("owes_first", player=state.players[seat],
+                              presses=state.queue[0].presses))
     check_by(state, p["by"], seat)
     target = _check_target(state, p["target"], seat, "wild-attack")
     state = replace(state, awaiting=None, color=color)
-    text = f"{state.players[seat]} names {color} and {state.players[target]}"
+    named = wording.said("names_color_target", player=state.players[seat], color=color,
+                         target=state.players[target])
     state, effects = _card_effect(state, rs, seat, "wild-attack", target)
-    return state, [wording.message(text)] + effects
+    return state, [named] + effects
 
 
 _HANDLERS = {
@@ -547,34 +548,33 @@ def _first_card(state: GameState, rs: Ruleset, card: str | None) -> tuple[GameSt
     if card == "reverse":
         direction = state.direction if len(names) == 2 else -state.direction
         state = replace(state, active=state.dealer, direction=direction)
-        text = f"Reverse turned up: {names[state.dealer]} (the dealer) starts, play goes "
-        text += _direction(state)
+        said = wording.said("first_reverse", dealer=names[state.dealer], direction=_direction(state))
     elif card == "skip":
         state = replace(state, active=next_seat(state, first))
-        text = f"Skip turned up: {names[first]} is skipped"
+        said = wording.said("first_skip", player=names[first])
     elif card in ("hit-1", "hit-2"):
         presses = rs.hits[card]
         owed = Owed(first, presses, es, "first-card")
         state = replace(state, queue=(owed,), active=next_seat(state, first))
-        text = f"{card} turned up: {names[first]} owes {wording.presses(presses)} and misses the turn"
+        said = wording.said("first_hit", card=card, player=names[first], presses=presses)
     elif card == "wild":
-        text = f"Wild turned up: {names[first]} names the colour"
+        said = wording.said("first_wild", player=names[first])
     elif card == "discard-all":
-        text = f"Discard All turned up: {names[first]} discards that colour or presses"
+        said = wording.said("first_discard_all", player=names[first])
     elif card == "wild-attack":
         state = replace(state, awaiting=AWAITING_FIRST_ATTACK)
-        text = f"Wild Attack-Attack turned up: {names[first]} names a colour and a player to attack"
+        said = wording.said("first_wild_attack", player=names[first])
     elif card == "wild-all-hit":  # as if the dealer had played it, like a turned-up Hit card
         order = [next_seat(state, state.dealer, i) for i in range(1, len(names))]
         state = replace(state, queue=tuple(Owed(v, 1, es, "all-hit") for v in order))
-        text = "Wild All Hit turned up: " + ", ".join(names[v] for v in order) + " press once each"
+        said = wording.said("first_wild_all_hit", players=[names[v] for v in order])
     elif card == "wild-hit-fire":
         owed = Owed(first, None, True, "hit-fire")
         state = replace(state, queue=(owed,), active=next_seat(state, first))
-        text = f"Wild Hit-Fire turned up: {names[first]} presses until cards come out, loses the turn"
+        said = wording.said("first_wild_hit_fire", player=names[first])
     else:  # a number or Trade Hands (nobody trades): only the start colour
         return state, []
-    return state, [wording.message(text)]
+    return state, [said]
 
 
 # ---- public interface -----------------------------------------------------------------------------
@@ -603,7 +603,7 @@ def new_game(
     names = rulesets.seating(players)
     dealer_seat = len(names) - 1 if dealer is None else find(names, dealer)
     if first_card is not None and first_card not in rs.cards:
-        raise InvalidParams(f"{first_card!r} is not a card of {rs.id}; cards: " + ", ".join(rs.cards))
+        raise InvalidParams(message("not_a_card", card=first_card, ruleset=rs.id, cards=list(rs.cards)))
     if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
         raise InvalidParams(f"round_no is a number from 1, not {round_no!r}")
     state = GameState(
@@ -620,7 +620,7 @@ def new_game(
         color=_color(color),
         top_card=first_card,
     )
-    head = wording.message(f"round {round_no} of {rs.id}: {names[dealer_seat]} deals")
+    head = wording.said("round_deals", round=round_no, ruleset=rs.id, dealer=names[dealer_seat])
     state, effects = _first_card(state, rs, first_card)
     return state, [head] + effects + [_aim(state, _turn(state))]
 

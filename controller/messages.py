@@ -71,6 +71,8 @@ _WORDS: dict[str, Text] = {
     "n_presses": _t("%(count)d press", "%(count)d presses", "count", count="int"),
     "presses_until_cards": _t("presses until cards come out"),
     "n_cards": _t("%(count)d card", "%(count)d cards", "count", count="int"),
+    "n_insertions": _t("%(count)d insertion", "%(count)d insertions", "count", count="int"),
+    "insertions_until_blast": _t("insertions until the blast"),
     "names_and": _t("%(names)s and %(last)s", names="raw", last="raw"),
     "direction:clockwise": _t("clockwise"),
     "direction:counterclockwise": _t("counterclockwise"),
@@ -78,6 +80,13 @@ _WORDS: dict[str, Text] = {
     "color:yellow": _t("yellow"),
     "color:green": _t("green"),
     "color:blue": _t("blue"),
+    "color:orange": _t("orange"),
+    "color:purple": _t("purple"),
+    # What a classic round waits for before anything else (controller/classic.py).
+    "awaiting:play_or_pass": _t("play or pass"),
+    "awaiting:challenge_or_accept": _t("challenge or accept"),
+    "awaiting:challenge_result": _t("challenge result"),
+    "awaiting:minions": _t("minions"),
     "ended:timeout": _t("timeout"),
     "ended:jam": _t("jam"),
     "ended:lid": _t("lid"),
@@ -187,6 +196,76 @@ _GAME: dict[str, Text] = {
         "%(player)s can be caught only after playing a card, before the next turn", player="name"),
     "called_uno": _t("%(player)s called Uno", player="name"),
     "no_first_attack_waiting": _t("no turned-up wild-attack waits for a colour and a target"),
+    "not_a_card": _t("'%(card)s' is not a card of %(ruleset)s; cards: %(cards)s", card="raw",
+                     ruleset="name", cards="card_list"),
+    "names_a_color": _t("%(card)s names a colour: give color, one of %(colors)s", card="card",
+                        colors="color_list"),
+    "names_a_target": _t("%(card)s names another player: give target", card="card"),
+    "takes_no_target": _t("%(card)s takes no target; only %(cards)s", card="card", cards="card_list"),
+    # several messages as one: "a; b", or one per line
+    "joined": _t("%(messages)s", messages="messages"),
+    "lines": _t("%(lines)s", lines="lines"),
+    # controller/classic.py and controller/blast.py: the UNO flows
+    "round_deals_each": _t("round %(round)d of %(ruleset)s: %(dealer)s deals %(hand)d to each seat",
+                           round="int", ruleset="name", dealer="name", hand="int"),
+    "first_ignored": _t("%(card)s turned up: ignored; turn up another card and play on it", card="card"),
+    "skipped_plays_again": _t("%(player)s is skipped; %(again)s plays again", player="name",
+                              again="name"),
+    "pile_mismatch_uno": _t(
+        "a %(color)s %(card)s does not go on the %(pile_color)s %(pile_card)s: play a %(pile_color)s"
+        " card, a %(pile_card)s or a wild",
+        color="color", card="card", pile_color="color", pile_card="card"),
+    "no_uno_cards": _t("%(player)s did not call Uno: %(player)s owes %(cards)s", player="name",
+                       cards="cards"),
+    "no_uno_inserts": _t("%(player)s did not call Uno: %(player)s owes %(inserts)s", player="name",
+                         inserts="inserts"),
+    "is_dealt_first": _t("%(player)s is dealt %(cards)s first", player="name", cards="cards"),
+    "settles_first": _t("%(player)s first settles the %(card)s: %(awaiting)s", player="name",
+                        card="card", awaiting="awaiting"),
+    "dealt_two_loses_turn": _t("%(player)s is dealt 2 and loses the turn", player="name"),
+    "accept_or_challenge": _t("%(player)s: accept (dealt 4, turn lost) or challenge", player="name"),
+    "minions_discard": _t("every other player discards Draw Two, Reverse and Skip cards; enter how"
+                          " many each discarded"),
+    "still_dealt": _t("%(player)s is still dealt %(cards)d; they count in the score", player="name",
+                      cards="int"),
+    "has_drawn": _t("%(player)s has drawn: play that card or pass", player="name"),
+    "draw_is_one": _t("a draw is exactly 1 card, not %(cards)d: %(player)s is owed nothing",
+                      cards="int", player="name"),
+    "draws_one": _t("%(player)s draws 1 card: play it if it matches, or pass", player="name"),
+    "owed_never_more": _t("%(player)s is owed %(owed)s, not %(cards)d: never more", player="name",
+                          owed="cards", cards="int"),
+    "dealt_done": _t("%(player)s is dealt %(cards)s, done", player="name", cards="cards"),
+    "dealt_to_come": _t("%(player)s is dealt %(cards)s, %(left)d to come", player="name",
+                        cards="cards", left="int"),
+    "pass_after_draw": _t("pass only after drawing a card; a player who will not play draws first"),
+    "keeps_card": _t("%(player)s keeps the card; turn over", player="name"),
+    "no_challenge_now": _t("no wild-draw-four to challenge now"),
+    "no_accept_now": _t("no wild-draw-four to accept now"),
+    "challenges": _t("%(player)s challenges: %(challenged)s shows the hand; give the result, legal"
+                     " or illegal", player="name", challenged="name"),
+    "accepts": _t("%(player)s accepts: dealt 4, turn lost", player="name"),
+    "no_challenge_waiting": _t("no challenge waits for its result"),
+    "challenge_legal": _t("the Wild Draw Four was legal: %(player)s is dealt 6 and loses the turn",
+                          player="name"),
+    "challenge_illegal": _t("the Wild Draw Four was illegal: %(player)s is dealt 4; %(challenger)s"
+                            " plays", player="name", challenger="name"),
+    "no_minions_waiting": _t("no Wild Mega Minions Power waits for its counts"),
+    "discards_nothing": _t("%(player)s played the card and discards nothing", player="name"),
+    "is_dealt_n": _t("%(player)s is dealt %(cards)d", player="name", cards="int"),
+    "owes_inserts": _t("%(player)s owes %(inserts)s", player="name", inserts="inserts"),
+    "owes_inserts_then": _t("%(player)s owes %(inserts)s; then %(again)s plays again", player="name",
+                            inserts="inserts", again="name"),
+    "owes_inserts_first": _t("%(player)s owes %(inserts)s first; nothing answers it", player="name",
+                             inserts="inserts"),
+    "blast_turn_over": _t("the blast: %(player)s takes %(cards)s; turn over", player="name",
+                          cards="cards"),
+    "blast_done": _t("the blast: %(player)s takes %(cards)s, done", player="name", cards="cards"),
+    "blast_still_owes": _t("the blast: %(player)s takes %(cards)s, still owes %(inserts)s",
+                           player="name", cards="cards", inserts="inserts"),
+    "safe_turn_over": _t("%(player)s is safe; turn over", player="name"),
+    "safe_done": _t("%(player)s is safe, done", player="name"),
+    "safe_still_owes": _t("%(player)s is safe, still owes %(inserts)s", player="name",
+                          inserts="inserts"),
     # controller/table.py
     "round_scores": _t("round %(round)d: %(winner)s scores %(points)d (%(total)d in all)",
                        round="int", winner="name", points="int", total="int"),
@@ -205,6 +284,9 @@ _GAME: dict[str, Text] = {
     "last_card_was": _t(
         "%(winner)s played the last card of round %(round)d, not %(player)s; undo that play first"
         " to change it", winner="name", round="int", player="name"),
+    "draw_still_owed": _t(
+        "%(player)s is still to be dealt %(cards)s of the last Draw card: those cards count in the"
+        " score, deal them first", player="name", cards="cards"),
     "attack_still_owed": _t(
         "%(player)s still owes %(presses)s of the last-card attack: those cards count in the score,"
         " press them first", player="name", presses="presses"),
@@ -240,6 +322,15 @@ _GAME: dict[str, Text] = {
     "correction_changes_round": _t("this correction changes who played round %(round)d: %(reason)s",
                                    round="int", reason="text"),
     # controller/advice.py, controller/service.py
+    "dealing_advice_blast": _t(
+        "deal %(hand)d cards each by hand (%(dealt)d) and turn one up: the other %(rest)d are the draw"
+        " pile, from which each insertion is taken", hand="int", dealt="int", rest="int"),
+    "dealing_advice_dealer": _t(
+        "the launcher deals %(hand)d to each seat (%(dealt)d) from the whole shuffled deck of %(deck)d"
+        " (loaded and told, launcherctl reload %(deck)d: a deal waits for cards); after the deal turn"
+        " up the first card with launcherctl dispense 1 (an action card is ignored: dispense another)",
+        hand="int", dealt="int", deck="int"),
+    "nothing_to_undo": _t("nothing to undo: the match has only just started (game new starts another)"),
     "dealing_advice": _t(
         "deal %(hand)d cards each by hand (%(dealt)d), turn one up, load the other %(rest)d into the"
         " launcher and tell it: launcherctl reload %(rest)d", hand="int", dealt="int", rest="int"),
@@ -313,6 +404,26 @@ _GAME: dict[str, Text] = {
     "status_first_attack": _t(
         "%(player)s's move - name a colour and a player to attack: game first-attack", player="name"),
     "status_play_or_press": _t("%(player)s's move - play a card or press", player="name"),
+    "status_inserts": _t("%(player)s's move - inserts %(cards)s in the blaster%(details)s",
+                         player="name", cards="cards", details="parts"),
+    "status_inserts_until": _t("%(player)s's move - inserts until the blast in the blaster%(details)s",
+                               player="name", details="parts"),
+    "status_dealt": _t("%(player)s is dealt %(cards)s by the launcher (%(reason)s)", player="name",
+                       cards="cards", reason="raw"),
+    "status_play_or_draw": _t("%(turn)s's move - play the card drawn if it matches (game play) or keep"
+                              " it: game pass", turn="name"),
+    "status_challenge_or_accept": _t(
+        "%(turn)s's move - game accept (dealt 4, turn lost) or game challenge", turn="name"),
+    "status_challenge_result": _t(
+        "%(turn)s's move - the challenged hand is shown: game challenge-result legal|illegal",
+        turn="name"),
+    "status_minions": _t(
+        "%(turn)s's move - how many cards each other player discarded: game minions NAME=N ...",
+        turn="name"),
+    "status_play_or_insert": _t("%(player)s's move - play a card or insert one in the blaster",
+                                player="name"),
+    "status_play_or_draw_one": _t("%(player)s's move - play a card or draw one (press, or game draw)",
+                                  player="name"),
     # controller/service.py
     "undone": _t("undone: %(action)s", action="text"),
     "hopper_unknown": _t(
@@ -334,6 +445,37 @@ _GAME: dict[str, Text] = {
     "press_not_counted": _t("press %(press_id)d (%(cards)s) is not counted in the game: %(reason)s",
                             press_id="int", cards="cards", reason="text"),
     "late_card_not_counted": _t("a card that came out late is not counted: %(reason)s", reason="text"),
+    "insert_not_counted": _t(
+        "insertion %(insert_id)d (%(cards)s blasted) is not counted in the game: %(reason)s",
+        insert_id="int", cards="cards", reason="text"),
+    "deal_waits": _t("dealing to %(player)s waits: %(reason)s; it goes on by itself", player="name",
+                     reason="text"),
+    "deal_short": _t(
+        "%(player)s was dealt %(cards)d of %(count)d card (%(ended)s); the rest comes once the launcher"
+        " is ready (pull out a stuck card, or reload: launcherctl reload N)",
+        "%(player)s was dealt %(cards)d of %(count)d cards (%(ended)s); the rest comes once the"
+        " launcher is ready (pull out a stuck card, or reload: launcherctl reload N)",
+        "count", player="name", cards="int", count="int", ended="ended"),
+    "dealt_too_many": _t(
+        "%(cards)d cards came out for %(player)s, who was owed %(count)d: %(extra)d go back in the"
+        " hopper (launcherctl reload N)", cards="int", player="name", count="int", extra="int"),
+    "deal_pause_press": _t("hand the pile over, then press the button to deal to %(player)s",
+                           player="name"),
+    "dealt_after_stop": _t(
+        "%(cards)d card came out after the deal was stopped and is not counted: put it back in the"
+        " hopper and tell the launcher: launcherctl reload N",
+        "%(cards)d cards came out after the deal was stopped and are not counted: put them back in the"
+        " hopper and tell the launcher: launcherctl reload N", "cards", cards="int"),
+    "deal_not_counted": _t(
+        "%(cards)s dealt to %(player)s are not counted in the game, and dealing stops: %(reason)s",
+        cards="cards", player="name", reason="text"),
+    "draw_failed": _t("%(player)s draws no card: %(reason)s; reload if the launcher is empty, then draw"
+                      " again", player="name", reason="text"),
+    "no_card_came_out": _t("no card came out (%(ended)s)", ended="ended"),
+    "no_draw": _t("%(ruleset)s is not played with the launcher as dealer: press the button instead",
+                  ruleset="name"),
+    "busy_dealing": _t("the launcher is dealing: draw once the cards owed are dealt"),
+    "deals_again": _t("the launcher deals again what the round now owes"),
 }
 
 # What the launcher says (firmware/core.py, firmware/cli.py).
@@ -419,7 +561,11 @@ KINDS = MappingProxyType({
     "items": "a list of message objects, shown 'x, y'",
     "messages": "a list of message objects, shown 'x; y'",
     "parts": "a list of message objects, shown one after the other",
+    "lines": "a list of message objects, one per line",
     "card_list": "a list of card ids, shown by their names 'x, y'",
+    "color_list": "a list of colours, shown by their names 'x, y'",
+    "inserts": "a count of insertions ('2 insertions'), or null: until the blast",
+    "awaiting": "what a classic round waits for: play_or_pass, challenge_or_accept, ...",
     "presses": "a count of presses ('2 presses'), or null: until cards come out",
     "cards": "a count of cards ('2 cards')",
     "card": "a card id ('hit-2'), shown by its name in the language",
@@ -522,14 +668,16 @@ def _shown(message_id: str, name: str, kind: str, value: Any, lang: str) -> Any:
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
             raise _bad(message_id, name, kind, value)
         return ", ".join(value) if kind == "list" else _names(value, lang)
-    if kind in ("items", "messages", "parts"):
+    if kind in ("items", "messages", "parts", "lines"):
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             raise _bad(message_id, name, kind, value)
-        return {"items": ", ", "messages": "; ", "parts": ""}[kind].join(render(v, lang) for v in value)
-    if kind == "card_list":
+        separator = {"items": ", ", "messages": "; ", "parts": "", "lines": "\n"}[kind]
+        return separator.join(render(v, lang) for v in value)
+    if kind in ("card_list", "color_list"):
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
             raise _bad(message_id, name, kind, value)
-        return ", ".join(_shown(message_id, name, "card", card, lang) for card in value)
+        one = kind.removesuffix("_list")
+        return ", ".join(_shown(message_id, name, one, item, lang) for item in value)
     if kind == "presses":
         if value is None:
             return _word("presses_until_cards", lang)
@@ -540,6 +688,12 @@ def _shown(message_id: str, name: str, kind: str, value: Any, lang: str) -> Any:
         if not _is_int(value):
             raise _bad(message_id, name, kind, value)
         return _count("n_cards", value, lang)
+    if kind == "inserts":
+        if value is None:
+            return _word("insertions_until_blast", lang)
+        if not _is_int(value):
+            raise _bad(message_id, name, kind, value)
+        return _count("n_insertions", value, lang)
     if kind in ("seconds", "percent", "number"):
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             raise _bad(message_id, name, kind, value)

@@ -32,6 +32,9 @@ from types import MappingProxyType
 from controller.points import POINTS, hand_points
 from controller.rulesets import seating
 from firmware.errors import InvalidParams, NotFound, Refused
+from firmware.i18n import message
+
+from .wording import text
 
 __all__ = [
     "DEFAULT_TARGET",
@@ -88,7 +91,7 @@ class Round:
     totals: Mapping[str, int]  # running totals after the round, every player
     left: tuple[str, ...]  # eliminated after this round, in order
     result: str | tuple[str, ...] | None  # the match winner(s) this round decided
-    note: str | None  # the rule applied, when a tie or a cut had to be decided
+    note: dict | None  # the rule applied (a message object), when a tie or a cut had to be decided
 
 
 @dataclass(frozen=True)
@@ -221,8 +224,7 @@ def _result(state: MatchState) -> str | tuple[str, ...] | None:
 def _refuse_if_over(state: MatchState) -> None:
     result = _result(state)
     if result is not None:
-        won = result if isinstance(result, str) else " and ".join(result)
-        raise Refused(f"the match is over ({won} won); edit a round to correct it")
+        raise Refused(message("match_over_edit", winners=[result] if isinstance(result, str) else list(result)))
 
 
 def _dealer(state: MatchState) -> str:
@@ -254,7 +256,14 @@ class _Decision:
 
     left: tuple[str, ...] = ()
     result: str | tuple[str, ...] | None = None
-    note: str | None = None
+    note: dict | None = None
+
+
+def _joined(notes: list[dict]) -> dict | None:
+    """Several notes as one message ("a; b"), one as itself, none as None."""
+    if len(notes) > 1:
+        return message("joined", messages=notes)
+    return notes[0] if notes else None
 
 
 def _names(names: Sequence[str]) -> str:
@@ -275,10 +284,10 @@ def _decide_lowest(seats: _Seats, winner: str, totals: _Totals, target: int) -> 
     best = tuple(name for name in seats if totals[name] == fewest)
     notes = []
     if len(reached) > 1:
-        notes.append(f"{_names(reached)} reached {target} in the same round: the fewest points win")
+        notes.append(message("reached_same_round", players=reached, target=target))
     if len(best) > 1:
-        notes.append(f"{_names(best)} tie for the fewest points ({fewest}): a shared win")
-    return _Decision(result=best[0] if len(best) == 1 else best, note="; ".join(notes) or None)
+        notes.append(message("tie_fewest", players=list(best), points=fewest))
+    return _Decision(result=best[0] if len(best) == 1 else best, note=_joined(notes))
 
 
 def _decide_elimination(seats: _Seats, winner: str, totals: _Totals, target: int) -> _Decision:
@@ -292,11 +301,11 @@ def _decide_elimination(seats: _Seats, winner: str, totals: _Totals, target: int
         return _Decision(left=tuple(reached))
     cut = totals[reached[room]]
     left = tuple(name for name in reached[:room] if totals[name] > cut)
-    note = f"{_names(reached)} reached {target}, only {room} may leave (two stay): most points leave first"
+    notes = [message("only_room_leave", players=reached, target=target, room=room)]
     if len(left) < room:
         tied = [name for name in reached if totals[name] == cut]
-        note += f"; {_names(tied)} tie with {cut} and all stay"
-    return _Decision(left=left, note=note)
+        notes.append(message("tie_stay", players=tied, points=cut))
+    return _Decision(left=left, note=_joined(notes))
 
 
 _DECIDE = MappingProxyType(
@@ -389,8 +398,8 @@ def end_round(
         if isinstance(number, bool) or not isinstance(number, int):
             raise InvalidParams(f"a round number must be a whole number, not {number!r}")
         if number != upcoming:
-            how = "has already ended" if number < upcoming else "has not started"
-            raise Refused(f"round {number} {how}; the round in play is {upcoming}")
+            how = "round_already_ended" if number < upcoming else "round_not_started"
+            raise Refused(message(how, round=number, current=upcoming))
     return replace(state, rounds=state.rounds + (_play(state, winner, _entered(state, hands), ejected),))
 
 
@@ -404,7 +413,7 @@ def edit_round(state: MatchState, number: int, hands: dict[str, str | int | list
     if isinstance(number, bool) or not isinstance(number, int):
         raise InvalidParams(f"a round number must be a whole number, not {number!r}")
     if not 1 <= number <= len(state.rounds):
-        raise NotFound(f"no round {number}; rounds ended: {len(state.rounds)}")
+        raise NotFound(message("no_round", round=number, ended=len(state.rounds)))
     if not hands:
         raise InvalidParams("no hand to edit")
     edited = state.rounds[number - 1]
@@ -413,15 +422,13 @@ def edit_round(state: MatchState, number: int, hands: dict[str, str | int | list
     current = replace(before, rounds=before.rounds + (corrected,))
     for later in state.rounds[number:]:
         if _result(current) is not None:
-            raise Refused(
-                f"with this correction round {current.rounds[-1].number} ends the match, "
-                f"but round {later.number} was played after it"
-            )
+            raise Refused(message("correction_ends_match", round=current.rounds[-1].number,
+                                  later=later.number))
         try:
             played = _play(current, later.winner, later.hands, later.ejected)
         except InvalidParams as error:
-            message = f"this correction changes who played round {later.number}: {error.message}"
-            raise Refused(message) from None
+            reason = error.message_object or error.message
+            raise Refused(message("correction_changes_round", round=later.number, reason=reason)) from None
         current = replace(current, rounds=current.rounds + (played,))
     return current
 
@@ -446,30 +453,30 @@ def _round_json(played: Round) -> dict:
         "points": dict(played.points),
         "totals": dict(played.totals),
         "eliminated": list(played.left),
-        "rule": played.note,
+        "rule": None if played.note is None else text(played.note),
+        "rule_object": played.note,
     }
 
 
-def _reminder(played: Round) -> str:
-    """Why and how to check the victims' hands after a last-card attack."""
-    lines = [
-        f"Round {played.number} ended on a last-card attack: the cards it ejected count in the victim's "
-        "hand; check they were included, edit the round if not."
-    ]
+def _reminder(played: Round) -> dict:
+    """Why and how to check the victims' hands after a last-card attack (a message object)."""
+    lines = [message("last_attack_reminder", round=played.number)]
     for name, count in played.ejected.items():
-        line = f"{name}: {count} card(s) ejected (launcher count)"
         cards = played.hands[name].cards
         if cards is not None and len(cards) < count:
-            line += f"; the hand entered lists only {len(cards)} card(s)"
-        lines.append(line)
-    return "\n".join(lines)
+            lines.append(message("ejected_cards_short", player=name, cards=count, listed=len(cards)))
+        else:
+            lines.append(message("ejected_cards", player=name, cards=count))
+    return message("lines", lines=lines)
 
 
 def scores(state: MatchState) -> dict:
     """Everything about the match as JSON-ready data (``game scores --json``)."""
     result = _result(state)
     over = result is not None
-    notes = [f"round {played.number}: {played.note}" for played in state.rounds if played.note]
+    notes = [message("rule_note", round=played.number, note=[played.note])
+             for played in state.rounds if played.note]
+    tie_rule = _joined(notes)
     shown = {
         "ruleset": state.ruleset,
         "players": list(state.players),
@@ -480,7 +487,8 @@ def scores(state: MatchState) -> dict:
         "eliminated": _eliminated(state),
         "winner": list(result) if isinstance(result, tuple) else result,
         "match_over": over,
-        "tie_rule": "; ".join(notes) or None,
+        "tie_rule": None if tie_rule is None else text(tie_rule),
+        "tie_rule_object": tie_rule,
         "seated": seated(state),
         "dealer": None if over else _dealer(state),
         "round": None if over else len(state.rounds) + 1,
@@ -495,7 +503,8 @@ def scores(state: MatchState) -> dict:
         ],
     }
     if state.rounds and state.rounds[-1].ejected:
-        shown["reminder"] = _reminder(state.rounds[-1])
+        reminder = _reminder(state.rounds[-1])
+        shown["reminder"], shown["reminder_object"] = text(reminder), reminder
     return shown
 
 

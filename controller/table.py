@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
 from firmware.errors import InvalidParams, Refused
+from firmware.i18n import message
 
 from . import blast, classic, game, scores, wording
 
@@ -106,7 +107,7 @@ def apply(table: Table, action: dict[str, Any]) -> tuple[Table, Effects]:
     kind = action.get("type") if isinstance(action, dict) else None
     if kind in GAME_ACTIONS:
         if table.match_over:
-            raise Refused(f"the match is over ({_match_winner(table.match)} won): start a new game")
+            raise Refused(message("match_is_over", winners=_match_winners(table.match)))
         state, effects = game.apply(table.game, action)
         return replace(table, game=state), _seat_effects(table.match, effects)
     if kind == "end_round":
@@ -166,29 +167,27 @@ def _hands(table: Table, hands: object) -> object:
     return {_name(table, name): hand for name, hand in hands.items()}
 
 
-def _match_winner(match: scores.MatchState) -> str:
+def _match_winners(match: scores.MatchState) -> list[str]:
     winner = scores.scores(match)["winner"]
-    return " and ".join(winner) if isinstance(winner, list) else str(winner)
+    return winner if isinstance(winner, list) else [str(winner)]
 
 
 def _ejected(table: Table, winner: object) -> dict[str, int] | None:
     """The cards a last-card Wild Attack-Attack ejected, for the counter's reminder; refuses early ends."""
     round_now = game.status(table.game)
     if round_now["round_over"] and round_now["winner"] != winner:
-        raise Refused(f"{round_now['winner']} played the last card of round {table.game.round_no},"
-                      f" not {winner}; undo that play first to change it")
+        raise Refused(message("last_card_was", winner=round_now["winner"], round=table.game.round_no,
+                              player=str(winner)))
     draw = round_now.get("last_card_draw")  # classic's last_card_draws option (§7)
     if draw is not None:
         if round_now["owed"]:
-            raise Refused(f"{draw['victim']} is still to be dealt {round_now['owed']['cards']} card(s) of the"
-                          " last Draw card: those cards count in the score, deal them first")
+            raise Refused(message("draw_still_owed", player=draw["victim"], cards=round_now["owed"]["cards"]))
         return {draw["victim"]: draw["cards"]}
     attack = round_now.get("last_card_attack")
     if attack is None:
         return None
     if attack["presses_owed"]:
-        raise Refused(f"{attack['victim']} still owes {attack['presses_owed']} press(es) of the"
-                      " last-card attack: those cards count in the score, press them first")
+        raise Refused(message("attack_still_owed", player=attack["victim"], presses=attack["presses_owed"]))
     return {attack["victim"]: attack["cards"]}
 
 
@@ -197,23 +196,27 @@ def _round_messages(before: scores.MatchState, after: scores.MatchState) -> Effe
     counter = scores.scores(after)
     played = counter["rounds"][-1]
     if counter["scoring"] == "standard":
-        won = played["points"][played["winner"]]
-        text = (f"round {played['round']}: {played['winner']} scores {won}"
-                f" ({played['totals'][played['winner']]} in all)")
+        winner = played["winner"]
+        effects = [wording.said("round_scores", round=played["round"], winner=winner,
+                                points=played["points"][winner], total=played["totals"][winner])]
     else:
-        text = f"round {played['round']}: " + ", ".join(
-            f"{name} {points} ({played['totals'][name]})" for name, points in played["points"].items())
-    effects = [wording.message(text)]
+        points = [message("player_points", player=name, points=points, total=played["totals"][name])
+                  for name, points in played["points"].items()]
+        effects = [wording.said("round_points", round=played["round"], points=points)]
     left = [name for name in counter["eliminated"] if name not in scores.scores(before)["eliminated"]]
     if left:
-        effects.append(wording.message(", ".join(left) + " reached the target and leave the table"))
-    if counter.get("reminder"):
-        effects.append(wording.message(counter["reminder"]))
-    if counter["tie_rule"]:
-        effects.append(wording.message(counter["tie_rule"]))
+        effects.append(wording.said("leave_table", players=left))
+    for key in ("reminder_object", "tie_rule_object"):
+        if counter.get(key):
+            effects.append(_said(counter[key]))
     if counter["match_over"]:
-        effects.append(wording.message(f"{_match_winner(after)} wins the match"))
+        effects.append(wording.said("match_winner", winners=_match_winners(after)))
     return effects
+
+
+def _said(said: dict[str, Any]) -> dict[str, Any]:
+    """The message effect of a message object built elsewhere (the counter's reminder, its rule)."""
+    return wording.said(said["id"], **{key: value for key, value in said.items() if key != "id"})
 
 
 def _next_round(table: Table, match: scores.MatchState, first_card: Any = None,
@@ -242,7 +245,7 @@ def _end_round(table: Table, p: dict[str, Any]) -> tuple[Table, Effects]:
 
 def _edit_round(table: Table, p: dict[str, Any]) -> tuple[Table, Effects]:
     match = scores.edit_round(table.match, p["round"], _hands(table, p["hands"]))
-    effects = [wording.message(f"round {p['round']} corrected")] + _round_messages(table.match, match)[1:]
+    effects = [wording.said("round_corrected", round=p["round"])] + _round_messages(table.match, match)[1:]
     if scores.scores(match)["match_over"]:
         return replace(table, match=match), effects
     current = table.game
@@ -255,6 +258,5 @@ def _edit_round(table: Table, p: dict[str, Any]) -> tuple[Table, Effects]:
     # round was dealt to the wrong table, so it is dealt again.
     reopened = table.match_over
     table, dealt = _next_round(table, match)
-    text = (f"the match goes on: round {table.game.round_no}" if reopened
-            else f"round {table.game.round_no} is dealt again")
-    return table, effects + [wording.message(text)] + dealt
+    said = wording.said("match_goes_on" if reopened else "round_dealt_again", round=table.game.round_no)
+    return table, effects + [said] + dealt

@@ -1,25 +1,36 @@
-"""Small pieces of the table's language, shared by the game, the table and the CLI.
+"""Message effects and texts of the game layer: a message object, and its text in a language.
 
-Each user-facing phrase is built in one function, so that switching to message ids (and other
-languages) later changes one place per phrase.
+What the game says is a message object (``controller.messages``): the effects carry it with its
+text in the language of the request being served (``firmware.i18n.current()``), and the
+``game/message`` event with its text in the daemon's own language, for subscribers that show
+texts as they come.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import contextvars
+from typing import Any, Mapping
+
+from firmware import i18n
+
+from .messages import render
 
 
-def presses(n: int | None) -> str:
-    """"1 press", "3 presses", or the open-ended obligation of a Wild Hit-Fire (None)."""
-    if n is None:
-        return "presses until cards come out"
-    return "1 press" if n == 1 else f"{n} presses"
+def text(message: Mapping[str, Any]) -> str:
+    """The text of a message object in the language of the request being served."""
+    return render(message, i18n.current())
 
 
-def cards(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
+def daemon_text(message: Mapping[str, Any]) -> str:
+    """The text of a message object in the daemon's language, whatever the request's.
+
+    Rendered in an empty context: the request's language is a context variable, which the
+    empty context does not have, so ``i18n.current()`` falls back to the daemon's (or locale's).
+    """
+    return contextvars.Context().run(text, message)
 
 
-def message(text: str) -> dict[str, Any]:
-    """A ``message`` effect: a line the table should hear."""
-    return {"type": "message", "text": text}
+def said(message_id: str, /, **params: Any) -> dict[str, Any]:
+    """A ``message`` effect: a line the table should hear, as an object and as a text."""
+    message = i18n.message(message_id, **params)
+    return {"type": "message", "message": message, "text": text(message)}

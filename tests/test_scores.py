@@ -322,15 +322,15 @@ def test_ejected_cards_are_a_reminder_for_the_latest_round():
     state = end_round(state, "Ann", {"Bob": "7,hit-2", "Cid": 5}, ejected={"Bob": 3})
     shown = scores(state)
     assert shown["rounds"][0]["ejected"] == {"Bob": 3}
-    assert "Bob: 3 card(s) ejected (launcher count)" in shown["reminder"]
-    assert "lists only 2 card(s)" in shown["reminder"]
+    assert "Bob: 3 cards ejected (launcher count)" in shown["reminder"]
+    assert "lists only 2 cards" in shown["reminder"]
     assert "reminder" not in scores(end_round(state, "Bob", {"Ann": 1, "Cid": 1}))
 
 
 def test_a_total_gets_the_reminder_without_a_card_count_check():
     state = new_match("classic", ["Ann", "Bob"])
     reminder = scores(end_round(state, "Ann", {"Bob": 45}, ejected={"Bob": 4}))["reminder"]
-    assert "Bob: 4 card(s) ejected" in reminder and "lists only" not in reminder
+    assert "Bob: 4 cards ejected" in reminder and "lists only" not in reminder
 
 
 @pytest.mark.parametrize(
