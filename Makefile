@@ -13,13 +13,23 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The table page beside the simulated launcher; WEB_LISTEN=0.0.0.0:8080 lets phones on the LAN in.
+# The demo speaks (launcher-voice) where it can be heard: a sound card, espeak-ng and aplay;
+# MUTE=1 keeps it silent. Its language is the locale's (make demo LANG=fr_FR.UTF-8), or DEMO_LANG=fr.
 WEB_LISTEN ?= 127.0.0.1:8080
+MUTE ?=
+DEMO_LANG ?=
 demo: $(STAMP)
 	@mkdir -p .demo-state; sock=$$($(BIN)/python -c 'from firmware.paths import default_sim_socket; print(default_sim_socket())'); \
-	$(BIN)/launcher-web --socket "$$sock" --listen $(WEB_LISTEN) 2>.demo-state/launcher-web.log & web=$$!; \
-	trap 'kill $$web 2>/dev/null; echo "table page stopped"' EXIT; \
+	lang=$(or $(DEMO_LANG),$$($(BIN)/python -c 'from controller.messages import default_language; print(default_language())')); \
+	case $$lang in fr) locale=fr_FR.UTF-8 ;; en) locale=en_US.UTF-8 ;; *) echo "DEMO_LANG is en or fr, not $$lang"; exit 2 ;; esac; \
+	$(BIN)/launcher-web --socket "$$sock" --listen $(WEB_LISTEN) --lang $$lang 2>.demo-state/launcher-web.log & web=$$!; \
+	voice=; voice_line=$$($(BIN)/python -m controller.voice.sound --lang $$lang $(if $(filter-out 0,$(MUTE)),--mute)) \
+		&& { $(BIN)/launcher-voice --socket "$$sock" --lang $$lang 2>.demo-state/launcher-voice.log & voice=$$!; }; \
+	trap 'kill $$web $$voice 2>/dev/null; echo "table page and voice stopped"' EXIT; \
 	echo "table page: http://$(WEB_LISTEN)/ (join code: $(BIN)/launcherctl game code; its log: .demo-state/launcher-web.log)"; \
-	LAUNCHER_WEB_URL=http://$(WEB_LISTEN)/ $(BIN)/launcherd --sim --demo --state-dir .demo-state
+	echo "$$voice_line"; \
+	LC_MESSAGES=$$locale LAUNCHER_WEB_URL=http://$(WEB_LISTEN)/ LAUNCHER_DEMO_VOICE="$$voice_line" \
+		$(BIN)/launcherd --sim --demo --state-dir .demo-state
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from firmware.errors import ApiError, LauncherError
+from firmware.i18n import is_message
 
 log = logging.getLogger("launcher-web.link")
 
@@ -29,6 +30,18 @@ Listener = Callable[[str, dict[str, Any]], None]
 
 class DaemonDown(LauncherError, ConnectionError):
     """launcherd cannot be reached now (not running, restarting, or the socket refused us)."""
+
+
+def daemon_error(error: dict[str, Any]) -> ApiError:
+    """The daemon's error reply as an ``ApiError``: its text as the daemon rendered it, its message
+    object (``message_object``, when it sent one) and its other details (``retry_after_s``)."""
+    details = {key: value for key, value in error.items()
+               if key not in ("code", "message", "message_object")}
+    failure = ApiError(error.get("code", ApiError.INTERNAL_ERROR), str(error.get("message", "error")),
+                       details)
+    if is_message(error.get("message_object")):
+        failure.message_object = error["message_object"]
+    return failure
 
 
 class Link:
@@ -69,15 +82,21 @@ class Link:
         return True
 
     async def call(self, method: str, params: dict[str, Any] | None = None,
-                   timeout: float = CALL_TIMEOUT_S) -> Any:
-        """The result of one request; ``ApiError`` for the daemon's refusal, ``DaemonDown`` without it."""
+                   timeout: float = CALL_TIMEOUT_S, lang: str | None = None) -> Any:
+        """The result of one request; ``ApiError`` for the daemon's refusal, ``DaemonDown`` without it.
+
+        ``lang``: the language the daemon renders the reply's texts and its refusal in (None: its own).
+        """
         if not self.connected or self._writer is None:
             raise DaemonDown(f"launcherd is not reachable on {self.path}")
         self._next_id += 1
         request_id = self._next_id
         future = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
-        line = json.dumps({"id": request_id, "method": method, "params": params or {}})
+        request = {"id": request_id, "method": method, "params": params or {}}
+        if lang is not None:
+            request["lang"] = lang
+        line = json.dumps(request)
         try:
             self._writer.write(line.encode() + b"\n")
             return await asyncio.wait_for(future, timeout)
@@ -144,9 +163,7 @@ class Link:
             if future is None or future.done():
                 continue
             if "error" in message:
-                error = message["error"] or {}
-                future.set_exception(ApiError(error.get("code", ApiError.INTERNAL_ERROR),
-                                              error.get("message", "error")))
+                future.set_exception(daemon_error(message["error"] or {}))
             else:
                 future.set_result(message.get("result"))
 

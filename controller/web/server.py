@@ -4,6 +4,11 @@ Anyone who can reach the page may look; every action needs the table's join code
 ``X-Join-Code`` header, checked by launcherd (``game/code/check``) on every request, so a rotated
 code cuts phones off at once. The page and every phone use the same API: nothing here keeps game
 state; it is all asked of launcherd, whose refusals come back as 4xx with its structured error.
+
+Every reply is in the reader's language (:func:`choose_language`: ``?lang=``, else the browser's
+``Accept-Language``, else ``--lang``): launcherd renders its own texts in the language the request
+carries, and the message objects kept or relayed here (``game/message`` events) are rendered with
+``controller.messages.render``.
 """
 
 from __future__ import annotations
@@ -23,8 +28,10 @@ import segno
 from aiohttp import WSMsgType, web
 
 from firmware.errors import ApiError
+from firmware.i18n import is_message
 from firmware.paths import client_socket
 
+from ..messages import CATALOGUE, LANGUAGES, MessageError, default_language, render
 from .link import DaemonDown, Link
 
 log = logging.getLogger("launcher-web")
@@ -50,21 +57,95 @@ EVENTS_QUEUED = 256
 
 # What the table should do about each launcher state: a symbol beside the word, never colour alone.
 LAUNCHER_ADVICE = {
-    "ready": ("✔", "ready: the player whose move it is presses the button"),
-    "launching": ("➜", "launching: cards are coming out"),
-    "jammed": ("⚠", "jammed: pull the stuck card out of the slot"),
-    "empty": ("⚠", "empty: reload the hopper, then enter how many cards it holds"),
-    "sleeping": ("☾", "asleep: one press wakes it (that press launches nothing)"),
-    "lid_open": ("⚠", "lid open: close the hopper lid"),
-    "halted": ("⛔", "halted: {reason}; fix it, then run launcherctl reset"),
-    "starting": ("…", "starting"),
+    "ready": ("✔", {"en": "ready: the player whose move it is presses the button",
+                    "fr": "prêt : le joueur qui a la main appuie sur le bouton"}),
+    "launching": ("➜", {"en": "launching: cards are coming out", "fr": "lancement : les cartes sortent"}),
+    "jammed": ("⚠", {"en": "jammed: pull the stuck card out of the slot",
+                     "fr": "coincé : retirez la carte coincée de la fente"}),
+    "empty": ("⚠", {"en": "empty: reload the hopper, then enter how many cards it holds",
+                    "fr": "vide : rechargez le réservoir, puis indiquez combien de cartes il contient"}),
+    "sleeping": ("☾", {"en": "asleep: one press wakes it (that press launches nothing)",
+                       "fr": "en veille : un appui le réveille (cet appui ne lance rien)"}),
+    "lid_open": ("⚠", {"en": "lid open: close the hopper lid", "fr": "couvercle ouvert : fermez le couvercle"}),
+    "halted": ("⛔", {"en": "halted: {reason}; fix it, then run launcherctl reset",
+                     "fr": "arrêté : {reason} ; corrigez, puis lancez launcherctl reset"}),
+    "starting": ("…", {"en": "starting", "fr": "démarrage"}),
+}
+# launcher-web's own texts; launcherd's come rendered in the request's language.
+TEXTS = {
+    "no_game": {"en": "no game yet: start one below", "fr": "pas encore de partie : lancez-en une ci-dessous"},
+    "no_code": {"en": f"this action needs the table's join code ({CODE_HEADER})",
+                "fr": f"cette action demande le code de la table ({CODE_HEADER})"},
+    "wrong_code": {"en": "wrong join code: ask the table for the current one",
+                   "fr": "mauvais code : demandez le code actuel à la table"},
+    "too_many_codes": {"en": "too many wrong join codes: wait {seconds:.0f} s",
+                       "fr": "trop de mauvais codes : attendez {seconds:.0f} s"},
+    "unreachable": {"en": "{reason}; reconnecting", "fr": "launcherd ne répond pas ({reason}) ; reconnexion"},
 }
 
 
-def launcher_advice(status: dict[str, Any]) -> dict[str, str]:
+def own_text(key: str, lang: str, **params: Any) -> str:
+    return TEXTS[key][lang].format(**params)
+
+
+def choose_language(asked: str | None, accept_language: str | None, default: str) -> str:
+    """The language of one request: ``?lang=`` when it names one, else the browser's most wanted
+    language of those the page has (``Accept-Language``, by weight), else launcher-web's default."""
+    if asked in LANGUAGES:
+        return asked
+    wanted = []
+    for position, item in enumerate((accept_language or "").split(",")):
+        tag, *options = item.strip().split(";")
+        weight = 1.0
+        for option in options:
+            name, _, value = option.strip().partition("=")
+            if name == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        primary = tag.strip().split("-")[0].lower()
+        if primary in LANGUAGES and weight > 0:
+            wanted.append((-weight, position, primary))
+    return min(wanted)[2] if wanted else default
+
+
+def shown(message: Any, lang: str, fallback: str | None) -> str | None:
+    """A message object in ``lang``; the text that came with it if it is none, or is not in this
+    version's catalogue (a newer launcherd)."""
+    if not is_message(message):
+        return fallback
+    try:
+        return render(message, lang)
+    except MessageError:
+        return fallback
+
+
+def localized_params(params: dict[str, Any], lang: str) -> dict[str, Any]:
+    """An event's parameters with its texts in ``lang``: ``text`` from ``message`` (game/message),
+    and every ``X`` from its ``X_object`` (a launcher event's ``reason``)."""
+    out = dict(params)
+    if is_message(params.get("message")):
+        out["text"] = shown(params["message"], lang, params.get("text"))
+    for key, value in params.items():
+        if key.endswith("_object") and is_message(value):
+            name = key.removesuffix("_object")
+            out[name] = shown(value, lang, params.get(name))
+    return out
+
+
+def launcher_advice(status: dict[str, Any], lang: str = "en") -> dict[str, str]:
     state = status.get("state") or "starting"
-    symbol, text = LAUNCHER_ADVICE.get(state, ("?", state))
-    return {"state": state, "symbol": symbol, "text": text.format(reason=status.get("reason") or "")}
+    symbol, texts = LAUNCHER_ADVICE.get(state, ("?", {"en": state, "fr": state}))
+    reason = shown(status.get("reason_object"), lang, status.get("reason")) or ""
+    return {"state": state, "symbol": symbol, "text": texts[lang].format(reason=reason)}
+
+
+def words(lang: str) -> dict[str, Any]:
+    """The names the page shows for cards and colours in ``lang`` (the French rule book's)."""
+    return {"lang": lang, **{
+        group: {key.split(":", 1)[1]: render({"id": key}, lang) for key in CATALOGUE if key.startswith(prefix)}
+        for group, prefix in (("cards", "card:"), ("colors", "color:"), ("directions", "direction:"))}}
 
 
 def last_burst(actions: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -105,13 +186,17 @@ class Guard:
 
 
 class WebApp:
-    """The aiohttp application around one link to launcherd."""
+    """The aiohttp application around one link to launcherd; ``lang`` is the language of a reader
+    whose browser asks for none of the page's (None: the locale's)."""
 
-    def __init__(self, socket_path: str | Path, public_url: str | None = None, guard: Guard | None = None):
+    def __init__(self, socket_path: str | Path, public_url: str | None = None, guard: Guard | None = None,
+                 lang: str | None = None):
         self.link = Link(socket_path, self._on_event)
         self.public_url = public_url
         self.guard = guard or Guard()
-        self.sockets: dict[web.WebSocketResponse, asyncio.Queue] = {}
+        self.lang = lang or default_language()
+        # Each open page's queue of events and its language.
+        self.sockets: dict[web.WebSocketResponse, tuple[asyncio.Queue, str]] = {}
         self.messages: deque[dict[str, Any]] = deque(maxlen=MESSAGES_KEPT)
         self._message_no = 0
         self._closing: set[asyncio.Future] = set()
@@ -121,6 +206,7 @@ class WebApp:
         app.router.add_get("/", self.index)
         app.router.add_static("/static/", STATIC)
         app.router.add_get("/api/state", self.state)
+        app.router.add_get("/api/words", self.words)
         app.router.add_get("/api/stats", self.stats)
         app.router.add_get("/api/scores.csv", self.scores_csv)
         app.router.add_get("/api/qr.svg", self.qr)
@@ -143,14 +229,21 @@ class WebApp:
 
     # ---- events ------------------------------------------------------------------------------
 
+    def language(self, request: web.Request) -> str:
+        """The language the reader of this request asked for (:func:`choose_language`)."""
+        return choose_language(request.query.get("lang"), request.headers.get("Accept-Language"), self.lang)
+
     def _on_event(self, name: str, params: dict[str, Any]) -> None:
         if name == "game/message":
             self._message_no += 1
-            self.messages.append({"n": self._message_no, "text": params.get("text")})
-        text = json.dumps({"event": name, "params": params}, default=str)
-        for ws, queue in list(self.sockets.items()):
+            # The object, when the daemon sends one, so that each reader gets it in their language.
+            self.messages.append({"n": self._message_no, "message": params.get("message"),
+                                  "text": params.get("text")})
+        lines = {lang: json.dumps({"event": name, "params": localized_params(params, lang)}, default=str)
+                 for lang in LANGUAGES}
+        for ws, (queue, lang) in list(self.sockets.items()):
             try:
-                queue.put_nowait(text)
+                queue.put_nowait(lines[lang])
             except asyncio.QueueFull:
                 # A page that stopped reading is closed; it reconnects and fetches the state anew.
                 log.info("closing a WebSocket that is not reading")
@@ -165,7 +258,7 @@ class WebApp:
         await ws.prepare(request)
         queue: asyncio.Queue[str] = asyncio.Queue(EVENTS_QUEUED)
         queue.put_nowait(json.dumps({"event": "link", "params": {"connected": self.link.connected}}))
-        self.sockets[ws] = queue
+        self.sockets[ws] = (queue, self.language(request))
         sender = asyncio.ensure_future(self._send_all(ws, queue))
         try:
             async for message in ws:  # the page only listens; anything it sends is ignored
@@ -186,29 +279,31 @@ class WebApp:
 
     # ---- talking to launcherd ----------------------------------------------------------------
 
-    async def _call(self, method: str, params: dict[str, Any] | None = None) -> Any:
+    async def _call(self, method: str, params: dict[str, Any] | None = None, lang: str | None = None) -> Any:
         try:
-            return await self.link.call(method, params)
+            return await self.link.call(method, params, lang=lang)
         except DaemonDown as exc:
-            raise _json_error(503, "unreachable", f"{exc}; reconnecting", connected=False) from None
+            raise _unreachable(exc, lang or self.lang) from None
         except ApiError as exc:
-            raise _json_error(HTTP_STATUS.get(exc.code, 500), exc.code, exc.message) from None
+            raise _json_error(HTTP_STATUS.get(exc.code, 500), exc.code, exc.message,
+                              message_object=exc.message_object, details=exc.data) from None
 
     async def _require_code(self, request: web.Request) -> None:
         """403 unless the request carries the table's join code; each refusal is logged."""
         address = request.remote or "?"
+        lang = self.language(request)
         if self.guard.blocked(address):
             log.warning("refused %s %s from %s: too many wrong join codes", request.method, request.path, address)
-            raise _json_error(429, "join_code", f"too many wrong join codes: wait {WRONG_CODES_WINDOW_S:.0f} s")
+            raise _json_error(429, "join_code", own_text("too_many_codes", lang, seconds=WRONG_CODES_WINDOW_S))
         code = request.headers.get(CODE_HEADER)
         if not code:
             log.warning("refused %s %s from %s: no join code", request.method, request.path, address)
-            raise _json_error(403, "join_code", f"this action needs the table's join code ({CODE_HEADER})")
-        answer = await self._call("game/code/check", {"code": code})
+            raise _json_error(403, "join_code", own_text("no_code", lang))
+        answer = await self._call("game/code/check", {"code": code}, lang)
         if not answer.get("valid"):
             self.guard.wrong(address)
             log.warning("refused %s %s from %s: wrong join code", request.method, request.path, address)
-            raise _json_error(403, "join_code", "wrong join code: ask the table for the current one")
+            raise _json_error(403, "join_code", own_text("wrong_code", lang))
 
     @staticmethod
     async def _body(request: web.Request) -> dict[str, Any]:
@@ -228,36 +323,41 @@ class WebApp:
         return web.FileResponse(STATIC / "index.html")
 
     async def state(self, request: web.Request) -> web.Response:
-        launcher = await self._call("status/get")
+        lang = self.language(request)
+        launcher = await self._call("status/get", lang=lang)
         game = launcher.pop("game", None)
-        shown: dict[str, Any] = {
+        state: dict[str, Any] = {
+            "lang": lang,  # the language of every text below: the page shows its own labels in it
             "connected": True,
             "sim": bool((launcher.get("daemon") or {}).get("sim")),
             "launcher": launcher,
-            "launcher_advice": launcher_advice(launcher),
+            "launcher_advice": launcher_advice(launcher, lang),
             "game": game if game and "ruleset" in game else None,
-            "game_error": (game or {}).get("error") if game else "no game yet: start one below",
+            "game_error": (game or {}).get("error") if game else own_text("no_game", lang),
             "game_damage": (game or {}).get("damage"),  # why there is no game: the log's damage
             "scores": None,
             "last_burst": None,
-            "messages": list(self.messages),
+            "messages": [{**kept, "text": shown(kept["message"], lang, kept["text"])} for kept in self.messages],
         }
-        if shown["game"] is not None:
+        if state["game"] is not None:
             # game/status reads the hopper afresh: a reload while ready is no event, and status/get's
             # copy of the game would still advise reloading.
-            shown["game"] = await self._call("game/status")
+            state["game"] = await self._call("game/status", lang=lang)
             # A damaged log may refuse these while the status still says what is wrong: show that.
-            shown["scores"] = await self._optional("game/scores")
-            log_of_match = await self._optional("game/log")
-            shown["last_burst"] = last_burst(log_of_match["actions"]) if log_of_match else None
-        return web.json_response(shown)
+            state["scores"] = await self._optional("game/scores", lang)
+            log_of_match = await self._optional("game/log", lang)
+            state["last_burst"] = last_burst(log_of_match["actions"]) if log_of_match else None
+        return web.json_response(state)
 
-    async def _optional(self, method: str) -> Any:
+    async def words(self, request: web.Request) -> web.Response:
+        return web.json_response(words(self.language(request)))
+
+    async def _optional(self, method: str, lang: str) -> Any:
         """A reading that may be refused (None then); only an unreachable daemon is an error."""
         try:
-            return await self.link.call(method)
+            return await self.link.call(method, lang=lang)
         except DaemonDown as exc:
-            raise _json_error(503, "unreachable", f"{exc}; reconnecting", connected=False) from None
+            raise _unreachable(exc, lang) from None
         except ApiError:
             return None
 
@@ -268,7 +368,7 @@ class WebApp:
         if method not in READ_METHODS:
             await self._require_code(request)
         params = await self._body(request)
-        return web.json_response(await self._call(method, params))
+        return web.json_response(await self._call(method, params, self.language(request)))
 
     async def stats(self, request: web.Request) -> web.Response:
         params = {}
@@ -277,21 +377,22 @@ class WebApp:
                 params["match"] = int(request.query["match"])
             except ValueError:
                 raise _json_error(400, ApiError.INVALID_PARAMS, "match must be a whole number") from None
-        return web.json_response(await self._call("game/stats", params))
+        return web.json_response(await self._call("game/stats", params, self.language(request)))
 
     async def scores_csv(self, request: web.Request) -> web.Response:
-        result = await self._call("game/scores", {"csv": True})
+        result = await self._call("game/scores", {"csv": True}, self.language(request))
         return web.Response(text=result["csv"], content_type="text/csv", charset="utf-8",
                             headers={"Content-Disposition": 'attachment; filename="scores.csv"'})
 
     async def press(self, request: web.Request) -> web.Response:
         await self._require_code(request)
-        return web.json_response(await self._call("launcher/press"))
+        return web.json_response(await self._call("launcher/press", lang=self.language(request)))
 
     async def reload(self, request: web.Request) -> web.Response:
         await self._require_code(request)
         body = await self._body(request)
-        return web.json_response(await self._call("launcher/reload", {"cards": body.get("cards")}))
+        return web.json_response(await self._call("launcher/reload", {"cards": body.get("cards")},
+                                                  self.language(request)))
 
     async def code_check(self, request: web.Request) -> web.Response:
         await self._require_code(request)
@@ -313,9 +414,20 @@ _ERRORS = {400: web.HTTPBadRequest, 403: web.HTTPForbidden, 404: web.HTTPNotFoun
            429: web.HTTPTooManyRequests, 503: web.HTTPServiceUnavailable}
 
 
-def _json_error(status: int, code: Any, message: str, **extra: Any) -> web.HTTPException:
+def _json_error(status: int, code: Any, message: str, message_object: dict[str, Any] | None = None,
+                details: dict[str, Any] | None = None, **extra: Any) -> web.HTTPException:
+    """An HTTP error with launcherd's error object: its code, its text, its message object (for a
+    client that renders it) and its details (``retry_after_s``)."""
+    body = error_body(code, message)
+    body["error"].update(details or {})
+    if message_object is not None:
+        body["error"]["message_object"] = message_object
     kind = _ERRORS.get(status, web.HTTPInternalServerError)
-    return kind(text=json.dumps({**error_body(code, message), **extra}), content_type="application/json")
+    return kind(text=json.dumps({**body, **extra}), content_type="application/json")
+
+
+def _unreachable(exc: DaemonDown, lang: str) -> web.HTTPException:
+    return _json_error(503, "unreachable", own_text("unreachable", lang, reason=exc), connected=False)
 
 
 # ---- command line ----------------------------------------------------------------------------
@@ -338,6 +450,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"where to serve the page (default {DEFAULT_LISTEN})")
     parser.add_argument("--url", metavar="URL",
                         help="the page's address for the QR code (default: the address the browser used)")
+    parser.add_argument("--lang", choices=LANGUAGES,
+                        help="the page's language for a browser that asks for neither"
+                             " (default: from LANG / LC_ALL); each reader may switch")
     parser.add_argument("--verbose", "-v", action="store_true", help="debug logging")
     return parser
 
@@ -352,7 +467,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"launcher-web: {exc}", file=sys.stderr)
         return 2
     path = client_socket(args.socket)
-    app = WebApp(path, args.url).build()
+    app = WebApp(path, args.url, lang=args.lang).build()
     shown = f"[{host}]" if ":" in host else host
     log.info("serving the table page on http://%s:%d/ (launcherd at %s)", shown, port, path)
     try:
