@@ -31,6 +31,8 @@ Settled rules:
 - The blaster is armed (the policy draws again) whenever it becomes ready after a blast or a
   reset, and at start; the draw is among the empty slots.
 - ``SlotLevels`` (once, at start) are levels: a full slot is a loaded card, not an insertion.
+- A refusal's ``reason`` is a message object where the catalogue has one, as in the launcher's
+  core; the driver renders it.
 - Sleep after ``sleep_after_s`` in ``ready`` without activity (0: never); ``Wake``/``SleepNow``
   as for the launcher. LED: ``ready`` on at ``led_brightness``; ``firing`` and ``jammed`` flash
   fast, ``halted`` slowly, ``sleeping`` off. A chime on every insertion.
@@ -41,11 +43,12 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from .blast_policy import BlastPolicy, get_profile
 from .config import Section
 from .events import Chime, EStop, Emit, Led, Reset, SleepNow, Tick, Wake
+from .i18n import Message, message
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +147,7 @@ class Blaster:
         self._policy = policy
         self._now = now
         self._state = READY
-        self._reason: str | None = None
+        self._reason: Message | str | None = None
         n = settings.slots
         self._raw = [False] * n
         self._full = [False] * n  # debounced
@@ -184,13 +187,15 @@ class Blaster:
     def next_deadline(self) -> float | None:
         return min((at for at, _ in self._timers()), default=None)
 
-    def shutdown(self, reason: str, now: float) -> list:
-        """Actuator off first, settle an open blast, ``halted`` until ``Reset``; once."""
+    def shutdown(self, reason: Message | str, now: float) -> list:
+        """Actuator off first, settle an open blast, ``halted`` until ``Reset``; once.
+
+        ``reason``: a message object, or the words given with an ``EStop``."""
         if self._state == HALTED:
             return []
         now = max(now, self._now)
         self._now = now
-        self._reason = str(reason)
+        self._reason = reason if isinstance(reason, Mapping) else str(reason)
         actions: list = [Release(0)]
         if self._actuator_on:  # a cut pulse heated the coil too: the rest still applies
             self._rest_end = now + self._s.rest_s
@@ -369,7 +374,7 @@ class Blaster:
 
     def _on_reset(self, event: Reset, now: float) -> list:
         if self._state != HALTED:
-            return self._refuse(event, "not halted")
+            return self._refuse(event, message("refused_not_halted"))
         self._reason = None
         return self._ready(now)
 
@@ -383,7 +388,7 @@ class Blaster:
 
     def _on_wake(self, event: Wake, now: float) -> list:
         if self._state != SLEEPING:
-            return self._refuse(event, "not sleeping")
+            return self._refuse(event, message("refused_not_sleeping"))
         return self._enter(READY, now)
 
     def _enter(self, state: str, now: float) -> list:
@@ -403,7 +408,7 @@ class Blaster:
     def _chime(self) -> list:
         return [Chime(1, self._s.chime_ms)] if self._s.chime else []
 
-    def _refuse(self, event: object, reason: str) -> list:
+    def _refuse(self, event: object, reason: Message | str) -> list:
         log.info("refused %r in state %s: %s", event, self._state, reason)
         return [Emit("refused", {"event": type(event).__name__, "request": getattr(event, "request", None),
                                  "state": self._state, "reason": reason})]

@@ -23,11 +23,13 @@ import itertools
 import logging
 from typing import Any
 
+from . import i18n
 from .api import Param
 from .config import NOT_FITTED, PIN_KEYS
 from .errors import ApiError, Refused, Unavailable
 from .events import Bench, Dispense, Identify, Jog, Refill
 from .hardware import HEADER_PINS, INPUT_LEVELS
+from .methods import refusal
 from .pins import input_pull
 
 log = logging.getLogger(__name__)
@@ -200,7 +202,7 @@ class Bringup:
             lambda request: Jog(params["direction"], params["ms"], params["duty"], params["standby"], request),
             jog_s + 5.0)
         if name == "refused":
-            raise Refused(f"{event['reason']} (state {event['state']})", event.get("retry_after_s"))
+            raise refusal(event)
         return {"jogged": event, "status": self._core().get_status()}
 
     def _identify(self, params: dict) -> dict:
@@ -240,7 +242,8 @@ class Bringup:
             # The motor's rest or duty rule: calibration waits as a person would.
             await asyncio.sleep(wait)
         if name != "launched":
-            reason = event.get("reason", name)
+            # A refusal's reason in the caller's language; an ignored press's is a state's name.
+            reason = i18n.render(event["reason_object"]) if "reason_object" in event else event.get("reason", name)
             raise Refused(f"calibration feed not started: {reason} (state {event.get('state')})",
                           event.get("retry_after_s"))
         motor = [[t["t"], t["direction"], t["duty"]] for t in record if t.get("what") == "motor"]

@@ -4,6 +4,11 @@ Every command is one API call over the daemon's socket (the daemon owns the pins
 else may touch them). Human output by default, ``--json`` on every command; with ``--json`` a
 failure of any kind is a JSON object ``{"error": {"code", "message", ...}}`` on stdout. Exit codes:
 0 ok, 1 the daemon refused (error reply), 2 usage, 3 the daemon is unreachable or did not answer.
+
+``--lang en|fr`` (default: the locale's) is sent with every request, so the daemon's replies and
+errors come back in that language, and launcherctl renders in it the message objects it shows
+(``firmware/i18n.py``). ``--help`` is English. ``--json`` prints replies as they came, objects
+included.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from . import i18n
 from .errors import ApiError
 from .paths import client_socket
 
@@ -56,12 +62,14 @@ class Client:
 
     ``timeout`` bounds every call; None (the default) gives each call its method's bound:
     :data:`LAUNCH_TIMEOUT_S` for presses and feeds, none for a dispense (it may wait for a person),
-    :data:`QUICK_TIMEOUT_S` for the rest.
+    :data:`QUICK_TIMEOUT_S` for the rest. ``lang`` ("en", "fr"), sent with every request, is the
+    language of the replies' texts; None leaves it to the daemon (``[daemon] language``).
     """
 
-    def __init__(self, path: str | Path, timeout: float | None = None):
+    def __init__(self, path: str | Path, timeout: float | None = None, lang: str | None = None):
         self.path = Path(path)
         self.timeout = timeout
+        self.lang = lang
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.settimeout(QUICK_TIMEOUT_S if timeout is None else timeout)
         try:
@@ -90,7 +98,10 @@ class Client:
 
     def send(self, method: str, params: dict[str, Any] | None = None) -> int:
         self._next_id += 1
-        line = json.dumps({"id": self._next_id, "method": method, "params": params or {}})
+        request = {"id": self._next_id, "method": method, "params": params or {}}
+        if self.lang is not None:
+            request["lang"] = self.lang
+        line = json.dumps(request)
         self.sock.sendall(line.encode() + b"\n")
         return self._next_id
 
@@ -179,25 +190,37 @@ def format_status(status: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def format_outcome(result: dict[str, Any]) -> str:
+# How a launch ended, as the catalogue can say it ("ended by jam"); other endings (motor_limit, halt,
+# refused) have no word there yet and are shown as they are, in English.
+_SAID_ENDINGS = ("timeout", "jam", "lid", "empty")
+
+
+def outcome_message(result: dict[str, Any]) -> i18n.Message:
+    """What a press's outcome (``launched``, ``ignored``, a dispense's reply) says, as a message."""
     if result.get("event") == "ignored":
         reason = result.get("reason")
         if reason == "sleeping":
-            return "the launcher was asleep: that press woke it (press again to launch)"
-        return f"press ignored: {reason}"
-    outcome, cards = result.get("outcome"), result.get("cards", 0)
-    head = f"press {result.get('press_id')}: "
+            return i18n.message("press_woke")
+        return i18n.message("press_ignored", reason=reason)
+    outcome, cards, press_id = result.get("outcome"), result.get("cards", 0), result.get("press_id")
     if outcome == "dry":
-        return head + "nothing came out"
+        return i18n.message("press_dry", press_id=press_id)
     if outcome == "empty":
-        return head + "the hopper is empty: reload it (launcherctl reload N)"
-    text = head + f"{cards} card{'s' if cards != 1 else ''} out"
-    if result.get("requested") and result.get("requested") != cards:
-        text += f" (asked for {result['requested']})"
+        return i18n.message("press_empty", press_id=press_id)
+    requested = result.get("requested")
+    asked = {"requested": requested} if requested and requested != cards else {}
+    return i18n.message("press_out_asked" if asked else "press_out", press_id=press_id, cards=cards, **asked)
+
+
+def format_outcome(result: dict[str, Any]) -> str:
+    """A press's outcome in the language launcherctl speaks (``--lang``)."""
     ended = result.get("ended")
-    if ended and ended != "done":
-        text += f"; ended by {ended}"
-    return text
+    said = outcome_message(result)
+    if result.get("event") == "ignored" or result.get("outcome") in ("dry", "empty") or ended in (None, "", "done"):
+        return i18n.render(said)
+    if ended in _SAID_ENDINGS:
+        return i18n.render({**said, "id": said["id"] + "_ended", "ended": ended})
+    return f"{i18n.render(said)}; ended by {ended}"
 
 
 def format_insert(result: dict[str, Any]) -> str:
@@ -209,8 +232,22 @@ def format_insert(result: dict[str, Any]) -> str:
 
 
 def format_event(message: dict[str, Any]) -> str:
-    params = " ".join(f"{k}={json.dumps(v)}" for k, v in (message.get("params") or {}).items())
-    return f"{message.get('event')}: {params}".rstrip(": ")
+    """One event on one line, its message objects rendered in launcherctl's language: ``X_object``
+    replaces the daemon's text ``X``, and a ``message`` object replaces the ``text`` beside it."""
+    params = dict(message.get("params") or {})
+    if i18n.is_message(params.get("message")):
+        params.pop("text", None)
+    shown: dict[str, Any] = {}
+    for key, value in params.items():
+        base = key.removesuffix("_object")
+        if base != key and i18n.is_message(value):
+            shown[base] = i18n.render(value)
+        elif i18n.is_message(value):
+            shown[key] = i18n.render(value)
+        else:
+            shown.setdefault(key, value)
+    text = " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in shown.items())
+    return f"{message.get('event')}: {text}".rstrip(": ")
 
 
 # ---- commands -------------------------------------------------------------------------------
@@ -245,7 +282,9 @@ def _dispense(args: argparse.Namespace, client: Client) -> int:
             state = progress.get("state", "")
             if state.startswith("waiting_") and (progress.get("request"), state) != said and not args.json:
                 said = (progress.get("request"), state)
-                print(f"launcherctl: {progress.get('reason') or state} ({progress.get('cards')} of"
+                reason = progress.get("reason_object") or progress.get("reason")
+                reason = i18n.render(reason) if i18n.is_message(reason) else reason
+                print(f"launcherctl: {reason or state} ({progress.get('cards')} of"
                       f" {progress.get('count')} out)", file=sys.stderr, flush=True)
         elif "event" not in message and (message.get("id") == request_id
                                          or (message.get("id") is None and "error" in message)):
@@ -307,8 +346,14 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
     common.add_argument("--socket", default=argparse.SUPPRESS, metavar="PATH", help="launcherd's socket")
 
+    common.add_argument("--lang", choices=i18n.LANGUAGES, default=argparse.SUPPRESS,
+                        help="language of the replies and messages")
+
     parser = _Parser(prog="launcherctl", description="Control the card launcher daemon.")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--lang", choices=i18n.LANGUAGES,
+                        help="language of the replies and messages: en or fr (default: the locale's,"
+                             " from LC_ALL, LC_MESSAGES or LANG)")
     parser.add_argument("--socket", metavar="PATH",
                         help="launcherd's socket (default: $LAUNCHER_SOCKET, the service's, else the sim's)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -327,7 +372,8 @@ def build_parser() -> argparse.ArgumentParser:
             "one run of the motor for up to N cards (no retry)")
     p.add_argument("count", type=int, metavar="N")
     add("retract", _simple("launcher/retract"), "run the reverse pulse")
-    p = add("aim", _simple("launcher/aim", _aim_params, lambda r: f"aimed at {r['angle']:.0f} degrees"),
+    p = add("aim", _simple("launcher/aim", _aim_params,
+                           lambda r: i18n.render(i18n.message("aimed", angle=round(r["angle"])))),
             "turn the launcher to an angle or a seat")
     p.add_argument("angle", type=float, nargs="?", metavar="ANGLE")
     p.add_argument("--seat", type=int)
@@ -399,6 +445,11 @@ def _socket_path(args: argparse.Namespace) -> Path:
     return path
 
 
+def _said(code: str, message: i18n.Message) -> dict[str, Any]:
+    """The JSON error of a failure launcherctl itself reports: its text and its message object."""
+    return {"code": code, "message": i18n.render(message), "message_object": message}
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
@@ -411,20 +462,25 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         return report_error(None, {"code": USAGE, "message": str(exc)}, json_output="--json" in argv,
                             exit_code=EXIT_USAGE)
+    lang = args.lang or i18n.locale_language()
+    # Everything rendered here (and by the game's commands) speaks ``lang``, as the daemon does.
+    with i18n.speaking(lang):
+        return _run(args, path, lang)
+
+
+def _run(args: argparse.Namespace, path: Path, lang: str) -> int:
+    """One command against the daemon, every failure reported with its exit code."""
     try:
-        with Client(path) as client:
+        with Client(path, lang=lang) as client:
             return args.func(args, client)
     except UsageError as exc:
         return report_error(args, {"code": USAGE, "message": str(exc)}, exit_code=EXIT_USAGE)
     except Unreachable:
-        return report_error(args, {"code": UNREACHABLE, "message": (
-            f"launcherd is not running (no answer on {path}).\n"
-            "  Start the simulator with `launcherd --sim` (or `make demo`), or on a Pi:"
-            " `sudo systemctl start launcherd`.")}, exit_code=EXIT_UNREACHABLE)
+        return report_error(args, _said(UNREACHABLE, i18n.message("not_running", path=str(path))),
+                            exit_code=EXIT_UNREACHABLE)
     except PermissionError:
-        return report_error(args, {"code": UNREACHABLE, "message": (
-            f"permission denied on {path}: add yourself to the card-launcher group"
-            " (sudo usermod -aG card-launcher $USER, then log in again).")}, exit_code=EXIT_UNREACHABLE)
+        return report_error(args, _said(UNREACHABLE, i18n.message("permission_denied", path=str(path))),
+                            exit_code=EXIT_UNREACHABLE)
     except ApiError as exc:
         return report_error(args, exc)
     except BrokenPipeError:
@@ -434,7 +490,7 @@ def main(argv: list[str] | None = None) -> int:
             f"launcherd on {path} accepted the connection but did not answer in time")},
             exit_code=EXIT_UNREACHABLE)
     except (ConnectionError, OSError) as exc:
-        return report_error(args, {"code": UNREACHABLE, "message": f"lost the connection to launcherd: {exc}"},
+        return report_error(args, _said(UNREACHABLE, i18n.message("lost_connection", reason=str(exc))),
                             exit_code=EXIT_UNREACHABLE)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from .blast_policy import PROFILE_NAMES as BLAST_PROFILE_NAMES
 from .ejection import PROFILE_NAMES
 from .errors import ConfigError
+from .i18n import LANGUAGES
 
 DEFAULT_PATH = Path("/etc/card-launcher/launcher.toml")
 NOT_FITTED = None  # an optional pin written as `false` in the file
@@ -28,6 +29,8 @@ FIXED_PULL_UP_PINS = (2, 3)
 MOTOR_PIN_KEYS = ("motor_forward", "motor_reverse", "motor_enable")
 LEVELS = ("low", "high")
 DEVICE_KINDS = ("launcher", "blaster")
+# [daemon] language: a language of firmware.i18n, or "" to follow the locale.
+DAEMON_LANGUAGES = ("", *LANGUAGES)
 # [pins] keys a blaster uses besides its own section (the launcher's motor, button and beam are
 # not built for a blaster, so their GPIOs are free).
 BLASTER_SHARED_PIN_KEYS = ("led", "chime")
@@ -134,6 +137,9 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "socket": Field("str", "/run/card-launcher/launcher.sock", "path of the API socket"),
         "state_dir": Field("str", "/var/lib/card-launcher", "where game and score state is kept"),
         "extensions": Field("str_list", ("game",), "layers loaded into the daemon, by name"),
+        "language": Field("str", "", "language of the texts the daemon sends (replies to a request"
+                          " without its own \"lang\", events, the journal): \"en\", \"fr\", or \"\" for"
+                          " the locale's (LC_ALL, LC_MESSAGES, LANG)", choices=DAEMON_LANGUAGES),
     },
     "device": {
         "kind": Field("str", "launcher", "the machine launcherd drives: the launcher (UNO Attack,"

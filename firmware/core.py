@@ -60,6 +60,10 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
 - Requests that make no sense now (``Retract`` unless ready and still, ``Wake`` while awake, bad
   counts, unknown events, ...) change nothing, return no actions and are logged with the reason.
   Only presses (button, ``Launch``, ``Dispense``) emit ``ignored``.
+- What the core says to people (a refusal's ``reason``, the halt ``reason``, the ``empty`` event's
+  ``message``) is a message object, ``{"id": "motor_needs_rest", "seconds": 1.9}``
+  (``firmware/i18n.py``); nothing here renders text: the driver does, in its reader's language.
+  An ``EStop`` keeps the words it was given.
 """
 
 from __future__ import annotations
@@ -68,9 +72,10 @@ import logging
 import math
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from .config import NOT_FITTED, Config
+from .i18n import Message, message
 from .events import (
     Action, BeamLevel, Bench, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Identify,
     InputLevels, Jog, Launch, Led, LidLevel, Motor, Refill, Reload, Reset, Retract, SleepNow, Tick, Wake,
@@ -86,8 +91,6 @@ LID_OPEN = "lid_open"
 SLEEPING = "sleeping"
 HALTED = "halted"
 STATES = (READY, LAUNCHING, JAMMED, EMPTY, LID_OPEN, SLEEPING, HALTED)
-
-EMPTY_MESSAGE = "no card came out: the hopper is empty, reload it"
 
 LAUNCH_FLASH_MS = 250  # launching: lively, slower than the alarms
 FAST_FLASH_MS = 120  # jammed, empty: a hand is needed
@@ -204,17 +207,17 @@ class _OnTime:
             runs.append((self.on_since, now))
         return runs
 
-    def wait(self, now: float, need: float) -> tuple[float, str] | None:
+    def wait(self, now: float, need: float) -> tuple[float, Message] | None:
         """How long a request that may run the motor ``need`` seconds must wait, and why; None: now.
 
         The duty rule reserves the whole ``need`` (the motor may stop early, never run longer), so
         every window that ends during the run stays within the share. The rest rule holds up a
         request only once a chain has used all of ``max_on``; a run that reaches the limit is cut.
         """
-        waits: list[tuple[float, str]] = []
+        waits: list[tuple[float, Message]] = []
         if self.on_since is None and self.chained(now) >= self.max_on - _EPS:
             left = self.off_since + self.rest - now  # type: ignore[operator]
-            waits.append((left, f"the motor needs {_seconds(left)} s of rest"))
+            waits.append((left, _rest_needed(left)))
         budget = self.share * self.window
         start = now + need - self.window
         excess = sum(max(0.0, b - max(a, start)) for a, b in self._runs_until(now)) + need - budget
@@ -229,13 +232,19 @@ class _OnTime:
                     slide = a + excess - start
                     break
                 excess -= b - a
-            waits.append((slide, f"the motor may run {self.share:.0%} of any {_seconds(self.window)} s;"
-                                 f" wait {_seconds(slide)} s"))
-        return max(waits, default=None)
+            waits.append((slide, message("motor_duty_window", share=self.share,
+                                         window=_shown_seconds(self.window), seconds=_shown_seconds(slide))))
+        return max(waits, key=lambda wait: wait[0], default=None)
 
 
-def _seconds(value: float) -> str:
-    return f"{value:.1f}" if value < 100 else f"{value:.0f}"
+def _shown_seconds(value: float) -> float:
+    """A duration as it is said: one decimal below 100 s, whole seconds above (the message's
+    parameter carries the value shown, so that every language says the same number)."""
+    return round(value, 1) if value < 100 else float(round(value))
+
+
+def _rest_needed(seconds: float) -> Message:
+    return message("motor_needs_rest", seconds=_shown_seconds(seconds))
 
 
 def _retry_after(wait: float) -> float:
@@ -286,7 +295,7 @@ class Launcher:
         self._now = now
         self._state = READY
         self._awake_state = READY  # where waking up returns to
-        self._reason: str | None = None
+        self._reason: Message | str | None = None  # why halted: a message, or an e-stop's own words
         self._presses = 0  # presses of the button or from software; dispenses are not presses
         self._launch_ids = 0  # every launch has an id, dispenses included
         self._cards_ejected = 0
@@ -352,8 +361,11 @@ class Launcher:
         """When the core next needs a ``Tick``, or None if only an event can change anything."""
         return min((deadline for deadline, _ in self._timers()), default=None)
 
-    def shutdown(self, reason: str, now: float) -> list[Action]:
+    def shutdown(self, reason: Message | str, now: float) -> list[Action]:
         """The one way down: motor stop first, driver off, alert, ``halted`` until ``Reset``.
+
+        ``reason`` is a message object (``{"id": "stalled", ...}``), or the words given with an
+        ``EStop``; it is kept as it is, for the driver to render.
 
         The stop and the driver disable are sent whatever the bookkeeping says. A second call
         while halted returns nothing and keeps the first reason.
@@ -362,7 +374,7 @@ class Launcher:
             return []
         now = max(now, self._now)
         self._now = now
-        self._reason = str(reason)
+        self._reason = reason if isinstance(reason, Mapping) else str(reason)
         actions: list[Action] = [Motor("stop")]
         self._motor_direction, self._motor_duty = "stop", 0.0
         self._on_time.stop(now)
@@ -456,7 +468,7 @@ class Launcher:
 
     def _on_stall(self, event: Event, now: float) -> list[Action]:
         stalled = now - self._now
-        actions = self.shutdown(f"the daemon was stalled for {_seconds(stalled)} s; motor stopped", now)
+        actions = self.shutdown(message("stalled", seconds=_shown_seconds(stalled)), now)
         self._stalled = True
         # A block under way was never judged: it is neither a card nor a jam, and it must clear
         # (jammed after Reset while it stays) before the motor runs again.
@@ -568,7 +580,7 @@ class Launcher:
             return []
         return [Emit("trace", {"t": now, "what": what, **values})]
 
-    def _refuse(self, event: object, reason: str) -> list[Action]:
+    def _refuse(self, event: object, reason: Message | str) -> list[Action]:
         """A request that makes no sense now: nothing changes, and the requester is told why."""
         log.info("refused %r in state %s: %s", event, self._state, reason)
         return [Emit("refused", {"event": type(event).__name__, "request": getattr(event, "request", None),
@@ -627,9 +639,9 @@ class Launcher:
 
     def _on_dispense(self, event: Dispense, now: float) -> list[Action]:
         if not _whole(event.count, 1):
-            return self._refuse(event, "count must be a whole number of at least 1")
+            return self._refuse(event, message("refused_count"))
         if event.duty is not None and not _duty(event.duty):
-            return self._refuse(event, f"duty must be a number from {MIN_DUTY} to 1")
+            return self._refuse(event, message("refused_duty", minimum=MIN_DUTY))
         return self._press("Dispense", str(event.source), event.request, now, dispense=event.count,
                            duty=event.duty, kick=bool(event.kick))
 
@@ -681,7 +693,7 @@ class Launcher:
         return actions + self._start_launch(record, now)
 
     def _refused_wait(self, kind: str, source: str | None, request: int | str | None, wait: float,
-                      reason: str) -> Emit:
+                      reason: Message) -> Emit:
         """A request the motor's rest or duty rule holds up: nothing changes, retry after ``wait``."""
         log.info("refused %s from %s: %s", kind, source, reason)
         return Emit("refused", {"event": kind, "request": request, "source": source,
@@ -750,7 +762,7 @@ class Launcher:
         assert self._launch is not None
         actions = self._halt_motion(at)
         self._hopper = 0
-        actions.append(Emit("empty", {"press_id": self._launch.press_id, "message": EMPTY_MESSAGE}))
+        actions.append(Emit("empty", {"press_id": self._launch.press_id, "message": message("no_card_hopper_empty")}))
         return actions + self._finish("empty", at)
 
     def _resolve(self, ended: str) -> list[Action]:
@@ -853,17 +865,17 @@ class Launcher:
 
     def _on_sleep_now(self, event: SleepNow, now: float) -> list[Action]:
         if self._state not in (READY, EMPTY):
-            return self._refuse(event, "sleep only from ready or empty")
+            return self._refuse(event, message("refused_sleep"))
         return self._go_to_sleep(now)
 
     def _on_wake(self, event: Wake, now: float) -> list[Action]:
         if self._state != SLEEPING:
-            return self._refuse(event, "not sleeping")
+            return self._refuse(event, message("refused_not_sleeping"))
         return self._enter(self._awake_state, now)
 
     def _on_reload(self, event: Reload, now: float) -> list[Action]:
         if not _whole(event.cards, 0):
-            return self._refuse(event, "cards must be a whole number of at least 0")
+            return self._refuse(event, message("refused_cards"))
         self._hopper = self._last_reload = event.cards
         if self._state in (READY, EMPTY, SLEEPING):
             self._policy.reset()
@@ -874,7 +886,7 @@ class Launcher:
     def _on_refill(self, event: Refill, now: float) -> list[Action]:
         cards = event.cards
         if cards is not None and not _whole(cards, 0):
-            return self._refuse(event, "cards must be a whole number of at least 0, or None (unknown)")
+            return self._refuse(event, message("refused_cards_or_unknown"))
         previous, self._hopper = self._hopper, cards
         if cards is not None:
             self._last_reload = cards
@@ -892,26 +904,26 @@ class Launcher:
 
     def _on_jog(self, event: Jog, now: float) -> list[Action]:
         if event.direction not in JOG_DIRECTIONS:
-            return self._refuse(event, "direction must be forward or reverse")
+            return self._refuse(event, message("refused_direction"))
         if not _whole(event.ms, 1):
-            return self._refuse(event, "ms must be a whole number of at least 1")
+            return self._refuse(event, message("refused_ms"))
         if not _duty(event.duty):
-            return self._refuse(event, f"duty must be a number from {MIN_DUTY} to 1")
+            return self._refuse(event, message("refused_duty", minimum=MIN_DUTY))
         if self._state not in (READY, EMPTY) or self._phase is not None:
-            return self._refuse(event, "a jog needs the launcher ready (or empty) and the motor still")
+            return self._refuse(event, message("refused_jog_state"))
         if self._bench_block:
-            return self._refuse(event, "the beam is blocked: clear the slot first")
+            return self._refuse(event, message("refused_beam_blocked"))
         if event.standby and not self._has_standby:
-            return self._refuse(event, "no standby pin is fitted ([pins] motor_enable = false)")
+            return self._refuse(event, message("refused_no_standby"))
         seconds = event.ms / 1000
         if seconds > self._on_time.max_on + _EPS:
-            return self._refuse(event, f"longer than [timing] max_on_ms ({round(self._on_time.max_on * 1000)})")
+            return self._refuse(event, message("refused_jog_too_long", ms=round(self._on_time.max_on * 1000)))
         wait = self._on_time.wait(now, seconds)
         left = self._on_time.max_on - self._on_time.chained(now)
         if wait is None and seconds > left + _EPS:
             # A jog is never cut short by the chain's limit: it waits for the rest instead.
             rest = self._on_time.off_since + self._on_time.rest - now  # type: ignore[operator]
-            wait = (rest, f"the motor needs {_seconds(rest)} s of rest")
+            wait = (rest, _rest_needed(rest))
         if wait is not None:
             return [self._refused_wait("Jog", "jog", event.request, *wait)]
         self._jog = event
@@ -937,7 +949,7 @@ class Launcher:
     def _on_bench(self, event: Bench, now: float) -> list[Action]:
         seconds = event.seconds
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 3600:
-            return self._refuse(event, "seconds must be a number from 0 to 3600")
+            return self._refuse(event, message("refused_seconds"))
         was_on = self._bench_until is not None
         if seconds == 0:
             return self._end_bench(now) if was_on else []
@@ -959,9 +971,9 @@ class Launcher:
 
     def _on_retract(self, event: Retract, now: float) -> list[Action]:
         if self._state != READY or self._phase is not None:
-            return self._refuse(event, "a reverse pulse needs the launcher ready and the motor still")
+            return self._refuse(event, message("refused_retract"))
         if self._motor_cfg.retract_ms == 0:
-            return self._refuse(event, "[motor] retract_ms is 0")
+            return self._refuse(event, message("refused_no_retract"))
         wait = self._on_time.wait(now, self._motor_cfg.retract_ms / 1000)
         if wait is not None:
             return [self._refused_wait("Retract", None, None, *wait)]
@@ -970,7 +982,7 @@ class Launcher:
 
     def _on_reset(self, event: Reset, now: float) -> list[Action]:
         if self._state != HALTED:
-            return self._refuse(event, "not halted")
+            return self._refuse(event, message("refused_not_halted"))
         self._reason = None
         self._stalled = False
         return self._enter(self._settled_state(), now)

@@ -30,7 +30,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Callable
 
-from . import __version__
+from . import __version__, i18n
 from .api import ApiServer, Registry, claim_socket_path
 from .config import Config, with_sim_devices
 from .core import Launcher
@@ -38,6 +38,7 @@ from .ejection import policy_from_config
 from .errors import HardwareError, InUse, Refused
 from .events import Action, BeamLevel, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, LidLevel, Motor, Tick
 from .hardware import Hardware
+from .methods import refusal, render_safely, with_texts
 from .blaster import Release, SlotLevel
 from .notify import Notifier
 from .paths import default_sim_socket, default_sim_state_dir
@@ -90,6 +91,8 @@ class Daemon:
         self.socket_path = Path(socket_path or (default_sim_socket() if sim else config.daemon.socket))
         self.state_dir = Path(state_dir or (default_sim_state_dir() if sim else config.daemon.state_dir))
         self.notifier = notifier
+        # Events and the journal speak it; a request with its own "lang" gets its replies in that.
+        self.language = config.daemon.language or i18n.locale_language()
         self._pin_factory = pin_factory
         self._own_factory: Any = None  # an lgpio factory this daemon opened, closed with it
         self._lock_fd: int | None = None
@@ -151,8 +154,8 @@ class Daemon:
         return self.core.get_status().get("hopper") if self.core is not None else None  # a blaster has none
 
     def launcher_status(self) -> dict[str, Any]:
-        """The core's status only: no layer's status provider runs."""
-        return self.core.get_status() if self.core is not None else {"state": "starting"}
+        """The core's status only: no layer's status provider runs. Texts in the request's language."""
+        return with_texts(self.core.get_status(), None) if self.core is not None else {"state": "starting"}
 
     # ---- start-up ------------------------------------------------------------------------
 
@@ -324,14 +327,13 @@ class Daemon:
             watcher(action)
 
     def _dispatch(self, name: str, params: dict[str, Any]) -> None:
+        # Subscribers and layers alike get the text in the daemon's language beside the object.
+        params = with_texts(params, self.language)
         self.api.publish(name, params)
         if name in ("launched", "ignored", "refused", "insert"):
             future = self._waiters.pop(params.get("request"), None)
             if future is not None and not future.done():
-                if name == "refused":
-                    future.set_exception(_refusal(params))
-                else:
-                    future.set_result({"event": name, **params})
+                future.set_result((name, params))
         if name == "refused" and self._refusals is not None:
             self._refusals.append(params)
         if name == "state":
@@ -342,8 +344,10 @@ class Daemon:
             except Exception:
                 log.exception("layer listener failed on %s", name)
 
-    def shutdown(self, reason: str) -> None:
-        """The one way down for faults: motor off first, halted with the reason until reset."""
+    def shutdown(self, reason: str | i18n.Message) -> None:
+        """The one way down for faults: motor off first, halted with the reason until reset.
+
+        ``reason``: a message object, or text where the catalogue has none (an internal error)."""
         try:
             self._safe_off()
         finally:
@@ -353,7 +357,7 @@ class Daemon:
                     self._rearm()
                 except Exception:
                     log.exception("core shutdown failed; the motor is already stopped")
-            log.error("halted: %s", reason)
+            log.error("halted: %s", render_safely(reason, self.language) if i18n.is_message(reason) else reason)
 
     # ---- requests (the API's launcher methods are in firmware/methods.py) ----------------
 
@@ -371,7 +375,11 @@ class Daemon:
         limit = (timing.max_on_ms + timing.button_debounce_ms) / 1000 + OUTCOME_MARGIN_S
         try:
             trigger(request)
-            return await asyncio.wait_for(future, limit)
+            name, params = await asyncio.wait_for(future, limit)
+            if name == "refused":
+                # Raised here, in the request's own context, so that it speaks the caller's language.
+                raise refusal(params)
+            return {"event": name, **params}
         except asyncio.TimeoutError:
             raise Refused("no outcome from the launcher in time") from None
         finally:
@@ -388,14 +396,16 @@ class Daemon:
         finally:
             self._refusals = None
         if refusals:
-            raise _refusal(refusals[0])
-        return self.core.get_status()
+            raise refusal(refusals[0])
+        return with_texts(self.core.get_status(), None)
 
     # ---- status --------------------------------------------------------------------------
 
     def get_status(self) -> dict[str, Any]:
-        status = dict(self.core.get_status()) if self.core else {"state": "starting"}
+        """The core's status with its texts in the request's language, and the daemon's own keys."""
+        status = with_texts(self.core.get_status(), None) if self.core else {"state": "starting"}
         status["device"] = self.config.device.kind
+        status["language"] = self.language
         status["aim"] = self.aim_angle
         status["led"] = self._led.mode if self._led else None
         status["daemon"] = {
@@ -424,8 +434,9 @@ class Daemon:
             line = f"{core['state']}, {sum(core['slots'])} of {len(core['slots'])} slots full"
         else:
             line = f"{core['state']}, hopper {'unknown' if hopper is None else hopper}"
-        if core.get("reason"):
-            line += f": {core['reason']}"
+        reason = core.get("reason")
+        if reason:
+            line += f": {render_safely(reason, self.language) if i18n.is_message(reason) else reason}"
         if line != self._last_status_line:
             self._last_status_line = line
             self.notifier.status(line)
@@ -473,6 +484,7 @@ class Daemon:
         self._loop_thread = threading.get_ident()
         self._stop = asyncio.Event()
         self.loop.set_exception_handler(self._loop_exception)
+        i18n.set_daemon_language(self.config.daemon.language)
         try:
             self.state_dir.mkdir(parents=True, exist_ok=True)
             self._lock_state_dir()
@@ -485,6 +497,7 @@ class Daemon:
         except BaseException:
             self._close_devices()
             self._unlock_state_dir()
+            i18n.set_daemon_language(None)
             raise
         for sig in STOP_SIGNALS:
             try:
@@ -538,12 +551,8 @@ class Daemon:
         await self.api.close()
         self._close_devices()
         self._unlock_state_dir()
+        i18n.set_daemon_language(None)  # the language was this daemon's, not the process's
         log.info("launcherd stopped")
-
-
-def _refusal(params: dict[str, Any]) -> Refused:
-    """The caller's error for a ``refused`` event: the core's reason, and when to try again."""
-    return Refused(f"{params['reason']} (state {params['state']})", retry_after_s=params.get("retry_after_s"))
 
 
 def precise_event_loop() -> asyncio.AbstractEventLoop:

@@ -31,7 +31,10 @@ Rules, as settled here:
 
 Outputs are core events (``Dispense``, ``Reload``) and ``Emit``s: ``dealer/dispense`` for progress
 and ``dealer/dispensed`` for the outcome, both with ``request``, ``count``, ``cards``,
-``remaining``, ``state``, ``reason`` and ``press_ids``. The driver must feed the core events after
+``remaining``, ``state``, ``reason`` and ``press_ids``. A ``reason`` the core gave (a motor rule's
+wait, a refusal) is its message object; :class:`DealerService` sends its text beside it
+(``reason`` and ``reason_object``), in the daemon's language for events and in the caller's for
+replies and the status. The driver must feed the core events after
 it has applied the whole batch of actions that led to them (``loop.call_soon``), never from
 inside a listener: :class:`DealerService` does that on launcherd's loop and serves
 ``launcher/dispense``. :func:`deal` plans the classic deal as steps for a driver. docs/dealer.md
@@ -49,6 +52,7 @@ from typing import Any, Literal, Protocol, Union
 
 from .errors import InvalidParams
 from .events import Dispense, Emit, Reload
+from .i18n import Message
 from .layer import LayerHost
 
 log = logging.getLogger(__name__)
@@ -89,7 +93,7 @@ class _Job:
     hopper_before: int | None = None  # the core's estimate when the running press began
     misfeeds: int = 0  # runs in a row that ended empty with cards believed in the hopper
     state: str = QUEUED
-    reason: str | None = None
+    reason: str | Message | None = None  # the core's reasons are message objects
     resume_at: float | None = None  # waiting_motor, waiting_busy: ask again then
     reported: tuple | None = None  # the last progress sent, so that nothing is sent twice
 
@@ -256,9 +260,11 @@ class Dealer:
     def _on_refused(self, job: _Job, params: dict[str, Any], now: float) -> list[Output]:
         self._core_state = params.get("state", self._core_state)
         retry = params.get("retry_after_s")
+        # The object when the daemon has put the text beside it, as its events do.
+        reason = params.get("reason_object") or params.get("reason")
         if retry is None:
-            return self._finish(job, FAILED, str(params.get("reason")), now)
-        job.state, job.reason = WAITING_MOTOR, str(params.get("reason"))
+            return self._finish(job, FAILED, reason, now)
+        job.state, job.reason = WAITING_MOTOR, reason
         job.resume_at = now + max(float(retry), MIN_WAIT_S)
         return self._report(job)
 
@@ -306,7 +312,7 @@ class Dealer:
             job.state, job.reason = DISPENSING, None
         return self._report(job) + [Dispense(job.count - job.total, job.source, job.running)]
 
-    def _finish(self, job: _Job, state: str, reason: str | None, now: float) -> list[Output]:
+    def _finish(self, job: _Job, state: str, reason: str | Message | None, now: float) -> list[Output]:
         job.state, job.reason, job.running, job.resume_at = state, reason, None, None
         if job.total > job.count:
             log.error("dispense %s: %d cards counted for %d asked", job.request, job.total, job.count)
@@ -338,9 +344,11 @@ class Dealer:
 
 
 class DaemonLike(LayerHost, Protocol):
-    """What :class:`DealerService` uses of the daemon: the layer contract, its loop and ``feed``."""
+    """What :class:`DealerService` uses of the daemon: the layer contract, its loop, its language
+    (``[daemon] language``, for events) and ``feed``."""
 
     loop: asyncio.AbstractEventLoop
+    language: str
 
     def feed(self, event: Any, now: float | None = None) -> None:
         """Give one event to the core and apply what it returns (in the loop)."""
@@ -370,7 +378,7 @@ class DealerService:
         daemon.subscribe(self._heard)
         daemon.register("launcher/dispense", self.dispense, {"count": Param(int, minimum=1, maximum=500)},
                         doc="eject exactly count cards, through misfeeds, jams (once cleared) and reloads")
-        daemon.add_status("dealer", self.dealer.get_status)
+        daemon.add_status("dealer", self._status)
         daemon.on_close(self.close)
         return self
 
@@ -383,9 +391,15 @@ class DealerService:
             status = self.daemon.launcher_status()
             self._apply(self.dealer.start(params["count"], request, self.daemon.loop.time(),
                                           state=status["state"]))
-            return await future
+            return _with_texts(await future, None)
         finally:
             self._waiting.pop(request, None)
+
+    def _status(self) -> dict[str, Any]:
+        """The dealer's status, its reason in the request's language."""
+        status = self.dealer.get_status()
+        current = status["current"]
+        return {**status, "current": None if current is None else _with_texts(current, None)}
 
     def close(self) -> None:
         """The daemon stops: every dispense is abandoned and its caller answered."""
@@ -409,7 +423,7 @@ class DealerService:
                     future = self._waiting.pop(item.params["request"], None)
                     if future is not None and not future.done():
                         future.set_result(_reply(item.params))
-                self.daemon.publish(item.name, item.params)
+                self.daemon.publish(item.name, _with_texts(item.params, self.daemon.language))
             else:
                 self.daemon.feed(item)
         self._rearm()
@@ -425,6 +439,12 @@ class DealerService:
     def _tick(self) -> None:
         self._timer = None
         self._apply(self.dealer.tick(self.daemon.loop.time()))
+
+
+def _with_texts(params: dict[str, Any], lang: str | None) -> dict[str, Any]:
+    from .methods import with_texts  # the daemon's side; the Dealer itself renders nothing
+
+    return with_texts(params, lang)
 
 
 def _reply(params: dict[str, Any]) -> dict[str, Any]:

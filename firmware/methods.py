@@ -4,18 +4,26 @@
 card blaster has (status, sleep and wake, e-stop and reset) instead. They use the driver's two primitives:
 ``daemon.await_outcome(trigger)`` for a press (answered with its own outcome, by request id) and
 ``daemon.request(event)`` for the rest (answered with the status, or the core's refusal).
+
+What the core says to people is a message object (``firmware/i18n.py``): :func:`with_texts` puts its
+text beside it in a reply, an event or a status, and :func:`refusal` makes a ``refused`` event the
+caller's error, in the caller's language.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import logging
+from typing import TYPE_CHECKING, Any, Mapping
 
+from . import i18n
 from .api import Param
-from .errors import InvalidParams, Unavailable
+from .errors import InvalidParams, Refused, Unavailable
 from .events import Dispense, EStop, Launch, Reload, Reset, Retract, SleepNow, Wake
 
 if TYPE_CHECKING:
     from .daemon import Daemon
+
+log = logging.getLogger("launcherd")
 
 
 def _register_common(daemon: "Daemon") -> None:
@@ -84,4 +92,35 @@ def _aim(daemon: "Daemon", params: dict) -> dict:
     return {"angle": daemon.aim_angle}
 
 
-__all__ = ["register", "register_blaster"]
+def refusal(params: Mapping[str, Any]) -> Refused:
+    """The caller's error for a ``refused`` event: the core's reason (rendered in the request's
+    language, and sent as ``message_object``), when to try again, and the state it was refused in."""
+    error = Refused(params.get("reason_object") or params["reason"], retry_after_s=params.get("retry_after_s"))
+    error.data["state"] = params.get("state")
+    return error
+
+
+def render_safely(message: i18n.Message, lang: str | None) -> str:
+    """A message's text; one the renderer cannot show is logged and shown by its id, because an
+    event or a status line must never fail (a failure while applying actions halts the launcher)."""
+    try:
+        return i18n.render(message, lang)
+    except Exception:
+        log.exception("cannot render %r", message)
+        return str(message.get("id"))
+
+
+def with_texts(params: Mapping[str, Any], lang: str | None) -> dict[str, Any]:
+    """``params`` with each message object ``X`` shown as its text ``X`` (in ``lang``; None: the
+    request's) and kept as it is in ``X_object``, beside it."""
+    shown: dict[str, Any] = {}
+    for key, value in params.items():
+        if i18n.is_message(value):
+            shown[key] = render_safely(value, lang)
+            shown[f"{key}_object"] = value
+        else:
+            shown[key] = value
+    return shown
+
+
+__all__ = ["refusal", "register", "register_blaster", "render_safely", "with_texts"]

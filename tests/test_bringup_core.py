@@ -13,6 +13,7 @@ from firmware.events import (
     BeamLevel, Bench, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Identify, Jog, Led, LidLevel,
     Motor, Reset, SleepNow,
 )
+from firmware.i18n import render
 from test_core import Rig
 
 
@@ -52,14 +53,14 @@ def test_a_jog_runs_the_motor_for_its_time_then_stops_and_says_so():
 def test_a_jog_outside_the_limits_is_refused_and_nothing_moves(jog, reason):
     rig = Rig(pins={"motor_enable": False})
     actions = rig.send(jog)
-    assert reason in refusal(actions)["reason"]
+    assert reason in render(refusal(actions)["reason"], "en")
     assert rig.motors() == []
 
 
 def test_a_jog_is_refused_in_every_state_but_ready_and_empty():
     rig = Rig(script=[3], pins={"lid": 22})
     rig.send(LidLevel(True))
-    assert "ready" in refusal(rig.send(Jog("forward", 100, 0.3)))["reason"]
+    assert refusal(rig.send(Jog("forward", 100, 0.3)))["reason"] == {"id": "refused_jog_state"}
     rig.send(LidLevel(False))
     rig.send(EStop("test"))
     assert refusal(rig.send(Jog("forward", 100, 0.3)))["state"] == "halted"
@@ -125,7 +126,7 @@ def test_jogs_count_towards_the_chain_limit_and_are_refused_with_the_rest_needed
     rig.send(Jog("forward", 700, 0.3))
     rig.wait(700)
     params = refusal(rig.send(Jog("forward", 400, 0.3), 100))
-    assert params["retry_after_s"] == pytest.approx(1.9) and "rest" in params["reason"]
+    assert params["retry_after_s"] == pytest.approx(1.9) and params["reason"]["id"] == "motor_needs_rest"
     rig.wait(1900)
     rig.send(Jog("forward", 400, 0.3))
     assert rig.status["motor"]["on"]
@@ -137,7 +138,7 @@ def test_jogs_count_towards_the_duty_share():
     rig.send(Jog("forward", 1500, 0.3))
     rig.wait(1600)
     params = refusal(rig.send(Jog("forward", 1000, 0.3)))
-    assert "20%" in params["reason"] and params["retry_after_s"] > 0
+    assert "20%" in render(params["reason"], "en") and params["retry_after_s"] > 0
 
 
 @settings(max_examples=40, deadline=None)

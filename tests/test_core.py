@@ -815,7 +815,7 @@ def test_a_refusal_names_the_event_and_the_request():
     rig = Rig()
     assert rig.send(Dispense(0, "dispense", request=3)) == [Emit("refused", {
         "event": "Dispense", "request": 3, "state": "ready",
-        "reason": "count must be a whole number of at least 1"})]
+        "reason": {"id": "refused_count"}})]
 
 
 # ---- levels at start ------------------------------------------------------------------------

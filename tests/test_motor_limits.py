@@ -18,6 +18,7 @@ from firmware.ejection import Outcome
 from firmware.events import (
     BeamLevel, ButtonLevel, Dispense, EStop, Emit, Launch, LidLevel, Motor, Reload, Reset, Retract, Tick,
 )
+from firmware.i18n import render
 
 EPS = 1e-6
 T0 = 100.0
@@ -176,7 +177,7 @@ def test_chained_dispenses_keep_the_motor_within_max_on_and_the_duty_share():
     assert bench.core.get_status()["state"] != "halted"
     ended = {p["ended"] for p in bench.named("launched")}
     assert "motor_limit" in ended  # the second run of a chain is cut at the limit
-    rest = [p for p in bench.named("refused") if "rest" in p["reason"]]
+    rest = [p for p in bench.named("refused") if p["reason"]["id"] == "motor_needs_rest"]
     assert rest and all(p["event"] == "Dispense" and p["retry_after_s"] > 0 for p in rest)
 
 
@@ -194,7 +195,8 @@ def test_a_request_after_a_spent_chain_is_refused_with_the_rest_it_needs():
     (refused,) = bench.named("refused")
     assert refused["request"] == 3 and refused["event"] == "Launch"
     # Cut at 2.6 + 0.44 s; rested 3 s after that.
-    assert refused["reason"] == "the motor needs 1.9 s of rest"
+    assert refused["reason"] == {"id": "motor_needs_rest", "seconds": 1.9}
+    assert render(refused["reason"], "en") == "the motor needs 1.9 s of rest"
     assert abs(refused["retry_after_s"] - 1.94) < 0.002
     bench.wait(refused["retry_after_s"])
     bench.feed(Launch(request=4))
@@ -220,8 +222,8 @@ def test_the_duty_share_holds_over_a_window():
     bench = Bench(raw)
     dispense_loop(bench, 40)
     bench.check_limits()
-    duty = [p for p in bench.named("refused") if "%" in p["reason"]]
-    assert duty and duty[0]["reason"].startswith("the motor may run 30% of any 10.0 s; wait ")
+    duty = [p for p in bench.named("refused") if p["reason"]["id"] == "motor_duty_window"]
+    assert duty and render(duty[0]["reason"], "en").startswith("the motor may run 30% of any 10.0 s; wait ")
     assert bench.core.get_status()["state"] == "ready"
 
 
@@ -252,7 +254,8 @@ def test_a_stall_mid_dispense_stops_the_motor_and_halts_without_empty_or_jam():
     assert actions[0] == Motor("stop")
     status = bench.core.get_status()
     assert status["state"] == "halted"
-    assert status["reason"] == "the daemon was stalled for 4.2 s; motor stopped"
+    assert status["reason"] == {"id": "stalled", "seconds": 4.2}
+    assert render(status["reason"], "en") == "the daemon was stalled for 4.2 s; motor stopped"
     assert status["hopper"] == hopper and status["cards_ejected"] == cards
     assert [(p["ended"], p["request"]) for p in bench.named("launched")] == [("halt", 1)]
     assert bench.named("empty") == [] and bench.named("jammed") == []
@@ -356,7 +359,7 @@ def test_no_request_sequence_breaks_the_on_time_limits(name, pace_ms, steps):
             if was_on:
                 assert actions[0] == Motor("stop")
                 status = bench.core.get_status()
-                assert status["state"] == "halted" and status["reason"].startswith("the daemon was stalled")
+                assert status["state"] == "halted" and status["reason"]["id"] == "stalled"
             continue
         bench.feed({
             "launch": Launch(request=request), "dispense": Dispense(arg, request=request),
