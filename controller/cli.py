@@ -17,9 +17,11 @@ from typing import Any, Callable
 import segno
 
 from firmware.cli import Client, print_result
+from firmware.errors import InvalidParams
+from firmware.i18n import message
 
-from . import wording
-from .points import ALL_COLORS, COLORS
+from .messages import color_id
+from .wording import text
 from .ruledoc import format_rules
 from .rulesets import DEFAULT_RULESET, RULESET_IDS
 from .scores import SCORINGS
@@ -52,76 +54,106 @@ def _count(text: str) -> tuple[str, int]:
     return name, int(value)
 
 
+def _colour(name: str) -> str:
+    """A colour named in English or French ("rouge"), as launcherd's id ("red")."""
+    try:
+        return color_id(name)
+    except InvalidParams as error:
+        raise argparse.ArgumentTypeError(error.message) from None
+
+
 def _hands(pairs: list[tuple[str, str]]) -> dict[str, str]:
     # Sent as typed: the counter reads "37" as a total and "7,hit-2,wild" as cards.
     return dict(pairs)
+
+
+# Colours and cards are named in English or French; launcherd reads either (controller.messages).
+_COLOURS = "red, yellow, green, blue (orange, purple: despicable-me-4), or in French: rouge, vert, ..."
 
 
 # ---- human output -------------------------------------------------------------------------------
 
 
 
-# Why presses are owed, where the line would not say it by itself.
-_OWED_BECAUSE = {"uno": "Uno penalty", "hint": "advice penalty",
-                 "last-card-attack": "last-card attack, the cards count in the score"}
-
+# Why presses are owed, where the line would not say it by itself (message ids).
+_OWED_BECAUSE = {"uno": "status_uno_penalty", "hint": "status_advice_penalty",
+                 "last-card-attack": "status_last_card_attack"}
 
 # What the classic flow waits for (controller/classic.py), and the command that answers it.
 _AWAITING = {
-    "play_or_pass": "play the card drawn if it matches (game play) or keep it: game pass",
-    "challenge_or_accept": "game accept (dealt 4, turn lost) or game challenge",
-    "challenge_result": "the challenged hand is shown: game challenge-result legal|illegal",
-    "minions": "how many cards each other player discarded: game minions NAME=N ...",
+    "play_or_pass": "status_play_or_draw",
+    "challenge_or_accept": "status_challenge_or_accept",
+    "challenge_result": "status_challenge_result",
+    "minions": "status_minions",
 }
 
 
-def _flow_owed(owed: dict[str, Any]) -> str | None:
+def _flow_owed(owed: dict[str, Any]) -> dict[str, Any] | None:
     """The obligation of a blast (insertions) or classic (cards dealt) round; None for Attack's."""
-    why = " - Uno penalty" if owed.get("reason") == "uno" else ""
+    details = [message("status_uno_penalty")] if owed.get("reason") == "uno" else []
     if "inserts" in owed:
-        n = owed["inserts"]
-        what = "inserts until the blast" if n is None else f"inserts {wording.cards(n)}"
-        return f"{owed['player']}'s move - {what} in the blaster{why}"
+        if owed["inserts"] is None:
+            return message("status_inserts_until", player=owed["player"], details=details)
+        return message("status_inserts", player=owed["player"], cards=owed["inserts"], details=details)
     if "cards" in owed:
-        return f"{owed['player']} is dealt {wording.cards(owed['cards'])} by the launcher ({owed['reason']})"
+        return message("status_dealt", player=owed["player"], cards=owed["cards"], reason=owed["reason"])
     return None
 
 
-def _move(status: dict[str, Any]) -> str:
-    """The one line the table needs: whose move it is and what they must do."""
+def move(status: dict[str, Any]) -> dict[str, Any]:
+    """The one line the table needs, as a message object: whose move it is and what they must do."""
     owed, turn = status.get("owed"), status.get("turn")
     match = status.get("match") or {}
     if match.get("match_over"):
         winner = match.get("winner")
-        return f"Match over - {' and '.join(winner) if isinstance(winner, list) else winner} wins"
+        return message("status_match_over", winners=winner if isinstance(winner, list) else [winner])
     if owed and _flow_owed(owed):
         return _flow_owed(owed)
     if owed:
-        line = f"{owed['player']}'s move - owes {wording.presses(owed['presses'])}"
+        details = []
         chain = status.get("chain")
         if chain and chain.get("target") == owed["player"] and owed.get("reason") not in ("uno", "hint"):
-            line += " or stacks a Hit card"
+            details.append(message("status_or_stacks"))
         if owed.get("until_cards") and owed["presses"] is not None:
-            line += " (stops when cards come out)"
+            details.append(message("status_stops_early"))
         if owed.get("reason") in _OWED_BECAUSE:
-            line += f" - {_OWED_BECAUSE[owed['reason']]}"
-        return line
+            details.append(message(_OWED_BECAUSE[owed["reason"]]))
+        return message("status_owes", player=owed["player"], presses=owed["presses"], details=details)
     if status.get("round_over"):
-        return f"Round {status['round']} won by {status['winner']} - enter the hands: game end-round"
+        return message("status_round_won", round=status["round"], winner=status["winner"])
     if status.get("awaiting") == "first_attack":
-        return f"{turn}'s move - name a colour and a player to attack: game first-attack"
+        return message("status_first_attack", player=turn)
     if status.get("awaiting") in _AWAITING:
-        return f"{turn}'s move - {_AWAITING[status['awaiting']]}"
+        return message(_AWAITING[status["awaiting"]], turn=turn)
     if status.get("device") == "blaster":
-        return f"{turn}'s move - play a card or insert one in the blaster"
+        return message("status_play_or_insert", player=turn)
     if status.get("ruleset") in ("classic", "despicable-me-4"):
-        return f"{turn}'s move - play a card or draw one (press, or game draw)"
-    return f"{turn}'s move - play a card or press"
+        return message("status_play_or_draw_one", player=turn)
+    return message("status_play_or_press", player=turn)
+
+
+def _move(status: dict[str, Any]) -> str:
+    """:func:`move` in the language launcherctl speaks."""
+    return text(move(status))
+
+
+def _said(result: dict[str, Any], key: str) -> str | None:
+    """A text field of a reply in launcherctl's language: its ``KEY_object`` rendered, else as sent."""
+    said = result.get(f"{key}_object")
+    return text(said) if said else result.get(key)
+
+
+def _texts(result: dict[str, Any]) -> list[str]:
+    """A reply's messages in launcherctl's language: its ``message_objects``, else its texts."""
+    said = result.get("message_objects")
+    if said is not None:
+        return [text(message) for message in said]
+    return list(result.get("messages") or ())
 
 
 def format_damage(damage: dict[str, Any]) -> list[str]:
     """What is wrong with the game log, and what to do about it."""
-    return [f"game log: {damage['what']}", f"what to do: {damage['todo']}"]
+    return [f"game log: {_said(damage, 'what')}", f"what to do: {_said(damage, 'todo')}"]
 
 
 def format_status(status: dict[str, Any]) -> str:
@@ -147,7 +179,7 @@ def format_status(status: dict[str, Any]) -> str:
     table.append(f"scoring {match.get('scoring')} to {match.get('target')}")
     advice = status.get("reload_advice") or {}
     if advice.get("text"):
-        table.append(advice["text"])
+        table.append(_said(advice, "text"))
     if status.get("damage"):
         table += format_damage(status["damage"])
     table.append(f"match {status.get('match_id')}, game log in {status.get('state_dir')}")
@@ -156,11 +188,11 @@ def format_status(status: dict[str, Any]) -> str:
 
 def format_reply(result: dict[str, Any]) -> str:
     """An action's reply: what happened (the messages), then where the table stands."""
-    lines = list(result.get("messages") or ())
+    lines = _texts(result)
     lines.append(_move(result))
     advice = result.get("reload_advice") or {}
     if advice.get("reload"):
-        lines.append(advice["text"])
+        lines.append(_said(advice, "text"))
     return "\n".join(lines)
 
 
@@ -201,7 +233,7 @@ def format_scores(result: dict[str, Any]) -> str:
         lines.append(f"next: round {result['round']}, dealer {result['dealer']}")
     for key in ("tie_rule", "reminder"):
         if result.get(key):
-            lines.append(result[key])
+            lines.append(_said(result, key))
     return "\n".join(lines)
 
 
@@ -229,7 +261,7 @@ def format_history(result: list[dict[str, Any]]) -> str:
 
 def format_messages(result: dict[str, Any]) -> str:
     """The reply of a command that changes the table but shows no move (abandon, repair)."""
-    return "\n".join(result.get("messages") or ())
+    return "\n".join(_texts(result))
 
 
 def _action(method: str, params: Callable[[argparse.Namespace], dict]) -> Run:
@@ -269,7 +301,7 @@ def _dealt(client: Client, result: dict[str, Any]) -> dict[str, Any]:
                              " see launcherctl game status")
         time.sleep(0.2)
         status = client.call("game/status")
-    return {**status, "messages": result.get("messages")}
+    return {**status, "messages": result.get("messages"), "message_objects": result.get("message_objects")}
 
 
 def _by(args: argparse.Namespace) -> dict[str, str]:
@@ -354,7 +386,8 @@ def register(subparsers: argparse._SubParsersAction, parents: list[argparse.Argu
                    help="names in seat order, clockwise")
     p.add_argument("--dealer", metavar="NAME", help="who deals round 1 (default: the last name)")
     p.add_argument("--first-card", metavar="CARD", help="the card turned up to start the pile")
-    p.add_argument("--color", choices=ALL_COLORS, help="its colour (for a wild: the colour named)")
+    p.add_argument("--color", type=_colour, metavar="COLOUR",
+                   help="its colour (for a wild: the colour named); " + _COLOURS)
     p.add_argument("--option", type=_pair, action="append", metavar="NAME=VALUE",
                    help="a ruleset option, e.g. early_stop=false")
     p.add_argument("--scoring", choices=SCORINGS)
@@ -378,8 +411,9 @@ def register(subparsers: argparse._SubParsersAction, parents: list[argparse.Argu
         key: value for key, value in (("card", a.card), ("color", a.color), ("target", a.target),
                                       ("last", a.last or None), ("by", a.by)) if value is not None}),
         "the player whose move it is plays a card")
-    p.add_argument("card", metavar="CARD", help="e.g. 7, skip, hit-2, wild-attack")
-    p.add_argument("--color", choices=ALL_COLORS, help="the colour a wild names")
+    p.add_argument("card", metavar="CARD",
+                   help='e.g. 7, skip, hit-2, wild-attack, or its French name ("Double attaque")')
+    p.add_argument("--color", type=_colour, metavar="COLOUR", help="the colour a wild names; " + _COLOURS)
     p.add_argument("--target", metavar="NAME", help="the player a wild-attack (or trade-hands) names")
     p.add_argument("--last", action="store_true", help="it was the player's last card")
     p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
@@ -387,7 +421,7 @@ def register(subparsers: argparse._SubParsersAction, parents: list[argparse.Argu
     p = add("first-attack", _action("game/first-attack", lambda a: {
         key: value for key, value in (("color", a.color), ("target", a.target), ("by", a.by))
         if value is not None}), "name the colour and the victim of a turned-up wild-attack")
-    p.add_argument("--color", choices=COLORS, required=True)
+    p.add_argument("--color", type=_colour, metavar="COLOUR", required=True, help=_COLOURS)
     p.add_argument("--target", metavar="NAME", required=True)
     p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
 
@@ -425,7 +459,7 @@ def register(subparsers: argparse._SubParsersAction, parents: list[argparse.Argu
     p.add_argument("--winner", required=True, metavar="NAME")
     p.add_argument("hands", nargs="+", type=_pair, metavar="NAME=POINTS|NAME=CARD,CARD,...")
     p.add_argument("--first-card", metavar="CARD", help="the card turned up for the next round")
-    p.add_argument("--color", choices=ALL_COLORS, help="its colour")
+    p.add_argument("--color", type=_colour, metavar="COLOUR", help="its colour; " + _COLOURS)
 
     p = add("edit-round", _action("game/edit-round", lambda a: {"round": a.round, "hands": _hands(a.hands)}),
             "correct the hands of an ended round")

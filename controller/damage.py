@@ -21,6 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from firmware.errors import Unavailable
+from firmware.i18n import message
+
+from .wording import text
 
 DAMAGED = "damaged"  # the file cannot be read as a game log: move it aside
 UNREPLAYABLE = "unreplayable"  # the file is sound, one match in it is not: start another or move it aside
@@ -30,19 +33,25 @@ GONE = "gone"  # the state directory or the log was deleted or replaced while th
 
 @dataclass(frozen=True)
 class Damage:
-    """Why the game cannot be played, said for the table: ``what`` happened, ``todo`` about it."""
+    """Why the game cannot be played, said for the table: ``what`` happened, ``todo`` about it.
+
+    ``what`` and ``todo`` are message objects; :meth:`to_json` gives their texts in the language
+    of the request being served, and the objects beside them.
+    """
 
     kind: str
-    what: str
-    todo: str
+    what: dict[str, Any]
+    todo: dict[str, Any]
     path: str
 
     @property
-    def message(self) -> str:
-        return f"{self.what}: {self.todo}"
+    def message(self) -> dict[str, Any]:
+        """The whole of it as one message object: "what happened: what to do"."""
+        return message("damage", what=self.what, todo=self.todo)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "what": self.what, "todo": self.todo, "path": self.path,
+        return {"kind": self.kind, "what": text(self.what), "what_object": self.what,
+                "todo": text(self.todo), "todo_object": self.todo, "path": self.path,
                 "repair": "launcherctl game repair"}
 
 
@@ -65,29 +74,23 @@ def _user() -> str:
 
 
 def damaged(path: Path, detail: str) -> Damage:
-    return Damage(DAMAGED, f"the game log {path} is damaged ({detail})",
-                  "launcherctl game repair moves it aside (nothing is deleted) and starts a fresh log;"
-                  " the launcher works meanwhile", str(path))
+    return Damage(DAMAGED, message("log_damaged", path=str(path), reason=detail),
+                  message("log_damaged_todo"), str(path))
 
 
-def unreplayable(path: Path, match_id: int, detail: str) -> Damage:
-    return Damage(UNREPLAYABLE, f"match {match_id} in {path} cannot be replayed ({detail})",
-                  "launcherctl game log shows its actions; launcherctl game new starts another match"
-                  " in the same log, or launcherctl game repair moves the whole log aside", str(path))
+def unreplayable(path: Path, match_id: int, detail: str | dict[str, Any]) -> Damage:
+    return Damage(UNREPLAYABLE, message("match_unreplayable", match=match_id, path=str(path), reason=detail),
+                  message("match_unreplayable_todo"), str(path))
 
 
 def read_only(path: Path, detail: str) -> Damage:
     user = _user()
-    return Damage(READ_ONLY, f"the game log {path} cannot be written ({detail})",
-                  f"the log itself is not the problem, do not move it: let the user launcherd runs as"
-                  f" ({user}) write {path.parent} and the files in it (e.g. sudo chown -R {user}"
-                  f" {path.parent}), then launcherctl game repair", str(path))
+    return Damage(READ_ONLY, message("log_read_only", path=str(path), reason=detail),
+                  message("log_read_only_todo", user=user, dir=str(path.parent)), str(path))
 
 
 def gone(path: Path) -> Damage:
-    return Damage(GONE, f"the game log {path} was deleted or replaced while launcherd was running;"
-                  " nothing more is written there", "launcherctl game repair writes back the log"
-                  " launcherd still holds, with every action it acknowledged", str(path))
+    return Damage(GONE, message("log_gone", path=str(path)), message("log_gone_todo"), str(path))
 
 
 def _cannot_write(path: Path, exc: BaseException) -> bool:

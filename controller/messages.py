@@ -91,6 +91,9 @@ _WORDS: dict[str, Text] = {
     "ended:jam": _t("jam"),
     "ended:lid": _t("lid"),
     "ended:empty": _t("empty"),
+    "ended:done": _t("done"),
+    "ended:halt": _t("halt"),
+    "ended:refused": _t("refused"),
     # The launcher's states, and why a press was ignored (a state, or one of these).
     **{f"state:{state}": _t(state) for state in (
         "ready", "launching", "jammed", "empty", "lid_open", "sleeping", "halted", "bench", "jogging",
@@ -455,7 +458,7 @@ _GAME: dict[str, Text] = {
         " is ready (pull out a stuck card, or reload: launcherctl reload N)",
         "%(player)s was dealt %(cards)d of %(count)d cards (%(ended)s); the rest comes once the"
         " launcher is ready (pull out a stuck card, or reload: launcherctl reload N)",
-        "count", player="name", cards="int", count="int", ended="ended"),
+        "count", player="name", cards="int", count="int", ended="text"),
     "dealt_too_many": _t(
         "%(cards)d cards came out for %(player)s, who was owed %(count)d: %(extra)d go back in the"
         " hopper (launcherctl reload N)", cards="int", player="name", count="int", extra="int"),
@@ -471,7 +474,7 @@ _GAME: dict[str, Text] = {
         cards="cards", player="name", reason="text"),
     "draw_failed": _t("%(player)s draws no card: %(reason)s; reload if the launcher is empty, then draw"
                       " again", player="name", reason="text"),
-    "no_card_came_out": _t("no card came out (%(ended)s)", ended="ended"),
+    "no_card_came_out": _t("no card came out (%(ended)s)", ended="text"),
     "no_draw": _t("%(ruleset)s is not played with the launcher as dealer: press the button instead",
                   ruleset="name"),
     "busy_dealing": _t("the launcher is dealing: draw once the cards owed are dealt"),
@@ -571,7 +574,7 @@ KINDS = MappingProxyType({
     "card": "a card id ('hit-2'), shown by its name in the language",
     "color": "red, yellow, green or blue",
     "direction": "clockwise or counterclockwise",
-    "ended": "how a launch ended: timeout, jam, lid or empty",
+    "ended": "how a launch ended: timeout, jam, lid, empty (a dispense: done, halt, refused)",
     "state": "a launcher state (ready, jammed, ...) or why a press was ignored (bench, ...)",
     "seconds": "a duration in seconds, shown with one decimal below 100",
     "percent": "a share from 0 to 1, shown as a percentage",

@@ -42,16 +42,17 @@ from contextlib import contextmanager
 from typing import Any, Awaitable, Callable, Iterator
 
 from firmware.api import Param
-from firmware.errors import ApiError, NotFound, Refused, Unavailable
+from firmware.errors import ApiError, InvalidParams, NotFound, Refused, Unavailable
 
 from . import advice as says
 from . import classic
 from . import damage as damages
 from . import game as games
 from . import table as tables
+from . import wording
 from .damage import Damage, GameUnavailable
 from .joincode import JoinCode
-from .points import ALL_COLORS, COLORS
+from .messages import card_id, color_id
 from .ruledoc import rules_data
 from .rulesets import RULESET_IDS, RULESETS, deck_size
 from .rulesets import get as get_ruleset
@@ -115,7 +116,7 @@ class GameService:
     def _broken(self, found: Damage) -> GameUnavailable:
         """Record the damage (the launcher goes on) and the error that refuses the request."""
         if found != self.damage:
-            log.error("game: %s", found.message)
+            log.error("game: %s", wording.daemon_text(found.message))
             self.publish_message(found.message)
         self.damage = found
         return GameUnavailable(found)
@@ -176,11 +177,11 @@ class GameService:
         self.open()
         if self.damage is not None:
             raise GameUnavailable(self.damage)
-        texts = [says.moved_aside(moved) if moved else says.writable_again()]
+        said = [says.moved_aside(moved) if moved else says.writable_again()]
         if self.table is not None:
-            texts.append(says.goes_on(self.match_id))
-        log.warning("game: repaired: %s", "; ".join(texts))
-        return {"repaired": found.kind, "moved_to": None if moved is None else str(moved), "messages": texts}
+            said.append(says.goes_on(self.match_id))
+        log.warning("game: repaired: %s", "; ".join(map(wording.daemon_text, said)))
+        return {"repaired": found.kind, "moved_to": None if moved is None else str(moved), **_messages(said)}
 
     def _write_back(self) -> dict[str, Any]:
         path = self.store.path
@@ -192,12 +193,12 @@ class GameService:
         except (OSError, sqlite3.Error) as exc:
             raise self._broken(damages.on_open(path, exc)) from None
         self.damage = None
-        texts = [says.written_back(path)]
+        said = [says.written_back(path)]
         if moved is not None:
-            texts.append(says.found_moved_aside(moved))
-        log.warning("game: repaired: %s", "; ".join(texts))
+            said.append(says.found_moved_aside(moved))
+        log.warning("game: repaired: %s", "; ".join(map(wording.daemon_text, said)))
         return {"repaired": damages.GONE, "moved_to": None if moved is None else str(moved),
-                "messages": texts}
+                **_messages(said)}
 
     def open(self) -> None:
         """Open the log and resume its match; a failure is recorded, never raised: the launcher runs."""
@@ -227,7 +228,7 @@ class GameService:
             self.table = tables.replay(record.action for record in records)
         except ApiError as exc:
             # A log this version cannot replay: keep it untouched and refuse to build on it.
-            self._broken(damages.unreplayable(self.log_path, match.id, exc.message))
+            self._broken(damages.unreplayable(self.log_path, match.id, says.reason(exc)))
             return
         log.info("game: match %d resumed, %d action(s)", match.id, len(records))
         self._aim_at_turn()
@@ -237,7 +238,7 @@ class GameService:
         if self.table is None:
             if self.damage is not None:
                 raise GameUnavailable(self.damage)
-            raise NotFound(says.no_game_text(self.log_path))
+            raise NotFound(says.no_game(self.log_path))
         return self.table
 
     def _table_status(self) -> dict[str, Any]:
@@ -251,7 +252,7 @@ class GameService:
     def status(self) -> dict[str, Any]:
         """The table's status with the match id, the reload advice, where the log is, and any damage."""
         if self.table is None and self.damage is None:
-            raise NotFound(says.no_game_text(self.log_path))
+            raise NotFound(says.no_game(self.log_path))
         shown = self._table_status() if self.table is not None else {"match_id": self.match_id}
         shown["reload_advice"] = says.reload_advice(self.hopper)
         shown["state_dir"] = str(self.daemon.state_dir)
@@ -267,7 +268,10 @@ class GameService:
     def status_for_daemon(self) -> dict[str, Any] | None:
         """The ``game`` key of ``status/get``: None without a game, never an exception."""
         if self.table is None:
-            return {"error": self.damage.message, "damage": self.damage.to_json()} if self.damage else None
+            if self.damage is None:
+                return None
+            return {"error": wording.text(self.damage.message), "error_object": self.damage.message,
+                    "damage": self.damage.to_json()}
         return self.status()
 
     # ---- acting --------------------------------------------------------------------------
@@ -286,8 +290,7 @@ class GameService:
         self.table = table
         self.daemon.publish("game/action", {"seq": seq, "match_id": self.match_id, "action": action})
         if action["type"] == "end_round" and not table.match_over:
-            effects.append({"type": "message",
-                            "text": says.dealing_advice(table.game.ruleset, len(table.game.players))})
+            effects.append(wording.effect(says.dealing_advice(table.game.ruleset, len(table.game.players))))
         self._follow_deals()
         return self._reply(effects)
 
@@ -295,7 +298,7 @@ class GameService:
         """A new match: checked, its first action logged, then live (the previous one stays in history)."""
         self._writable()
         if self.table is not None and not self.table.match_over and not force:
-            raise Refused(says.still_running_text(self.match_id, list(self.table.match.players),
+            raise Refused(says.still_running(self.match_id, list(self.table.match.players),
                                              self.table.game.round_no))
         table, effects = tables.new_table(action)
         previous = self.match_id if self.table is not None and not self.table.match_over else None
@@ -307,9 +310,9 @@ class GameService:
         if self.damage is not None:  # an unreplayable match no longer stands in the way
             self.damage = None
         self.daemon.publish("game/action", {"seq": None, "match_id": self.match_id, "action": action})
-        effects.append({"type": "message", "text": says.dealing_advice(action["rules"], len(action["players"]))})
+        effects.append(wording.effect(says.dealing_advice(table.game.ruleset, len(action["players"]))))
         if previous is not None:
-            effects.insert(0, {"type": "message", "text": says.set_aside_text(previous)})
+            effects.insert(0, wording.effect(says.set_aside(previous)))
         return self._reply(effects)
 
     def resume_match(self, match_id: int) -> dict[str, Any]:
@@ -323,7 +326,7 @@ class GameService:
         try:
             table = tables.replay(record.action for record in records)
         except ApiError as exc:
-            raise Refused(says.cannot_replay(match_id, exc.message)) from None
+            raise Refused(says.cannot_replay(match_id, says.reason(exc))) from None
         previous = self.match_id if self.table is not None and not self.table.match_over else None
         with self._writing() as store:
             store.set_current(match_id)
@@ -331,10 +334,10 @@ class GameService:
         self.table, self.match_id, self._last_press, self.damage = table, match_id, None, None
         self._aim_at_turn()
         self._follow_deals()
-        texts = [says.resumed(match_id)]
+        said = [says.resumed(match_id)]
         if previous is not None:
-            texts.insert(0, says.set_aside_text(previous))
-        return self._reply([{"type": "message", "text": text} for text in texts])
+            said.insert(0, says.set_aside(previous))
+        return self._reply([wording.effect(message) for message in said])
 
     def abandon(self) -> dict[str, Any]:
         """``game/abandon``: no match at the table; the one that was stays in history, resumable."""
@@ -345,9 +348,9 @@ class GameService:
         self._stop_dealing()
         abandoned = self.match_id
         self.table, self.match_id, self._last_press = None, None, None
-        text = says.set_aside_text(abandoned)
-        self.publish_message(text)
-        return {"abandoned": abandoned, "messages": [text]}
+        said = says.set_aside(abandoned)
+        self.publish_message(said)
+        return {"abandoned": abandoned, **_messages([said])}
 
     def undo(self) -> dict[str, Any]:
         """Take back the match's last live action (kept in the log, marked undone): a replay without it."""
@@ -356,7 +359,7 @@ class GameService:
         with self._reading():
             records = store.actions(self.match_id)
         if len(records) < 2:
-            raise Refused("nothing to undo: the match has only just started (game new starts another)")
+            raise Refused(says.nothing_to_undo())
         last = records[-1]
         table = tables.replay(record.action for record in records[:-1])
         with self._writing():
@@ -368,22 +371,26 @@ class GameService:
         self._aim_at_turn()
         # Whose cards they are: the press's own record, or (older logs) whose move it is again.
         who = last.action.get("by") or games.turn(table.game)
-        texts = [says.undone_text(last.action, who)]
+        said = [says.undone(last.action, who)]
         if _owes_deal(table.game):
-            texts.append(says.deals_again())
+            said.append(says.deals_again())
         self._follow_deals()
-        reply = self._reply([{"type": "message", "text": text} for text in texts])
+        reply = self._reply([wording.effect(message) for message in said])
         reply["undone"] = last.action
         return reply
 
     def _reply(self, effects: list[dict[str, Any]]) -> dict[str, Any]:
-        """Carry out effects (messages published, one aim) and build the reply: status + messages."""
-        texts = []
+        """Carry out effects (messages published, one aim) and build the reply: status + messages.
+
+        ``messages``: the texts, in the language of the request; ``message_objects``: the same
+        messages as objects, in the same order.
+        """
+        said = []
         aim = None
         for effect in effects:
             if effect["type"] == "message":
-                texts.append(effect["text"])
-                self.publish_message(effect["text"])
+                said.append(effect["message"])
+                self.publish_message(effect["message"])
             elif effect["type"] == "aim":
                 aim = effect  # only where the launcher ends up matters: one servo move
             elif effect["type"] == "round_over":
@@ -392,11 +399,13 @@ class GameService:
         if aim is not None:
             self._aim(aim["seat"], aim["seats"])
         self.follow_hopper()  # a reload since the last launcher event is no event: the advice must see it
-        return {**self.status(), "messages": texts}
+        return {**self.status(), **_messages(said)}
 
-    def publish_message(self, text: str) -> None:
-        """A ``game/message`` event for whoever is watching the table."""
-        self.daemon.publish("game/message", {"text": text, "match_id": self.match_id})
+    def publish_message(self, message: dict[str, Any]) -> None:
+        """A ``game/message`` event for whoever is watching the table: the message object, and its
+        text in the daemon's language for subscribers that show texts as they come."""
+        self.daemon.publish("game/message", {"message": message, "text": wording.daemon_text(message),
+                                             "match_id": self.match_id})
 
     def _aim_at_turn(self) -> None:
         """Face whoever's move it is (after a resume or an undo, which carry no aim effect)."""
@@ -455,7 +464,7 @@ class GameService:
             try:
                 tables.apply(self.table, {"type": "press", "cards": 1, "by": presser})
             except ApiError as exc:
-                self.publish_message(says.uncounted_press(press_id, cards, exc.message))
+                self.publish_message(says.uncounted_press(press_id, cards, says.reason(exc)))
                 return
             self._background(self._draw_for(presser))
             return
@@ -463,7 +472,7 @@ class GameService:
         try:
             self.act(press if presser is None else {**press, "by": presser})
         except ApiError as exc:
-            self.publish_message(says.uncounted_press(press_id, cards, exc.message))
+            self.publish_message(says.uncounted_press(press_id, cards, says.reason(exc)))
             return
         self._last_press = (press_id, presser)
 
@@ -474,7 +483,7 @@ class GameService:
                 self.act({"type": "cards", "cards": 1, "press_id": params.get("press_id"),
                           "by": self._last_press[1]})
             except ApiError as exc:
-                self.publish_message(says.uncounted_late_card(exc.message))
+                self.publish_message(says.uncounted_late_card(says.reason(exc)))
 
     # ---- the blaster (blast) ----------------------------------------------------------------
 
@@ -501,7 +510,7 @@ class GameService:
         try:
             self.act(action if who is None else {**action, "by": who})
         except ApiError as exc:
-            self.publish_message(says.uncounted_insert(action["insert_id"], action["cards"], exc.message))
+            self.publish_message(says.uncounted_insert(action["insert_id"], action["cards"], says.reason(exc)))
 
     # ---- dealer mode (classic, despicable-me-4) ------------------------------------------------
 
@@ -577,7 +586,7 @@ class GameService:
             call.add_done_callback(self._dealt_after_stop)
             raise
         except ApiError as exc:  # refused: the motor rests, the lid is open, halted...
-            self.publish_message(says.deal_waits(player, exc.message))
+            self.publish_message(says.deal_waits(player, says.reason(exc)))
             await self._launcher_ready(exc.data.get("retry_after_s"))
             return 0
         cards = min(outcome.get("cards", 0), count)  # never above what is owed
@@ -587,7 +596,7 @@ class GameService:
             try:
                 self.act({"type": "press", "cards": cards, "press_id": outcome.get("press_id"), "by": player})
             except ApiError as exc:
-                self.publish_message(says.uncounted_deal(cards, player, exc.message))
+                self.publish_message(says.uncounted_deal(cards, player, says.reason(exc)))
                 return None
         if cards < count:
             self.publish_message(says.deal_short(player, cards, count, outcome.get("ended")))
@@ -617,18 +626,18 @@ class GameService:
         try:
             call = await self.daemon.call("launcher/dispense", {"count": 1})
         except ApiError as exc:
-            self.publish_message(says.draw_failed(player, exc.message))
+            self.publish_message(says.draw_failed(player, says.reason(exc)))
             return
         finally:
             self._drawing = False
         cards = call.get("cards", 0)
         if not cards:
-            self.publish_message(says.draw_failed(player, f"no card came out ({call.get('ended')})"))
+            self.publish_message(says.draw_failed(player, says.no_card_came_out(call.get("ended"))))
             return
         try:
             self.act({"type": "press", "cards": cards, "press_id": call.get("press_id"), "by": player})
         except ApiError as exc:
-            self.publish_message(says.uncounted_deal(cards, player, exc.message))
+            self.publish_message(says.uncounted_deal(cards, player, says.reason(exc)))
 
     async def draw(self, by: str | None) -> dict[str, Any]:
         """``game/draw``: whose move it is draws exactly one card; the reply once it is counted."""
@@ -646,7 +655,7 @@ class GameService:
         finally:
             self._drawing = False
         if not outcome.get("cards"):
-            raise Refused(says.draw_failed(player, f"no card came out ({outcome.get('ended')})"))
+            raise Refused(says.draw_failed(player, says.no_card_came_out(outcome.get("ended"))))
         return self.act({"type": "press", "cards": 1, "press_id": outcome.get("press_id"), "by": player})
 
     def follow_hopper(self) -> None:
@@ -655,7 +664,7 @@ class GameService:
         advice = says.reload_advice(self.hopper)
         low = advice["reload"]
         if low and not self._low and self.table is not None:
-            self.publish_message(advice["text"])
+            self.publish_message(advice["text_object"])
         self._low = low
 
     def _launcher_hopper(self) -> int | None:
@@ -693,7 +702,7 @@ class GameService:
     def log_of_match(self) -> dict[str, Any]:
         """``game/log``: the current match and all its actions, undone ones included."""
         if self.match_id is None:
-            raise NotFound(says.no_game_text(self.log_path))
+            raise NotFound(says.no_game(self.log_path))
         with self._reading() as store:
             return {"match": store.match(self.match_id).to_json(),
                     "actions": [r.to_json() for r in store.actions(self.match_id, include_undone=True)]}
@@ -723,6 +732,40 @@ class GameService:
         return shown
 
 
+def _messages(said: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ``messages`` of a reply (texts in the request's language) and their ``message_objects``."""
+    return {"messages": [wording.text(message) for message in said], "message_objects": said}
+
+
+def _named(params: dict[str, Any]) -> dict[str, Any]:
+    """Cards and colours given by their names in any language ("Double attaque", "rouge") as ids.
+
+    A name that is none is left as typed: the ruleset (or the score counter) then says what it
+    has, which is more help than a list of every card of every box.
+    """
+    named = dict(params)
+    for key, to_id in (("card", card_id), ("first_card", card_id), ("color", color_id)):
+        if named.get(key) is not None:
+            named[key] = _id_or_typed(to_id, named[key])
+    if isinstance(named.get("hands"), dict):
+        named["hands"] = {name: _hand_named(hand) for name, hand in named["hands"].items()}
+    return named
+
+
+def _id_or_typed(to_id: Callable[[str], str], name: str) -> str:
+    try:
+        return to_id(name)
+    except InvalidParams:
+        return name
+
+
+def _hand_named(hand: Any) -> Any:
+    """A hand typed as cards ("7,Appuyer 2 fois,wild") with each card's id; a total as it is."""
+    if not isinstance(hand, str) or ("," not in hand and hand.strip().isdigit()):
+        return hand
+    return ",".join(_id_or_typed(card_id, name) for name in hand.split(","))
+
+
 def _present(params: dict[str, Any]) -> dict[str, Any]:
     """Parameters given (absent optional ones are None): the action is logged without the gaps."""
     return {key: value for key, value in params.items() if value is not None and value is not False}
@@ -744,12 +787,13 @@ def setup(daemon: Any) -> GameService:
 
 def _new(service: GameService, params: dict[str, Any]) -> dict[str, Any]:
     force = params.pop("force")
-    return service.start({"type": "new", **_present(params)}, force=force)
+    return service.start({"type": "new", **_present(_named(params))}, force=force)
 
 
 def _register(daemon: Any, service: GameService) -> None:
     r = daemon.api.register
-    color = Param(str, None, choices=ALL_COLORS)  # each ruleset then checks its own colours
+    # Any language's name of a colour or a card (_named); each ruleset then checks its own.
+    color = (str, None)
     act = service.act
 
     r("game/new", lambda p: _new(service, dict(p)), {
@@ -768,11 +812,11 @@ def _register(daemon: Any, service: GameService) -> None:
       doc="fix what game/status reports about the log (moves a damaged log aside)")
     r("game/rules", lambda p: rules_data(p["rules"]), {"rules": (str, None)},
       doc="the cards of a ruleset (or of every ruleset), their points, and the scoring variants")
-    r("game/play", lambda p: act({"type": "play", **_present(p)}), {
+    r("game/play", lambda p: act({"type": "play", **_present(_named(p))}), {
         "card": str, "color": color, "target": (str, None), "last": (bool, False), "by": (str, None),
     }, doc="the player whose move it is plays a card")
-    r("game/first-attack", lambda p: act({"type": "first_attack", **_present(p)}), {
-        "color": Param(str, choices=COLORS), "target": str, "by": (str, None),
+    r("game/first-attack", lambda p: act({"type": "first_attack", **_present(_named(p))}), {
+        "color": str, "target": str, "by": (str, None),
     }, doc="the colour and victim of a turned-up wild-attack")
     for kind, doc in (("uno", "a player calls Uno"), ("catch", "a player is caught without Uno"),
                       ("hint", "a player gave advice (2005, 2010)")):
@@ -796,10 +840,10 @@ def _register(daemon: Any, service: GameService) -> None:
     r("game/status", lambda p: service.fresh_status(),
       doc="the round, whose move it is, the match, where the log is and what is wrong with it")
     r("game/log", lambda p: service.log_of_match(), doc="the match's actions, undone ones included")
-    r("game/end-round", lambda p: act({"type": "end_round", **_present(p)}), {
+    r("game/end-round", lambda p: act({"type": "end_round", **_present(_named(p))}), {
         "winner": str, "hands": dict, "first_card": (str, None), "color": color,
     }, doc="score the round (hands: name -> points or cards) and deal the next")
-    r("game/edit-round", lambda p: act({"type": "edit_round", **_present(p)}), {
+    r("game/edit-round", lambda p: act({"type": "edit_round", **_present(_named(p))}), {
         "round": Param(int, minimum=1), "hands": dict,
     }, doc="correct the hands of an ended round")
     r("game/scores", lambda p: service.scores(p["csv"]), {"csv": (bool, False)},

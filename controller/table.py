@@ -208,15 +208,10 @@ def _round_messages(before: scores.MatchState, after: scores.MatchState) -> Effe
         effects.append(wording.said("leave_table", players=left))
     for key in ("reminder_object", "tie_rule_object"):
         if counter.get(key):
-            effects.append(_said(counter[key]))
+            effects.append(wording.effect(counter[key]))
     if counter["match_over"]:
         effects.append(wording.said("match_winner", winners=_match_winners(after)))
     return effects
-
-
-def _said(said: dict[str, Any]) -> dict[str, Any]:
-    """The message effect of a message object built elsewhere (the counter's reminder, its rule)."""
-    return wording.said(said["id"], **{key: value for key, value in said.items() if key != "id"})
 
 
 def _next_round(table: Table, match: scores.MatchState, first_card: Any = None,

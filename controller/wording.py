@@ -30,7 +30,11 @@ def daemon_text(message: Mapping[str, Any]) -> str:
     return contextvars.Context().run(text, message)
 
 
+def effect(message: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``message`` effect of a message object: a line the table should hear, object and text."""
+    return {"type": "message", "message": dict(message), "text": text(message)}
+
+
 def said(message_id: str, /, **params: Any) -> dict[str, Any]:
-    """A ``message`` effect: a line the table should hear, as an object and as a text."""
-    message = i18n.message(message_id, **params)
-    return {"type": "message", "message": message, "text": text(message)}
+    """The ``message`` effect of a message built here: ``said("calls_uno", player="Ann")``."""
+    return effect(i18n.message(message_id, **params))

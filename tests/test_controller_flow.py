@@ -82,7 +82,8 @@ def test_replies_follow_a_reload_made_while_the_launcher_was_ready(tmp_path):
         reply = ctl(running, "play", "5")
         assert reply.returncode == 0 and "empty" not in reply.stdout
         assert running.call("game/status")["reload_advice"] == {
-            "hopper": 112, "reload": False, "text": "the launcher holds about 112 cards"}
+            "hopper": 112, "reload": False, "text": "the launcher holds about 112 cards",
+            "text_object": {"id": "hopper_holds", "hopper": 112}}
 
 
 def test_game_new_and_each_new_round_say_how_many_cards_to_load_after_dealing(tmp_path):
@@ -103,7 +104,7 @@ def test_undoing_a_press_says_the_cards_came_out_and_who_holds_them(tmp_path):
         assert running.call("launcher/launch")["cards"] == 3  # Ann's press: 3 cards, her turn is over
         undone = ctl(running, "undo")
         assert undone.returncode == 0, undone.stderr
-        assert ("undone: Ann: press cards=3 press_id=1. Those 3 card(s) did come out of the launcher and"
+        assert ("undone: Ann: press cards=3 press_id=1. Those 3 cards did come out of the launcher and"
                 " Ann holds them") in undone.stdout
         assert "launcherctl reload N" in undone.stdout
         status = running.call("game/status")

@@ -96,7 +96,8 @@ def test_presses_from_button_and_api_are_the_moves_of_whose_turn_it_is(launcherd
                     "match_id", "last_card_attack"}
         assert expected <= set(after)
         assert after["reload_advice"] == {"hopper": 107, "reload": False,
-                                          "text": "the launcher holds about 107 cards"}
+                                          "text": "the launcher holds about 107 cards",
+                                          "text_object": {"id": "hopper_holds", "hopper": 107}}
         launcher = c.call("status/get")
         assert launcher["game"]["turn"] == "Bob"
         assert launcher["aim"] == pytest.approx(0.0)  # Bob: chair 1 of 3, the middle
@@ -222,7 +223,7 @@ feed_timeout_ms = 300
             status = c.call("game/status")
             assert status["reload_advice"]["reload"] and status["reload_advice"]["hopper"] == 11
             texts = (m["params"]["text"] for m in events.messages() if m.get("event") == "game/message")
-            assert next(t for t in texts if "left in the launcher" in t).startswith("about 11 card(s)")
+            assert next(t for t in texts if "left in the launcher" in t).startswith("about 11 cards")
             c.call("launcher/reload", {"cards": 0})
             assert c.call("launcher/launch")["ended"] == "empty"  # the feed ran dry: no card
             assert "the launcher is empty" in next(t for t in texts if "press 2" in t)

@@ -173,7 +173,7 @@ def test_a_short_dispense_is_counted_and_the_rest_dealt_once_the_launcher_is_rea
 
     (dispensed, owed), launcher, service = asyncio.run(scenario())
     assert dispensed == [7, 7] and (owed["player"], owed["cards"]) == ("Bob", 4)
-    assert any(text.startswith("Bob was dealt 3 of 7 card(s) (jam)") for text in launcher.messages())
+    assert any(text.startswith("Bob was dealt 3 of 7 cards (jam)") for text in launcher.messages())
     assert launcher.dispensed() == [7, 7, 4, 7] and taken(service) == [7, 7, 7]
     assert presses(service) == [("Ann", 7), ("Bob", 3), ("Bob", 4), ("Cy", 7)]
 
@@ -220,7 +220,7 @@ def test_cards_of_a_dispense_under_way_when_a_new_game_starts_are_not_counted(tm
 
     launcher, service = asyncio.run(scenario())
     assert launcher.dispensed() == [7]
-    assert any(text.startswith("7 card(s) came out after the deal was stopped") for text in launcher.messages())
+    assert any(text.startswith("7 cards came out after the deal was stopped") for text in launcher.messages())
     assert service.status()["ruleset"] == "attack-mega-hit" and taken(service) == [0, 0, 0]
 
 
@@ -373,7 +373,7 @@ def test_an_insertion_the_round_refuses_is_said_not_counted(tmp_path):
         return launcher
 
     launcher = asyncio.run(scenario())
-    assert any(text.startswith("insertion 4 (0 card(s) blasted) is not counted in the game: round 1 is over")
+    assert any(text.startswith("insertion 4 (0 cards blasted) is not counted in the game: round 1 is over")
                for text in launcher.messages())
 
 
