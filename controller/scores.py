@@ -119,12 +119,12 @@ def _total(points: object) -> Hand:
     """A hand entered as a total: a whole number, zero or more."""
     if isinstance(points, str):
         if "." in points:
-            raise InvalidParams(f"points must be a whole number, not {points!r}")
+            raise InvalidParams(message("hand_points_whole", points=repr(points)))
         points = int(points)
     if isinstance(points, bool) or not isinstance(points, int):
-        raise InvalidParams(f"points must be a whole number, not {points!r}")
+        raise InvalidParams(message("hand_points_whole", points=repr(points)))
     if points < 0:
-        raise InvalidParams(f"points cannot be negative ({points})")
+        raise InvalidParams(message("hand_points_negative", points=points))
     return Hand(points=points)
 
 
@@ -136,10 +136,11 @@ def _cards(ruleset: str, names: Sequence[object]) -> Hand:
             raise InvalidParams(f"a card name must be a non-empty text, not {name!r}")
         # Players type "Hit 2" as readily as "hit-2": both are the table's "hit-2".
         cards.append(re.sub(r"[\s_]+", "-", name.strip().lower()))
-    try:
-        return Hand(points=hand_points(ruleset, cards), cards=tuple(cards))
-    except KeyError as error:
-        raise InvalidParams(error.args[0]) from None
+    table = _table(ruleset)
+    unknown = next((card for card in cards if card not in table), None)
+    if unknown is not None:
+        raise InvalidParams(message("not_a_card_in_hand", card=unknown, ruleset=ruleset, cards=list(table)))
+    return Hand(points=hand_points(ruleset, cards), cards=tuple(cards))
 
 
 def _hand(ruleset: str, value: object) -> Hand:
@@ -147,7 +148,7 @@ def _hand(ruleset: str, value: object) -> Hand:
     if isinstance(value, str):
         text = value.strip()
         if not text:
-            raise InvalidParams("empty hand: enter a total (0 for none) or cards, e.g. 7,hit-2,wild")
+            raise InvalidParams(message("empty_hand"))
         hand = _total(text) if _NUMBER.fullmatch(text) else _cards(ruleset, text.split(","))
     elif isinstance(value, (list, tuple)):
         hand = _cards(ruleset, value)
@@ -174,7 +175,7 @@ def parse_hand(ruleset: str, text: str) -> dict:
 
 def _known(state: MatchState, name: object) -> str:
     if name not in state.players:
-        raise NotFound(f"no player {name!r}; players: " + ", ".join(state.players))
+        raise NotFound(message("no_player_in_match", name=str(name), players=list(state.players)))
     return name
 
 
@@ -194,7 +195,7 @@ def new_match(
     if scoring not in SCORINGS:
         raise InvalidParams(f"unknown scoring {scoring!r}; scorings: " + ", ".join(SCORINGS))
     if scoring == "elimination" and len(seats) < 3:
-        raise InvalidParams("elimination needs 3 players or more: with 2 the first hand is the duel")
+        raise InvalidParams(message("elimination_three"))
     if isinstance(target, bool) or not isinstance(target, int) or target <= 0:
         raise InvalidParams(f"the target must be a positive whole number, not {target!r}")
     state = MatchState(ruleset=ruleset, players=seats, scoring=scoring, target=target, dealer=seats[0])
@@ -266,10 +267,6 @@ def _joined(notes: list[dict]) -> dict | None:
     return notes[0] if notes else None
 
 
-def _names(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def _decide_standard(seats: _Seats, winner: str, totals: _Totals, target: int) -> _Decision:
     """Only the round winner scores, so only they can have reached the target."""
     return _Decision(result=winner if totals[winner] >= target else None)
@@ -330,16 +327,16 @@ def _play(state: MatchState, winner: object, hands: Mapping[str, Hand], ejected:
     """The next round of ``state``, checked against who is seated, scored and decided."""
     seats = tuple(seated(state))
     if _known(state, winner) not in seats:
-        raise InvalidParams(f"{winner} is no longer seated; seated: " + ", ".join(seats))
+        raise InvalidParams(message("winner_not_seated", player=winner, seated=list(seats)))
     for name in hands:
         if _known(state, name) not in seats:
-            raise InvalidParams(f"{name} is no longer seated: no hand; seated: " + ", ".join(seats))
+            raise InvalidParams(message("hand_not_seated", player=name, seated=list(seats)))
     missing = [name for name in seats if name not in hands and name != winner]
     if missing:
-        raise InvalidParams(f"missing hand of {_names(missing)}")
+        raise InvalidParams(message("missing_hands", players=missing))
     won = hands.get(winner, Hand(points=0))
     if won.points or won.cards:
-        raise InvalidParams(f"{winner} won the round: their hand is empty (0), not {won.points}")
+        raise InvalidParams(message("winner_hand_empty", player=winner, points=won.points))
     hands = {name: hands.get(name, won) for name in seats}
     if state.scoring == "standard":
         points = {name: 0 for name in seats} | {winner: sum(hand.points for hand in hands.values())}
@@ -372,7 +369,8 @@ def _entered(state: MatchState, hands: object) -> dict[str, Hand]:
         try:
             parsed[name] = _hand(state.ruleset, value)
         except InvalidParams as error:
-            raise InvalidParams(f"{name}'s hand: {error.message}") from None
+            raise InvalidParams(message("hand_of", player=str(name),
+                                        reason=error.message_object or error.message)) from None
     return parsed
 
 

@@ -32,6 +32,7 @@ from datetime import datetime
 from typing import Any, Iterable
 
 from firmware.errors import ApiError, NotFound, Unavailable
+from firmware.i18n import message
 
 from . import game as games
 from . import rulesets
@@ -222,7 +223,7 @@ def stats_of(store: Any, current: int | None, match_id: int | None = None) -> di
         if record.id == (match_id if match_id is not None else current):
             chosen = figures
     if match_id is not None and chosen is None:
-        raise NotFound(f"no match {match_id} with statistics; see game/history")
+        raise NotFound(message("no_match_stats", match=match_id))
     return {"match_id": None if chosen is None else chosen["id"], "match": chosen,
             "history": history_stats(matches)}
 
@@ -231,11 +232,11 @@ def register_stats(daemon: Any, service: Any) -> None:
     """Add ``game/stats`` to the daemon's API, reading the game service's log."""
     def handler(params: dict[str, Any]) -> dict[str, Any]:
         if service.store is None:
-            raise Unavailable(f"the game log {service.log_path} is not open: see game/status")
+            raise Unavailable(message("log_not_open", path=str(service.log_path)))
         try:
             return stats_of(service.store, service.match_id, params["match"])
         except sqlite3.DatabaseError as exc:
-            raise Unavailable(f"the game log cannot be read ({exc}): see game/status") from None
+            raise Unavailable(message("log_unreadable", reason=str(exc))) from None
 
     daemon.api.register("game/stats", handler, {"match": (int, None)},
                         doc="statistics of a match (default: the table's) and of every match played")

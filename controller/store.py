@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from firmware.errors import LauncherError, NotFound, Refused
+from firmware.i18n import message
 
 FILENAME = "game.sqlite3"
 SCHEMA_VERSION = 1
@@ -257,7 +258,7 @@ class Store:
         # Kept only when it changes, so that "finished" is the time the match was first won.
         row = self._db.execute("SELECT finished, winner FROM matches WHERE id = ?", (match_id,)).fetchone()
         if row is None:
-            raise NotFound(f"no match {match_id}")
+            raise NotFound(message("no_match", match=match_id))
         if over and row[0] is None:
             self._db.execute("UPDATE matches SET finished = ?, winner = ? WHERE id = ?",
                              (_now(), winner, match_id))
@@ -284,7 +285,7 @@ class Store:
             "SELECT id, started, rules, players, finished, winner FROM matches WHERE id = ?", (match_id,)
         ).fetchone()
         if row is None:
-            raise NotFound(f"no match {match_id}")
+            raise NotFound(message("no_match", match=match_id))
         return _match(row)
 
     def matches(self) -> list[MatchRecord]:

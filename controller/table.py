@@ -232,7 +232,7 @@ def _end_round(table: Table, p: dict[str, Any]) -> tuple[Table, Effects]:
     effects = _round_messages(table.match, match)
     if scores.scores(match)["match_over"]:
         if p["first_card"] is not None or p["color"] is not None:
-            raise InvalidParams("the match is over: there is no next round to turn a card up for")
+            raise InvalidParams(message("no_next_round"))
         return replace(table, match=match), effects
     table, dealt = _next_round(table, match, p["first_card"], p["color"])
     return table, effects + dealt
