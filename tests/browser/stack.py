@@ -58,8 +58,9 @@ def wait_until(check, timeout: float, what: str) -> None:
 class Stack:
     """One simulated launcher and its table page."""
 
-    def __init__(self, sim: bool = True) -> None:
+    def __init__(self, sim: bool = True, web_args: list[str] | None = None) -> None:
         self.sim = sim  # False: launcherd on mock pins as if on a Pi, with no simulated mechanism
+        self.web_args = web_args or []  # more options of launcher-web (--lang fr)
         # Short: a Unix socket path may not exceed 107 bytes, and pytest's tmp_path can.
         self.dir = Path(tempfile.mkdtemp(prefix="web-", dir="/tmp"))
         self.socket = self.dir / "launcher.sock"
@@ -99,7 +100,7 @@ class Stack:
     def start_web(self) -> None:
         self.web = subprocess.Popen(
             [sys.executable, "-m", "controller.web.server", "--socket", str(self.socket),
-             "--listen", f"127.0.0.1:{self.port}"],
+             "--listen", f"127.0.0.1:{self.port}", *self.web_args],
             stdout=subprocess.DEVNULL, stderr=open(self.dir / "launcher-web.log", "ab"),
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
         wait_until(lambda: self.get("/api/state")[0] == 200, 15, "launcher-web never reached launcherd")
@@ -119,10 +120,10 @@ class Stack:
         return result.stdout.strip()
 
     def request(self, method: str, path: str, body: object = None, code: str | None = None,
-                raw: bytes | None = None) -> tuple[int, object, dict]:
+                raw: bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, object, dict]:
         """(status, JSON body or text, headers) of one HTTP request."""
         data = raw if raw is not None else None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.url + path, data=data, method=method)
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers or {})
         if data is not None:
             request.add_header("Content-Type", "application/json")
         if code is not None:

@@ -205,3 +205,50 @@ def test_wilds_ask_for_a_colour_and_attacks_for_a_player(stack, browser_context)
     page.click("#picker button.cancel")
     expect_text(page, "#turn-name", "^Cy$")
     assert stack.post("/api/game/status")[1]["top_card"] == "wild-attack"
+
+
+def test_the_page_in_french_by_the_switch_remembered_and_back(stack, browser_context):
+    from playwright.sync_api import expect
+
+    code = stack.code()
+    assert stack.post("/api/game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]},
+                      code)[0] == 200
+    assert stack.post("/api/game/play", {"card": "hit-2"}, code)[0] == 200
+    page = browser_context.new_page()
+    page.goto(f"{stack.url}/?code={code}")
+    expect_text(page, "#turn-what", "^owes 2 presses or stacks a Hit card$")  # the browser asks for English
+
+    page.click(".langs button[data-lang='fr']")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect_text(page, "#turn-what", "^doit 2 appuis ou pose une carte Appuyer$")
+    expect_text(page, "#launcher-state", "prêt : le joueur qui a la main appuie sur le bouton")
+    expect_text(page, "h1", "^Lanceur de cartes$")
+    expect_text(page, "#cards button[data-card='hit-2']", "Appuyer 2 fois")  # the French rule book's names
+    expect_text(page, "#act h2", "^Jouer$")
+    expect(page.locator("#code")).to_have_attribute("placeholder", "6 chiffres")
+    # French is longer: the page still fits a phone and every control is still a thumb's size.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    too_small = page.evaluate("""() => [...document.querySelectorAll('button, summary, input, select, a')]
+        .filter((e) => e.offsetParent !== null && !(e.type === 'checkbox'))
+        .filter((e) => e.getBoundingClientRect().height < 44).map((e) => e.id || e.textContent)""")
+    assert too_small == []
+    shot(page, "14-french")
+
+    # The choice is this phone's, kept over a reload.
+    page.reload()
+    expect_text(page, "#turn-what", "^doit 2 appuis")
+    page.click("#press")
+    expect_text(page, "#last-burst", "^Bob a appuyé : rien n'est sorti$")
+    page.click(".langs button[data-lang='en']")
+    expect_text(page, "#turn-what", "^owes 1 press$")
+    expect_text(page, "#last-burst", "^Bob pressed: nothing came out$")
+
+
+def test_a_french_browser_gets_the_page_in_french(stack, browser_context):
+    page = browser_context.new_page()
+    page.set_extra_http_headers({"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"})
+    page.goto(stack.url + "/")
+    expect_text(page, "#link", "en direct")
+    expect_text(page, "#turn-name", "^Pas de partie$")
+    expect_text(page, "#turn-what", "^pas encore de partie : lancez-en une ci-dessous$")
+    shot(page, "15-french-browser")
