@@ -365,3 +365,33 @@ def test_launcher_voice_waits_for_a_daemon_that_is_not_there_yet(tmp_path):
     finally:
         voice.terminate()
         voice.wait(10)
+
+
+def test_events_carrying_message_objects_are_heard_in_the_voices_own_words():
+    """game/message carries a message object and its text, a launcher event its reason as both:
+    launcher-voice keeps to its own phrases, in its own language, whatever the daemon's."""
+    state, _ = game.new_game("attack-mega-hit", PLAYERS)
+    start = game.status(state)
+    state, _ = game.apply(state, play("hit-2"))
+    said = []
+
+    async def speak(text):
+        said.append(text)
+
+    async def main():
+        voice = Voice(Announcer(), "fr", speak)
+        events = [
+            ("game/action", {"seq": 1, "match_id": 1, "action": play("hit-2")}),
+            ("game/message", {"message": {"id": "owes", "player": "Bob", "presses": 2},
+                              "text": "Bob owes 2 presses", "match_id": 1}),
+            ("jammed", {"press_id": 1, "reason": "a card is stuck in the slot",
+                        "reason_object": {"id": "voice_jam"}}),
+        ]
+        await voice.listen(ScriptedConnection([start, game.status(state)], events))
+        speaker = asyncio.ensure_future(voice.speak_forever())
+        while len(said) < 2:
+            await asyncio.sleep(0)
+        speaker.cancel()
+
+    asyncio.run(asyncio.wait_for(main(), 5))
+    assert said == ["Une carte est coincée", "Bob, appuie deux fois"]
