@@ -426,8 +426,10 @@ def report_error(args: argparse.Namespace | None, error: ApiError | dict[str, An
     if json_output or getattr(args, "json", False):
         print(json.dumps({"error": body}, indent=2))
     else:
-        print(body["message"] if body["message"].startswith("launcherctl") else f"launcherctl: {body['message']}",
-              file=sys.stderr)
+        text = body["message"]
+        if isinstance(body.get("state"), str):
+            text += f" (state {body['state']})"  # a refusal of the core: the state it was refused in
+        print(text if text.startswith("launcherctl") else f"launcherctl: {text}", file=sys.stderr)
         if body.get("retry_after_s") is not None:
             print(f"  the launcher will take it in {body['retry_after_s']:g} s: try again then", file=sys.stderr)
     return exit_code

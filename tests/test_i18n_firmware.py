@@ -133,9 +133,9 @@ def test_launcherctl_lang_fr_prints_a_refusal_in_french(daemon_process):
     after = proc.ctl("wake", "--lang", "fr", "--json")
     english = proc.ctl("--lang", "en", "wake")
     assert before.returncode == after.returncode == english.returncode == 1
-    assert before.stderr == "launcherctl: le lanceur n'est pas en veille\n"
+    assert before.stderr == "launcherctl: le lanceur n'est pas en veille (state ready)\n"
     assert json.loads(after.stdout)["error"]["message_object"] == NOT_SLEEPING
-    assert english.stderr == "launcherctl: not sleeping\n"
+    assert english.stderr == "launcherctl: not sleeping (state ready)\n"
 
 
 def test_launcherctl_lang_de_is_a_usage_error(tmp_path):
