@@ -14,7 +14,9 @@ from controller.messages import render
 from firmware import i18n
 from firmware.cli import Client, format_event, format_outcome
 from firmware.config import ConfigError, load_config
+from firmware.dealer import Dealer
 from firmware.errors import ApiError
+from firmware.methods import with_texts
 from conftest import BIN, ThreadDaemon
 
 NOT_SLEEPING = {"id": "refused_not_sleeping"}
@@ -196,3 +198,20 @@ def test_watch_renders_the_objects_of_an_event_in_launcherctl_language():
     assert line == 'refused: event="Wake" state="ready" reason="le lanceur n\'est pas en veille"'
     with i18n.speaking("en"):
         assert format_event(event) == 'refused: event="Wake" state="ready" reason="not sleeping"'
+
+
+# ---- the dealer ---------------------------------------------------------------------------------
+
+
+def test_the_dealer_waits_with_the_core_reason_as_an_object():
+    dealer = Dealer()
+    (_, ask) = dealer.start(3, "z", 10.0)
+    rest = {"id": "motor_needs_rest", "seconds": 1.9}
+    # As the daemon's listeners hear it: the text in the daemon's language beside the object.
+    out = dealer.on_event("refused", {"event": "Dispense", "request": ask.request, "state": "ready",
+                                      "reason": "the motor needs 1.9 s of rest", "reason_object": rest,
+                                      "retry_after_s": 1.9}, 10.0)
+    assert [(e.params["state"], e.params["reason"]) for e in out] == [("waiting_motor", rest)]
+    with i18n.speaking("fr"):
+        shown = with_texts(out[0].params, None)
+    assert shown["reason"] == "le moteur doit se reposer 1,9 s" and shown["reason_object"] == rest
