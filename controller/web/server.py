@@ -85,6 +85,7 @@ TEXTS = {
 
 
 def own_text(key: str, lang: str, **params: Any) -> str:
+    """One of launcher-web's own texts (:data:`TEXTS`) in ``lang``."""
     return TEXTS[key][lang].format(**params)
 
 
