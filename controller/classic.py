@@ -143,7 +143,7 @@ def turn_seat(state: GameState) -> int | None:
 
 def colour(rs: FlowRuleset, value: str | None) -> str | None:
     if value is not None and value not in rs.colors:
-        raise InvalidParams(f"unknown colour {value!r}; colours of {rs.id}: " + ", ".join(rs.colors))
+        raise InvalidParams(message("unknown_colour_of", color=str(value), ruleset=rs.id, colors=list(rs.colors)))
     return value
 
 
@@ -478,13 +478,13 @@ def _minions(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         if seat == player:
             raise Refused(message("discards_nothing", player=state.players[player]))
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise InvalidParams(f"minions: {name}'s count is a whole number of 0 or more, not {count!r}")
+            raise InvalidParams(message("minions_count", player=state.players[seat], count=repr(count)))
         if seat in counts:
-            raise InvalidParams(f"minions: {state.players[seat]} is named twice")
+            raise InvalidParams(message("minions_twice", player=state.players[seat]))
         counts[seat] = count
     missing = [state.players[s] for s in order if s not in counts]
     if missing:
-        raise InvalidParams("minions: give the count of every other player; missing: " + ", ".join(missing))
+        raise InvalidParams(message("minions_missing", players=missing))
     deals = tuple(_deal(state, s, counts[s], "minions") for s in order if counts[s])
     state, effects = _owe(replace(state, awaiting=None), deals)
     deals = [message("is_dealt_n", player=state.players[s], cards=counts[s]) for s in order]

@@ -167,7 +167,7 @@ def find(players: tuple[str, ...], name: str) -> int:
 
 def _color(color: str | None) -> str | None:
     if color is not None and color not in COLORS:
-        raise InvalidParams(f"unknown colour {color!r}; colours: " + ", ".join(COLORS))
+        raise InvalidParams(message("unknown_colour", color=str(color), colors=list(COLORS)))
     return color
 
 
