@@ -29,6 +29,12 @@ the launcher goes on working, game actions are refused with what happened and wh
 ``game/repair`` fixes what the table asks it to fix. The table's join code is kept apart
 (``controller.joincode``).
 
+What the table is told is message objects (``controller.messages``, built in ``controller.advice``
+and by the flows): a reply's ``messages`` are their texts in the request's language and its
+``message_objects`` the objects, in the same order; a ``game/message`` event carries the object and
+its text in the daemon's language; refusals carry theirs as ``message_object``. Cards and colours may
+be named in English or French ("Double attaque", "rouge"): they are logged by their ids.
+
 All of it runs in the daemon's loop thread: handlers are synchronous, so two requests never
 interleave between checking an action and logging it.
 """
