@@ -20,11 +20,13 @@ step() { printf '[systemtest build %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 rm -rf "$WORK"
 mkdir -p "$WORK"
 
-# Guest packages: what Raspberry Pi OS trixie has that the service and the tests use, and the
-# toolchain for the module (kept in the image: removing it costs more time than the space).
+# Guest packages: what Raspberry Pi OS trixie has that the service and the tests use, what
+# install.sh asks apt for (the guest has no network: espeak-ng and alsa-utils for launcher-voice
+# are installed here, as a Pi would download them), and the toolchain for the module (kept in
+# the image: removing it costs more time than the space).
 PACKAGES=(
     systemd-sysv udev dbus kmod procps util-linux login passwd sudo less
-    python3 python3-venv python3-pytest gpiod apt-utils
+    python3 python3-venv python3-pytest gpiod apt-utils espeak-ng alsa-utils
     linux-image-amd64 initramfs-tools
     linux-headers-amd64 linux-source make gcc xz-utils swig python3-dev python3-setuptools
 )

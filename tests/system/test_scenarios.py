@@ -273,11 +273,16 @@ def test_scenario_5_sigkill_mid_launch_safe_off_and_the_game_resumes(chip, pins,
     wait_ready()
     assert off_s <= 1
     after = game_state()
+    # The press in flight was never acknowledged (its launch did not end, no reply, no `launched`
+    # event): the game resumes as the last acknowledged action left it, Bob still owing the hit-2's
+    # presses; the cards that came out are in his hand, not in the game's counts (docs/systemtest.md).
+    # The reload advice follows the hopper, which a restart no longer knows.
+    def acknowledged(state: dict) -> dict:
+        return {key: value for key, value in state.items() if key != "reload_advice"}
+
+    assert acknowledged(after) == acknowledged(before), (out, after, before)
     bob = next(player for player in after["players"] if player["name"] == "Bob")
-    # The press Bob made is in the game, with exactly the cards that came out before the kill.
-    assert bob["presses"] == 1 and bob["cards_taken"] == out, (out, after, before)
-    assert [p["name"] for p in after["players"]] == [p["name"] for p in before["players"]]
-    assert after["round"] == before["round"] and after["ruleset"] == before["ruleset"]
+    assert bob["presses"] == 0
 
 
 def test_scenario_6_sigstop_watchdog_ends_it_and_safe_off_follows(chip, pins, api, mech):
@@ -359,10 +364,12 @@ def test_scenario_8_sleep_and_wake_on_the_real_lines(chip, pins, mech):
 # ---- 9 -------------------------------------------------------------------------------------
 
 # What launcherd.service leaves out, and why it says so: each is tried on the running unit.
-HARDENING_TRIES = ("PrivateUsers=yes", "ProcSubset=pid", "PrivateDevices=yes")
+HARDENING_TRIES = ("ProcSubset=pid", "PrivateDevices=yes")
 
 
 def test_scenario_9_hardening_left_out_for_want_of_a_pi(chip, pins, mech):
+    # PrivateUsers= was left out for want of a Pi; every scenario now runs with it.
+    assert rig.sh("systemctl", "show", "-p", "PrivateUsers", "--value", "launcherd").stdout.strip() == "yes"
     dropin = rig.Path("/etc/systemd/system/launcherd.service.d/zz-systemtest-try.conf")
     works = {}
     try:
