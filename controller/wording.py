@@ -8,7 +8,6 @@ texts as they come.
 
 from __future__ import annotations
 
-import contextvars
 from typing import Any, Mapping
 
 from firmware import i18n
@@ -22,12 +21,8 @@ def text(message: Mapping[str, Any]) -> str:
 
 
 def daemon_text(message: Mapping[str, Any]) -> str:
-    """The text of a message object in the daemon's language, whatever the request's.
-
-    Rendered in an empty context: the request's language is a context variable, which the
-    empty context does not have, so ``i18n.current()`` falls back to the daemon's (or locale's).
-    """
-    return contextvars.Context().run(text, message)
+    """The text of a message object in the daemon's language, whatever the request's."""
+    return render(message, i18n.daemon_language())
 
 
 def effect(message: Mapping[str, Any]) -> dict[str, Any]:

@@ -45,9 +45,14 @@ def set_daemon_language(lang: str | None) -> None:
     _daemon_language = lang or None
 
 
+def daemon_language() -> str:
+    """The daemon's language (``[daemon] language``), else the locale's: that of events' texts."""
+    return _daemon_language or locale_language()
+
+
 def current() -> str:
-    """The language of the request being served, else the daemon's, else the locale's."""
-    return _request_language.get() or _daemon_language or locale_language()
+    """The language of the request being served, else the daemon's."""
+    return _request_language.get() or daemon_language()
 
 
 @contextmanager
