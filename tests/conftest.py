@@ -18,6 +18,13 @@ import pytest
 from firmware.cli import Client
 from firmware.config import load_config
 
+# The suite checks English texts unless a test asks for French: a developer's French locale
+# (which launcherctl, launcherd and the voice follow) must not change what the tests read. A test
+# that wants the locale's effect sets LANG itself, which wins once LC_ALL and LC_MESSAGES are gone.
+for _variable in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+    os.environ.pop(_variable, None)
+os.environ["LANG"] = "C.UTF-8"
+
 BIN = Path(sys.executable).parent
 # A quicker mechanism than the default so integration tests stay fast; timings stay consistent.
 FAST_SIM = """
