@@ -94,10 +94,12 @@ _WORDS: dict[str, Text] = {
     "ended:done": _t("done"),
     "ended:halt": _t("halt"),
     "ended:refused": _t("refused"),
+    "ended:motor_limit": _t("motor_limit"),
+    "ended:sleep": _t("sleep"),
     # The launcher's states, and why a press was ignored (a state, or one of these).
     **{f"state:{state}": _t(state) for state in (
         "ready", "launching", "jammed", "empty", "lid_open", "sleeping", "halted", "bench", "jogging",
-        "beam_blocked")},
+        "beam_blocked", "firing")},
     **{
         f"card:{card}": _t(card)
         for card in (
@@ -214,6 +216,21 @@ _GAME: dict[str, Text] = {
                         colors="color_list"),
     "names_a_target": _t("%(card)s names another player: give target", card="card"),
     "takes_no_target": _t("%(card)s takes no target; only %(cards)s", card="card", cards="card_list"),
+    # controller/rulesets.py: the table as a game is started
+    "players_not_list": _t("players must be a list of names in seat order"),
+    "players_count": _t("%(minimum)d to %(maximum)d players, not %(count)d", minimum="int",
+                        maximum="int", count="int"),
+    "player_name_bad": _t("a name must be a non-empty text, no '=', no outer spaces: %(name)s",
+                          name="raw"),
+    "players_same_name": _t("two players are named %(name)s (names ignore case)", name="raw"),
+    "unknown_ruleset": _t("unknown ruleset %(ruleset)s; rulesets: %(rulesets)s", ruleset="raw",
+                          rulesets="list"),
+    "unknown_option": _t("unknown option %(option)s for %(ruleset)s; options: %(options)s",
+                         option="raw", ruleset="name", options="list"),
+    "unknown_option_none": _t("unknown option %(option)s for %(ruleset)s; options: none",
+                              option="raw", ruleset="name"),
+    "option_not_allowed": _t("option %(option)s=%(value)s is not allowed; choices: %(choices)s",
+                             option="raw", value="raw", choices="list"),
     # several messages as one: "a; b", or one per line
     "joined": _t("%(messages)s", messages="messages"),
     "lines": _t("%(lines)s", lines="lines"),
@@ -533,6 +550,43 @@ _LAUNCHER: dict[str, Text] = {
     "refused_beam_blocked": _t("the beam is blocked: clear the slot first"),
     "refused_no_standby": _t("no standby pin is fitted ([pins] motor_enable = false)"),
     "refused_jog_too_long": _t("longer than [timing] max_on_ms (%(ms)d)", ms="int"),
+    "refused_in_state": _t("%(reason)s (state %(state)s)", reason="text", state="state"),
+    "refused_unknown_event": _t("unknown event"),
+    # firmware/blaster.py
+    "refused_sleep_blaster": _t("sleep only from ready"),
+    "refused_slot_number": _t("slots are numbered 1 to %(slots)d", slots="int"),
+    "refused_slot_levels": _t("%(slots)d slot levels expected, not %(levels)d", slots="int",
+                              levels="int"),
+    # firmware/daemon.py, firmware/methods.py
+    "halted_internal_error": _t("internal error: %(error)s", error="raw"),
+    "halted_device_error": _t("device error: %(error)s", error="raw"),
+    "no_outcome": _t("no outcome from the launcher in time"),
+    "press_needs_sim": _t("launcher/press drives the simulated button; on a Pi press the real one or"
+                          " use launcher/launch"),
+    "blaster_no_aim": _t("the card blaster has no aim servo"),
+    "no_aim_servo": _t("no aim servo is configured ([pins] servo)"),
+    "aim_needs_angle_or_seat": _t("launcher/aim needs angle, or seat < seats"),
+    # firmware/dealer.py: what a dispense waits for, and why it ended
+    "dispense_waiting_jam": _t("a card is stuck in the slot: pull it out"),
+    "dispense_waiting_lid": _t("the lid is open"),
+    "dispense_waiting_empty": _t("the hopper is empty: reload it"),
+    "dispense_waiting_busy": _t("the launcher is busy"),
+    "dispense_busy_because": _t("the launcher is busy (%(reason)s)", reason="state"),
+    "dispense_no_card_timeout": _t("no card came out before the launch timeout"),
+    "dispense_misfeed_retry": _t("misfeed: retry %(retry)d of %(retries)d", retry="int", retries="int"),
+    "dispense_reload": _t("no card came out: reload the hopper"),
+    "dispense_misfeeds": _t("no card came out %(times)d times in a row: check the hopper, reload",
+                            times="int"),
+    "dispense_halted": _t("the launcher halted: %(reason)s", reason="text"),
+    "dispense_launcher_halted": _t("the launcher halted"),
+    "dispense_is_halted": _t("the launcher is halted"),
+    "daemon_stopping": _t("launcherd is stopping"),
+    # firmware/bringup.py
+    "still_starting": _t("launcherd is still starting"),
+    "no_answer_in_time": _t("no answer from the launcher in time"),
+    "not_fitted": _t("no %(name)s is fitted ([pins] %(name)s = false)", name="raw"),
+    "no_aim_servo_fitted": _t("no aim servo is fitted ([pins] servo = false)"),
+    "calibration_not_started": _t("calibration feed not started: %(reason)s", reason="text"),
     "press_woke": _t("the launcher was asleep: that press woke it (press again to launch)"),
     "press_ignored": _t("press ignored: %(reason)s", reason="state"),
     "press_dry": _t("press %(press_id)d: nothing came out", press_id="int"),
@@ -561,6 +615,11 @@ _LAUNCHER: dict[str, Text] = {
         "permission denied on %(path)s: add yourself to the card-launcher group"
         " (sudo usermod -aG card-launcher $USER, then log in again).", path="text"),
     "lost_connection": _t("lost the connection to launcherd: %(reason)s", reason="text"),
+    "retry_after": _t("the launcher will take it in %(seconds)s s: try again then", seconds="number"),
+    "dispense_progress": _t("%(reason)s (%(cards)d of %(count)d out)", reason="text", cards="int",
+                            count="int"),
+    "not_answering": _t("launcherd on %(path)s accepted the connection but did not answer in time",
+                        path="text"),
 }
 
 # What launcher-voice says: short, to be heard across a table.
