@@ -31,8 +31,8 @@ Settled rules:
 - The blaster is armed (the policy draws again) whenever it becomes ready after a blast or a
   reset, and at start; the draw is among the empty slots.
 - ``SlotLevels`` (once, at start) are levels: a full slot is a loaded card, not an insertion.
-- A refusal's ``reason`` is a message object where the catalogue has one, as in the launcher's
-  core; the driver renders it.
+- A refusal's ``reason`` is a message object, as in the launcher's core; the driver renders it,
+  and the log shows its text in the daemon's language.
 - Sleep after ``sleep_after_s`` in ``ready`` without activity (0: never); ``Wake``/``SleepNow``
   as for the launcher. LED: ``ready`` on at ``led_brightness``; ``firing`` and ``jammed`` flash
   fast, ``halted`` slowly, ``sleeping`` off. A chime on every insertion.
@@ -48,6 +48,7 @@ from typing import Any, Callable, Mapping
 from .blast_policy import BlastPolicy, get_profile
 from .config import Section
 from .events import Chime, EStop, Emit, Led, Reset, SleepNow, Tick, Wake
+from .core import Logged
 from .i18n import Message, message
 
 log = logging.getLogger(__name__)
@@ -179,7 +180,7 @@ class Blaster:
         self._now = now
         handler = self._handlers.get(type(event))
         if handler is None:
-            return _hardware_first(actions + self._refuse(event, "unknown event"))
+            return _hardware_first(actions + self._refuse(event, message("refused_unknown_event")))
         if not isinstance(event, Tick):
             self._last_activity = now
         return _hardware_first(actions + handler(event, now))
@@ -258,7 +259,7 @@ class Blaster:
     def _on_slot(self, event: SlotLevel, now: float) -> list:
         index = self._slot_index(event.slot)
         if index is None:
-            return self._refuse(event, f"slots are numbered 1 to {self._s.slots}")
+            return self._refuse(event, message("refused_slot_number", slots=self._s.slots))
         full = bool(event.full)
         if full == self._raw[index]:
             return []
@@ -272,7 +273,7 @@ class Blaster:
     def _on_levels(self, event: SlotLevels, now: float) -> list:
         levels = tuple(bool(level) for level in event.full)
         if len(levels) != self._s.slots:
-            return self._refuse(event, f"{self._s.slots} slot levels expected, not {len(levels)}")
+            return self._refuse(event, message("refused_slot_levels", slots=self._s.slots, levels=len(levels)))
         self._raw = list(levels)
         self._full = list(levels)
         self._deadline = [None] * self._s.slots
@@ -383,7 +384,7 @@ class Blaster:
 
     def _on_sleep_now(self, event: SleepNow, now: float) -> list:
         if self._state != READY:
-            return self._refuse(event, "sleep only from ready")
+            return self._refuse(event, message("refused_sleep_blaster"))
         return self._enter(SLEEPING, now)
 
     def _on_wake(self, event: Wake, now: float) -> list:
@@ -408,8 +409,8 @@ class Blaster:
     def _chime(self) -> list:
         return [Chime(1, self._s.chime_ms)] if self._s.chime else []
 
-    def _refuse(self, event: object, reason: Message | str) -> list:
-        log.info("refused %r in state %s: %s", event, self._state, reason)
+    def _refuse(self, event: object, reason: Message) -> list:
+        log.info("refused %r in state %s: %s", event, self._state, Logged(reason))
         return [Emit("refused", {"event": type(event).__name__, "request": getattr(event, "request", None),
                                  "state": self._state, "reason": reason})]
 

@@ -123,7 +123,7 @@ class Bringup:
 
     def _core(self):
         if self.daemon.core is None:
-            raise Unavailable("launcherd is still starting")
+            raise Unavailable(i18n.message("still_starting"))
         return self.daemon.core
 
     def _renew_bench(self, seconds: float = BENCH_S) -> None:
@@ -139,7 +139,7 @@ class Bringup:
             self.daemon.feed(make(request))
             return await asyncio.wait_for(future, timeout)
         except asyncio.TimeoutError:
-            raise Refused("no answer from the launcher in time") from None
+            raise Refused(i18n.message("no_answer_in_time")) from None
         finally:
             self._waiters.pop(request, None)
 
@@ -174,7 +174,7 @@ class Bringup:
     async def _wait_input(self, params: dict) -> dict:
         name, wanted = params["input"], "active" if params["active"] else "inactive"
         if getattr(self.daemon.config.pins, name) is NOT_FITTED:
-            raise Unavailable(f"no {name} is fitted ([pins] {name} = false)")
+            raise Unavailable(i18n.message("not_fitted", name=name))
         self._renew_bench(max(BENCH_S, params["timeout_s"] + 5))
         future = asyncio.get_running_loop().create_future()
         waiter = (name, wanted, params["since"], future)
@@ -213,7 +213,7 @@ class Bringup:
     async def _servo(self, params: dict) -> dict:
         hardware = self.daemon.hardware
         if hardware is None or not hardware.has_servo:
-            raise Unavailable("no aim servo is fitted ([pins] servo = false)")
+            raise Unavailable(i18n.message("no_aim_servo_fitted"))
         aim = self.daemon.config.aim
         angles = []
         for angle in (aim.min_angle, aim.max_angle, (aim.min_angle + aim.max_angle) / 2):
@@ -242,10 +242,12 @@ class Bringup:
             # The motor's rest or duty rule: calibration waits as a person would.
             await asyncio.sleep(wait)
         if name != "launched":
-            # A refusal's reason in the caller's language; an ignored press's is a state's name.
-            reason = i18n.render(event["reason_object"]) if "reason_object" in event else event.get("reason", name)
-            raise Refused(f"calibration feed not started: {reason} (state {event.get('state')})",
-                          event.get("retry_after_s"))
+            # A refusal's reason (an object) and the state it was refused in; an ignored press's
+            # reason is a state's name, and the press has no state of its own to add.
+            reason = event.get("reason_object") or event.get("reason", name)
+            if event.get("state") is not None:
+                reason = i18n.message("refused_in_state", reason=reason, state=event["state"])
+            raise Refused(i18n.message("calibration_not_started", reason=reason), event.get("retry_after_s"))
         motor = [[t["t"], t["direction"], t["duty"]] for t in record if t.get("what") == "motor"]
         start = motor[0][0] if motor else 0.0
         return {

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from . import i18n
-from .errors import ApiError
+from .errors import ApiError, LauncherError
 from .paths import client_socket
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
@@ -190,11 +190,6 @@ def format_status(status: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-# How a launch ended, as the catalogue can say it ("ended by jam"); other endings (motor_limit, halt,
-# refused) have no word there yet and are shown as they are, in English.
-_SAID_ENDINGS = ("timeout", "jam", "lid", "empty")
-
-
 def outcome_message(result: dict[str, Any]) -> i18n.Message:
     """What a press's outcome (``launched``, ``ignored``, a dispense's reply) says, as a message."""
     if result.get("event") == "ignored":
@@ -218,9 +213,8 @@ def format_outcome(result: dict[str, Any]) -> str:
     said = outcome_message(result)
     if result.get("event") == "ignored" or result.get("outcome") in ("dry", "empty") or ended in (None, "", "done"):
         return i18n.render(said)
-    if ended in _SAID_ENDINGS:
-        return i18n.render({**said, "id": said["id"] + "_ended", "ended": ended})
-    return f"{i18n.render(said)}; ended by {ended}"
+    # Every other ending is a word of the catalogue ("ended by jam", "ended by motor_limit").
+    return i18n.render({**said, "id": said["id"] + "_ended", "ended": ended})
 
 
 def format_insert(result: dict[str, Any]) -> str:
@@ -282,10 +276,10 @@ def _dispense(args: argparse.Namespace, client: Client) -> int:
             state = progress.get("state", "")
             if state.startswith("waiting_") and (progress.get("request"), state) != said and not args.json:
                 said = (progress.get("request"), state)
-                reason = progress.get("reason_object") or progress.get("reason")
-                reason = i18n.render(reason) if i18n.is_message(reason) else reason
-                print(f"launcherctl: {reason or state} ({progress.get('cards')} of"
-                      f" {progress.get('count')} out)", file=sys.stderr, flush=True)
+                reason = progress.get("reason_object") or progress.get("reason") or state
+                line = i18n.message("dispense_progress", reason=reason, cards=progress.get("cards"),
+                                    count=progress.get("count"))
+                print(f"launcherctl: {i18n.render(line)}", file=sys.stderr, flush=True)
         elif "event" not in message and (message.get("id") == request_id
                                          or (message.get("id") is None and "error" in message)):
             return print_result(args, result_of(message), format_outcome)
@@ -428,11 +422,20 @@ def report_error(args: argparse.Namespace | None, error: ApiError | dict[str, An
     else:
         text = body["message"]
         if isinstance(body.get("state"), str):
-            text += f" (state {body['state']})"  # a refusal of the core: the state it was refused in
+            text = _in_state(text, body["state"])  # a refusal of the core: the state it was refused in
         print(text if text.startswith("launcherctl") else f"launcherctl: {text}", file=sys.stderr)
         if body.get("retry_after_s") is not None:
-            print(f"  the launcher will take it in {body['retry_after_s']:g} s: try again then", file=sys.stderr)
+            print("  " + i18n.render(i18n.message("retry_after", seconds=body["retry_after_s"])), file=sys.stderr)
     return exit_code
+
+
+def _in_state(reason: str, state: str) -> str:
+    """A refusal's text and the state it was refused in, the state's word in launcherctl's
+    language; a state the catalogue does not know (a newer daemon's) is shown as it came."""
+    try:
+        return i18n.render(i18n.message("refused_in_state", reason=reason, state=state))
+    except LauncherError:
+        return f"{reason} (state {state})"
 
 
 def _socket_path(args: argparse.Namespace) -> Path:
@@ -488,9 +491,8 @@ def _run(args: argparse.Namespace, path: Path, lang: str) -> int:
     except BrokenPipeError:
         return EXIT_OK  # our reader went away (`launcherctl watch | head`): not an error
     except socket.timeout:
-        return report_error(args, {"code": TIMEOUT, "message": (
-            f"launcherd on {path} accepted the connection but did not answer in time")},
-            exit_code=EXIT_UNREACHABLE)
+        return report_error(args, _said(TIMEOUT, i18n.message("not_answering", path=str(path))),
+                            exit_code=EXIT_UNREACHABLE)
     except (ConnectionError, OSError) as exc:
         return report_error(args, _said(UNREACHABLE, i18n.message("lost_connection", reason=str(exc))),
                             exit_code=EXIT_UNREACHABLE)

@@ -63,7 +63,8 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
 - What the core says to people (a refusal's ``reason``, the halt ``reason``, the ``empty`` event's
   ``message``) is a message object, ``{"id": "motor_needs_rest", "seconds": 1.9}``
   (``firmware/i18n.py``); nothing here renders text: the driver does, in its reader's language.
-  An ``EStop`` keeps the words it was given.
+  An ``EStop`` keeps the words it was given. The log (the journal) reads a refusal's reason as
+  its text in the daemon's language, rendered only when the line is written (:class:`Logged`).
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
 from .config import NOT_FITTED, Config
+from . import i18n
 from .i18n import Message, message
 from .events import (
     Action, BeamLevel, Bench, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Identify,
@@ -247,6 +249,24 @@ def _rest_needed(seconds: float) -> Message:
     return message("motor_needs_rest", seconds=_shown_seconds(seconds))
 
 
+class Logged:
+    """A reason as a log line shows it: a message object's text in the daemon's language (the
+    journal reads sentences, not ``{'id': ...}``), rendered only when the line is written; words
+    are shown as they are. A message the renderer cannot show is shown as it is: a log line must
+    never fail."""
+
+    def __init__(self, reason: Message | str):
+        self.reason = reason
+
+    def __str__(self) -> str:
+        if not i18n.is_message(self.reason):
+            return str(self.reason)
+        try:
+            return i18n.render(self.reason, i18n.daemon_language())
+        except Exception:
+            return repr(dict(self.reason))
+
+
 def _retry_after(wait: float) -> float:
     """A wait rounded up to the millisecond: a caller who waits that long is admitted."""
     return math.ceil(max(wait, 0.0) * 1000) / 1000
@@ -352,7 +372,7 @@ class Launcher:
             return _hardware_first(actions + self._level_only(event, now))
         handler = self._handlers.get(type(event))
         if handler is None:
-            return _hardware_first(actions + self._refuse(event, "unknown event"))
+            return _hardware_first(actions + self._refuse(event, message("refused_unknown_event")))
         if not isinstance(event, Tick):
             self._last_activity = now
         return _hardware_first(actions + handler(event, now))
@@ -580,9 +600,9 @@ class Launcher:
             return []
         return [Emit("trace", {"t": now, "what": what, **values})]
 
-    def _refuse(self, event: object, reason: Message | str) -> list[Action]:
+    def _refuse(self, event: object, reason: Message) -> list[Action]:
         """A request that makes no sense now: nothing changes, and the requester is told why."""
-        log.info("refused %r in state %s: %s", event, self._state, reason)
+        log.info("refused %r in state %s: %s", event, self._state, Logged(reason))
         return [Emit("refused", {"event": type(event).__name__, "request": getattr(event, "request", None),
                                  "state": self._state, "reason": reason})]
 
@@ -695,7 +715,7 @@ class Launcher:
     def _refused_wait(self, kind: str, source: str | None, request: int | str | None, wait: float,
                       reason: Message) -> Emit:
         """A request the motor's rest or duty rule holds up: nothing changes, retry after ``wait``."""
-        log.info("refused %s from %s: %s", kind, source, reason)
+        log.info("refused %s from %s: %s", kind, source, Logged(reason))
         return Emit("refused", {"event": kind, "request": request, "source": source,
                                 "state": self._state, "reason": reason,
                                 "retry_after_s": _retry_after(wait)})

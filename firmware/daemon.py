@@ -279,7 +279,7 @@ class Daemon:
             actions = self.core.handle(event, now)
         except Exception as exc:
             log.exception("launcher core failed on %r", event)
-            self.shutdown(f"internal error: {type(exc).__name__}: {exc}")
+            self.shutdown(i18n.message("halted_internal_error", error=f"{type(exc).__name__}: {exc}"))
             return
         self._apply(actions)
         self._rearm()
@@ -319,7 +319,7 @@ class Daemon:
                 if (isinstance(action, Motor) and action.direction == "stop") or action == Release(0):
                     raise  # nothing safer to fall back to; let the process die and safe-off run
                 log.exception("applying %r failed", action)
-                self.shutdown(f"device error: {type(exc).__name__}: {exc}")
+                self.shutdown(i18n.message("halted_device_error", error=f"{type(exc).__name__}: {exc}"))
                 return
 
     def _show_feedback(self, action: Action) -> None:
@@ -347,7 +347,7 @@ class Daemon:
     def shutdown(self, reason: str | i18n.Message) -> None:
         """The one way down for faults: motor off first, halted with the reason until reset.
 
-        ``reason``: a message object, or text where the catalogue has none (an internal error)."""
+        ``reason``: a message object (an internal or a device error too), or an e-stop's words."""
         try:
             self._safe_off()
         finally:
@@ -381,7 +381,7 @@ class Daemon:
                 raise refusal(params)
             return {"event": name, **params}
         except asyncio.TimeoutError:
-            raise Refused("no outcome from the launcher in time") from None
+            raise Refused(i18n.message("no_outcome")) from None
         finally:
             self._waiters.pop(request, None)
 
@@ -523,7 +523,8 @@ class Daemon:
     def _loop_exception(self, loop: asyncio.AbstractEventLoop, context: dict) -> None:
         loop.default_exception_handler(context)
         if not self._shut_down:
-            self.shutdown(f"internal error: {context.get('message', 'unhandled exception')}")
+            self.shutdown(i18n.message("halted_internal_error",
+                                       error=str(context.get("message", "unhandled exception"))))
 
     def _close_devices(self) -> None:
         if self.sim is not None:

@@ -31,8 +31,9 @@ Rules, as settled here:
 
 Outputs are core events (``Dispense``, ``Reload``) and ``Emit``s: ``dealer/dispense`` for progress
 and ``dealer/dispensed`` for the outcome, both with ``request``, ``count``, ``cards``,
-``remaining``, ``state``, ``reason`` and ``press_ids``. A ``reason`` the core gave (a motor rule's
-wait, a refusal) is its message object; :class:`DealerService` sends its text beside it
+``remaining``, ``state``, ``reason`` and ``press_ids``. A ``reason`` is a message object (players
+read it during a deal: what the dispense waits for, why it ended), the dealer's own or the one the
+core gave (a motor rule's wait, a refusal); :class:`DealerService` sends its text beside it
 (``reason`` and ``reason_object``), in the daemon's language for events and in the caller's for
 replies and the status. The driver must feed the core events after
 it has applied the whole batch of actions that led to them (``loop.call_soon``), never from
@@ -52,7 +53,7 @@ from typing import Any, Literal, Protocol, Union
 
 from .errors import InvalidParams
 from .events import Dispense, Emit, Reload
-from .i18n import Message
+from .i18n import Message, message
 from .layer import LayerHost
 
 log = logging.getLogger(__name__)
@@ -70,8 +71,9 @@ DONE, ABANDONED, FAILED = "done", "abandoned", "failed"
 # What the dealer waits for in each core state but ``ready`` (and ``halted``, which ends it).
 _WAIT_FOR_STATE = {"jammed": WAITING_JAM, "lid_open": WAITING_LID, "empty": WAITING_EMPTY,
                    "launching": WAITING_BUSY}
-_WAIT_REASONS = {WAITING_JAM: "a card is stuck in the slot: pull it out", WAITING_LID: "the lid is open",
-                 WAITING_EMPTY: "the hopper is empty: reload it", WAITING_BUSY: "the launcher is busy"}
+# What each wait says to the players (catalogue ids).
+_WAIT_REASONS = {WAITING_JAM: "dispense_waiting_jam", WAITING_LID: "dispense_waiting_lid",
+                 WAITING_EMPTY: "dispense_waiting_empty", WAITING_BUSY: "dispense_waiting_busy"}
 # The core's state once a launch has ended so (``launched`` comes before the ``state`` event).
 _AFTER = {"done": "ready", "timeout": "ready", "motor_limit": "ready", "jam": "jammed", "empty": "empty",
           "lid": "lid_open", "halt": "halted"}
@@ -93,7 +95,7 @@ class _Job:
     hopper_before: int | None = None  # the core's estimate when the running press began
     misfeeds: int = 0  # runs in a row that ended empty with cards believed in the hopper
     state: str = QUEUED
-    reason: str | Message | None = None  # the core's reasons are message objects
+    reason: Message | str | None = None  # an e-stop's words are the only text
     resume_at: float | None = None  # waiting_motor, waiting_busy: ask again then
     reported: tuple | None = None  # the last progress sent, so that nothing is sent twice
 
@@ -160,13 +162,15 @@ class Dealer:
                 self._asleep_from = params.get("previous", self._core_state)
             self._core_state = state
             if state == "halted":
-                return self._abandon_all("the launcher halted", now)
+                return self._abandon_all(message("dispense_launcher_halted"), now)
             if self._job is not None and self._job.state == WAITING_BUSY and state == "ready":
                 self._job.resume_at = None  # the other press is over: no need to wait for the poll
             return self._advance(now)
         if name == "halted":
             self._core_state = "halted"
-            return self._abandon_all(f"the launcher halted: {params.get('reason')}", now)
+            # The object when the daemon has put the text beside it; an e-stop's words otherwise.
+            reason = params.get("reason_object") or params.get("reason") or ""
+            return self._abandon_all(message("dispense_halted", reason=reason), now)
         job = self._job
         if job is None:
             return []
@@ -203,7 +207,7 @@ class Dealer:
     def next_deadline(self) -> float | None:
         return None if self._job is None else self._job.resume_at
 
-    def cancel(self, reason: str, now: float) -> list[Output]:
+    def cancel(self, reason: Message, now: float) -> list[Output]:
         """Abandon everything (the daemon is stopping): each request gets its outcome."""
         return self._abandon_all(reason, now)
 
@@ -231,19 +235,20 @@ class Dealer:
             # A feed slower than the launch timeout: no card, yet never "empty". Bounded too.
             job.misfeeds += 1
             if job.misfeeds > self._misfeed_retries:
-                return self._finish(job, FAILED, "no card came out before the launch timeout", now)
+                return self._finish(job, FAILED, message("dispense_no_card_timeout"), now)
         if ended == "empty" and job.total < job.count:
             believed = None if job.hopper_before is None else job.hopper_before - cards
             if believed is not None and believed > 0 and job.misfeeds < self._misfeed_retries:
                 job.misfeeds += 1
-                job.state, job.reason = RETRYING, f"misfeed: retry {job.misfeeds} of {self._misfeed_retries}"
+                job.state = RETRYING
+                job.reason = message("dispense_misfeed_retry", retry=job.misfeeds, retries=self._misfeed_retries)
                 log.info("dispense %s: misfeed with %d cards believed in the hopper, retry %d",
                          job.request, believed, job.misfeeds)
                 # The feed timeout took the hopper for empty; the belief says otherwise.
                 return [Reload(believed)] + self._ask(job, now)
             job.state = WAITING_EMPTY
-            job.reason = ("no card came out: reload the hopper" if believed is None or believed <= 0
-                          else f"no card came out {job.misfeeds + 1} times in a row: check the hopper, reload")
+            job.reason = (message("dispense_reload") if believed is None or believed <= 0
+                          else message("dispense_misfeeds", times=job.misfeeds + 1))
             return self._report(job)
         return self._advance(now)
 
@@ -253,7 +258,7 @@ class Dealer:
             self._core_state = reason
             return self._advance(now)
         # Jogging, a hand in the slot in bench mode: nothing to wait for but time.
-        job.state, job.reason = WAITING_BUSY, f"the launcher is busy ({reason})"
+        job.state, job.reason = WAITING_BUSY, message("dispense_busy_because", reason=reason)
         job.resume_at = now + self._poll_s
         return self._report(job)
 
@@ -291,7 +296,7 @@ class Dealer:
             # A last card stuck in the slot is handed over when it is pulled out.
             return self._finish(job, DONE, None, now)
         if core == "halted":
-            return self._finish(job, ABANDONED, "the launcher is halted", now)
+            return self._finish(job, ABANDONED, message("dispense_is_halted"), now)
         if core == "ready":
             if job.state in (WAITING_EMPTY, WAITING_LID, WAITING_JAM):
                 job.misfeeds = 0  # a person has been at the machine
@@ -302,7 +307,7 @@ class Dealer:
         if waiting == WAITING_BUSY:
             job.resume_at = now + self._poll_s
         if job.state != waiting:
-            job.state, job.reason = waiting, _WAIT_REASONS[waiting]
+            job.state, job.reason = waiting, message(_WAIT_REASONS[waiting])
         return self._report(job)
 
     def _ask(self, job: _Job, now: float) -> list[Output]:
@@ -312,14 +317,14 @@ class Dealer:
             job.state, job.reason = DISPENSING, None
         return self._report(job) + [Dispense(job.count - job.total, job.source, job.running)]
 
-    def _finish(self, job: _Job, state: str, reason: str | Message | None, now: float) -> list[Output]:
+    def _finish(self, job: _Job, state: str, reason: Message | str | None, now: float) -> list[Output]:
         job.state, job.reason, job.running, job.resume_at = state, reason, None, None
         if job.total > job.count:
             log.error("dispense %s: %d cards counted for %d asked", job.request, job.total, job.count)
         self._job = None
         return self._report(job) + [Emit(OUTCOME, job.params())] + self._next_job(now)
 
-    def _abandon_all(self, reason: str, now: float) -> list[Output]:
+    def _abandon_all(self, reason: Message, now: float) -> list[Output]:
         out: list[Output] = []
         if self._job is not None:
             job, self._job = self._job, None
@@ -403,7 +408,7 @@ class DealerService:
 
     def close(self) -> None:
         """The daemon stops: every dispense is abandoned and its caller answered."""
-        self._apply(self.dealer.cancel("launcherd is stopping", self.daemon.loop.time()))
+        self._apply(self.dealer.cancel(message("daemon_stopping"), self.daemon.loop.time()))
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None

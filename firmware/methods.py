@@ -64,8 +64,7 @@ def register(daemon: "Daemon") -> None:
 
 async def _press(daemon: "Daemon") -> dict:
     if daemon.sim is None:
-        raise Unavailable("launcher/press drives the simulated button; on a Pi press the real one"
-                          " or use launcher/launch")
+        raise Unavailable(i18n.message("press_needs_sim"))
     return await daemon.await_outcome(daemon.sim.press)
 
 
@@ -77,14 +76,14 @@ def _reload(daemon: "Daemon", cards: int) -> dict:
 
 def _aim(daemon: "Daemon", params: dict) -> dict:
     if daemon.is_blaster:
-        raise Unavailable("the card blaster has no aim servo")
+        raise Unavailable(i18n.message("blaster_no_aim"))
     if not daemon.hardware.has_servo:
-        raise Unavailable("no aim servo is configured ([pins] servo)")
+        raise Unavailable(i18n.message("no_aim_servo"))
     angle = params["angle"]
     if angle is None:
         seat, seats = params["seat"], params["seats"]
         if seat is None or seats is None or seat >= seats:
-            raise InvalidParams("launcher/aim needs angle, or seat < seats")
+            raise InvalidParams(i18n.message("aim_needs_angle_or_seat"))
         aim = daemon.config.aim
         span = aim.max_angle - aim.min_angle
         angle = aim.min_angle + (span * seat / (seats - 1) if seats > 1 else span / 2)

@@ -226,7 +226,7 @@ def test_bad_requests_are_refused_and_change_nothing():
     rig.feed(SlotLevel(5, True))
     rig.feed(Reset())
     refused = rig.emits("refused")
-    assert [r["reason"] for r in refused] == ["slots are numbered 1 to 4", {"id": "refused_not_halted"}]
+    assert [r["reason"] for r in refused] == [{"id": "refused_slot_number", "slots": 4}, {"id": "refused_not_halted"}]
     with pytest.raises(ValueError):
         Blaster(Settings(slots=3), Scripted((), 4), 0.0)
 

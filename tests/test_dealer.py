@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 import pytest
 
+from controller.messages import render
 from firmware.config import build_config
 from firmware.core import Launcher
 from firmware.dealer import (
@@ -331,7 +332,8 @@ def test_misfeeds_in_a_row_are_bounded_then_wait_for_a_reload():
     assert [type(i).__name__ for i in table.core_inputs] == ["Dispense", "Reload", "Dispense", "Reload",
                                                              "Dispense"]
     current = table.dealer.get_status()["current"]
-    assert current["state"] == "waiting_empty" and "3 times in a row" in current["reason"]
+    assert current["state"] == "waiting_empty" and current["reason"] == {"id": "dispense_misfeeds", "times": 3}
+    assert render(current["reason"], "en") == "no card came out 3 times in a row: check the hopper, reload"
     # The core fell asleep in empty: the dealer does not wake it to ask again.
     assert table.core.get_status()["state"] == "sleeping" and len(table.core_inputs) == 5
     table.mech.misfeed_chance = 0.0
@@ -413,7 +415,7 @@ def test_estop_abandons_with_the_count_so_far_and_the_queue_too():
     table.run()
     a, b = table.outcomes["a"], table.outcomes["b"]
     assert (a["state"], a["cards"], a["remaining"]) == ("abandoned", 6, 14)
-    assert "halted" in a["reason"]
+    assert a["reason"] == {"id": "dispense_is_halted"} and render(a["reason"], "en") == "the launcher is halted"
     assert (b["state"], b["cards"]) == ("abandoned", 0)
     table.feed(Reset())
     table.dispense(3, "c")

@@ -135,7 +135,7 @@ def test_launcherctl_lang_fr_prints_a_refusal_in_french(daemon_process):
     after = proc.ctl("wake", "--lang", "fr", "--json")
     english = proc.ctl("--lang", "en", "wake")
     assert before.returncode == after.returncode == english.returncode == 1
-    assert before.stderr == "launcherctl: le lanceur n'est pas en veille (state ready)\n"
+    assert before.stderr == "launcherctl: le lanceur n'est pas en veille (état prêt)\n"
     assert json.loads(after.stdout)["error"]["message_object"] == NOT_SLEEPING
     assert english.stderr == "launcherctl: not sleeping (state ready)\n"
 
