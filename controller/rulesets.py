@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from firmware.errors import InvalidParams
+from firmware.i18n import message
 
 from .points import POINTS
 
@@ -176,16 +177,16 @@ def seating(players: object) -> tuple[str, ...]:
     (players type names in any case).
     """
     if isinstance(players, str) or not isinstance(players, (list, tuple)):
-        raise InvalidParams("players must be a list of names in seat order")
+        raise InvalidParams(message("players_not_list"))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise InvalidParams(f"{MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
+        raise InvalidParams(message("players_count", minimum=MIN_PLAYERS, maximum=MAX_PLAYERS, count=len(players)))
     for name in players:
         if not isinstance(name, str) or not name.strip() or name != name.strip() or "=" in name:
-            raise InvalidParams(f"a name must be a non-empty text, no '=', no outer spaces: {name!r}")
+            raise InvalidParams(message("player_name_bad", name=repr(name)))
     folded = [name.casefold() for name in players]
     duplicate = next((n for n, f in zip(players, folded) if folded.count(f) > 1), None)
     if duplicate is not None:
-        raise InvalidParams(f"two players are named {duplicate!r} (names ignore case)")
+        raise InvalidParams(message("players_same_name", name=repr(duplicate)))
     return tuple(players)
 
 
@@ -194,9 +195,7 @@ def get(ruleset_id: str) -> Ruleset:
     try:
         return RULESETS[ruleset_id]
     except (KeyError, TypeError):
-        raise InvalidParams(
-            f"unknown ruleset {ruleset_id!r}; rulesets: " + ", ".join(RULESETS)
-        ) from None
+        raise InvalidParams(message("unknown_ruleset", ruleset=repr(ruleset_id), rulesets=list(RULESETS))) from None
 
 
 def deck_size(ruleset: Ruleset) -> int | None:
@@ -214,17 +213,18 @@ def resolve_options(ruleset: Ruleset, options: Mapping[str, object] | None) -> d
     given = dict(options or {})
     unknown = sorted(set(given) - set(ruleset.options))
     if unknown:
-        allowed = ", ".join(ruleset.options) or "none"
-        raise InvalidParams(f"unknown option {unknown[0]!r} for {ruleset.id}; options: {allowed}")
+        if not ruleset.options:
+            raise InvalidParams(message("unknown_option_none", option=repr(unknown[0]), ruleset=ruleset.id))
+        raise InvalidParams(message("unknown_option", option=repr(unknown[0]), ruleset=ruleset.id,
+                                    options=list(ruleset.options)))
     chosen = {}
     for name, option in ruleset.options.items():
         value = given.get(name, option.default)
         if isinstance(value, bool):
             value = "true" if value else "false"
         if not isinstance(value, str) or value.lower() not in option.choices:
-            raise InvalidParams(
-                f"option {name}={value!r} is not allowed; choices: " + ", ".join(option.choices)
-            )
+            raise InvalidParams(message("option_not_allowed", option=name, value=repr(value),
+                                        choices=list(option.choices)))
         chosen[name] = value.lower()
     return chosen
 

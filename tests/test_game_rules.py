@@ -4,6 +4,7 @@ import pytest
 
 from controller import rulesets
 from controller.game import apply, new_game, status
+from firmware import i18n
 from firmware.errors import InvalidParams, Refused
 from game_actions import FOUR, TWO, attack, catch, game, hint, play, press, run, uno
 
@@ -667,3 +668,37 @@ def test_any_hit_card_answers_a_mega_hit_whatever_its_colour():
     state = run(game(first_card="5", color="red"), play("hit-2", color="red"))
     state = run(state, play("hit-1", color="blue"))
     assert status(state)["chain"]["hits"] == 3
+
+
+# ---- the table's refusals in both languages (issue #14) -------------------------------------------
+
+
+def _refusal(call, *args) -> InvalidParams:
+    with pytest.raises(InvalidParams) as info:
+        call(*args)
+    return info.value
+
+
+@pytest.mark.parametrize("call, args, english, french", [
+    (rulesets.seating, ("Ann",), "players must be a list of names in seat order",
+     "les joueurs sont une liste de noms dans l'ordre des places"),
+    (rulesets.seating, (["Ann"],), "2 to 10 players, not 1", "de 2 à 10 joueurs, pas 1"),
+    (rulesets.seating, (["Ann", " Bob"],), "a name must be a non-empty text, no '=', no outer spaces: ' Bob'",
+     "un nom est un texte non vide, sans '=', sans espaces autour : ' Bob'"),
+    (rulesets.seating, (["Ann", "ann"],), "two players are named 'Ann' (names ignore case)",
+     "deux joueurs s'appellent 'Ann' (les noms ignorent la casse)"),
+    (rulesets.get, ("nope",), "unknown ruleset 'nope'; rulesets: attack-mega-hit, attack-2005, attack-2010",
+     "règle du jeu inconnue 'nope' ; règles : attack-mega-hit, attack-2005, attack-2010"),
+    (rulesets.resolve_options, (rulesets.get("attack-2005"), {"speed": "1"}),
+     "unknown option 'speed' for attack-2005; options: early_stop",
+     "option inconnue 'speed' pour attack-2005 ; options : early_stop"),
+    (rulesets.resolve_options, (rulesets.get("attack-2005"), {"early_stop": "maybe"}),
+     "option early_stop='maybe' is not allowed; choices: true, false",
+     "l'option early_stop='maybe' n'est pas permise ; choix : true, false"),
+])
+def test_the_table_refusals_read_as_before_in_english_and_are_french_in_french(call, args, english, french):
+    with i18n.speaking("en"):
+        assert _refusal(call, *args).message == english
+    with i18n.speaking("fr"):
+        refusal = _refusal(call, *args)
+    assert refusal.message == french and refusal.message_object["id"]
