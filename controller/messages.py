@@ -99,7 +99,11 @@ _WORDS: dict[str, Text] = {
     # The launcher's states, and why a press was ignored (a state, or one of these).
     **{f"state:{state}": _t(state) for state in (
         "ready", "launching", "jammed", "empty", "lid_open", "sleeping", "halted", "bench", "jogging",
-        "beam_blocked", "firing")},
+        "beam_blocked", "firing", "starting")},
+    # How a press or an insertion came out, and which way the motor turns (launcherctl status).
+    **{f"outcome:{outcome}": _t(outcome) for outcome in ("dry", "burst", "dispense", "empty", "safe", "blast")},
+    "motor_direction:forward": _t("forward"),
+    "motor_direction:reverse": _t("reverse"),
     **{
         f"card:{card}": _t(card)
         for card in (
@@ -615,6 +619,44 @@ _LAUNCHER: dict[str, Text] = {
         "permission denied on %(path)s: add yourself to the card-launcher group"
         " (sudo usermod -aG card-launcher $USER, then log in again).", path="text"),
     "lost_connection": _t("lost the connection to launcherd: %(reason)s", reason="text"),
+    # launcherctl status: one line each, the label padded to the values' column
+    "status_state": _t("state      %(state)s", state="state"),
+    "status_state_reason": _t("state      %(state)s (%(reason)s)", state="state", reason="text"),
+    "status_profile": _t("profile    %(profile)s", profile="raw"),
+    "status_presses": _t("presses    %(presses)d   dry streak %(streak)d", presses="int", streak="int"),
+    "status_ejected": _t("ejected    %(cards)d card   hopper %(hopper)d",
+                         "ejected    %(cards)d cards   hopper %(hopper)d", "cards", cards="int", hopper="int"),
+    "status_ejected_unknown": _t("ejected    %(cards)d card   hopper unknown",
+                                 "ejected    %(cards)d cards   hopper unknown", "cards", cards="int"),
+    "status_last_press": _t("last       press %(press_id)d: %(outcome)s, %(cards)d card",
+                            "last       press %(press_id)d: %(outcome)s, %(cards)d cards", "cards",
+                            press_id="int", outcome="outcome", cards="int"),
+    "status_last_none": _t("last       -"),
+    "status_motor_on": _t("motor      %(direction)s at %(duty)d%%", direction="motor_direction", duty="int"),
+    "status_motor_off": _t("motor      off"),
+    "status_aim": _t("aim        %(angle)d degrees", angle="int"),
+    "status_sim": _t("sim        hopper %(hopper)d, cards out %(out)d", hopper="int", out="int"),
+    "status_sim_stuck": _t("sim        hopper %(hopper)d, cards out %(out)d, a card is stuck", hopper="int",
+                           out="int"),
+    # the blaster's status: each slot's part begins with the space between two slots
+    "status_slots": _t("slots     %(slots)s", slots="parts"),
+    "status_slot_full": _t(" %(slot)d:full", slot="int"),
+    "status_slot_empty": _t(" %(slot)d:empty", slot="int"),
+    "status_inserts": _t("inserts    %(inserts)d   ejected %(cards)d card",
+                         "inserts    %(inserts)d   ejected %(cards)d cards", "cards", inserts="int", cards="int"),
+    "status_last_insert": _t("last       insert %(insert_id)d, slot %(slot)d: %(outcome)s", insert_id="int",
+                             slot="int", outcome="outcome"),
+    "status_last_blast": _t("last       insert %(insert_id)d, slot %(slot)d: blast, %(cards)d card",
+                            "last       insert %(insert_id)d, slot %(slot)d: blast, %(cards)d cards", "cards",
+                            insert_id="int", slot="int", cards="int"),
+    "status_sim_stuck_slot": _t("sim        a card is stuck in slot %(slot)d", slot="int"),
+    # launcherctl insert
+    "insert_not_judged": _t("card in slot %(slot)d, not judged: the blaster is %(reason)s", slot="int",
+                            reason="state"),
+    "insert_outcome": _t("insert %(insert_id)d, slot %(slot)d: %(outcome)s", insert_id="int", slot="int",
+                         outcome="outcome"),
+    "insert_blast": _t("insert %(insert_id)d, slot %(slot)d: blast: every loaded card is shot out",
+                       insert_id="int", slot="int"),
     "retry_after": _t("the launcher will take it in %(seconds)s s: try again then", seconds="number"),
     "dispense_progress": _t("%(reason)s (%(cards)d of %(count)d out)", reason="text", cards="int",
                             count="int"),
@@ -664,6 +706,8 @@ KINDS = MappingProxyType({
     "direction": "clockwise or counterclockwise",
     "ended": "how a launch ended: timeout, jam, lid, empty (a dispense: done, halt, refused)",
     "state": "a launcher state (ready, jammed, ...) or why a press was ignored (bench, ...)",
+    "outcome": "how a press or an insertion came out: dry, burst, dispense, empty, safe, blast",
+    "motor_direction": "which way the motor turns: forward or reverse",
     "seconds": "a duration in seconds, shown with one decimal below 100",
     "percent": "a share from 0 to 1, shown as a percentage",
     "number": "a number, shown in the language's way",

@@ -150,21 +150,39 @@ def print_result(args: argparse.Namespace, result: Any, human: Callable[[Any], s
 # ---- human formatting -----------------------------------------------------------------------
 
 
+def _lines(*messages: i18n.Message | None) -> str:
+    """Status lines, each a message rendered in launcherctl's language (None: no such line)."""
+    return "\n".join(i18n.render(line) for line in messages if line is not None)
+
+
+def _state_line(status: dict[str, Any]) -> i18n.Message:
+    reason = status.get("reason_object") or status.get("reason")
+    if reason:
+        return i18n.message("status_state_reason", state=status.get("state"), reason=reason)
+    return i18n.message("status_state", state=status.get("state"))
+
+
 def format_blaster_status(status: dict[str, Any]) -> str:
     last = status.get("last")
-    slots = status.get("slots") or []
-    lines = [
-        f"state      {status.get('state')}" + (f" ({status['reason']})" if status.get("reason") else ""),
-        f"profile    {status.get('profile')}",
-        "slots      " + " ".join(f"{n}:{'full' if full else 'empty'}" for n, full in enumerate(slots, 1)),
-        f"inserts    {status.get('inserts')}   ejected {status.get('cards_ejected')} cards",
-        "last       " + (f"insert {last.get('insert_id')}, slot {last['slot']}: {last['outcome']}"
-                         + (f", {last['cards']} card(s)" if last["outcome"] == "blast" else "") if last else "-"),
-    ]
+    slots = [i18n.message("status_slot_full" if full else "status_slot_empty", slot=n)
+             for n, full in enumerate(status.get("slots") or [], 1)]
+    if not last:
+        last_line = i18n.message("status_last_none")
+    elif last["outcome"] == "blast":
+        last_line = i18n.message("status_last_blast", insert_id=last.get("insert_id"), slot=last["slot"],
+                                 cards=last["cards"])
+    else:
+        last_line = i18n.message("status_last_insert", insert_id=last.get("insert_id"), slot=last["slot"],
+                                 outcome=last["outcome"])
     sim = status.get("sim")
-    if sim and sim.get("stuck"):
-        lines.append(f"sim        a card is stuck in slot {sim['stuck']}")
-    return "\n".join(lines)
+    return _lines(
+        _state_line(status),
+        i18n.message("status_profile", profile=str(status.get("profile"))),
+        i18n.message("status_slots", slots=slots),
+        i18n.message("status_inserts", inserts=status.get("inserts"), cards=status.get("cards_ejected")),
+        last_line,
+        i18n.message("status_sim_stuck_slot", slot=sim["stuck"]) if sim and sim.get("stuck") else None,
+    )
 
 
 def format_status(status: dict[str, Any]) -> str:
@@ -172,22 +190,22 @@ def format_status(status: dict[str, Any]) -> str:
         return format_blaster_status(status)
     motor = status.get("motor") or {}
     last = status.get("last")
-    hopper = status.get("hopper")
-    lines = [
-        f"state      {status.get('state')}" + (f" ({status['reason']})" if status.get("reason") else ""),
-        f"profile    {status.get('profile')}",
-        f"presses    {status.get('presses')}   dry streak {status.get('dry_streak')}",
-        f"ejected    {status.get('cards_ejected')} cards   hopper {'unknown' if hopper is None else hopper}",
-        "last       " + (f"press {last.get('press_id')}: {last['outcome']}, {last['cards']} card(s)" if last else "-"),
-        "motor      " + (f"{motor.get('direction')} at {round(100 * motor.get('duty', 0))}%" if motor.get("on") else "off"),
-    ]
-    if status.get("aim") is not None:
-        lines.append(f"aim        {status['aim']:.0f} degrees")
+    hopper, cards = status.get("hopper"), status.get("cards_ejected")
     sim = status.get("sim")
-    if sim:
-        lines.append(f"sim        hopper {sim.get('hopper')}, cards out {sim.get('cards_out')}"
-                     + (", a card is stuck" if sim.get("stuck") else ""))
-    return "\n".join(lines)
+    return _lines(
+        _state_line(status),
+        i18n.message("status_profile", profile=str(status.get("profile"))),
+        i18n.message("status_presses", presses=status.get("presses"), streak=status.get("dry_streak")),
+        i18n.message("status_ejected_unknown", cards=cards) if hopper is None
+        else i18n.message("status_ejected", cards=cards, hopper=hopper),
+        i18n.message("status_last_press", press_id=last.get("press_id"), outcome=last["outcome"], cards=last["cards"])
+        if last else i18n.message("status_last_none"),
+        i18n.message("status_motor_on", direction=motor.get("direction"), duty=round(100 * motor.get("duty", 0)))
+        if motor.get("on") else i18n.message("status_motor_off"),
+        i18n.message("status_aim", angle=round(status["aim"])) if status.get("aim") is not None else None,
+        i18n.message("status_sim_stuck" if sim.get("stuck") else "status_sim", hopper=sim.get("hopper"),
+                     out=sim.get("cards_out")) if sim else None,
+    )
 
 
 def outcome_message(result: dict[str, Any]) -> i18n.Message:
@@ -220,9 +238,11 @@ def format_outcome(result: dict[str, Any]) -> str:
 def format_insert(result: dict[str, Any]) -> str:
     """A blaster's insertion: judged safe or blast (the blast's cards come in its ``blast`` event)."""
     if result.get("event") == "ignored":
-        return f"card in slot {result.get('slot')}, not judged: the blaster is {result.get('reason')}"
-    text = f"insert {result.get('insert_id')}, slot {result.get('slot')}: {result.get('outcome')}"
-    return text + (": every loaded card is shot out" if result.get("outcome") == "blast" else "")
+        return i18n.render(i18n.message("insert_not_judged", slot=result.get("slot"), reason=result.get("reason")))
+    if result.get("outcome") == "blast":
+        return i18n.render(i18n.message("insert_blast", insert_id=result.get("insert_id"), slot=result.get("slot")))
+    return i18n.render(i18n.message("insert_outcome", insert_id=result.get("insert_id"), slot=result.get("slot"),
+                                    outcome=result.get("outcome")))
 
 
 def format_event(message: dict[str, Any]) -> str:

@@ -14,7 +14,7 @@ import pytest
 
 from controller.messages import render
 from firmware import i18n
-from firmware.cli import Client, format_outcome, report_error
+from firmware.cli import Client, format_insert, format_outcome, format_status, report_error
 from firmware.core import Launcher, Logged
 from firmware.config import build_config
 from firmware.dealer import Dealer
@@ -213,6 +213,74 @@ def test_launcherctl_says_a_daemon_that_does_not_answer_in_its_language():
     said = {"id": "not_answering", "path": "/run/x.sock"}
     assert render(said, "en") == "launcherd on /run/x.sock accepted the connection but did not answer in time"
     assert render(said, "fr") == "launcherd sur /run/x.sock a accepté la connexion mais n'a pas répondu à temps"
+
+
+LAUNCHER_STATUS = {
+    "state": "halted", "reason": "stop!", "profile": "classic", "presses": 3, "dry_streak": 1, "cards_ejected": 1,
+    "hopper": None, "last": {"press_id": 3, "outcome": "burst", "cards": 1},
+    "motor": {"on": True, "direction": "forward", "duty": 0.55}, "aim": 12.6,
+    "sim": {"hopper": 95, "cards_out": 5, "stuck": True}}
+BLASTER_STATUS = {
+    "device": "blaster", "state": "ready", "profile": "rising", "slots": [True, False], "inserts": 2,
+    "cards_ejected": 4, "last": {"insert_id": 2, "slot": 1, "outcome": "blast", "cards": 3}, "sim": {"stuck": 2}}
+
+
+def test_the_status_reads_as_before_in_english_with_counted_cards():
+    with i18n.speaking("en"):
+        launcher, blaster = format_status(LAUNCHER_STATUS), format_status(BLASTER_STATUS)
+    assert launcher == ("state      halted (stop!)\n"
+                        "profile    classic\n"
+                        "presses    3   dry streak 1\n"
+                        "ejected    1 card   hopper unknown\n"
+                        "last       press 3: burst, 1 card\n"
+                        "motor      forward at 55%\n"
+                        "aim        13 degrees\n"
+                        "sim        hopper 95, cards out 5, a card is stuck")
+    assert blaster == ("state      ready\n"
+                       "profile    rising\n"
+                       "slots      1:full 2:empty\n"
+                       "inserts    2   ejected 4 cards\n"
+                       "last       insert 2, slot 1: blast, 3 cards\n"
+                       "sim        a card is stuck in slot 2")
+
+
+def test_the_status_in_french_keeps_its_columns():
+    with i18n.speaking("fr"):
+        launcher, blaster = format_status(LAUNCHER_STATUS), format_status(BLASTER_STATUS)
+    assert launcher == ("état       arrêté (stop!)\n"
+                        "profil     classic\n"
+                        "appuis     3   série à vide 1\n"
+                        "éjectées   1 carte   réservoir inconnu\n"
+                        "dernier    appui 3 : salve, 1 carte\n"
+                        "moteur     avant à 55 %\n"
+                        "visée      13 degrés\n"
+                        "sim        réservoir 95, cartes sorties 5, une carte est coincée")
+    assert blaster.splitlines()[2:4] == ["fentes     1:pleine 2:vide", "insertions 2   éjectées 4 cartes"]
+    assert {line.index(line.split()[1]) for line in (launcher + "\n" + blaster).splitlines()} == {11}
+
+
+@pytest.mark.parametrize("result, english, french", [
+    ({"event": "ignored", "slot": 2, "reason": "sleeping"}, "card in slot 2, not judged: the blaster is sleeping",
+     "carte dans la fente 2, non jugée : état du blaster en veille"),
+    ({"event": "insert", "insert_id": 3, "slot": 2, "outcome": "safe"}, "insert 3, slot 2: safe",
+     "insertion 3, fente 2 : sans tir"),
+    ({"event": "insert", "insert_id": 4, "slot": 1, "outcome": "blast"},
+     "insert 4, slot 1: blast: every loaded card is shot out",
+     "insertion 4, fente 1 : tir : toutes les cartes chargées sont projetées"),
+])
+def test_an_insertion_reads_as_before_in_english_and_is_french_in_french(result, english, french):
+    with i18n.speaking("en"):
+        assert format_insert(result) == english
+    with i18n.speaking("fr"):
+        assert format_insert(result) == french
+
+
+def test_launcherctl_status_in_french(daemon_process):
+    proc = daemon_process()
+    french = proc.ctl("--lang", "fr", "status", check=True).stdout
+    english = proc.ctl("status", check=True).stdout
+    assert french.startswith("état       prêt\nprofil     ") and "moteur     arrêté" in french
+    assert english.startswith("state      ready\nprofile    ") and "motor      off" in english
 
 
 # ---- the log ----------------------------------------------------------------------------------------

@@ -45,6 +45,8 @@ SAMPLES = {
     "color": "red",
     "direction": "clockwise",
     "ended": "jam",
+    "outcome": "burst",
+    "motor_direction": "forward",
 }
 
 
