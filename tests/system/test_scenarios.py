@@ -11,6 +11,8 @@ The tests run in file order and share one installed service (conftest.installed)
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import time
 
@@ -34,21 +36,40 @@ def mech(chip, pins):
         yield mech
 
 
-def bounce_press(chip: rig.Chip, button: int, bounces: int = 5, hold_s: float = 0.1) -> float:
-    """A press with `bounces` open-close bounces before the contact settles, then a release
-    with as many; returns how long the bounces took (the issue asks for 5 within 3 ms)."""
-    started = time.perf_counter()
-    for _ in range(bounces):
-        chip.pull(button, "down")
-        chip.pull(button, "up")
-    chip.pull(button, "down")
-    span = time.perf_counter() - started
+@contextlib.contextmanager
+def realtime():
+    """Run the block at real-time priority: a bounce the test writes within 3 ms must not be
+    stretched by the guest's scheduler into a level that lasts a debounce time, which would be a
+    real second press (and a test error, not the daemon's)."""
+    before = os.sched_getscheduler(0), os.sched_getparam(0)
+    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(50))
+    try:
+        yield
+    finally:
+        os.sched_setscheduler(0, before[0], before[1])
+
+
+def bounces(chip: rig.Chip, button: int, first: str, count: int) -> float:
+    """`count` bounces then the settled level `first`; the longest gap between two writes."""
+    other = "up" if first == "down" else "down"
+    writes = []
+    with realtime():
+        for _ in range(count):
+            chip.pull(button, first)
+            writes.append(time.perf_counter())
+            chip.pull(button, other)
+            writes.append(time.perf_counter())
+        chip.pull(button, first)
+        writes.append(time.perf_counter())
+    return max(b - a for a, b in zip(writes, writes[1:]))
+
+
+def bounce_press(chip: rig.Chip, button: int, count: int = 5, hold_s: float = 0.1) -> float:
+    """A press with `count` open-close bounces before the contact settles, then a release with
+    as many (the issue asks for 5 within 3 ms); returns the longest gap between two writes."""
+    gap = bounces(chip, button, "down", count)
     time.sleep(hold_s)
-    for _ in range(bounces):
-        chip.pull(button, "up")
-        chip.pull(button, "down")
-    chip.pull(button, "up")
-    return span
+    return max(gap, bounces(chip, button, "up", count))
 
 
 def motor_off(chip: rig.Chip, pins: dict) -> bool:
@@ -155,7 +176,8 @@ def test_scenario_2_bounced_presses_and_exact_counts_over_200_cards(chip, pins, 
         try:
             rig.wait_for(lambda: rig.status()["cards_ejected"] - ejected_before == out, 5, 0.05, "the count")
         except AssertionError:
-            raise AssertionError((launched, out, rig.status()["cards_ejected"] - ejected_before)) from None
+            raise AssertionError((launched, out, rig.status()["cards_ejected"] - ejected_before,
+                                  f"longest bounce gap {spans[-1] * 1e3:.2f} ms")) from None
         # The burst ran until its count; a card more only where the daemon's stop came later
         # than the next card (the model feeds one every feed_s of running). A card that clears
         # during the reverse pulse is the launch's; one after it, the last press's.
@@ -171,7 +193,7 @@ def test_scenario_2_bounced_presses_and_exact_counts_over_200_cards(chip, pins, 
     assert not [event for event in api.events if event["event"] == "press"]
     reactions = mech.stop_reactions
     FIGURES["scenario_2"] = {
-        "presses": presses, "cards": cards, "bounce_span_ms_max": round(max(spans) * 1e3, 2),
+        "presses": presses, "cards": cards, "bounce_gap_ms_max": round(max(spans) * 1e3, 2),
         "count_to_motor_low_ms": {key: round(value / 1e3, 1) for key, value in rig.summary_us(reactions).items()}
         if reactions else None,
         "one_card_more_than_asked": overshoots,
