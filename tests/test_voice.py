@@ -395,3 +395,17 @@ def test_events_carrying_message_objects_are_heard_in_the_voices_own_words():
 
     asyncio.run(asyncio.wait_for(main(), 5))
     assert said == ["Une carte est coincée", "Bob, appuie deux fois"]
+
+
+def test_without_a_sound_card_nothing_is_rendered_until_one_is_plugged_in(tmp_path):
+    from controller.voice.service import CARD_RECHECK_S, SoundCard
+
+    cards = tmp_path / "cards"
+    cards.write_text("--- no soundcards ---\n")
+    card = SoundCard(cards)
+    assert not card.present(0.0)
+    cards.write_text(" 0 [Device         ]: USB-Audio - USB Audio Device\n")
+    assert not card.present(CARD_RECHECK_S - 1)  # not looked at again before its time
+    assert card.present(CARD_RECHECK_S)
+    assert not SoundCard(tmp_path / "no-alsa").present(0.0)
+    assert SoundCard(tmp_path / "no-alsa", trusted=True).present(0.0)

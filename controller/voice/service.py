@@ -29,6 +29,42 @@ log = logging.getLogger("launcher-voice")
 
 RETRY_S = 2.0  # between attempts to reach a daemon that is not (yet) there
 MAX_LINE = 1 << 20
+ALSA_CARDS = Path("/proc/asound/cards")
+CARD_RECHECK_S = 30.0  # how often a voice without a sound card looks for one again
+
+
+class SoundCard:
+    """Whether ALSA has a sound card, looked up again at most every ``CARD_RECHECK_S``.
+
+    Without one there is nothing to speak through: rendering phrases would only burn the CPU
+    the daemon needs (a Pi without a speaker, a VM). A card plugged in later is found within
+    ``CARD_RECHECK_S``; an explicit ``--device`` (which may name something else than a card)
+    is trusted.
+    """
+
+    def __init__(self, cards: Path = ALSA_CARDS, trusted: bool = False):
+        self.cards = cards
+        self.trusted = trusted
+        self._present: bool | None = None
+        self._checked_at = float("-inf")
+
+    def present(self, now: float) -> bool:
+        if self.trusted:
+            return True
+        if now - self._checked_at >= CARD_RECHECK_S:
+            self._checked_at = now
+            try:
+                listed = self.cards.read_text()
+            except OSError:
+                listed = ""
+            found = bool(listed.strip()) and "no soundcards" not in listed
+            if found != self._present:
+                if found:
+                    log.info("sound card found: speaking")
+                else:
+                    log.warning("no sound card (%s lists none): silent until one is plugged in", self.cards)
+            self._present = found
+        return bool(self._present)
 
 
 class Connection:
@@ -167,7 +203,17 @@ async def run(args: argparse.Namespace) -> None:
         voice = Voice(announcer, lang, speak)
     else:
         speech = Speech(lang, args.cache_dir, args.volume, device=args.device)
-        voice = Voice(announcer, lang, speech.say, speech.warm)
+        card = SoundCard(trusted=args.device is not None)
+        loop = asyncio.get_running_loop()
+
+        async def speak(text: str) -> None:
+            if card.present(loop.time()):
+                await speech.say(text)
+
+        async def warm(texts: list[str]) -> None:
+            if card.present(loop.time()):
+                await speech.warm(texts)
+        voice = Voice(announcer, lang, speak, warm)
     speaker = asyncio.ensure_future(voice.speak_forever())
     path = client_socket(args.socket)
     told = False  # said that launcherd is not answering: once per absence, not every retry
