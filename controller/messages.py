@@ -664,6 +664,115 @@ _LAUNCHER: dict[str, Text] = {
                         path="text"),
 }
 
+# The bring-up dialogues of launcherctl (firmware/bringup_cli.py): selftest, jog and inputs.
+_BRINGUP: dict[str, Text] = {
+    "selftest_title_led": _t("button LED"),
+    "selftest_title_chime": _t("chime"),
+    "selftest_title_motor": _t("motor %(direction)s", direction="motor_direction"),
+    "selftest_title_standby": _t("driver standby"),
+    "selftest_title_beam": _t("break-beam"),
+    "selftest_title_button": _t("button"),
+    "selftest_title_lid": _t("lid switch"),
+    "selftest_title_servo": _t("aim servo"),
+    "selftest_say_led": _t("LED: it flashes 4 times, then shows the launcher's state again."),
+    "selftest_say_chime": _t("Chime: 3 beeps."),
+    "selftest_say_motor": _t("Motor: the wheel must be free (no cards against it). It turns forward, then"
+                             " reverse, %(ms)d ms each at %(duty)s.", ms="int", duty="percent"),
+    "selftest_say_standby": _t("Standby: the driver is put in standby and the motor driven forward; the"
+                               " wheel must NOT turn."),
+    "selftest_say_act": _t("%(title)s: %(act)s now (within %(seconds)d s).", title="raw", act="text",
+                           seconds="int"),
+    "selftest_say_undo": _t("  seen. Now %(undo)s.", undo="text"),
+    "selftest_act_beam": _t("block the beam at the exit slot (a card or a finger)"),
+    "selftest_undo_beam": _t("clear it"),
+    "selftest_act_button": _t("press the launch button"),
+    "selftest_undo_button": _t("let go"),
+    "selftest_act_lid": _t("open the hopper lid"),
+    "selftest_undo_lid": _t("close it"),
+    "selftest_say_servo": _t("Servo: it turns to one end, the other, then the middle."),
+    "selftest_ask": _t("%(question)s [y]es / [n]o / [s]kip: ", question="text"),
+    "selftest_ask_led": _t("Did the button LED flash 4 times?"),
+    "selftest_ask_chime": _t("Did you hear 3 beeps?"),
+    "selftest_ask_wheel_free": _t("Is the wheel free?"),
+    "selftest_ask_motor": _t("Did the wheel turn %(direction)s (it feeds cards out when forward)?",
+                             direction="motor_direction"),
+    "selftest_ask_standby": _t("Did the wheel stay still?"),
+    "selftest_ask_servo": _t("Did the launcher turn to both ends and back to the middle?"),
+    "selftest_nobody": _t(" (nobody to look: run it at a terminal, or with --yes to take the daemon's word)"),
+    "selftest_flashed": _t("flashed 4 times"),
+    "selftest_beeps": _t("3 beeps sent"),
+    "selftest_wheel_not_free": _t("nobody said the wheel is free"),
+    "selftest_jog_refused": _t("the launcher refused the jog: %(reason)s", reason="text"),
+    "selftest_jogged": _t("%(direction)s %(ms)d ms at %(duty)s: %(ended)s", direction="motor_direction",
+                          ms="int", duty="percent", ended="ended"),
+    "selftest_no_standby": _t("no standby pin fitted ([pins] motor_enable = false)"),
+    "selftest_not_fitted": _t("no %(name)s fitted ([pins] %(name)s = false)", name="raw"),
+    "selftest_active_before": _t("the %(title)s reads active before anyone touched it", title="raw"),
+    "selftest_seen_back": _t("seen active, then back"),
+    "selftest_seen_not_back": _t("seen active, but it never came back"),
+    "selftest_nothing_seen": _t("nothing seen in %(seconds)d s", seconds="int"),
+    "selftest_no_servo": _t("no servo fitted ([pins] servo = false)"),
+    "selftest_angles": _t("angles %(angles)s", angles="raw"),
+    "selftest_servo_refused": _t("refused: %(reason)s", reason="text"),
+    "selftest_pin_not_fitted": _t("[pins] %(function)s: not fitted", function="raw"),
+    "selftest_pin": _t("[pins] %(function)s = GPIO %(gpio)s (header pin %(header)s)", function="raw",
+                       gpio="raw", header="raw"),
+    "selftest_pin_reads": _t(
+        "[pins] %(function)s = GPIO %(gpio)s (header pin %(header)s), reads %(reads)s now (active"
+        " %(active)s, internal pull-%(pull)s)", function="raw", gpio="raw", header="raw", reads="raw",
+        active="raw", pull="raw"),
+    "selftest_check_led": _t("the LED's series resistor, its polarity (long leg towards the GPIO), its GND"),
+    "selftest_check_chime": _t("an active buzzer (it beeps on DC), its transistor, base resistor and 5 V"
+                               " supply"),
+    "selftest_check_motor_supply": _t("the motor supply, its fuse and the driver's VM, VCC and GND; the"
+                                      " grounds joined"),
+    "selftest_check_motor_driver": _t("TB6612FNG: PWMA tied to 3V3 and STBY high; DRV8833: nSLEEP high"),
+    "selftest_check_motor_swapped": _t("forward and reverse swapped? swap the two motor wires (or the two"
+                                       " [pins])"),
+    "selftest_check_standby_pin": _t("%(pin)s to the driver's STBY (TB6612FNG) or nSLEEP (DRV8833)",
+                                     pin="text"),
+    "selftest_check_standby_breakout": _t("a breakout that pulls nSLEEP high on the board: see"
+                                          " wiring/README.md"),
+    "selftest_check_beam": _t(
+        "the emitter powered (its LED glows in a phone camera), the receiver aligned across the slot,"
+        " its open-collector output to the GPIO; [sensor] beam_blocked"),
+    "selftest_check_button": _t("the button between the GPIO and the rail opposite its pull; [sensor]"
+                                " button_active"),
+    "selftest_check_lid": _t("the lid switch closed while the lid is shut; [sensor] lid_open"),
+    "selftest_check_servo": _t("the servo's own 5 V supply and the common ground; [aim] min_pulse_ms /"
+                               " max_pulse_ms"),
+    "selftest_report_line": _t("[%(mark)s] %(title)s: %(detail)s", mark="text", title="raw", detail="raw"),
+    "selftest_mark_pass": _t("pass"),
+    "selftest_mark_fail": _t("FAIL"),
+    "selftest_mark_skipped": _t("skip"),
+    "selftest_report_check": _t("       check: %(hint)s", hint="raw"),
+    "selftest_summary": _t("%(passed)d passed, %(failed)d failed, %(skipped)d skipped", passed="int",
+                           failed="int", skipped="int"),
+    "selftest_not_ready": _t("launcherctl selftest: the launcher is %(state)s; it must be ready"
+                             " (launcherctl reset, clear the slot, close the lid)", state="state"),
+    "jog_run": _t("%(direction)s %(ms)d ms at %(duty)s", direction="motor_direction", ms="int",
+                  duty="percent"),
+    "jog_standby": _t(" (driver in standby)"),
+    "jog_done": _t(": done"),
+    "jog_stopped": _t(": stopped early (%(ended)s)", ended="ended"),
+    "input:button": _t("button"),
+    "input:beam": _t("beam"),
+    "input:lid": _t("lid"),
+    "input:press": _t("press"),
+    "input_level:pressed": _t("pressed"),
+    "input_level:released": _t("released"),
+    "input_level:blocked": _t("blocked"),
+    "input_level:clear": _t("clear"),
+    "input_level:open": _t("open"),
+    "input_level:closed": _t("closed"),
+    "input_level:press": _t("press (debounced)"),
+    "inputs_not_fitted": _t("%(name)s not fitted", name="raw"),
+    "inputs_line": _t("%(name)s %(level)s GPIO %(gpio)s (header pin %(header)s) reads %(reads)s (active"
+                      " %(active)s, pull-%(pull)s)", name="raw", level="raw", gpio="raw", header="raw",
+                      reads="raw", active="raw", pull="raw"),
+    "inputs_watching": _t("watching (bench mode: the button launches nothing meanwhile); Ctrl-C to stop"),
+}
+
 # What launcher-voice says: short, to be heard across a table.
 _VOICE: dict[str, Text] = {
     "voice_turn": _t("%(player)s's move", player="name"),
@@ -681,7 +790,7 @@ _VOICE: dict[str, Text] = {
     "voice_round_won": _t("%(player)s wins round %(round)d", player="name", round="int"),
 }
 
-CATALOGUE: Mapping[str, Text] = MappingProxyType({**_WORDS, **_GAME, **_LAUNCHER, **_VOICE})
+CATALOGUE: Mapping[str, Text] = MappingProxyType({**_WORDS, **_GAME, **_LAUNCHER, **_BRINGUP, **_VOICE})
 
 # How a parameter's value is checked and shown.
 KINDS = MappingProxyType({

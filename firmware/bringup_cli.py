@@ -4,6 +4,9 @@ Added to launcherctl through the ``card_launcher.cli`` entry point ``bringup``. 
 to launcherd's ``bringup/*`` methods (``firmware/bringup.py``); nothing here touches a pin. When
 the daemon runs in simulation (``status/get`` says ``daemon.sim``), the simulated mechanism plays
 the person's part: it presses the button, opens the lid, sends a card through the beam.
+
+What it says and asks is in launcherctl's language (``--lang``, else the locale's): the prompts,
+the report and, with ``--json``, the report's titles, details and checks.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .calibrate import CalibrationError, analyse, toml_snippet, write_config
+from . import i18n
 from .cli import EXIT_ERROR, EXIT_OK, EXIT_USAGE, Client, print_result
 from .config import ConfigError, load_config
 from .errors import ApiError
@@ -33,6 +37,14 @@ SETTLE_S, SETTLE_POLL_S = 1.0, 0.02
 JOG_MARGIN_S = 10.0  # beyond the motor's own time, for the reply
 FEED_CALL_S = 300.0  # a feed may wait up to 120 s for the motor's rest, then run up to 120 s
 PASS, FAIL, SKIPPED = "pass", "fail", "skipped"
+# What a person may answer, in either language: yes, no, skip.
+_ANSWERS = {"y": True, "yes": True, "o": True, "oui": True, "n": False, "no": False, "non": False,
+            "s": None, "skip": None, "p": None, "passer": None}
+
+
+def _say(message_id: str, **params: Any) -> str:
+    """A message of the catalogue in launcherctl's language."""
+    return i18n.render(i18n.message(message_id, **params))
 
 
 @dataclass
@@ -71,17 +83,13 @@ class Person:
         if not self.interactive:
             return None
         while True:
-            print(f"{question} [y]es / [n]o / [s]kip: ", end="", file=self.out, flush=True)
+            print(_say("selftest_ask", question=question), end="", file=self.out, flush=True)
             line = sys.stdin.readline()
             if not line:
                 return None
             answer = line.strip().lower()
-            if answer in ("y", "yes"):
-                return True
-            if answer in ("n", "no"):
-                return False
-            if answer in ("s", "skip"):
-                return None
+            if answer in _ANSWERS:
+                return _ANSWERS[answer]
 
 
 def _long_call(client: Client, method: str, params: dict[str, Any], seconds: float) -> Any:
@@ -109,12 +117,12 @@ def _pin_row(config: dict[str, Any], key: str, reading: dict[str, Any] | None = 
 
 def _row_text(row: dict[str, Any]) -> str:
     if row.get("gpio") in (None, False):
-        return f"[pins] {row['function']}: not fitted"
-    text = f"[pins] {row['function']} = GPIO {row['gpio']} (header pin {row['header']})"
+        return _say("selftest_pin_not_fitted", function=row["function"])
+    pin = {"function": row["function"], "gpio": str(row["gpio"]), "header": str(row["header"])}
     if "reads" in row:
-        text += (f", reads {row['reads']} now (active {row['active_level']},"
-                 f" internal pull-{row['pull']})")
-    return text
+        return _say("selftest_pin_reads", **pin, reads=str(row["reads"]), active=str(row["active_level"]),
+                    pull=str(row["pull"]))
+    return _say("selftest_pin", **pin)
 
 
 # ---- selftest -------------------------------------------------------------------------------------
@@ -143,7 +151,7 @@ class Selftest:
         if answer is None:
             step.judged_by = "nobody"
             step.result = SKIPPED
-            step.detail += " (nobody to look: run it at a terminal, or with --yes to take the daemon's word)"
+            step.detail += _say("selftest_nobody")
             return
         step.judged_by = "person" if not self.person.yes else "daemon"
         step.result = PASS if answer and done_by_daemon else FAIL
@@ -157,46 +165,41 @@ class Selftest:
             self.call("bringup/bench", {"seconds": 0})
 
     def led(self) -> Step:
-        step = Step("led", "button LED", pins=[_pin_row(self.pins, "led")])
-        self.person.say("LED: it flashes 4 times, then shows the launcher's state again.")
+        step = Step("led", _say("selftest_title_led"), pins=[_pin_row(self.pins, "led")])
+        self.person.say(_say("selftest_say_led"))
         self.call("bringup/identify", {"led": True, "chime": False})
-        step.detail = "flashed 4 times"
-        self.judge(step, "Did the button LED flash 4 times?", True)
+        step.detail = _say("selftest_flashed")
+        self.judge(step, _say("selftest_ask_led"), True)
         if step.result == FAIL:
-            step.check = [_row_text(step.pins[0]),
-                          "the LED's series resistor, its polarity (long leg towards the GPIO), its GND"]
+            step.check = [_row_text(step.pins[0]), _say("selftest_check_led")]
         return step
 
     def chime(self) -> Step:
-        step = Step("chime", "chime", pins=[_pin_row(self.pins, "chime")])
-        self.person.say("Chime: 3 beeps.")
+        step = Step("chime", _say("selftest_title_chime"), pins=[_pin_row(self.pins, "chime")])
+        self.person.say(_say("selftest_say_chime"))
         self.call("bringup/identify", {"led": False, "chime": True})
-        step.detail = "3 beeps sent"
-        self.judge(step, "Did you hear 3 beeps?", True)
+        step.detail = _say("selftest_beeps")
+        self.judge(step, _say("selftest_ask_chime"), True)
         if step.result == FAIL:
-            step.check = [_row_text(step.pins[0]),
-                          "an active buzzer (it beeps on DC), its transistor, base resistor and 5 V supply"]
+            step.check = [_row_text(step.pins[0]), _say("selftest_check_chime")]
         return step
 
     def motor(self) -> list[Step]:
-        self.person.say(f"Motor: the wheel must be free (no cards against it). It turns forward, then"
-                        f" reverse, {SELFTEST_JOG_MS} ms each at {SELFTEST_JOG_DUTY:.0%}.")
-        self.wheel_free = self.sim or self.person.confirm("Is the wheel free?") is True
+        self.person.say(_say("selftest_say_motor", ms=SELFTEST_JOG_MS, duty=SELFTEST_JOG_DUTY))
+        self.wheel_free = self.sim or self.person.confirm(_say("selftest_ask_wheel_free")) is True
         if not self.wheel_free:
-            return [Step(f"motor_{d}", f"motor {d}", detail="nobody said the wheel is free")
-                    for d in ("forward", "reverse")]
+            return [Step(f"motor_{d}", _say("selftest_title_motor", direction=d),
+                         detail=_say("selftest_wheel_not_free")) for d in ("forward", "reverse")]
         steps = []
         for direction in ("forward", "reverse"):
             key = "motor_forward" if direction == "forward" else "motor_reverse"
-            step = Step(f"motor_{direction}", f"motor {direction}",
+            step = Step(f"motor_{direction}", _say("selftest_title_motor", direction=direction),
                         pins=[_pin_row(self.pins, key), _pin_row(self.pins, "motor_enable")])
             done = self._jog(step, direction, standby=False)
-            self.judge(step, f"Did the wheel turn {direction} (it feeds cards out when forward)?", done)
+            self.judge(step, _say("selftest_ask_motor", direction=direction), done)
             if step.result == FAIL:
-                step.check = [*map(_row_text, step.pins),
-                              "the motor supply, its fuse and the driver's VM, VCC and GND; the grounds joined",
-                              "TB6612FNG: PWMA tied to 3V3 and STBY high; DRV8833: nSLEEP high",
-                              "forward and reverse swapped? swap the two motor wires (or the two [pins])"]
+                step.check = [*map(_row_text, step.pins), _say("selftest_check_motor_supply"),
+                              _say("selftest_check_motor_driver"), _say("selftest_check_motor_swapped")]
             steps.append(step)
         return steps
 
@@ -206,10 +209,11 @@ class Selftest:
                                                "duty": SELFTEST_JOG_DUTY, "standby": standby},
                                SELFTEST_JOG_MS / 1000 + JOG_MARGIN_S)
         except ApiError as exc:
-            step.detail = f"the launcher refused the jog: {exc.message}"
+            step.detail = _say("selftest_jog_refused", reason=exc.message)
             return False
         ended = result["jogged"]["ended"]
-        step.detail = f"{direction} {SELFTEST_JOG_MS} ms at {SELFTEST_JOG_DUTY:.0%}: {ended}"
+        step.detail = _say("selftest_jogged", direction=direction, ms=SELFTEST_JOG_MS, duty=SELFTEST_JOG_DUTY,
+                           ended=ended)
         self._settle()
         return ended == "done"
 
@@ -220,51 +224,52 @@ class Selftest:
             time.sleep(SETTLE_POLL_S)
 
     def standby(self) -> Step:
-        step = Step("standby", "driver standby", pins=[_pin_row(self.pins, "motor_enable")])
+        step = Step("standby", _say("selftest_title_standby"), pins=[_pin_row(self.pins, "motor_enable")])
         if self.pins.get("motor_enable") in (None, False):
-            step.detail = "no standby pin fitted ([pins] motor_enable = false)"
+            step.detail = _say("selftest_no_standby")
             return step
         if not self.wheel_free:
-            step.detail = "nobody said the wheel is free"
+            step.detail = _say("selftest_wheel_not_free")
             return step
-        self.person.say("Standby: the driver is put in standby and the motor driven forward; the wheel"
-                        " must NOT turn.")
+        self.person.say(_say("selftest_say_standby"))
         done = self._jog(step, "forward", standby=True)
-        self.judge(step, "Did the wheel stay still?", done)
+        self.judge(step, _say("selftest_ask_standby"), done)
         if step.result == FAIL:
-            step.check = [_row_text(step.pins[0]) + " to the driver's STBY (TB6612FNG) or nSLEEP (DRV8833)",
-                          "a breakout that pulls nSLEEP high on the board: see wiring/README.md"]
+            step.check = [_say("selftest_check_standby_pin", pin=_row_text(step.pins[0])),
+                          _say("selftest_check_standby_breakout")]
         return step
 
-    def _input_step(self, name: str, title: str, act: str, undo: str,
-                    sim_act: Callable[[], Any], sim_undo: Callable[[], Any] | None) -> Step:
+    def _input_step(self, name: str, sim_act: Callable[[], Any], sim_undo: Callable[[], Any] | None) -> Step:
+        """The beam, the button or the lid: a person acts (``selftest_act_<name>``), then undoes it."""
         before = self.call("bringup/inputs")["inputs"][name]
+        title = _say(f"selftest_title_{name}")
         step = Step(name, title, pins=[_pin_row(self.pins, name, before)])
         if not before.get("fitted"):
-            step.detail = f"no {name} fitted ([pins] {name} = false)"
+            step.detail = _say("selftest_not_fitted", name=name)
             return step
         if before["active"]:
             step.result = FAIL
-            step.detail = f"the {title} reads active before anyone touched it"
+            step.detail = _say("selftest_active_before", title=title)
             step.check = self._input_checks(name, step.pins[0])
             return step
         wait = SIM_WAIT_S if self.sim else WAIT_S
         edges = before["edges"]
-        self.person.say(f"{title.capitalize()}: {act} now (within {wait:.0f} s).")
+        self.person.say(_say("selftest_say_act", title=title.capitalize(), act=i18n.message(f"selftest_act_{name}"),
+                             seconds=round(wait)))
         if self.sim:
             sim_act()
         seen = self.call("bringup/wait-input", {"input": name, "active": True, "since": edges["active"],
                                                 "timeout_s": wait}, wait + JOG_MARGIN_S)
         if seen["seen"]:
-            self.person.say(f"  seen. Now {undo}.")
+            self.person.say(_say("selftest_say_undo", undo=i18n.message(f"selftest_undo_{name}")))
             if self.sim and sim_undo is not None:
                 sim_undo()
             seen = self.call("bringup/wait-input", {"input": name, "active": False,
                                                     "since": edges["inactive"], "timeout_s": wait},
                              wait + JOG_MARGIN_S)
-            step.detail = "seen active, then back" if seen["seen"] else "seen active, but it never came back"
+            step.detail = _say("selftest_seen_back" if seen["seen"] else "selftest_seen_not_back")
         else:
-            step.detail = f"nothing seen in {wait:.0f} s"
+            step.detail = _say("selftest_nothing_seen", seconds=round(wait))
         step.judged_by = "sim" if self.sim else "daemon"
         step.result = PASS if seen["seen"] else FAIL
         step.pins = [_pin_row(self.pins, name, seen["input"])]
@@ -274,54 +279,45 @@ class Selftest:
 
     @staticmethod
     def _input_checks(name: str, row: dict[str, Any]) -> list[str]:
-        extra = {
-            "beam": "the emitter powered (its LED glows in a phone camera), the receiver aligned across the"
-                    " slot, its open-collector output to the GPIO; [sensor] beam_blocked",
-            "button": "the button between the GPIO and the rail opposite its pull; [sensor] button_active",
-            "lid": "the lid switch closed while the lid is shut; [sensor] lid_open",
-        }[name]
-        return [_row_text(row), extra]
+        return [_row_text(row), _say(f"selftest_check_{name}")]
 
     def beam(self) -> Step:
-        return self._input_step("beam", "break-beam", "block the beam at the exit slot (a card or a finger)",
-                                "clear it", lambda: self.call("launcher/feed", {"count": 1}), None)
+        return self._input_step("beam", lambda: self.call("launcher/feed", {"count": 1}), None)
 
     def button(self) -> Step:
-        return self._input_step("button", "button", "press the launch button", "let go",
-                                lambda: self.call("launcher/press"), None)
+        return self._input_step("button", lambda: self.call("launcher/press"), None)
 
     def lid(self) -> Step:
-        return self._input_step("lid", "lid switch", "open the hopper lid", "close it",
-                                lambda: self.call("sim/lid", {"open": True}),
+        return self._input_step("lid", lambda: self.call("sim/lid", {"open": True}),
                                 lambda: self.call("sim/lid", {"open": False}))
 
     def servo(self) -> Step:
-        step = Step("servo", "aim servo", pins=[_pin_row(self.pins, "servo")])
+        step = Step("servo", _say("selftest_title_servo"), pins=[_pin_row(self.pins, "servo")])
         if self.pins.get("servo") in (None, False):
-            step.detail = "no servo fitted ([pins] servo = false)"
+            step.detail = _say("selftest_no_servo")
             return step
-        self.person.say("Servo: it turns to one end, the other, then the middle.")
+        self.person.say(_say("selftest_say_servo"))
         try:
             angles = self.call("bringup/servo", {}, JOG_MARGIN_S)["angles"]
-            step.detail = "angles " + ", ".join(f"{a:.0f}" for a in angles)
+            step.detail = _say("selftest_angles", angles=", ".join(f"{a:.0f}" for a in angles))
             done = True
         except ApiError as exc:
-            step.detail = f"refused: {exc.message}"
+            step.detail = _say("selftest_servo_refused", reason=exc.message)
             done = False
-        self.judge(step, "Did the launcher turn to both ends and back to the middle?", done)
+        self.judge(step, _say("selftest_ask_servo"), done)
         if step.result == FAIL:
-            step.check = [_row_text(step.pins[0]), "the servo's own 5 V supply and the common ground;"
-                          " [aim] min_pulse_ms / max_pulse_ms"]
+            step.check = [_row_text(step.pins[0]), _say("selftest_check_servo")]
         return step
 
 
 def _report_text(report: dict[str, Any]) -> str:
     lines = []
     for step in report["steps"]:
-        mark = {"pass": "pass", "fail": "FAIL", "skipped": "skip"}[step["result"]]
-        lines.append(f"[{mark}] {step['title']}: {step['detail']}")
-        lines += [f"       check: {hint}" for hint in step["check"]]
-    lines.append(f"{report['passed']} passed, {report['failed']} failed, {report['skipped']} skipped")
+        mark = i18n.message(f"selftest_mark_{step['result']}")
+        lines.append(_say("selftest_report_line", mark=mark, title=step["title"], detail=step["detail"]))
+        lines += [_say("selftest_report_check", hint=hint) for hint in step["check"]]
+    lines.append(_say("selftest_summary", passed=report["passed"], failed=report["failed"],
+                      skipped=report["skipped"]))
     return "\n".join(lines)
 
 
@@ -340,8 +336,7 @@ def _is_terminal(stream: Any) -> bool:
 def _selftest(args: argparse.Namespace, client: Client) -> int:
     status, sim = _status(client)
     if status.get("state") not in ("ready", "empty"):
-        print(f"launcherctl selftest: the launcher is {status.get('state')}; it must be ready"
-              " (launcherctl reset, clear the slot, close the lid)", file=sys.stderr)
+        print(_say("selftest_not_ready", state=status.get("state")), file=sys.stderr)
         return EXIT_ERROR
     person = Person(interactive=_is_terminal(sys.stdin), yes=args.yes, json_out=args.json)
     steps = Selftest(client, person, sim, client.call("bringup/pins")).run()
@@ -361,23 +356,43 @@ def _jog(args: argparse.Namespace, client: Client) -> int:
 
     def human(r: dict) -> str:
         j = r["jogged"]
-        return (f"{j['direction']} {j['ms']} ms at {j['duty']:.0%}" + (" (driver in standby)" if j["standby"] else "")
-                + (": done" if j["ended"] == "done" else f": stopped early ({j['ended']})"))
+        return (_say("jog_run", direction=j["direction"], ms=j["ms"], duty=j["duty"])
+                + (_say("jog_standby") if j["standby"] else "")
+                + (_say("jog_done") if j["ended"] == "done" else _say("jog_stopped", ended=j["ended"])))
 
     print_result(args, result, human)
     return EXIT_OK if result["jogged"]["ended"] == "done" else EXIT_ERROR
 
 
+# Each input's words for active and inactive (``input_level:*`` in the catalogue).
+_LEVEL_WORDS = {"button": ("pressed", "released"), "beam": ("blocked", "clear"), "lid": ("open", "closed"),
+                "press": ("press", "")}
+
+
+def _input_word(name: str) -> str:
+    return _say(f"input:{name}")
+
+
+def _level_word(name: str, active: bool) -> str:
+    word = _LEVEL_WORDS[name][0 if active else 1]
+    return _say(f"input_level:{word}") if word else ""
+
+
 def _inputs_text(result: dict[str, Any]) -> str:
-    words = {"button": ("pressed", "released"), "beam": ("blocked", "clear"), "lid": ("open", "closed")}
+    inputs = result["inputs"]
+    # The columns as wide as the longest word of the language (7 and 9 in English).
+    names = {name: _input_word(name) for name in inputs}
+    name_width = max([7, *map(len, names.values())])
+    level_width = max([9, *(len(_level_word(name, active)) for name in inputs for active in (True, False))])
     lines = []
-    for name, info in result["inputs"].items():
+    for name, info in inputs.items():
+        shown = names[name].ljust(name_width)
         if not info.get("fitted"):
-            lines.append(f"{name:<7} not fitted")
+            lines.append(_say("inputs_not_fitted", name=shown))
             continue
-        word = words[name][0 if info["active"] else 1]
-        lines.append(f"{name:<7} {word:<9} GPIO {info['gpio']} (header pin {info['header']}) reads {info['level']}"
-                     f" (active {info['active_level']}, pull-{info['pull']})")
+        lines.append(_say("inputs_line", name=shown, level=_level_word(name, info["active"]).ljust(level_width),
+                          gpio=str(info["gpio"]), header=str(info["header"]), reads=str(info["level"]),
+                          active=str(info["active_level"]), pull=str(info["pull"])))
     return "\n".join(lines)
 
 
@@ -389,7 +404,7 @@ def _inputs(args: argparse.Namespace, client: Client) -> int:
     print_result(args, client.call("bringup/inputs"), _inputs_text)
     client.sock.settimeout(None)  # edges may be minutes apart
     if not args.json:
-        print("watching (bench mode: the button launches nothing meanwhile); Ctrl-C to stop", flush=True)
+        print(_say("inputs_watching"), flush=True)
     stop = threading.Event()
     path = client.path
 
@@ -403,19 +418,17 @@ def _inputs(args: argparse.Namespace, client: Client) -> int:
 
     renewer = threading.Thread(target=keep_bench, daemon=True)
     renewer.start()
-    words = {"button": ("pressed", "released"), "beam": ("blocked", "clear"), "lid": ("open", "closed"),
-             "press": ("press (debounced)", "")}
     try:
         for message in client.messages():
             params = message.get("params") or {}
-            if message.get("event") != "trace" or params.get("what") not in words:
+            if message.get("event") != "trace" or params.get("what") not in _LEVEL_WORDS:
                 continue
             if args.json:
                 print(json.dumps(params), flush=True)
             else:
                 name = params["what"]
-                word = words[name][0] if params.get("level", True) else words[name][1]
-                print(f"{params['t']:.3f}  {name:<7} {word}", flush=True)
+                word = _level_word(name, params.get("level", True))
+                print(f"{params['t']:.3f}  {_input_word(name):<7} {word}", flush=True)
     except KeyboardInterrupt:
         pass
     finally:

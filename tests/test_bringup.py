@@ -319,3 +319,37 @@ def _read_json_object(stream) -> str:
         lines.append(line)
         if line.rstrip() == "}":
             return "".join(lines)
+
+
+# ---- in French (issue #14) -----------------------------------------------------------------------------
+
+
+def test_selftest_speaks_french_with_lang_fr(tmp_path, capsys, no_terminal):
+    with BringupDaemon(tmp_path) as d:
+        code, out, _ = ctl(d, capsys, "--lang", "fr", "selftest")
+    assert code == 0, out
+    assert "[ok] faisceau : vu actif, puis revenu" in out and "9 réussis, 0 en échec, 0 passés" in out
+    assert "la roue doit être libre" in out and "coupez le faisceau" in out
+    assert "Bouton : appuyez sur le bouton de lancement maintenant (dans les 3 s)." in out
+
+
+def test_a_french_person_answers_oui_non_passer(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(bringup_cli, "WAIT_S", 0.3)
+    # LED non, chime oui, wheel free o, forward oui, reverse p(asser), standby o
+    monkeypatch.setattr("sys.stdin", Answers("non\noui\no\noui\np\no\n"))
+    with BringupDaemon(tmp_path, sim=False) as d:
+        code, out, _ = ctl(d, capsys, "--lang", "fr", "selftest", "--json")
+    steps = {s["step"]: s for s in json.loads(out)["steps"]}
+    assert [steps[k]["result"] for k in ("led", "chime", "motor_forward", "motor_reverse", "standby")] == [
+        "fail", "pass", "pass", "skipped", "pass"]
+    assert steps["led"]["title"] == "LED du bouton" and steps["beam"]["detail"] == "rien vu en 0 s"
+    assert "[pins] led = GPIO 23 (broche 16 du connecteur)" in steps["led"]["check"]
+
+
+def test_jog_and_inputs_in_french(tmp_path, capsys):
+    with BringupDaemon(tmp_path) as d:
+        code, out, _ = ctl(d, capsys, "--lang", "fr", "jog", "reverse", "--ms", "120", "--duty", "0.4")
+        assert code == 0 and out.strip() == "arrière 120 ms à 40\u00a0% : terminé"  # Babel: a no-break space
+        code, out, _ = ctl(d, capsys, "--lang", "fr", "inputs")
+    assert code == 0
+    assert "bouton    relâché   GPIO 17 (broche 11 du connecteur) lit high (actif low, pull-up)" in out
