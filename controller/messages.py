@@ -770,6 +770,48 @@ _BRINGUP: dict[str, Text] = {
     "inputs_line": _t("%(name)s %(level)s GPIO %(gpio)s (header pin %(header)s) reads %(reads)s (active"
                       " %(active)s, pull-%(pull)s)", name="raw", level="raw", gpio="raw", header="raw",
                       reads="raw", active="raw", pull="raw"),
+    # launcherctl calibrate (firmware/calibrate.py, firmware/bringup_cli.py)
+    "n_misfeeds": _t("%(count)d misfeed", "%(count)d misfeeds", "count", count="int"),
+    "n_jams": _t("%(count)d jam", "%(count)d jams", "count", count="int"),
+    "calibrate_warn_duty": _t("duty %(duty)s: %(misfeeds)s, %(jams)s: not used", duty="number",
+                              misfeeds="text", jams="text"),
+    "calibrate_warn_jam_half": _t("jam_ms %(jam)d would exceed half of launch_timeout_ms (%(launch)d); kept"
+                                  " at that half", jam="int", launch="int"),
+    "calibrate_warn_no_crossing": _t("no card crossed the beam cleanly: nothing to propose for the beam"
+                                     " timings"),
+    "calibrate_warn_feed_slow": _t("feed_timeout_ms %(feed)d is not below launch_timeout_ms (%(launch)d): the"
+                                   " feed is too slow at duty %(duty)s", feed="int", launch="int", duty="number"),
+    "calibrate_warn_no_duty": _t("no duty fed every card without a misfeed or a jam: try higher duties"
+                                 " (--duties)"),
+    "margin_card_crossing_ms": _t("x%(factor)s the longest crossing seen, at least +%(plus)d ms", factor="raw",
+                                  plus="int"),
+    "margin_jam_ms": _t("x%(factor)s the longest crossing seen, at least card_crossing_ms + %(plus)d ms",
+                        factor="raw", plus="int"),
+    "margin_feed_timeout_ms": _t("x%(factor)s the longest wait for a card at the proposed duty (the first card"
+                                 " or between cards), at least +%(plus)d ms", factor="raw", plus="int"),
+    "margin_duty": _t("one tested step above the lowest duty that fed every card with no misfeed and no jam"
+                      " (the lowest clean duty when it is the highest tried)"),
+    "margin_kick_duty": _t("the highest clean duty tried"),
+    "margin_kick_ms": _t("%(share)s of the first-card time at kick_duty, from %(least)d to %(most)d ms; used"
+                         " only while duty is below kick_below", share="percent", least="int", most="int"),
+    "calibrate_defaults": _t("launcherctl calibrate: launcherd runs on the built-in defaults: give --config"
+                             " FILE to write"),
+    "calibrate_start": _t("calibrating: %(cards)d cards at each duty of %(duties)s", cards="int",
+                          duties="raw"),
+    "calibrate_start_load": _t("calibrating: %(cards)d cards at each duty of %(duties)s; load at least"
+                               " %(need)d cards and catch them", cards="int", duties="raw", need="int"),
+    "calibrate_run": _t("  duty %(duty)s: %(cards)d of %(requested)d cards (%(ended)s)", duty="raw",
+                        cards="int", requested="int", ended="ended"),
+    "calibrate_stuck": _t("  a card is stuck: calibration stops here (clear the slot and run it again)"),
+    "calibrate_nothing": _t("launcherctl calibrate: nothing to write"),
+    "calibrate_header": _t("duty  cards  crossing ms (max)  gap ms (max)  first card ms  cards/s  misfeeds"
+                           "  jam"),
+    "calibrate_yes": _t("yes"),
+    "calibrate_no": _t("no"),
+    "calibrate_warning": _t("warning: %(warning)s", warning="raw"),
+    "calibrate_proposed": _t("proposed (margins used):"),
+    "calibrate_written": _t("written to %(path)s; `launcherd --check-config %(path)s` passes; restart"
+                            " launcherd to use it", path="raw"),
     "inputs_watching": _t("watching (bench mode: the button launches nothing meanwhile); Ctrl-C to stop"),
 }
 

@@ -451,7 +451,7 @@ def _duties(text: str) -> list[float]:
 
 
 def _calibrate_text(result: dict[str, Any]) -> str:
-    lines = ["duty  cards  crossing ms (max)  gap ms (max)  first card ms  cards/s  misfeeds  jam"]
+    lines = [_say("calibrate_header")]
     for run in result["runs"]:
         def most(values: list[float]) -> str:
             return f"{max(values):.1f}" if values else "-"
@@ -459,15 +459,14 @@ def _calibrate_text(result: dict[str, Any]) -> str:
         rate = "-" if run["cards_per_second"] is None else f"{run['cards_per_second']:.1f}"
         lines.append(f"{run['duty']:<5g} {run['cards']:>2}/{run['requested']:<3} {most(run['crossings_ms']):>17}"
                      f"  {most(run['gaps_ms']):>12}  {first:>13}  {rate:>7}  {run['misfeeds']:>8}  "
-                     f"{'yes' if run['jammed'] else 'no'}")
-    lines += [f"warning: {w}" for w in result["warnings"]]
+                     f"{_say('calibrate_yes' if run['jammed'] else 'calibrate_no')}")
+    lines += [_say("calibrate_warning", warning=w) for w in result["warnings"]]
     if result["proposed"]:
-        lines += ["", "proposed (margins used):"]
+        lines += ["", _say("calibrate_proposed")]
         lines += [f"  {key}: {text}" for key, text in result["margins"].items()]
         lines += ["", toml_snippet(result["proposed"]).rstrip()]
     if result.get("written"):
-        lines += ["", f"written to {result['written']}; `launcherd --check-config {result['written']}` passes;"
-                      " restart launcherd to use it"]
+        lines += ["", _say("calibrate_written", path=str(result["written"]))]
     return "\n".join(lines)
 
 
@@ -477,8 +476,7 @@ def _calibrate(args: argparse.Namespace, client: Client) -> int:
     if path in (None, "<defaults>"):
         path = None
     if args.write and path is None:
-        print("launcherctl calibrate: launcherd runs on the built-in defaults: give --config FILE to write",
-              file=sys.stderr)
+        print(_say("calibrate_defaults"), file=sys.stderr)
         return EXIT_USAGE
     try:
         config = load_config(path if path and Path(path).exists() else None)
@@ -487,9 +485,12 @@ def _calibrate(args: argparse.Namespace, client: Client) -> int:
         return EXIT_ERROR
     quiet = args.json
     if not quiet:
-        need = args.cards * len(args.duties)
-        print(f"calibrating: {args.cards} cards at each duty of {', '.join(f'{d:g}' for d in args.duties)}"
-              + ("" if sim else f"; load at least {need} cards and catch them"), flush=True)
+        duties = ", ".join(f"{d:g}" for d in args.duties)
+        if sim:
+            print(_say("calibrate_start", cards=args.cards, duties=duties), flush=True)
+        else:
+            print(_say("calibrate_start_load", cards=args.cards, duties=duties, need=args.cards * len(args.duties)),
+                  flush=True)
     runs = []
     client.call("bringup/bench", {"seconds": 300})
     try:
@@ -497,10 +498,11 @@ def _calibrate(args: argparse.Namespace, client: Client) -> int:
             run = _long_call(client, "bringup/feed", {"count": args.cards, "duty": duty}, FEED_CALL_S)
             runs.append(run)
             if not quiet:
-                print(f"  duty {duty:g}: {run['cards']} of {run['requested']} cards ({run['ended']})", flush=True)
+                print(_say("calibrate_run", duty=f"{duty:g}", cards=run["cards"], requested=run["requested"],
+                           ended=run["ended"]), flush=True)
             if run["ended"] == "jam":
                 if not quiet:
-                    print("  a card is stuck: calibration stops here (clear the slot and run it again)")
+                    print(_say("calibrate_stuck"))
                 break
     finally:
         client.call("bringup/bench", {"seconds": 0})
@@ -509,7 +511,7 @@ def _calibrate(args: argparse.Namespace, client: Client) -> int:
     if args.write:
         if not result["proposed"]:
             print_result(args, result, _calibrate_text)
-            print("launcherctl calibrate: nothing to write", file=sys.stderr)
+            print(_say("calibrate_nothing"), file=sys.stderr)
             return EXIT_ERROR
         try:
             write_config(path, result["proposed"])

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import i18n
 from .config import Config, load_config
 from .errors import ConfigError
 
@@ -39,16 +40,14 @@ JAM_FACTOR, JAM_PLUS_MS = 4.0, 100  # the plus is over the proposed card_crossin
 FEED_FACTOR, FEED_PLUS_MS = 2.0, 200
 KICK_SHARE = 0.5  # of the first-card time at the kick duty: moves the stack, never feeds by itself
 KICK_MIN_MS, KICK_MAX_MS = 20, 300
+# How each proposal is made, as message objects; :func:`analyse` says them in the current language.
 MARGINS = {
-    "card_crossing_ms": f"x{CROSSING_FACTOR} the longest crossing seen, at least +{CROSSING_PLUS_MS} ms",
-    "jam_ms": f"x{JAM_FACTOR} the longest crossing seen, at least card_crossing_ms + {JAM_PLUS_MS} ms",
-    "feed_timeout_ms": f"x{FEED_FACTOR} the longest wait for a card at the proposed duty (the first card"
-                       f" or between cards), at least +{FEED_PLUS_MS} ms",
-    "duty": "one tested step above the lowest duty that fed every card with no misfeed and no jam"
-            " (the lowest clean duty when it is the highest tried)",
-    "kick_duty": "the highest clean duty tried",
-    "kick_ms": f"{KICK_SHARE:.0%} of the first-card time at kick_duty, from {KICK_MIN_MS} to {KICK_MAX_MS} ms;"
-               " used only while duty is below kick_below",
+    "card_crossing_ms": i18n.message("margin_card_crossing_ms", factor=str(CROSSING_FACTOR), plus=CROSSING_PLUS_MS),
+    "jam_ms": i18n.message("margin_jam_ms", factor=str(JAM_FACTOR), plus=JAM_PLUS_MS),
+    "feed_timeout_ms": i18n.message("margin_feed_timeout_ms", factor=str(FEED_FACTOR), plus=FEED_PLUS_MS),
+    "duty": i18n.message("margin_duty"),
+    "kick_duty": i18n.message("margin_kick_duty"),
+    "kick_ms": i18n.message("margin_kick_ms", share=KICK_SHARE, least=KICK_MIN_MS, most=KICK_MAX_MS),
 }
 
 
@@ -127,7 +126,8 @@ def analyse(runs: list[dict[str, Any]], config: Config) -> dict[str, Any]:
     """Measure every run and propose the configuration; see :data:`MARGINS` for how.
 
     Returns ``{"runs": [...], "proposed": {"motor": {...}, "timing": {...}}, "margins": {...},
-    "measured": {...}, "warnings": [...]}``. Keys that cannot be measured are not proposed.
+    "measured": {...}, "warnings": [...]}``. Keys that cannot be measured are not proposed. The
+    margins and warnings are texts in the current language (``firmware/i18n.py``).
     """
     measures = [measure(run) for run in runs]
     warnings: list[str] = []
@@ -138,7 +138,9 @@ def analyse(runs: list[dict[str, Any]], config: Config) -> dict[str, Any]:
     for duty, ms in sorted(by_duty.items()):
         if duty not in clean:
             trouble = sum(m.misfeeds for m in ms), sum(m.jammed for m in ms)
-            warnings.append(f"duty {duty:g}: {trouble[0]} misfeed(s), {trouble[1]} jam(s): not used")
+            warnings.append(i18n.render(i18n.message(
+                "calibrate_warn_duty", duty=duty, misfeeds=i18n.message("n_misfeeds", count=trouble[0]),
+                jams=i18n.message("n_jams", count=trouble[1]))))
     proposed: dict[str, dict[str, Any]] = {"motor": {}, "timing": {}}
     timing = config.timing
     measured: dict[str, Any] = {}
@@ -151,12 +153,12 @@ def analyse(runs: list[dict[str, Any]], config: Config) -> dict[str, Any]:
         proposed["timing"]["card_crossing_ms"] = crossing
         jam = max(_up(longest * JAM_FACTOR), crossing + JAM_PLUS_MS)
         if jam * 2 > timing.launch_timeout_ms:
-            warnings.append(f"jam_ms {jam} would exceed half of launch_timeout_ms ({timing.launch_timeout_ms});"
-                            " kept at that half")
+            warnings.append(i18n.render(i18n.message("calibrate_warn_jam_half", jam=jam,
+                                                     launch=timing.launch_timeout_ms)))
             jam = timing.launch_timeout_ms // 2
         proposed["timing"]["jam_ms"] = jam
     else:
-        warnings.append("no card crossed the beam cleanly: nothing to propose for the beam timings")
+        warnings.append(i18n.render(i18n.message("calibrate_warn_no_crossing")))
 
     if clean:
         duty = clean[1] if len(clean) > 1 else clean[0]
@@ -176,8 +178,8 @@ def analyse(runs: list[dict[str, Any]], config: Config) -> dict[str, Any]:
                 proposed["motor"]["kick_ms"] = kick_ms
             feed = max(feed, kick_ms + 1, 50)
             if feed >= timing.launch_timeout_ms:
-                warnings.append(f"feed_timeout_ms {feed} is not below launch_timeout_ms"
-                                f" ({timing.launch_timeout_ms}): the feed is too slow at duty {duty:g}")
+                warnings.append(i18n.render(i18n.message("calibrate_warn_feed_slow", feed=feed,
+                                                         launch=timing.launch_timeout_ms, duty=duty)))
             else:
                 proposed["timing"]["feed_timeout_ms"] = feed
         periods = [p for m in at_duty for p in m.periods_ms]
@@ -186,12 +188,12 @@ def analyse(runs: list[dict[str, Any]], config: Config) -> dict[str, Any]:
             measured["cards_per_second"] = round(rate, 2)
             measured["cards_per_second_at_full_duty"] = round(rate / duty, 2)
     else:
-        warnings.append("no duty fed every card without a misfeed or a jam: try higher duties (--duties)")
+        warnings.append(i18n.render(i18n.message("calibrate_warn_no_duty")))
     for section in ("motor", "timing"):
         if not proposed[section]:
             del proposed[section]
     return {"runs": [m.as_dict() for m in measures], "proposed": proposed, "measured": measured,
-            "margins": {key: text for key, text in MARGINS.items()
+            "margins": {key: i18n.render(text) for key, text in MARGINS.items()
                         if any(key in body for body in proposed.values())},
             "warnings": warnings}
 

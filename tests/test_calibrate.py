@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware import i18n
 from firmware.calibrate import CalibrationError, analyse, measure, toml_snippet, update_toml, write_config
 from firmware.config import build_config, default_toml, load_config
 from test_bringup import BringupDaemon, ctl
@@ -200,3 +201,32 @@ def test_calibrate_write_without_a_file_is_a_usage_error(tmp_path, capsys):
         d.daemon.config = dataclasses.replace(d.daemon.config, source="<defaults>")
         code, _, err = ctl(d, capsys, "calibrate", "--write", "--cards", "1", "--duties", "0.9")
     assert code == 2 and "--config FILE" in err
+
+
+# ---- in French (issue #14) -----------------------------------------------------------------------------
+
+
+def test_the_warnings_and_margins_are_in_the_current_language():
+    runs = [run(0.4, 5, 160, 125, 12, skip=(2,)), run(0.6, 5, 110, 83, 10), run(0.8, 5, 80, 62, 9)]
+    with i18n.speaking("en"):
+        english = analyse(runs, build_config({}))
+    with i18n.speaking("fr"):
+        french = analyse(runs, build_config({}))
+    assert english["warnings"] == ["duty 0.4: 1 misfeed, 0 jams: not used"]
+    assert french["warnings"] == ["cycle 0,4 : 1 raté, 0 bourrage : non retenu"]
+    assert english["margins"]["jam_ms"] == "x4.0 the longest crossing seen, at least card_crossing_ms + 100 ms"
+    assert english["margins"]["kick_ms"].startswith("50% of the first-card time at kick_duty, from 20 to 300 ms")
+    assert french["margins"]["kick_duty"] == "le plus haut cycle propre essayé"
+    assert french["proposed"] == english["proposed"]
+
+
+def test_calibrate_prints_its_table_in_french_with_the_same_columns(tmp_path, capsys):
+    with BringupDaemon(tmp_path, SIM) as d:
+        code, out, _ = ctl(d, capsys, "--lang", "fr", "calibrate", "--cards", "2", "--duties", "0.9")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "calibration : 2 cartes à chaque cycle parmi 0.9"
+    assert "  cycle 0.9 : 2 cartes sur 2 (terminé)" in lines and "proposition (marges utilisées) :" in lines
+    header = next(line for line in lines if line.startswith("cycle cartes"))
+    row = lines[lines.index(header) + 1]
+    assert len(header) - len("bourrage") == len(row) - len("non") and row.endswith("non")
