@@ -794,6 +794,17 @@ _BRINGUP: dict[str, Text] = {
     "margin_kick_duty": _t("the highest clean duty tried"),
     "margin_kick_ms": _t("%(share)s of the first-card time at kick_duty, from %(least)d to %(most)d ms; used"
                          " only while duty is below kick_below", share="percent", least="int", most="int"),
+    "calibrate_not_toml": _t("%(source)s: not valid TOML, not edited: %(error)s", source="raw", error="raw"),
+    "calibrate_would_break": _t("%(source)s: the edit would break the file (%(error)s); not edited",
+                                source="raw", error="raw"),
+    "calibrate_cannot_change": _t("%(source)s: the file is written in a way this editor cannot change safely"
+                                  " (dotted keys or inline tables?); not edited: paste the snippet by hand",
+                                  source="raw"),
+    "calibrate_cannot_read": _t("%(path)s: cannot read the file: %(error)s", path="raw", error="raw"),
+    "calibrate_cannot_write": _t("%(path)s: cannot write next to the file: %(error)s (the configuration in"
+                                 " /etc needs sudo)", path="raw", error="raw"),
+    "calibrate_fails_check": _t("%(path)s: not written, the result would not pass --check-config:\n%(error)s",
+                                path="raw", error="raw"),
     "calibrate_defaults": _t("launcherctl calibrate: launcherd runs on the built-in defaults: give --config"
                              " FILE to write"),
     "calibrate_start": _t("calibrating: %(cards)d cards at each duty of %(duties)s", cards="int",

@@ -52,7 +52,11 @@ MARGINS = {
 
 
 class CalibrationError(ConfigError):
-    """Calibration cannot propose or write values; the message says why and what to do."""
+    """Calibration cannot propose or write values; the message says why and what to do, in the
+    current language (``firmware/i18n.py``)."""
+
+    def __init__(self, message_id: str, **params: Any):
+        super().__init__(i18n.render(i18n.message(message_id, **params)))
 
 
 @dataclass
@@ -240,7 +244,7 @@ def update_toml(text: str, values: dict[str, dict[str, Any]], source: str = "<te
     try:
         before = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise CalibrationError(f"{source}: not valid TOML, not edited: {exc}") from None
+        raise CalibrationError("calibrate_not_toml", source=source, error=str(exc)) from None
     lines = text.splitlines()
     for section, body in values.items():
         start = next((i for i, line in enumerate(lines) if (m := _HEADER.match(line)) and m.group(1) == section),
@@ -265,13 +269,12 @@ def update_toml(text: str, values: dict[str, dict[str, Any]], source: str = "<te
     try:
         after = tomllib.loads(result)
     except tomllib.TOMLDecodeError as exc:
-        raise CalibrationError(f"{source}: the edit would break the file ({exc}); not edited") from None
+        raise CalibrationError("calibrate_would_break", source=source, error=str(exc)) from None
     expected = {section: dict(body) for section, body in before.items()}
     for section, body in values.items():
         expected.setdefault(section, {}).update(body)
     if after != expected:
-        raise CalibrationError(f"{source}: the file is written in a way this editor cannot change safely"
-                               " (dotted keys or inline tables?); not edited: paste the snippet by hand")
+        raise CalibrationError("calibrate_cannot_change", source=source)
     return result
 
 
@@ -285,21 +288,20 @@ def write_config(path: str | Path, values: dict[str, dict[str, Any]]) -> Config:
     try:
         text = path.read_text(encoding="utf-8") if path.exists() else ""
     except (OSError, UnicodeDecodeError) as exc:
-        raise CalibrationError(f"{path}: cannot read the file: {exc}") from None
+        raise CalibrationError("calibrate_cannot_read", path=str(path), error=str(exc)) from None
     new_text = update_toml(text, values, str(path))
     directory = path.parent if str(path.parent) else Path(".")
     try:
         fd, temp = tempfile.mkstemp(prefix=".calibrate-", suffix=".toml", dir=directory)
     except OSError as exc:
-        raise CalibrationError(f"{path}: cannot write next to the file: {exc.strerror}"
-                               " (the configuration in /etc needs sudo)") from None
+        raise CalibrationError("calibrate_cannot_write", path=str(path), error=str(exc.strerror)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(new_text)
         try:
             checked = load_config(temp)
         except ConfigError as exc:
-            raise CalibrationError(f"{path}: not written, the result would not pass --check-config:\n{exc}") from None
+            raise CalibrationError("calibrate_fails_check", path=str(path), error=str(exc)) from None
         if path.exists():
             os.chmod(temp, path.stat().st_mode & 0o7777)
         os.replace(temp, path)

@@ -230,3 +230,10 @@ def test_calibrate_prints_its_table_in_french_with_the_same_columns(tmp_path, ca
     header = next(line for line in lines if line.startswith("cycle cartes"))
     row = lines[lines.index(header) + 1]
     assert len(header) - len("bourrage") == len(row) - len("non") and row.endswith("non")
+
+
+def test_a_file_calibration_cannot_edit_is_refused_in_the_current_language():
+    with i18n.speaking("fr"), pytest.raises(CalibrationError, match="^x.toml : TOML invalide, non modifié : "):
+        update_toml("[motor\n", {"motor": {"duty": 0.6}}, "x.toml")
+    with i18n.speaking("en"), pytest.raises(CalibrationError, match="^x.toml: not valid TOML, not edited: "):
+        update_toml("[motor\n", {"motor": {"duty": 0.6}}, "x.toml")
