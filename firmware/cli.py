@@ -186,6 +186,8 @@ def format_blaster_status(status: dict[str, Any]) -> str:
 
 
 def format_status(status: dict[str, Any]) -> str:
+    if "cards_ejected" not in status:
+        return _lines(_state_line(status))  # launcherd still starting: no launcher yet, only its state
     if status.get("device") == "blaster":
         return format_blaster_status(status)
     motor = status.get("motor") or {}

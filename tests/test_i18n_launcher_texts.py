@@ -259,6 +259,13 @@ def test_the_status_in_french_keeps_its_columns():
     assert {line.index(line.split()[1]) for line in (launcher + "\n" + blaster).splitlines()} == {11}
 
 
+def test_a_daemon_still_starting_shows_its_state_alone():
+    with i18n.speaking("fr"):
+        assert format_status({"state": "starting", "device": "launcher", "aim": None}) == "état       démarrage"
+    with i18n.speaking("en"):
+        assert format_status({"state": "starting", "device": "blaster"}) == "state      starting"
+
+
 @pytest.mark.parametrize("result, english, french", [
     ({"event": "ignored", "slot": 2, "reason": "sleeping"}, "card in slot 2, not judged: the blaster is sleeping",
      "carte dans la fente 2, non jugée : état du blaster en veille"),
