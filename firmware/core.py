@@ -366,7 +366,10 @@ class Launcher:
         now = max(now, self._now)
         if self._stall_seen(now):
             return self._on_stall(event, now)
-        actions = self._expire(now)
+        actions = []
+        if isinstance(event, Tick) and event.button is not None and not self._stalled:
+            actions += self._on_button(ButtonLevel(event.button), now)
+        actions += self._expire(now)
         self._now = now
         if self._stalled and isinstance(event, (ButtonLevel, BeamLevel)):
             return _hardware_first(actions + self._level_only(event, now))

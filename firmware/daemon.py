@@ -290,7 +290,12 @@ class Daemon:
             self._timer = None
         deadline = self.core.next_deadline() if self.core else None
         if deadline is not None:
-            self._timer = self.loop.call_at(deadline, self.feed, Tick())
+            self._timer = self.loop.call_at(deadline, self._on_deadline)
+
+    def _on_deadline(self) -> None:
+        # The button's line is read as the deadline comes: an edge still on its way from the
+        # backend's thread must not let a bounce pass for a press (events.Tick).
+        self.feed(Tick(None if self.is_blaster else self.hardware.button_pressed))
 
     def _apply(self, actions: list[Action]) -> None:
         hw = self.hardware

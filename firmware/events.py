@@ -55,7 +55,15 @@ class InputLevels:
 
 @dataclass(frozen=True)
 class Tick:
-    """The deadline the core asked for (``next_deadline()``) has come."""
+    """The deadline the core asked for (``next_deadline()``) has come.
+
+    ``button`` is the button's level read from the line as it came (None: not read). The
+    backend's thread can hand an edge over after the deadline it should have moved (under load,
+    a bounce's last edge arrived after the debounce time and the bounce passed for a press); a
+    level that differs from the last edge is taken, as an edge now, before any deadline runs.
+    """
+
+    button: bool | None = None
 
 
 @dataclass(frozen=True)
