@@ -23,6 +23,9 @@ FIGURES: dict[str, object] = {}
 
 
 def pytest_runtest_logreport(report):
+    if report.failed:
+        # Said at once on the console (and so in console.log), not only at the end of a 20-minute run.
+        print(f"\n[systemtest] {report.nodeid} {report.when} failed:\n{report.longreprtext[-4000:]}", flush=True)
     if report.when == "call" or report.outcome != "passed":
         name = report.nodeid.split("::")[-1].removeprefix("test_")
         if name != "zz_report":

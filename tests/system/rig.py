@@ -164,6 +164,15 @@ class Api:
             if "event" in message:
                 self.events.append(message)
 
+    def until_closed(self, timeout: float) -> list[dict]:
+        """Every event (read or not yet) until launcherd closes the connection, as when it dies."""
+        self.sock.settimeout(timeout)
+        while line := self.file.readline():
+            message = json.loads(line)
+            if "event" in message:
+                self.events.append(message)
+        return self.events
+
     def close(self) -> None:
         self.file.close()
         self.sock.close()
