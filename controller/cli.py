@@ -161,28 +161,34 @@ def format_status(status: dict[str, Any]) -> str:
     if "ruleset" not in status:  # no table to show: only what is wrong and where
         return "\n".join(format_damage(status["damage"]) + [f"state dir: {status['state_dir']}"])
     match = status.get("match") or {}
-    head = f"{status['ruleset']} - round {status['round']} - dealer {status['dealer']}"
+    head = text(message("status_head", ruleset=status["ruleset"], round=status["round"], dealer=status["dealer"]))
     table = [head, _move(status)]
-    detail = [status["direction"]]
-    if status.get("color") or status.get("top_card"):
-        detail.append("on " + " ".join(filter(None, (status.get("color"), status.get("top_card")))))
+    detail = [text({"id": f"direction:{status['direction']}"})]
+    color, top = status.get("color"), status.get("top_card")
+    if color and top:
+        detail.append(text(message("status_on_card", color=color, card=top)))
+    elif color or top:
+        detail.append(text(message("status_on_color", color=color) if color else message("status_on_top", card=top)))
     if status.get("catchable"):
-        detail.append(f"{status['catchable']} can be caught without Uno")
+        detail.append(text(message("status_catchable", player=status["catchable"])))
     table.append(", ".join(detail))
     totals = match.get("totals") or {}
-    table.append(f"{'player':<12} {'cards taken':>11} {'presses':>8} {'score':>6}")
+    labels = [text({"id": f"label_{key}"}) for key in ("player", "cards_taken", "presses", "score")]
+    widths = [max(width, len(label)) for width, label in zip((12, 11, 8, 6), labels)]
+    table.append(f"{labels[0]:<{widths[0]}} {labels[1]:>{widths[1]}} {labels[2]:>{widths[2]}} {labels[3]:>{widths[3]}}")
     for player in status["players"]:
-        table.append(f"{player['name']:<12} {player['cards_taken']:>11} {player['presses']:>8}"
-                     f" {totals.get(player['name'], 0):>6}")
+        table.append(f"{player['name']:<{widths[0]}} {player['cards_taken']:>{widths[1]}}"
+                     f" {player['presses']:>{widths[2]}} {totals.get(player['name'], 0):>{widths[3]}}")
+    out = text({"id": "status_out"})
     for name in match.get("eliminated") or ():
-        table.append(f"{name:<12} {'(out)':>11}")
-    table.append(f"scoring {match.get('scoring')} to {match.get('target')}")
+        table.append(f"{name:<{widths[0]}} {out:>{widths[1]}}")
+    table.append(text(message("status_scoring", scoring=match.get("scoring"), target=match.get("target"))))
     advice = status.get("reload_advice") or {}
     if advice.get("text"):
         table.append(_said(advice, "text"))
     if status.get("damage"):
         table += format_damage(status["damage"])
-    table.append(f"match {status.get('match_id')}, game log in {status.get('state_dir')}")
+    table.append(text(message("status_match_log", match=str(status.get("match_id")), dir=str(status.get("state_dir")))))
     return "\n".join(table)
 
 
@@ -217,20 +223,22 @@ def format_scores(result: dict[str, Any]) -> str:
     """``game scores``: rounds by players, the totals, and what comes next."""
     players = result["players"]
     width = max(6, *(len(name) for name in players))
-    lines = [f"{result['scoring']} scoring, target {result['target']}",
-             "round  " + " ".join(f"{name:>{width}}" for name in players) + "  winner"]
+    round_label, winner_label, total_label = (text({"id": f"label_{key}"}) for key in ("round", "winner", "total"))
+    first = max(5, len(round_label), len(total_label))
+    lines = [text(message("scores_head", scoring=result["scoring"], target=result["target"])),
+             f"{round_label:<{first}}  " + " ".join(f"{name:>{width}}" for name in players) + f"  {winner_label}"]
     for played in result["rounds"]:
         cells = [played["points"].get(name, "") for name in players]
-        lines.append(f"{played['round']:>5}  " + " ".join(f"{str(c):>{width}}" for c in cells)
+        lines.append(f"{played['round']:>{first}}  " + " ".join(f"{str(c):>{width}}" for c in cells)
                      + f"  {played['winner']}")
-    lines.append("total  " + " ".join(f"{result['totals'][name]:>{width}}" for name in players))
+    lines.append(f"{total_label:<{first}}  " + " ".join(f"{result['totals'][name]:>{width}}" for name in players))
     if result["eliminated"]:
-        lines.append("out: " + ", ".join(result["eliminated"]))
+        lines.append(text(message("scores_out", players=list(result["eliminated"]))))
     if result["match_over"]:
         winner = result["winner"]
-        lines.append(f"winner: {' and '.join(winner) if isinstance(winner, list) else winner}")
+        lines.append(text(message("scores_winner", winners=winner if isinstance(winner, list) else [winner])))
     else:
-        lines.append(f"next: round {result['round']}, dealer {result['dealer']}")
+        lines.append(text(message("scores_next", round=result["round"], dealer=result["dealer"])))
     for key in ("tie_rule", "reminder"):
         if result.get(key):
             lines.append(_said(result, key))

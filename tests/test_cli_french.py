@@ -45,7 +45,10 @@ def test_an_attack_round_played_with_launcherctl_in_french(daemon_process):
                    "À Bob - doit 1 appui ou pose une carte Appuyer (s'arrête dès que des cartes sortent)"]
     ok(french(launcherd, "press"))  # Bob: 3 cards, his press is done
     status = ok(french(launcherd, "game", "status"))
+    assert status[0] == "attack-mega-hit - manche 1 - Cy distribue"
     assert status[1] == "À Cy - poser une carte ou appuyer"
+    assert status[3].split() == ["joueur", "cartes", "prises", "appuis", "score"]
+    assert status[-1].startswith("partie 1, journal de jeu dans ")
     assert next(line for line in status if line.startswith("Bob")).split()[1:3] == ["3", "1"]
 
     attack = ok(french(launcherd, "game", "play", "Double attaque", "--color", "bleu", "--target", "Ann"))
@@ -64,6 +67,10 @@ def test_an_attack_round_played_with_launcherctl_in_french(daemon_process):
     scored = ok(french(launcherd, "game", "end-round", "--winner", "Bob", "Ann=12", "Cy=7,Appuyer 2 fois"))
     assert scored[0] == "manche 1 : Bob marque 59 (59 en tout)"
     assert scored[-1] == "À Bob - poser une carte ou appuyer"  # round 2: Ann deals, Bob starts
+    scores = ok(french(launcherd, "game", "scores"))
+    assert scores[0] == "score standard, objectif 500"
+    assert scores[1].split() == ["manche", "Ann", "Bob", "Cy", "gagnant"]
+    assert scores[-1] == "ensuite : manche 2, Ann distribue"
 
     # What was logged is the cards' ids, whatever language named them.
     log = json.loads(french(launcherd, "game", "log", "--json").stdout)["actions"]
