@@ -26,6 +26,27 @@ for _variable in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
 os.environ["LANG"] = "C.UTF-8"
 
 BIN = Path(sys.executable).parent
+# A run cut by the motor's chain limit, then a request the rest rule refuses.
+MOTOR_LIMITS = """
+[sim]
+hopper = 10000
+[timing]
+launch_timeout_ms = 200
+max_on_ms = 300
+motor_rest_ms = 5000
+jam_ms = 100
+feed_timeout_ms = 150
+"""
+# The card blaster with a quick release: a short rest between pulses, a short settle before a jam.
+BLASTER = """
+[device]
+kind = "blaster"
+[blaster]
+debounce_ms = 5
+pulse_ms = 60
+rest_ms = 0
+settle_ms = 150
+"""
 # A quicker mechanism than the default so integration tests stay fast; timings stay consistent.
 FAST_SIM = """
 [sim]
@@ -196,8 +217,8 @@ class ThreadDaemon:
             self.daemon.loop.call_soon_threadsafe(self.daemon.request_stop)
         self._thread.join(10)
 
-    def call(self, method: str, params: dict | None = None):
-        with Client(self.daemon.socket_path, timeout=30) as client:
+    def call(self, method: str, params: dict | None = None, lang: str | None = None):
+        with Client(self.daemon.socket_path, timeout=30, lang=lang) as client:
             return client.call(method, params)
 
     def client(self, timeout: float = 30) -> Client:

@@ -10,19 +10,9 @@ import json
 
 import pytest
 
-from conftest import ThreadDaemon
+from conftest import BLASTER, ThreadDaemon
 from firmware.errors import ApiError
 
-# A quick release: a short rest between pulses and a short settle before a jam is judged.
-BLASTER = """
-[device]
-kind = "blaster"
-[blaster]
-debounce_ms = 5
-pulse_ms = 60
-rest_ms = 0
-settle_ms = 150
-"""
 # Its first insertion seldom fires (1 in 16): most tests see a card stay in its slot first.
 RISING = BLASTER + 'profile = "rising"\n'
 ACTUATOR = 18  # [blaster] actuator by default

@@ -9,18 +9,7 @@ import time
 
 import pytest
 
-from conftest import BIN
-
-MOTOR_LIMITS = """
-[sim]
-hopper = 10000
-[timing]
-launch_timeout_ms = 200
-max_on_ms = 300
-motor_rest_ms = 5000
-jam_ms = 100
-feed_timeout_ms = 150
-"""
+from conftest import BIN, MOTOR_LIMITS
 
 
 def ctl(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ThreadDaemon
+from conftest import MOTOR_LIMITS, ThreadDaemon
 from firmware.errors import ApiError
 from firmware.sim import sim_pin_factory
 
@@ -70,18 +70,6 @@ def test_an_estop_behind_a_dispense_on_the_same_connection_stops_the_motor_at_on
         assert running.pin_state(FORWARD) == 0
         outcome = reply_to(client, dispense)["result"]
     assert outcome["ended"] == "halt" and outcome["cards"] < 40
-
-
-MOTOR_LIMITS = """
-[sim]
-hopper = 10000
-[timing]
-launch_timeout_ms = 200
-max_on_ms = 300
-motor_rest_ms = 5000
-jam_ms = 100
-feed_timeout_ms = 150
-"""
 
 
 def test_a_request_the_motor_rules_hold_up_is_refused_with_when_to_retry(tmp_path):

@@ -17,31 +17,15 @@ from firmware.config import ConfigError, load_config
 from firmware.dealer import Dealer
 from firmware.errors import ApiError
 from firmware.methods import with_texts
-from conftest import BIN, ThreadDaemon
+from conftest import BIN, MOTOR_LIMITS, ThreadDaemon
 
 NOT_SLEEPING = {"id": "refused_not_sleeping"}
 FRENCH = '[daemon]\nlanguage = "fr"\n'
-# A run cut by the chain limit, then a request the rest rule refuses (as in test_daemon_requests).
-MOTOR_LIMITS = """
-[sim]
-hopper = 10000
-[timing]
-launch_timeout_ms = 200
-max_on_ms = 300
-motor_rest_ms = 5000
-jam_ms = 100
-feed_timeout_ms = 150
-"""
-
-
-def call(daemon: ThreadDaemon, method: str, params: dict | None = None, lang: str | None = None):
-    with Client(daemon.daemon.socket_path, timeout=30, lang=lang) as client:
-        return client.call(method, params)
 
 
 def refused(daemon: ThreadDaemon, method: str, lang: str | None = None) -> ApiError:
     with pytest.raises(ApiError) as info:
-        call(daemon, method, lang=lang)
+        daemon.call(method, lang=lang)
     assert info.value.code == ApiError.REFUSED
     return info.value
 
@@ -60,10 +44,10 @@ def test_a_refusal_comes_in_the_language_of_the_request_with_its_object(tmp_path
 
 def test_the_motor_rest_rule_refuses_in_french_with_when_to_retry(tmp_path):
     with ThreadDaemon(tmp_path, MOTOR_LIMITS) as running:
-        assert call(running, "launcher/feed", {"count": 500})["ended"] == "timeout"
-        assert call(running, "launcher/feed", {"count": 500})["ended"] == "motor_limit"
+        assert running.call("launcher/feed", {"count": 500})["ended"] == "timeout"
+        assert running.call("launcher/feed", {"count": 500})["ended"] == "motor_limit"
         with pytest.raises(ApiError) as info:
-            call(running, "launcher/feed", {"count": 500}, lang="fr")
+            running.call("launcher/feed", {"count": 500}, lang="fr")
     error = info.value
     obj = error.data["message_object"]
     assert obj["id"] == "motor_needs_rest" and 0 < obj["seconds"] <= 5
@@ -75,7 +59,7 @@ def test_daemon_language_french_speaks_french_to_a_request_without_lang(tmp_path
     with ThreadDaemon(tmp_path, FRENCH) as running:
         assert refused(running, "launcher/wake").message == "le lanceur n'est pas en veille"
         assert refused(running, "launcher/wake", "en").message == "not sleeping"  # the request's wins
-        assert call(running, "status/get")["language"] == "fr"
+        assert running.call("status/get")["language"] == "fr"
     assert i18n.current() == i18n.locale_language()  # the daemon's language went with it
 
 
@@ -83,7 +67,7 @@ def test_the_halt_reason_is_shown_in_the_request_language_beside_its_object(tmp_
     stalled = i18n.message("stalled", seconds=2.5)
     with ThreadDaemon(tmp_path) as running:
         running.in_loop(running.daemon.shutdown, stalled)
-        french, plain = call(running, "status/get", lang="fr"), call(running, "status/get")
+        french, plain = running.call("status/get", lang="fr"), running.call("status/get")
     assert french["state"] == "halted" and french["reason_object"] == plain["reason_object"] == stalled
     assert french["reason"] == "le démon a été bloqué pendant 2,5 s ; moteur arrêté"
     assert plain["reason"] == "the daemon was stalled for 2.5 s; motor stopped"
@@ -91,7 +75,7 @@ def test_the_halt_reason_is_shown_in_the_request_language_beside_its_object(tmp_
 
 def test_an_e_stop_keeps_its_own_words_and_has_no_object(tmp_path):
     with ThreadDaemon(tmp_path) as running:
-        status = call(running, "system/estop", {"reason": "hands in the slot"}, lang="fr")
+        status = running.call("system/estop", {"reason": "hands in the slot"}, lang="fr")
     assert status["reason"] == "hands in the slot" and "reason_object" not in status
 
 

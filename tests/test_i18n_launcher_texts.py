@@ -14,45 +14,19 @@ import pytest
 
 from controller.messages import render
 from firmware import i18n
-from firmware.cli import Client, format_insert, format_outcome, format_status, report_error
+from firmware.cli import format_insert, format_outcome, format_status, report_error
 from firmware.core import Launcher, Logged
 from firmware.config import build_config
 from firmware.dealer import Dealer
 from firmware.ejection import policy_from_config
 from firmware.errors import ApiError
 from firmware.events import Tick, Wake
-from conftest import BIN, ThreadDaemon
-
-BLASTER = """
-[device]
-kind = "blaster"
-[blaster]
-debounce_ms = 5
-pulse_ms = 60
-rest_ms = 0
-settle_ms = 150
-"""
-# A run cut by the chain limit, then a request the rest rule refuses (as in test_i18n_firmware).
-MOTOR_LIMITS = """
-[sim]
-hopper = 10000
-[timing]
-launch_timeout_ms = 200
-max_on_ms = 300
-motor_rest_ms = 5000
-jam_ms = 100
-feed_timeout_ms = 150
-"""
-
-
-def call(running: ThreadDaemon, method: str, params: dict | None = None, lang: str | None = None):
-    with Client(running.daemon.socket_path, timeout=30, lang=lang) as client:
-        return client.call(method, params)
+from conftest import BIN, BLASTER, MOTOR_LIMITS, ThreadDaemon
 
 
 def error_of(running: ThreadDaemon, method: str, params: dict | None = None, lang: str | None = None) -> ApiError:
     with pytest.raises(ApiError) as info:
-        call(running, method, params, lang)
+        running.call(method, params, lang)
     return info.value
 
 
@@ -61,14 +35,14 @@ def error_of(running: ThreadDaemon, method: str, params: dict | None = None, lan
 
 def test_a_dispense_waiting_for_a_stuck_card_says_so_in_the_language_of_each_request(tmp_path):
     with ThreadDaemon(tmp_path) as running:
-        call(running, "sim/jam")
+        running.call("sim/jam")
         replies: list = []
-        dispensing = threading.Thread(target=lambda: replies.append(call(running, "launcher/dispense", {"count": 3})))
+        dispensing = threading.Thread(target=lambda: replies.append(running.call("launcher/dispense", {"count": 3})))
         dispensing.start()
         running.wait_for(lambda s: (s["dealer"]["current"] or {}).get("state") == "waiting_jam")
-        french = call(running, "status/get", lang="fr")["dealer"]["current"]
-        english = call(running, "status/get", lang="en")["dealer"]["current"]
-        call(running, "sim/clear")
+        french = running.call("status/get", lang="fr")["dealer"]["current"]
+        english = running.call("status/get", lang="en")["dealer"]["current"]
+        running.call("sim/clear")
         dispensing.join(30)
     assert french["reason"] == "une carte est coincée dans la fente : retirez-la"
     assert english["reason"] == "a card is stuck in the slot: pull it out"
@@ -119,7 +93,7 @@ def test_a_blaster_refuses_aim_and_a_second_sleep_in_the_language_of_the_request
     with ThreadDaemon(tmp_path, BLASTER) as running:
         no_aim = error_of(running, "launcher/aim", {"angle": 10}, "fr")
         english = error_of(running, "launcher/aim", {"angle": 10}, "en")
-        call(running, "launcher/sleep")
+        running.call("launcher/sleep")
         asleep = error_of(running, "launcher/sleep", lang="fr")
         asleep_english = error_of(running, "launcher/sleep", lang="en")
     assert no_aim.code == ApiError.UNAVAILABLE and no_aim.data["message_object"] == {"id": "blaster_no_aim"}
@@ -148,8 +122,8 @@ def test_an_internal_error_halts_with_a_reason_in_each_reader_language(tmp_path)
             running.daemon.feed(Tick())
 
         running.in_loop(break_the_core)
-        french = call(running, "status/get", lang="fr")
-        english = call(running, "status/get", lang="en")
+        french = running.call("status/get", lang="fr")
+        english = running.call("status/get", lang="en")
     assert french["state"] == english["state"] == "halted"
     assert english["reason"] == "internal error: ZeroDivisionError: boom"
     assert french["reason"] == "erreur interne : ZeroDivisionError: boom"
