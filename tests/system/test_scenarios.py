@@ -288,6 +288,7 @@ def test_scenario_5_sigkill_mid_launch_safe_off_and_the_game_resumes(chip, pins,
         api.next_event("launched", LAUNCH_TIMEOUT_S)
         settle(mech, chip, pins)
     before, model_before = game_state(), mech.cards
+    presser = before["turn"]  # whose press this is
     chip.pull(pins["button"], "down")
     rig.wait_for(lambda: chip.value(pins["motor_forward"]), 3, 0.0, "the motor")
     chip.pull(pins["button"], "up")
