@@ -15,7 +15,6 @@ import subprocess
 import time
 import tomllib
 
-
 import rig
 from conftest import FIGURES, OUTCOMES, wait_ready, write_config
 
