@@ -31,8 +31,10 @@ demo: $(STAMP)
 	LC_MESSAGES=$$locale LAUNCHER_WEB_URL=http://$(WEB_LISTEN)/ LAUNCHER_DEMO_VOICE="$$voice_line" \
 		$(BIN)/launcherd --sim --demo --state-dir .demo-state
 
+# Two workers (pytest-xdist): most tests wait on a daemon, so two halve the time on two cores.
+TEST_JOBS ?= 2
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_JOBS)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
