@@ -16,7 +16,6 @@ DRY = """
 profile = "fixed"
 sequence = [0]
 """
-DEBOUNCE_S = 0.020  # the shipped button_debounce_ms
 
 
 class LateReleases:
@@ -41,22 +40,47 @@ class LateReleases:
             deliver()
 
 
+class Deadlines:
+    """Tells when the daemon has run a deadline at or after a moment of the loop's clock, so the
+    test waits for the debounce deadline itself rather than for a guessed time."""
+
+    def __init__(self, daemon):
+        self.daemon = daemon
+        self.last_run = float("-inf")
+        self._ran = threading.Condition()
+        run = daemon._on_deadline
+
+        def on_deadline() -> None:
+            run()
+            with self._ran:
+                self.last_run = daemon.loop.time()
+                self._ran.notify_all()
+        daemon._on_deadline = on_deadline  # the driver looks it up each time it arms the timer
+
+    def wait_past(self, moment: float, timeout: float = 10.0) -> None:
+        with self._ran:
+            assert self._ran.wait_for(lambda: self.last_run >= moment, timeout), "no deadline ran"
+
+
 def test_a_release_bounce_whose_last_edge_comes_late_is_not_a_second_press(tmp_path):
     factory = sim_pin_factory()
     button = factory.pin(17)
     with ThreadDaemon(tmp_path, DRY, pin_factory=factory) as running:
         late = LateReleases(running.daemon.hardware._button)
+        deadlines = Deadlines(running.daemon)
+        debounce = running.daemon.config.timing.button_debounce_ms / 1000
         button.drive_low()
         running.wait_for(lambda s: s["presses"] == 1 and s["state"] == "ready")
         # Released; then a bounce, closed and open at once, whose opening reaches the daemon late
         # (two stalls of the backend's thread stretch a 3 ms bounce like this).
+        released = time.monotonic()  # the loop's clock
         button.drive_high()
-        running.wait_for(lambda s: not s.get("button_pressed", False))
-        time.sleep(3 * DEBOUNCE_S)
+        deadlines.wait_past(released + debounce)  # the release is the debounced level
+        bounced = time.monotonic()
         button.drive_low()
         late.holding = True
         button.drive_high()
-        time.sleep(3 * DEBOUNCE_S)  # the debounce deadline passes while the edge is held back
+        deadlines.wait_past(bounced + debounce)  # its debounce deadline ran, the opening held back
         late.release_held()
         status = running.call("status/get")
     assert status["presses"] == 1, status
