@@ -586,6 +586,17 @@ _LAUNCHER: dict[str, Text] = {
     "halted_internal_error": _t("internal error: %(error)s", error="raw"),
     "halted_device_error": _t("device error: %(error)s", error="raw"),
     "no_outcome": _t("no outcome from the launcher in time"),
+    # firmware/gamehost.py: the game layer's own thread, as the launcher sees it
+    "game_layer_starting": _t("the game layer is starting"),
+    "game_layer_hung": _t("the game layer stopped answering for %(seconds)s s: it is being restarted;"
+                          " the launcher works meanwhile", seconds="seconds"),
+    "game_layer_died": _t("the game layer stopped (%(error)s): it is being restarted; the launcher"
+                          " works meanwhile", error="raw"),
+    "game_layer_failed": _t("the game layer could not start (%(error)s): it is tried again; the"
+                            " launcher works meanwhile", error="raw"),
+    "game_layer_stopping": _t("launcherd is stopping: the game layer no longer answers"),
+    "game_layer_abandoned": _t("this game layer was replaced after it stopped answering: it may no"
+                               " longer write"),
     "press_needs_sim": _t("launcher/press drives the simulated button; on a Pi press the real one or"
                           " use launcher/launch"),
     "blaster_no_aim": _t("the card blaster has no aim servo"),

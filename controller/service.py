@@ -35,8 +35,11 @@ and by the flows): a reply's ``messages`` are their texts in the request's langu
 its text in the daemon's language; refusals carry theirs as ``message_object``. Cards and colours may
 be named in English or French ("Double attaque", "rouge"): they are logged by their ids.
 
-All of it runs in the daemon's loop thread: handlers are synchronous, so two requests never
-interleave between checking an action and logging it.
+All of it runs on the game layer's own thread and loop (firmware/gamehost.py), never on the
+motor's: handlers are synchronous, so two requests never interleave between checking an action and
+logging it. Every ``launched`` event carries the ``seq`` of the outcome record
+(firmware/outcomes.py); the last one taken in is kept in the log, in the same commit as the press it
+logged, and at start-up the service catches up on the outcomes recorded after it, each exactly once.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from typing import Any, Awaitable, Callable, Iterator
 
 from firmware.api import Param
 from firmware.errors import ApiError, InvalidParams, NotFound, Refused, Unavailable
+from firmware.layer import LayerHost
 
 from . import advice as says
 from . import classic
@@ -112,6 +116,7 @@ class GameService:
         self._launcher_changed = asyncio.Event()  # a launcher state event came
         self._pressed = asyncio.Event()  # the button was pressed (deal_pause=press)
         self._blasts: dict[Any, str | None] = {}  # insert_id of a firing insertion -> who inserted
+        self._outcome_seq = 0  # the last launch outcome taken in (its seq), as the log says
 
     @property
     def log_path(self) -> Any:
@@ -209,12 +214,21 @@ class GameService:
     def open(self) -> None:
         """Open the log and resume its match; a failure is recorded, never raised: the launcher runs."""
         try:
-            self.store = Store.in_dir(self.daemon.state_dir)
+            self.store = Store.in_dir(self.daemon.state_dir, self.daemon.commit_fence)
+            self._outcome_seq = self.store.outcome_seq()
         except (sqlite3.Error, OSError) as exc:
             self.store = None
             self._broken(damages.on_open(self.log_path, exc))
             return
         self.resume()
+
+    def catch_up(self) -> None:
+        """Take in the launch outcomes recorded while the service was not there to hear them."""
+        missed = self.daemon.outcomes_after(self._outcome_seq)
+        if missed:
+            log.info("game: catching up on %d launch outcome(s) from %d", len(missed), missed[0]["seq"])
+        for outcome in missed:
+            self.on_event("launched", outcome)
 
     def close(self) -> None:
         self._stop_dealing()  # the log stays the reference: a restart deals what it does not show
@@ -282,8 +296,10 @@ class GameService:
 
     # ---- acting --------------------------------------------------------------------------
 
-    def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        """Check one action, log it, make it live, carry out its effects; the reply to send."""
+    def act(self, action: dict[str, Any], outcome_seq: int | None = None) -> dict[str, Any]:
+        """Check one action, log it, make it live, carry out its effects; the reply to send.
+
+        ``outcome_seq``: the launch outcome the action takes in, logged in the same commit."""
         self._writable()
         table = self._table()
         if action["type"] in TURN_ACTIONS and "by" not in action:
@@ -292,7 +308,8 @@ class GameService:
         table, effects = tables.apply(table, action)
         with self._writing() as store:
             seq = store.append(self.match_id, action, over=table.match_over,
-                               winner=_winner_text(table) if table.match_over else None)
+                               winner=_winner_text(table) if table.match_over else None,
+                               outcome_seq=outcome_seq)
         self.table = table
         self.daemon.publish("game/action", {"seq": seq, "match_id": self.match_id, "action": action})
         if action["type"] == "end_round" and not table.match_over:
@@ -438,9 +455,8 @@ class GameService:
     def on_event(self, name: str, params: dict[str, Any]) -> None:
         """Every launcher event, in the loop: presses and insertions become moves; the hopper is followed."""
         if name == "launched":
-            if params.get("source") == "button":
-                self._pressed.set()
-            self._launched(params)
+            if not self._take_outcome(params):
+                return
         elif name == "card":
             self._late_card(params)
         elif name == "insert":
@@ -452,18 +468,43 @@ class GameService:
         if name in ("launched", "state"):
             self.follow_hopper()
 
-    def _launched(self, params: dict[str, Any]) -> None:
-        """A resolved press: the move of whose turn it is, unless it was no game press."""
+    def _take_outcome(self, params: dict[str, Any]) -> bool:
+        """A launch outcome, taken in once: False for one taken in already (caught up on)."""
+        seq = params.get("seq")
+        if isinstance(seq, int) and seq <= self._outcome_seq:
+            return False
+        if params.get("source") == "button":
+            self._pressed.set()
+        logged = self._launched(params, seq)
+        if isinstance(seq, int):
+            # A dispense is taken in by its caller, and seen again it is ignored again: only a
+            # game press's outcome that logged nothing needs its own note.
+            if not logged and params.get("source") in GAME_PRESS_SOURCES:
+                self._note_outcome(seq)
+            self._outcome_seq = max(self._outcome_seq, seq)
+            self.daemon.outcomes_logged(seq)
+        return True
+
+    def _note_outcome(self, seq: int) -> None:
+        try:
+            with self._writing() as store:
+                store.note_outcome(seq)
+        except ApiError as exc:  # the log cannot be written: after a repair it is caught up on again
+            log.warning("game: launch outcome %d not noted: %s", seq, exc)
+
+    def _launched(self, params: dict[str, Any], seq: int | None = None) -> bool:
+        """A resolved press: the move of whose turn it is, unless it was no game press.
+        True when it was logged (with ``seq``)."""
         if params.get("source") not in GAME_PRESS_SOURCES or self.table is None:
-            return
+            return False
         press_id, cards = params.get("press_id"), params.get("cards", 0)
         if params.get("outcome") == "empty" or (params.get("ended") == "empty" and not cards):
             self.publish_message(says.empty_press(press_id))
-            return
+            return False
         presser = games.turn(self.table.game)
         game = self.table.game
         if not cards and _owes_deal(game):
-            return  # a dry press while cards are owed: the deal goes on, nobody moved
+            return False  # a dry press while cards are owed: the deal goes on, nobody moved
         if not cards and _dealer_mode(game):
             # A draw is exactly one card: the launcher deals the one this press did not give, if the
             # round lets this player draw now (never a card nobody may take).
@@ -471,16 +512,17 @@ class GameService:
                 tables.apply(self.table, {"type": "press", "cards": 1, "by": presser})
             except ApiError as exc:
                 self.publish_message(says.uncounted_press(press_id, cards, says.reason(exc)))
-                return
+                return False
             self._background(self._draw_for(presser))
-            return
+            return False
         press = {"type": "press", "cards": cards, "press_id": press_id}
         try:
-            self.act(press if presser is None else {**press, "by": presser})
+            self.act(press if presser is None else {**press, "by": presser}, outcome_seq=seq)
         except ApiError as exc:
             self.publish_message(says.uncounted_press(press_id, cards, says.reason(exc)))
-            return
+            return False
         self._last_press = (press_id, presser)
+        return True
 
     def _late_card(self, params: dict[str, Any]) -> None:
         """A card counted after its press was resolved (it fell out late): it is the presser's too."""
@@ -777,17 +819,19 @@ def _present(params: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in params.items() if value is not None and value is not False}
 
 
-def setup(daemon: Any) -> GameService:
-    """The ``card_launcher.extensions`` entry point: open the log, resume, register, subscribe."""
-    service = GameService(daemon)
+def setup(host: LayerHost) -> GameService:
+    """The ``card_launcher.extensions`` entry point, on the game layer's loop: open the log, resume,
+    register, subscribe, and catch up on the launches made while no game layer was there."""
+    service = GameService(host)
     service.open()  # whatever the log's state, the launcher runs: the game methods say why not
-    daemon.on_close(service.close)
-    _register(daemon, service)
-    _register_code(daemon, JoinCode(daemon.state_dir))
-    register_stats(daemon, service)
-    daemon.subscribe(service.on_event)
-    daemon.add_status("game", service.status_for_daemon)
+    host.on_close(service.close)
+    _register(host, service)
+    _register_code(host, JoinCode(host.state_dir))
+    register_stats(host, service)
+    host.subscribe(service.on_event)  # before catching up: nothing falls between the two
+    host.add_status("game", service.status_for_daemon)
     service.follow_hopper()  # the core is built before the layers: its estimate is there already
+    service.catch_up()
     return service
 
 
@@ -797,7 +841,7 @@ def _new(service: GameService, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _register(daemon: Any, service: GameService) -> None:
-    r = daemon.api.register
+    r = daemon.register
     # Any language's name of a colour or a card (_named); each ruleset then checks its own.
     color = (str, None)
     act = service.act
@@ -867,7 +911,7 @@ def _register_code(daemon: Any, codes: JoinCode) -> None:
         daemon.publish("game/code_changed", {})
         return {"code": rotated}
 
-    daemon.api.register("game/code", code, {"new": (bool, False)},
+    daemon.register("game/code", code, {"new": (bool, False)},
                         doc="the table's join code (new: rotate it, the old one stops working)")
-    daemon.api.register("game/code/check", lambda p: {"valid": codes.check(p["code"])},
+    daemon.register("game/code/check", lambda p: {"valid": codes.check(p["code"])},
                         {"code": str}, doc="whether a join code is the table's")

@@ -7,7 +7,15 @@ power cut at any moment leaves a database that passes ``integrity_check`` and ho
 that was acknowledged. Undo marks an action undone instead of deleting it, so the log stays the
 whole story of the table.
 
-One connection, used from the daemon's loop thread only. A file that is not a sound game log
+One connection, used from the game layer's thread only (firmware/gamehost.py), never from the
+motor's loop: a commit may take long on an SD card. Each commit passes the layer's fence, which
+refuses it once the layer was abandoned as hung (another one then holds the log). The test hook
+``LAUNCHER_TEST_COMMIT_DELAY_MS`` (read when the store opens, default 0) makes every commit wait that
+long first, as a slow SD card would, for the bench and the tests of a slow commit.
+
+The ``meta`` table also keeps ``outcome_seq``: the last launch outcome (firmware/outcomes.py) the
+game has taken in, written in the same transaction as the press it logged, so that catching up
+after a restart applies each outcome exactly once. A file that is not a sound game log
 (random bytes, a row that is not JSON, a missing column) raises :class:`LogDamaged` when it is
 opened, not in the middle of a game; the caller decides what to tell the table
 (``controller.damage``). The file's identity is kept, so that a log deleted or replaced under the
@@ -20,17 +28,20 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from contextlib import contextmanager
+import time
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from firmware.errors import LauncherError, NotFound, Refused
 from firmware.i18n import message
 
 FILENAME = "game.sqlite3"
 SCHEMA_VERSION = 1
+# A test hook (the bench, tests/test_game_layer.py): every commit first waits this many milliseconds.
+COMMIT_DELAY_VARIABLE = "LAUNCHER_TEST_COMMIT_DELAY_MS"
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS matches (
@@ -107,8 +118,10 @@ def _encode(action: dict[str, Any]) -> str:
 class Store:
     """The SQLite log of matches and their actions."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, fence: Callable[[], AbstractContextManager[Any]] = nullcontext):
         self.path = Path(path)
+        self._fence = fence
+        self._commit_delay_s = _commit_delay_ms() / 1000
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: transactions are opened explicitly below, never implicitly.
         self._db = sqlite3.connect(str(self.path), isolation_level=None)
@@ -152,20 +165,25 @@ class Store:
                 _action(row)
 
     @classmethod
-    def in_dir(cls, state_dir: str | Path) -> "Store":
-        """The store of a daemon's state directory."""
-        return cls(Path(state_dir) / FILENAME)
+    def in_dir(cls, state_dir: str | Path,
+               fence: Callable[[], AbstractContextManager[Any]] = nullcontext) -> "Store":
+        """The store of a daemon's state directory; ``fence()`` wraps each commit."""
+        return cls(Path(state_dir) / FILENAME, fence)
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
+        if self._commit_delay_s:
+            time.sleep(self._commit_delay_s)  # the test hook, before the write lock is taken
         # IMMEDIATE takes the write lock at once, so a transaction never fails half-way on a lock.
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield
+            with self._fence():
+                self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
 
     def in_place(self) -> bool:
         """Whether the file this connection writes is still the one at ``path`` (not deleted, not replaced)."""
@@ -225,12 +243,32 @@ class Store:
                          ("" if match_id is None else str(match_id),))
 
     def append(self, match_id: int, action: dict[str, Any], *, over: bool = False,
-               winner: str | None = None) -> int:
-        """Log one accepted action and the match's result after it, in one commit; returns its seq."""
+               winner: str | None = None, outcome_seq: int | None = None) -> int:
+        """Log one accepted action and the match's result after it, in one commit; returns its seq.
+
+        ``outcome_seq``: the launch outcome this action takes in, recorded in the same commit."""
         with self._transaction():
             seq = self._insert(match_id, action)
             self._set_result(match_id, over, winner)
+            if outcome_seq is not None:
+                self._set_outcome_seq(outcome_seq)
         return seq
+
+    def note_outcome(self, outcome_seq: int) -> None:
+        """A launch outcome taken in without an action (no game press, or not a move)."""
+        with self._transaction():
+            self._set_outcome_seq(outcome_seq)
+
+    def outcome_seq(self) -> int:
+        """The last launch outcome taken in (0: none yet)."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'outcome_seq'").fetchone()
+        return int(row[0]) if row is not None and str(row[0]).isdigit() else 0  # a value is TEXT or INTEGER
+
+    def _set_outcome_seq(self, outcome_seq: int) -> None:
+        # Never backwards: a dispense's outcome may be taken in after a later press's.
+        self._db.execute(
+            "INSERT INTO meta (key, value) VALUES ('outcome_seq', ?) ON CONFLICT(key) DO UPDATE"
+            " SET value = MAX(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))", (outcome_seq,))
 
     def undo(self, match_id: int, seq: int, *, over: bool = False, winner: str | None = None) -> None:
         """Mark action ``seq`` undone and record the match's result without it, in one commit.
@@ -311,6 +349,11 @@ class Store:
     def integrity_check(self) -> str:
         """SQLite's own verdict on the file: "ok" or a description of the damage."""
         return "; ".join(row[0] for row in self._db.execute("PRAGMA integrity_check"))
+
+
+def _commit_delay_ms() -> int:
+    value = os.environ.get(COMMIT_DELAY_VARIABLE, "").strip()
+    return int(value) if value.isdigit() else 0
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

@@ -18,29 +18,34 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import json
 import logging
 import itertools
 import os
 import random
 import selectors
 import signal
+import sys
 import threading
 import time
+from collections import deque
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Callable
 
 from . import __version__, i18n
-from .api import ApiServer, Registry, claim_socket_path
+from .api import ApiServer, Encoded, Registry, claim_socket_path
 from .config import Config, with_sim_devices
 from .core import Launcher
 from .ejection import policy_from_config
+from .gamehost import GameHost
 from .errors import HardwareError, InUse, Refused
 from .events import Action, BeamLevel, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, LidLevel, Motor, Tick
 from .hardware import Hardware
 from .methods import refusal, render_safely, with_texts
 from .blaster import Release, SlotLevel
 from .notify import Notifier
+from .outcomes import OutcomeRecord
 from .paths import default_sim_socket, default_sim_state_dir
 
 log = logging.getLogger("launcherd")
@@ -54,6 +59,9 @@ OUTCOME_MARGIN_S = 2.0
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
 # In the state dir: held (flock) by the one daemon that uses it; holds its pid.
 LOCK_FILE = "launcherd.lock"
+# The GIL's switch interval while the daemon runs: a busy game thread then holds the motor's loop
+# up for about 1 ms at a time instead of 5 (docs/internals.md, "Threads").
+SWITCH_INTERVAL_S = 0.001
 
 
 def hardware_pin_factory(chip: int) -> Any:
@@ -120,6 +128,10 @@ class Daemon:
         self._led: Led | None = None
         self._shut_down = False
         self._last_status_line = ""
+        self.outcomes: OutcomeRecord | None = None  # launch outcomes, numbered, written off the loop
+        # Events held back behind a launch outcome not written yet: [name, params, ready to announce].
+        self._unannounced: deque[list[Any]] = deque()
+        self.game_host: GameHost | None = None  # the layers' own thread and loop
 
     # ---- the layer interface (firmware/layer.py, docs/internals.md) -----------------------
 
@@ -132,7 +144,9 @@ class Daemon:
         self.api.publish(name, params)
 
     async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
-        return await self.registry.call(method, params or {})
+        result = await self.registry.call(method, params or {})
+        # A layer's method answers with its JSON text (firmware/gamehost.py): decoded for this caller.
+        return json.loads(result) if isinstance(result, Encoded) else result
 
     def watch_feedback(self, watcher: Callable[[Action], None]) -> None:
         """Call ``watcher(action)`` for every LED and chime action (the demo shows them)."""
@@ -259,14 +273,25 @@ class Daemon:
 
             register_methods(self, self.sim)
 
-    def _load_extensions(self) -> None:
+    async def _start_layers(self) -> None:
+        """The configured layers, set up on their own thread and loop (firmware/gamehost.py)."""
         found = {ep.name: ep for ep in entry_points(group="card_launcher.extensions")}
+        wanted = []
         for name in self.config.daemon.extensions:
             if name not in found:
                 log.error("layer %r is not installed; known: %s", name, ", ".join(found) or "none")
                 continue
-            found[name].load()(self)
-            log.info("layer %s loaded", name)
+            wanted.append(found[name])
+        if not wanted:
+            return
+
+        def setup(door: Any) -> None:  # on the layers' thread
+            for entry_point in wanted:
+                entry_point.load()(door)
+                log.info("layer %s loaded", entry_point.name)
+
+        self.game_host = GameHost(self, setup)
+        await self.game_host.start()
 
     # ---- the core driver -----------------------------------------------------------------
 
@@ -330,24 +355,58 @@ class Daemon:
     def _show_feedback(self, action: Action) -> None:
         for watcher in self._feedback_watchers:
             watcher(action)
+        if self.game_host is not None:
+            self.game_host.forward_feedback(action)
 
     def _dispatch(self, name: str, params: dict[str, Any]) -> None:
         # Subscribers and layers alike get the text in the daemon's language beside the object.
         params = with_texts(params, self.language)
+        if name == "refused" and self._refusals is not None:
+            self._refusals.append(params)
+        if name == "state":
+            self._update_notify_status()
+        if name == "launched" and self.outcomes is not None:
+            # Announced once on disk; the motor goes on meanwhile (its actions are applied already).
+            params = self.outcomes.number(params)
+            self._unannounced.append([name, params, False])
+            self.outcomes.append(params, self._post_outcome_written)
+        elif self._unannounced:
+            self._unannounced.append([name, params, True])  # in order, after the outcome before it
+        else:
+            self._announce(name, params)
+
+    def _post_outcome_written(self) -> None:
+        """From the outcome writer's thread: the oldest outcome given to it is on disk."""
+        try:
+            self.loop.call_soon_threadsafe(self._outcome_written)
+        except RuntimeError:
+            pass  # the loop is closed: the daemon stopped; the outcome is on disk for the next start
+
+    def _outcome_written(self) -> None:
+        for entry in self._unannounced:
+            if not entry[2]:
+                entry[2] = True
+                if self.game_host is None:  # nobody catches up on it later: it may go
+                    self.outcomes.logged_up_to(entry[1]["seq"])
+                break
+        while self._unannounced and self._unannounced[0][2]:
+            name, params, _ = self._unannounced.popleft()
+            self._announce(name, params)
+
+    def _announce(self, name: str, params: dict[str, Any]) -> None:
+        """An event to API subscribers, to the requests waiting for it, and to every layer."""
         self.api.publish(name, params)
         if name in ("launched", "ignored", "refused", "insert"):
             future = self._waiters.pop(params.get("request"), None)
             if future is not None and not future.done():
                 future.set_result((name, params))
-        if name == "refused" and self._refusals is not None:
-            self._refusals.append(params)
-        if name == "state":
-            self._update_notify_status()
         for listener in list(self._listeners):
             try:
                 listener(name, params)
             except Exception:
                 log.exception("layer listener failed on %s", name)
+        if self.game_host is not None:
+            self.game_host.forward(name, params)
 
     def shutdown(self, reason: str | i18n.Message) -> None:
         """The one way down for faults: motor off first, halted with the reason until reset.
@@ -428,7 +487,15 @@ class Daemon:
             except Exception as exc:
                 log.exception("status of %s failed", name)
                 status[name] = {"error": str(exc)}
+        if self.game_host is not None:
+            status.update(self.game_host.status())  # game_layer, and the layers' last snapshot
         return status
+
+    async def settled_status(self) -> dict[str, Any]:
+        """``status/get``: :meth:`get_status` once the game layer has taken in what came before."""
+        if self.game_host is not None:
+            await self.game_host.settled()
+        return self.get_status()
 
     def _update_notify_status(self) -> None:
         if self.notifier is None or self.core is None:
@@ -490,17 +557,25 @@ class Daemon:
         self._stop = asyncio.Event()
         self.loop.set_exception_handler(self._loop_exception)
         i18n.set_daemon_language(self.config.daemon.language)
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
         try:
             self.state_dir.mkdir(parents=True, exist_ok=True)
             self._lock_state_dir()
             claim_socket_path(self.socket_path)  # before any pin is claimed
+            self.outcomes = OutcomeRecord(self.state_dir)
             self._build()
             self._register_methods()
+            # Every catalogue compiled now, before READY: never on first use, on the motor's loop.
+            i18n.prepare()
             if self._load_layers:
-                self._load_extensions()
+                await self._start_layers()
             await self.api.start()
         except BaseException:
+            if self.game_host is not None:
+                await self.game_host.close()
             self._close_devices()
+            if self.outcomes is not None:
+                self.outcomes.close()
             self._unlock_state_dir()
             i18n.set_daemon_language(None)
             raise
@@ -554,8 +629,12 @@ class Daemon:
                 closer()
             except Exception:
                 log.exception("closing a layer failed")
-        await self.api.close()
+        await self.api.close()  # first: every request in flight is answered that launcherd stops
+        if self.game_host is not None:
+            await self.game_host.close()  # its logs closed; a hung one is left behind
         self._close_devices()
+        if self.outcomes is not None:
+            self.outcomes.close()  # what is queued is written: the next start catches up on it
         self._unlock_state_dir()
         i18n.set_daemon_language(None)  # the language was this daemon's, not the process's
         log.info("launcherd stopped")

@@ -29,7 +29,7 @@ log = logging.getLogger("launcherd")
 def _register_common(daemon: "Daemon") -> None:
     r = daemon.registry.register
     r("list_methods", lambda p: daemon.registry.describe(), doc="every method and its parameters")
-    r("status/get", lambda p: daemon.get_status(), doc="the launcher's status")
+    r("status/get", lambda p: daemon.settled_status(), doc="the launcher's status")
     r("launcher/sleep", lambda p: daemon.request(SleepNow()), doc="sleep now")
     r("launcher/wake", lambda p: daemon.request(Wake()), doc="wake without launching")
     r("system/estop", lambda p: daemon.request(EStop(p["reason"])),

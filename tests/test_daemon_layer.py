@@ -6,17 +6,18 @@ from conftest import ThreadDaemon
 from firmware.layer import LayerHost
 
 
-def test_the_daemon_is_a_layer_host_with_a_cheap_hopper_and_the_core_status(tmp_path):
-    with ThreadDaemon(tmp_path, "[sim]\nhopper = 30\n", load_layers=False) as running:
-        daemon = running.daemon
-        assert isinstance(daemon, LayerHost)
+def test_the_game_layer_gets_a_door_with_a_cheap_hopper_and_the_core_status(tmp_path):
+    with ThreadDaemon(tmp_path, "[sim]\nhopper = 30\n") as running:
+        door = running.daemon.game_host.door
+        assert isinstance(door, LayerHost)
         calls = []
-        running.in_loop(daemon.add_status, "costly", lambda: calls.append(1) or {"built": True})
+        door.post(door.add_status, "costly", lambda: calls.append(1) or {"built": True})  # on its loop
         running.call("launcher/dispense", {"count": 4})
-        assert running.in_loop(lambda: daemon.hopper) == 26
-        core = running.in_loop(daemon.launcher_status)
-        assert core["hopper"] == 26 and "costly" not in core and calls == []
-        assert running.call("status/get")["costly"] == {"built": True}  # get_status keeps every layer's
+        assert door.hopper == 26  # asked from this thread, answered by the motor's loop
+        core = door.launcher_status()
+        assert core["hopper"] == 26 and "costly" not in core
+        assert running.call("status/get")["costly"] == {"built": True}  # the layer's last snapshot
+        assert calls and all(isinstance(n, int) for n in calls)
 
 
 def test_a_layer_registers_methods_through_the_host(tmp_path):

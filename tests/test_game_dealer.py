@@ -9,6 +9,7 @@ service's background tasks run until they wait for something.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 
 from controller.service import GameService
@@ -54,6 +55,15 @@ class Launcher:
 
     def launcher_status(self):
         return {"state": self.state}
+
+    def commit_fence(self):
+        return contextlib.nullcontext()
+
+    def outcomes_after(self, seq):
+        return []
+
+    def outcomes_logged(self, seq):
+        pass
 
     def dispensed(self):
         return [p["count"] for m, p in self.calls if m == "launcher/dispense"]

@@ -1,0 +1,150 @@
+"""The outcome record: every launch outcome, numbered, on disk before anyone hears of it.
+
+Each ``launched`` event gets the next ``seq`` (1, 2, ... across restarts: the record keeps its last
+entry) and is appended to ``outcomes.jsonl`` in the state dir by a writer thread of its own, which
+fsyncs and only then hands the outcome back to the motor's loop to be announced. The motor's loop
+never waits for the disk: it gives the outcome to the writer and goes on with its deadlines.
+
+The game layer logs the outcomes it applies together with their seq, and after a restart reads
+here what came after the last one it logged (``after``), so that a launch made while it was hung,
+dead or starting is applied exactly once. It says how far it has logged (``logged_up_to``); what is
+logged is trimmed away, the record stays small.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+log = logging.getLogger("launcherd.outcomes")
+
+FILENAME = "outcomes.jsonl"
+# The record is rewritten without what the game has logged once it holds more than this.
+KEEP = 64
+# Outcomes the game has not logged (it is down, or there is none) are kept up to this many.
+MAX_UNLOGGED = 10_000
+# How long closing waits for the writer to put down what it was given.
+CLOSE_WAIT_S = 2.0
+
+
+def read_record(path: Path) -> list[dict[str, Any]]:
+    """The record's entries in order; a line cut short by a crash is no entry."""
+    try:
+        lines = path.read_bytes().splitlines()
+    except FileNotFoundError:
+        return []
+    entries = []
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get("seq"), int):
+            entries.append(entry)
+    return entries
+
+
+class OutcomeRecord:
+    """Numbers launch outcomes and writes them, in order, off the motor's loop."""
+
+    def __init__(self, state_dir: Path):
+        self.path = Path(state_dir) / FILENAME
+        entries = read_record(self.path)
+        self.last_seq = entries[-1]["seq"] if entries else 0  # the motor's loop's own counter
+        self._entries = len(entries)  # the writer's count of what the file holds
+        self._logged = 0  # the game has logged every outcome up to this one
+        self._trimmed_at = 0  # what was logged when the record was last rewritten
+        self._work: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._write_forever, name="outcome-writer", daemon=True)
+        self._thread.start()
+
+    def number(self, outcome: dict[str, Any]) -> dict[str, Any]:
+        """The outcome with the next ``seq``. Motor loop only."""
+        self.last_seq += 1
+        return {**outcome, "seq": self.last_seq}
+
+    def append(self, outcome: dict[str, Any], written: Callable[[], None]) -> None:
+        """Write ``outcome`` (already numbered), then call ``written()`` from the writer's thread."""
+        self._work.put((outcome, written))
+
+    def logged_up_to(self, seq: int) -> None:
+        """The game has logged every outcome up to ``seq``: those may go. Any thread."""
+        self._work.put((seq, None))
+
+    def after(self, seq: int) -> list[dict[str, Any]]:
+        """Every recorded outcome after ``seq``, oldest first. Any thread (a whole file is read)."""
+        return [entry for entry in read_record(self.path) if entry["seq"] > seq]
+
+    def close(self) -> None:
+        """Write what is queued and stop the writer (bounded: a stuck disk does not hold shutdown)."""
+        self._work.put(None)
+        self._thread.join(CLOSE_WAIT_S)
+
+    def _write_forever(self) -> None:
+        with self.path.open("ab") as record:
+            while True:
+                batch = [self._work.get()]
+                while not self._work.empty():  # one fsync for every outcome that came meanwhile
+                    batch.append(self._work.get())
+                outcomes = [item for item in batch if item is not None and item[1] is not None]
+                if outcomes:
+                    self._write(record, [outcome for outcome, _ in outcomes])
+                    for _, written in outcomes:
+                        written()
+                for item in batch:
+                    if item is not None and item[1] is None:
+                        self._logged = max(self._logged, item[0])
+                if (self._entries > KEEP and self._logged > self._trimmed_at) or self._entries > MAX_UNLOGGED:
+                    record = self._trim(record)
+                if None in batch:
+                    record.close()
+                    return
+
+    def _write(self, record: Any, outcomes: list[dict[str, Any]]) -> None:
+        lines = b"".join(json.dumps(o, separators=(",", ":"), default=str).encode() + b"\n" for o in outcomes)
+        try:
+            record.write(lines)
+            record.flush()
+            os.fsync(record.fileno())
+        except OSError as exc:
+            # The launcher goes on regardless; a game layer restarted now could miss these.
+            log.error("writing launch outcomes %d-%d to %s failed: %s",
+                      outcomes[0]["seq"], outcomes[-1]["seq"], self.path, exc)
+            return
+        self._entries += len(outcomes)
+
+    def _trim(self, record: Any) -> Any:
+        """Rewrite the record without what the game has logged (its last entry always stays: the
+        counter starts from it), atomically: a crash leaves the old file or the new one."""
+        entries = read_record(self.path)
+        kept = [entry for entry in entries if entry["seq"] > self._logged] or entries[-1:]
+        if len(kept) > MAX_UNLOGGED:
+            kept = kept[-MAX_UNLOGGED // 2:]  # half: not rewritten again at the next outcome
+            log.error("launch outcomes up to %d were never logged by the game layer: dropped from %s",
+                      kept[0]["seq"] - 1, self.path)
+        self._trimmed_at = self._logged
+        temporary = self.path.with_suffix(".tmp")
+        try:
+            with temporary.open("wb") as fresh:
+                fresh.write(b"".join(json.dumps(e, separators=(",", ":")).encode() + b"\n" for e in kept))
+                fresh.flush()
+                os.fsync(fresh.fileno())
+            record.close()
+            os.replace(temporary, self.path)
+            directory = os.open(self.path.parent, os.O_RDONLY)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
+        except OSError as exc:
+            log.error("trimming %s failed: %s", self.path, exc)
+        self._entries = len(read_record(self.path))
+        return self.path.open("ab")
+
+
+__all__ = ["FILENAME", "OutcomeRecord", "read_record"]
