@@ -1,0 +1,260 @@
+"""The game layer beside the motor's loop (issue 19): slow, hung, raising or dead, the launcher goes on.
+
+Each test makes the game layer misbehave the way a slow SD card or a bug would (a listener or a
+commit that takes long, a loop that dies) in a daemon running in this process, and checks what
+the motor did through the mock pins: the jam stop against the core's deadline (the beam's block
+plus ``jam_ms``), the retraction pulse against ``retract_ms``. Then the game layer's availability
+in ``status/get`` and the game's log: every launch in it exactly once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from conftest import ThreadDaemon
+from controller import messages
+from controller.service import GameService
+from controller.store import Store
+from firmware import gamehost, outcomes
+from firmware.errors import ApiError
+
+FIXED = '[ejection]\nprofile = "fixed"\nsequence = {seq}\n'
+PLAYERS = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
+MOTOR_FORWARD, MOTOR_REVERSE, BEAM = 12, 13, 27  # firmware/launcher.toml's pins
+JAM_MS, RETRACT_MS = 150, 10  # conftest's FAST_SIM
+# How late a stop may be on a machine shared with other test workers; a game layer on the motor's
+# loop makes it seconds late (or halts the launcher as stalled).
+LATE_S = 0.1
+
+
+def change_times(pin) -> list[tuple[float, float]]:
+    """(monotonic time, state) of every change of a mock pin, oldest first."""
+    times, at = [], pin._last_change
+    for change in reversed(pin.states):
+        times.append((at, change.state))
+        at -= change.timestamp
+    return times[::-1]
+
+
+def last_change(running: ThreadDaemon, bcm: int, to=None) -> float:
+    changes = running.in_loop(lambda: change_times(running.daemon.pin_factory.pin(bcm)))
+    return [at for at, state in changes if to is None or state == to][-1]
+
+
+def presses_logged(running: ThreadDaemon) -> list[dict]:
+    return [a["action"] for a in running.call("game/log")["actions"] if a["action"]["type"] == "press"]
+
+
+def layer_state(running: ThreadDaemon, state: str, timeout: float = 15.0) -> dict:
+    return running.wait_for(lambda s: s["game_layer"]["state"] == state, timeout)["game_layer"]
+
+
+@pytest.fixture
+def quick_watch(monkeypatch):
+    """A hung layer found after 1 s (instead of 5), restarted 1.5 s after it went down."""
+    monkeypatch.setattr(gamehost, "HUNG_AFTER_S", 1.0)
+    monkeypatch.setattr(gamehost, "RESTART_AFTER_S", 1.5)
+
+
+def hold_listener(monkeypatch, on: str, hold) -> None:
+    """The game layer's listener runs ``hold()`` on the first ``on`` event, then goes on."""
+    original = GameService.on_event
+    held = []
+
+    def listener(self, name, params):
+        if name == on and not held:
+            held.append(name)
+            hold()
+        original(self, name, params)
+
+    monkeypatch.setattr(GameService, "on_event", listener)
+
+
+def test_a_jam_stops_on_time_while_the_game_layer_is_busy(tmp_path, monkeypatch):
+    release = threading.Event()
+    hold_listener(monkeypatch, "press", lambda: release.wait(2.0))
+    with ThreadDaemon(tmp_path, FIXED.format(seq="[3]")) as running:
+        running.call("game/new", PLAYERS)
+        running.call("sim/jam")
+        outcome = running.call("launcher/press")
+        assert outcome["ended"] == "jam"
+        lateness = last_change(running, MOTOR_FORWARD, to=0) - (last_change(running, BEAM) + JAM_MS / 1000)
+        assert -0.005 < lateness < LATE_S
+        assert running.call("status/get")["state"] == "jammed"
+        release.set()
+        running.call("sim/clear")
+        running.wait_for(lambda s: s["state"] == "ready")
+        assert [p["cards"] for p in presses_logged(running)] == [1]  # the stuck card is the presser's
+
+
+def test_a_slow_commit_mid_launch_neither_halts_the_launcher_nor_delays_its_stops(tmp_path, monkeypatch):
+    append = Store.append
+
+    def slow_append(self, *args, **kwargs):
+        time.sleep(0.5)  # a commit on a tired SD card
+        return append(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "append", slow_append)
+    # Eight cards at ten a second: the motor runs for most of a second.
+    with ThreadDaemon(tmp_path, FIXED.format(seq="[8]") + "[sim]\ncards_per_second = 10.0\n") as running:
+        running.call("game/new", PLAYERS)
+        with running.client() as presser:
+            request = presser.send("launcher/press")
+            running.wait_for(lambda s: s["motor"]["on"])
+            running.call("game/uno", {"player": "Bob"})  # committed while the motor runs
+            outcome = next(m for m in presser.messages() if m.get("id") == request)["result"]
+        assert (outcome["ended"], outcome["cards"]) == ("done", 8)
+        assert running.call("status/get")["state"] == "ready"  # no "stalled" halt
+        count_stop = last_change(running, MOTOR_FORWARD, to=0) - last_change(running, BEAM)
+        assert 0 <= count_stop < LATE_S  # the motor stops as the eighth card clears the beam
+        changes = running.in_loop(lambda: change_times(running.daemon.pin_factory.pin(MOTOR_REVERSE)))
+        (started, on), (ended, off) = changes[-2:]
+        assert on > 0 and off == 0
+        assert RETRACT_MS / 1000 - 0.002 < ended - started < RETRACT_MS / 1000 + LATE_S
+        assert [p["cards"] for p in presses_logged(running)] == [8]
+
+
+def test_the_commit_delay_hook_slows_every_game_commit(tmp_path, monkeypatch):
+    monkeypatch.setenv("LAUNCHER_TEST_COMMIT_DELAY_MS", "500")
+    with ThreadDaemon(tmp_path) as running:
+        started = time.monotonic()
+        running.call("game/new", PLAYERS)
+        assert time.monotonic() - started >= 0.5  # a lower bound: never flaky
+        assert running.call("status/get")["state"] == "ready"
+
+
+def test_a_hung_game_layer_is_abandoned_and_replaced_and_the_launch_is_logged_once(tmp_path, monkeypatch,
+                                                                                   quick_watch):
+    release, finished = threading.Event(), threading.Event()
+
+    def hang():
+        release.wait(30)
+
+    original = GameService.on_event
+    calls = []
+
+    def listener(self, name, params):
+        if name == "press" and not calls:
+            calls.append(self)
+            hang()
+            try:
+                original(self, name, params)
+            finally:
+                finished.set()
+            return
+        original(self, name, params)
+
+    monkeypatch.setattr(GameService, "on_event", listener)
+    with ThreadDaemon(tmp_path, FIXED.format(seq="[2]")) as running:
+        running.call("game/new", PLAYERS)
+        outcome = running.call("launcher/press")  # the game layer hangs on its press event
+        assert (outcome["ended"], outcome["cards"]) == ("done", 2)
+        down = layer_state(running, "down")
+        assert down["reason_object"]["id"] == "game_layer_hung"
+        started = time.monotonic()
+        with pytest.raises(ApiError) as refused:
+            running.call("game/status")
+        assert refused.value.code == ApiError.UNAVAILABLE and time.monotonic() - started < 1.0
+        assert running.call("launcher/press")["cards"] == 2  # the button works meanwhile
+        assert layer_state(running, "up")["reason"] is None
+        assert [p["press_id"] for p in presses_logged(running)] == [1, 2]  # caught up from the record
+        release.set()  # the abandoned layer wakes up and tries to log the press again
+        assert finished.wait(10)
+        assert [p["press_id"] for p in presses_logged(running)] == [1, 2]
+        assert running.call("status/get")["game"]["turn"] == "Cy"
+
+
+def test_a_game_layer_that_dies_mid_launch_is_restarted_and_catches_up_once(tmp_path, monkeypatch, quick_watch):
+    def die():
+        raise SystemExit("the game loop raises out")
+
+    hold_listener(monkeypatch, "press", die)
+    with ThreadDaemon(tmp_path, FIXED.format(seq="[2]")) as running:
+        running.call("game/new", PLAYERS)
+        assert running.call("launcher/press")["cards"] == 2
+        down = layer_state(running, "down")
+        assert down["reason_object"]["id"] == "game_layer_died" and "SystemExit" in down["reason"]
+        with pytest.raises(ApiError) as refused:
+            running.call("game/status", lang="fr")
+        assert refused.value.code == ApiError.UNAVAILABLE and "couche du jeu" in refused.value.message
+        assert layer_state(running, "up")["reason_object"] is None
+        assert [(p["press_id"], p["cards"], p["by"]) for p in presses_logged(running)] == [(1, 2, "Ann")]
+
+
+def test_a_game_layer_whose_setup_raises_is_tried_again(tmp_path, monkeypatch, quick_watch):
+    original = GameService.open
+    tries = []
+
+    def open_once_broken(self):
+        tries.append(1)
+        if len(tries) == 1:
+            raise RuntimeError("the log's disk is not there yet")
+        original(self)
+
+    monkeypatch.setattr(GameService, "open", open_once_broken)
+    with ThreadDaemon(tmp_path, FIXED.format(seq="[1]")) as running:  # the start waits for the retry
+        assert running.call("status/get")["game_layer"] == {"state": "up", "reason": None, "reason_object": None}
+        assert len(tries) == 2
+        assert running.call("launcher/press")["cards"] == 1
+        running.call("game/new", PLAYERS)
+        assert running.call("game/status")["turn"] == "Ann"
+
+
+def test_every_launch_outcome_carries_a_seq_that_survives_a_restart(tmp_path):
+    for expected in ([1, 2, 3], [4, 5]):
+        with ThreadDaemon(tmp_path, FIXED.format(seq="[0]"), load_layers=False) as running:
+            with running.client() as watcher:
+                watcher.call("events/subscribe")
+                assert [running.call("launcher/press")["seq"] for _ in expected] == expected
+                heard = []
+                for message in watcher.messages():
+                    if message.get("event") == "launched":
+                        heard.append(message["params"]["seq"])
+                    if len(heard) == len(expected):
+                        break
+            assert heard == expected
+
+
+def test_the_outcome_record_keeps_only_what_the_game_has_not_logged(tmp_path, monkeypatch):
+    monkeypatch.setattr(outcomes, "KEEP", 2)
+    with ThreadDaemon(tmp_path, FIXED.format(seq="[0]")) as running:
+        running.call("game/new", PLAYERS)
+        for _ in range(8):
+            running.call("launcher/press")
+        record = tmp_path / "state" / outcomes.FILENAME
+        deadline = time.monotonic() + 10
+        while len(entries := outcomes.read_record(record)) > 3:
+            assert time.monotonic() < deadline, entries
+            time.sleep(0.05)
+        assert entries[-1]["seq"] == 8
+        assert len(presses_logged(running)) == 8
+
+
+def test_both_catalogues_are_compiled_before_ready(tmp_path, monkeypatch):
+    monkeypatch.setattr(messages, "_translations", {})  # as in a fresh launcherd
+
+    class Notifier:
+        compiled_at_ready: list[str] | None = None
+
+        def ready(self, status=None):
+            Notifier.compiled_at_ready = sorted(messages._translations)
+            return True
+
+        def status(self, text):
+            return True
+
+        def stopping(self):
+            return True
+
+        def watchdog(self):
+            return True
+
+        def watchdog_interval(self):
+            return None
+
+    with ThreadDaemon(tmp_path, notifier=Notifier()) as running:
+        assert Notifier.compiled_at_ready == ["en", "fr"]
+        assert running.call("status/get", lang="fr")["state"] == "ready"
