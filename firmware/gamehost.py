@@ -50,7 +50,9 @@ log = logging.getLogger("launcherd.layers")
 
 HEARTBEAT_S = 0.5
 # A game loop that leaves a heartbeat unanswered this long is hung: abandoned, a fresh one started.
-HUNG_AFTER_S = 5.0
+HUNG_AFTER_S = 10.0
+# The same while it sets up: replaying a long log on a Pi takes a while, and is no hang.
+SETUP_HUNG_AFTER_S = 60.0
 RESTART_AFTER_S = 1.0
 # How long the daemon's start waits for the layers' setup before it serves without them.
 START_WAIT_S = 10.0
@@ -71,8 +73,24 @@ def plain(value: Any) -> Any:
     return value
 
 
+# A container with more items than this is encoded item by item (see _json).
+ENCODE_CHUNK = 64
+
+
 def _encoded(result: Any) -> Encoded:
-    return Encoded(json.dumps(result, separators=(",", ":"), default=str))
+    return Encoded(_json(result))
+
+
+def _json(value: Any) -> str:
+    """JSON text of ``value``. One ``json.dumps`` holds the GIL for its whole length (a 200,000-item
+    list: 0.3 s, during which the motor's loop cannot run); a large list or dict is therefore
+    encoded an item at a time, and the interpreter can switch to the motor's thread between two."""
+    if isinstance(value, (list, tuple)) and len(value) > ENCODE_CHUNK:
+        return "[" + ",".join(_json(item) for item in value) + "]"
+    if isinstance(value, dict) and (len(value) > ENCODE_CHUNK or any(
+            isinstance(item, (list, tuple, dict)) and len(item) > ENCODE_CHUNK for item in value.values())):
+        return "{" + ",".join(json.dumps(str(key)) + ":" + _json(item) for key, item in value.items()) + "}"
+    return json.dumps(value, separators=(",", ":"), default=str)
 
 
 class GameHost:
@@ -135,15 +153,13 @@ class GameHost:
         except BaseException as exc:  # what ends the thread is reported, then the thread ends
             error = exc
         finally:
-            try:
-                loop.close()
-            except Exception:  # tasks still pending in a loop that raised out
-                pass
+            _wind_down(loop)
         self._post(self._thread_ended, door.generation, error)
 
     def _post(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` on the motor's loop, for the game side."""
         try:
-            self.motor_loop.call_soon_threadsafe(fn, *args)
+            self.motor_loop.call_soon_threadsafe(_guarded, fn, args)
         except RuntimeError:
             pass  # the motor's loop is closed: the daemon is gone
 
@@ -198,7 +214,7 @@ class GameHost:
         if self._ping_sent is None:
             self._ping_sent = now
             door.post(door.ping)
-        elif now - self._ping_sent > HUNG_AFTER_S:
+        elif now - self._ping_sent > (HUNG_AFTER_S if self.state == "up" else SETUP_HUNG_AFTER_S):
             log.error("the game layer has not answered for %.1f s: abandoning it", now - self._ping_sent)
             self._down(i18n.message("game_layer_hung", seconds=round(now - self._ping_sent, 1)))
 
@@ -307,6 +323,28 @@ class GameHost:
             reply.set_exception(error)
         else:
             reply.set_result(result)
+
+
+def _guarded(fn: Callable[..., Any], args: tuple) -> None:
+    # An exception in a motor loop's callback halts the launcher (Daemon._loop_exception): what
+    # the game side asks for must never do that, whatever it hands over.
+    try:
+        fn(*args)
+    except Exception:
+        log.exception("a request of the game layer failed on the motor's loop")
+
+
+def _wind_down(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what the layer left running (an aim on its way, a deal) and close its loop."""
+    try:
+        pending = asyncio.all_tasks(loop)
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.wait(pending, timeout=1.0))
+        loop.close()
+    except BaseException:  # a loop that raised out may not run again: it is dropped as it is
+        log.debug("the game layer's loop did not wind down cleanly", exc_info=True)
 
 
 def _error_text(error: BaseException | None) -> str:
