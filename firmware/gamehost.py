@@ -107,6 +107,7 @@ class GameHost:
         self._handlers: dict[str, Handler] = {}  # of the current generation
         self._proxied: set[str] = set()  # methods the registry has a proxy for
         self._waiting: set[asyncio.Future] = set()  # replies the game loop owes
+        self.sent = 0  # events and requests posted to the current door, counted
         self._ping_sent: float | None = None
         self._restart: asyncio.TimerHandle | None = None
         self._beat: asyncio.TimerHandle | None = None
@@ -132,6 +133,7 @@ class GameHost:
         self.generation += 1
         self._handlers = {}
         self._ping_sent = None
+        self.sent = 0
         self.state = "starting"
         self.reason = i18n.message("game_layer_starting")
         door = self.door = Door(self, self.generation)
@@ -248,6 +250,7 @@ class GameHost:
         """A launcher event, to the layers' listeners (on their loop, with their own copy)."""
         door = self.door
         if door is not None and door.loop is not None:
+            self.sent += 1
             door.post(door.deliver, name, plain(params))
 
     def forward_feedback(self, action: Action) -> None:
@@ -271,8 +274,8 @@ class GameHost:
         """Wait (briefly) until the layer's loop has taken in everything posted to it before now,
         so that a ``status/get`` sent after a reply shows what that reply's event did there."""
         door = self.door
-        if self.state != "up" or door is None or door.loop is None:
-            return
+        if self.state != "up" or door is None or door.loop is None or door.snapshot_seen == self.sent:
+            return  # nothing it has not taken in: answered at once, in turn with the others
         reply = self.motor_loop.create_future()
         door.post(door.settle, reply)
         try:
@@ -309,6 +312,7 @@ class GameHost:
             reply = self.motor_loop.create_future()
             self._waiting.add(reply)
             try:
+                self.sent += 1
                 door.post(door.serve, handler, plain(params), i18n.requested(), reply)
                 return await reply
             finally:
@@ -365,6 +369,8 @@ class Door:
         self.state_dir: Path = host.daemon.state_dir
         self.loop: asyncio.AbstractEventLoop | None = None
         self.snapshot: dict[str, dict[str, Any]] = {}  # language -> status keys; replaced, never changed
+        self.snapshot_seen = 0  # how many of the events and requests posted to it the snapshot shows
+        self._seen = 0
         self._listeners: list[Listener] = []
         self._feedback_watchers: list[Callable[[Action], None]] = []
         self._status_providers: dict[str, Callable[[], Any]] = {}
@@ -403,6 +409,7 @@ class Door:
 
     def deliver(self, name: str, params: dict[str, Any]) -> None:
         """A launcher event, to every listener of the layer."""
+        self._seen += 1
         for listener in list(self._listeners):
             try:
                 listener(name, params)
@@ -418,6 +425,7 @@ class Door:
                 log.exception("game layer feedback watcher failed")
 
     def serve(self, handler: Handler, params: dict[str, Any], lang: str | None, reply: asyncio.Future) -> None:
+        self._seen += 1  # counted as it starts: a request that waits long must not hold status/get up
         asyncio.ensure_future(self._serve(handler, params, lang, reply))
 
     async def _serve(self, handler: Handler, params: dict[str, Any], lang: str | None,
@@ -466,7 +474,7 @@ class Door:
                         log.exception("status of %s failed", name)
                         shown[name] = {"error": str(exc)}
             snapshot[lang] = shown
-        self.snapshot = snapshot
+        self.snapshot, self.snapshot_seen = snapshot, self._seen
 
     # ---- the layer interface (firmware/layer.py) ------------------------------------------
 

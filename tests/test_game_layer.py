@@ -258,3 +258,16 @@ def test_both_catalogues_are_compiled_before_ready(tmp_path, monkeypatch):
     with ThreadDaemon(tmp_path, notifier=Notifier()) as running:
         assert Notifier.compiled_at_ready == ["en", "fr"]
         assert running.call("status/get", lang="fr")["state"] == "ready"
+
+
+def test_a_launch_heard_before_the_game_logged_it_is_in_the_game_after_kill_9(tmp_path, daemon_process):
+    slow = daemon_process(FIXED.format(seq="[2]"), env={"LAUNCHER_TEST_COMMIT_DELAY_MS": "3000"})
+    slow.call("game/new", PLAYERS)
+    heard = slow.call("launcher/press")  # on disk in the outcome record; the game's commit waits 3 s
+    assert heard["cards"] == 2
+    slow.process.kill()  # SIGKILL while the game layer waits to commit the press
+    slow.process.wait(5)
+    again = daemon_process(FIXED.format(seq="[2]"), env={"LAUNCHER_TEST_COMMIT_DELAY_MS": "0"})
+    log = [a["action"] for a in again.call("game/log")["actions"]]
+    assert [(a["press_id"], a["cards"], a["by"]) for a in log if a["type"] == "press"] == [(1, 2, "Ann")]
+    assert again.call("launcher/press")["seq"] == heard["seq"] + 1
