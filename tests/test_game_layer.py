@@ -9,6 +9,7 @@ in ``status/get`` and the game's log: every launch in it exactly once.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 
@@ -88,6 +89,37 @@ def test_a_jam_stops_on_time_while_the_game_layer_is_busy(tmp_path, monkeypatch)
         running.call("sim/clear")
         running.wait_for(lambda s: s["state"] == "ready")
         assert [p["cards"] for p in presses_logged(running)] == [1]  # the stuck card is the presser's
+
+
+def test_a_jam_stops_on_time_while_stats_are_read_over_a_long_log(tmp_path):
+    with ThreadDaemon(tmp_path) as running:
+        running.call("game/new", PLAYERS)
+    with sqlite3.connect(tmp_path / "state" / "game.sqlite3") as db:  # a long evening: 10,000 actions
+        db.executemany("INSERT INTO actions (match_id, ts, action) VALUES (1, '2026-12-01T20:00:00.000+00:00', ?)",
+                       [('{"player":"Ann","type":"uno"}',)] * 10_000)
+    with ThreadDaemon(tmp_path, FIXED.format(seq="[3]")) as running:
+        reading = threading.Event()
+        reading.set()
+
+        def read_stats():
+            with running.client() as reader:
+                while reading.is_set():
+                    reader.call("game/stats")  # most of a second each, on this machine
+
+        readers = [threading.Thread(target=read_stats) for _ in range(4)]
+        for reader in readers:
+            reader.start()
+        try:
+            running.call("sim/jam")
+            outcome = running.call("launcher/press")
+            assert outcome["ended"] == "jam"
+            lateness = last_change(running, MOTOR_FORWARD, to=0) - (last_change(running, BEAM) + JAM_MS / 1000)
+            assert -0.005 < lateness < LATE_S
+            assert running.call("status/get")["state"] == "jammed"
+        finally:
+            reading.clear()
+            for reader in readers:
+                reader.join(30)
 
 
 def test_a_slow_commit_mid_launch_neither_halts_the_launcher_nor_delays_its_stops(tmp_path, monkeypatch):
