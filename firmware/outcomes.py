@@ -38,6 +38,9 @@ def read_record(path: Path) -> list[dict[str, Any]]:
         lines = path.read_bytes().splitlines()
     except FileNotFoundError:
         return []
+    except OSError as exc:  # the launcher goes on: what it cannot read it cannot catch up on
+        log.error("cannot read %s: %s", path, exc)
+        return []
     entries = []
     for line in lines:
         try:
@@ -86,27 +89,45 @@ class OutcomeRecord:
         self._thread.join(CLOSE_WAIT_S)
 
     def _write_forever(self) -> None:
-        with self.path.open("ab") as record:
-            while True:
-                batch = [self._work.get()]
-                while not self._work.empty():  # one fsync for every outcome that came meanwhile
-                    batch.append(self._work.get())
-                outcomes = [item for item in batch if item is not None and item[1] is not None]
-                if outcomes:
-                    self._write(record, [outcome for outcome, _ in outcomes])
-                    for _, written in outcomes:
-                        written()
-                for item in batch:
-                    if item is not None and item[1] is None:
-                        self._logged = max(self._logged, item[0])
-                if (self._entries > KEEP and self._logged > self._trimmed_at) or self._entries > MAX_UNLOGGED:
+        record = self._open()
+        while True:
+            batch = [self._work.get()]
+            while not self._work.empty():  # one fsync for every outcome that came meanwhile
+                batch.append(self._work.get())
+            outcomes = [item for item in batch if item is not None and item[1] is not None]
+            if outcomes:
+                try:
+                    record = self._write(record, [outcome for outcome, _ in outcomes])
+                except Exception:
+                    log.exception("writing launch outcomes to %s failed", self.path)
+                for _, written in outcomes:
+                    written()  # announced even when the disk failed: the launcher goes on
+            for item in batch:
+                if item is not None and item[1] is None:
+                    self._logged = max(self._logged, item[0])
+            if (self._entries > KEEP and self._logged > self._trimmed_at) or self._entries > MAX_UNLOGGED:
+                try:
                     record = self._trim(record)
-                if None in batch:
+                except Exception:
+                    log.exception("trimming %s failed", self.path)
+            if None in batch:
+                if record is not None:
                     record.close()
-                    return
+                return
 
-    def _write(self, record: Any, outcomes: list[dict[str, Any]]) -> None:
+    def _open(self) -> Any:
+        try:
+            return self.path.open("ab")
+        except OSError as exc:
+            log.error("cannot write launch outcomes to %s: %s", self.path, exc)
+            return None
+
+    def _write(self, record: Any, outcomes: list[dict[str, Any]]) -> Any:
+        """Append and fsync; the file to write next time (reopened after a failure)."""
         lines = b"".join(json.dumps(o, separators=(",", ":"), default=str).encode() + b"\n" for o in outcomes)
+        record = record or self._open()
+        if record is None:
+            return None
         try:
             record.write(lines)
             record.flush()
@@ -115,8 +136,10 @@ class OutcomeRecord:
             # The launcher goes on regardless; a game layer restarted now could miss these.
             log.error("writing launch outcomes %d-%d to %s failed: %s",
                       outcomes[0]["seq"], outcomes[-1]["seq"], self.path, exc)
-            return
+            record.close()
+            return None
         self._entries += len(outcomes)
+        return record
 
     def _trim(self, record: Any) -> Any:
         """Rewrite the record without what the game has logged (its last entry always stays: the
@@ -134,7 +157,8 @@ class OutcomeRecord:
                 fresh.write(b"".join(json.dumps(e, separators=(",", ":")).encode() + b"\n" for e in kept))
                 fresh.flush()
                 os.fsync(fresh.fileno())
-            record.close()
+            if record is not None:
+                record.close()
             os.replace(temporary, self.path)
             directory = os.open(self.path.parent, os.O_RDONLY)
             try:
@@ -144,7 +168,7 @@ class OutcomeRecord:
         except OSError as exc:
             log.error("trimming %s failed: %s", self.path, exc)
         self._entries = len(read_record(self.path))
-        return self.path.open("ab")
+        return self._open()
 
 
 __all__ = ["FILENAME", "OutcomeRecord", "read_record"]

@@ -303,3 +303,10 @@ def test_a_launch_heard_before_the_game_logged_it_is_in_the_game_after_kill_9(tm
     log = [a["action"] for a in again.call("game/log")["actions"]]
     assert [(a["press_id"], a["cards"], a["by"]) for a in log if a["type"] == "press"] == [(1, 2, "Ann")]
     assert again.call("launcher/press")["seq"] == heard["seq"] + 1
+
+
+def test_an_outcome_record_that_cannot_be_written_holds_no_launch_up(tmp_path):
+    (tmp_path / "state" / outcomes.FILENAME).mkdir(parents=True)  # not a file: every write fails
+    with ThreadDaemon(tmp_path, FIXED.format(seq="[1]"), load_layers=False) as running:
+        assert [running.call("launcher/press")["seq"] for _ in range(2)] == [1, 2]
+        assert running.call("status/get")["state"] == "ready"
