@@ -55,7 +55,7 @@ def layer_state(running: ThreadDaemon, state: str, timeout: float = 15.0) -> dic
 
 @pytest.fixture
 def quick_watch(monkeypatch):
-    """A hung layer found after 1 s (instead of 5), restarted 1.5 s after it went down."""
+    """A hung layer found after 1 s (instead of 10), restarted 1.5 s after it went down."""
     monkeypatch.setattr(gamehost, "HUNG_AFTER_S", 1.0)
     monkeypatch.setattr(gamehost, "RESTART_AFTER_S", 1.5)
 
@@ -293,9 +293,9 @@ def test_both_catalogues_are_compiled_before_ready(tmp_path, monkeypatch):
 
 
 def test_a_launch_heard_before_the_game_logged_it_is_in_the_game_after_kill_9(tmp_path, daemon_process):
-    slow = daemon_process(FIXED.format(seq="[2]"), env={"LAUNCHER_TEST_COMMIT_DELAY_MS": "3000"})
+    slow = daemon_process(FIXED.format(seq="[2]"), env={"LAUNCHER_TEST_COMMIT_DELAY_MS": "1500"})
     slow.call("game/new", PLAYERS)
-    heard = slow.call("launcher/press")  # on disk in the outcome record; the game's commit waits 3 s
+    heard = slow.call("launcher/press")  # on disk in the outcome record; the game's commit waits 1.5 s
     assert heard["cards"] == 2
     slow.process.kill()  # SIGKILL while the game layer waits to commit the press
     slow.process.wait(5)
