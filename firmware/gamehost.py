@@ -443,7 +443,7 @@ class Door:
         self._to_motor(self._host.settle, reply, result, error)
 
     def settle(self, reply: asyncio.Future) -> None:
-        if self._refresh_due:
+        if self._refresh_due or self.snapshot_seen != self._seen:
             self.refresh()
         self._to_motor(self._host.settle, reply, None, None)
 

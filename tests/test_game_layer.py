@@ -10,6 +10,8 @@ in ``status/get`` and the game's log: every launch in it exactly once.
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 
@@ -91,6 +93,15 @@ def test_a_jam_stops_on_time_while_the_game_layer_is_busy(tmp_path, monkeypatch)
         assert [p["cards"] for p in presses_logged(running)] == [1]  # the stuck card is the presser's
 
 
+READ_STATS_FOREVER = """
+import sys
+from firmware.cli import Client
+with Client(sys.argv[1], timeout=60) as client:
+    while True:
+        client.call("game/stats")  # most of a second each over 10,000 actions, on this machine
+"""
+
+
 def test_a_jam_stops_on_time_while_stats_are_read_over_a_long_log(tmp_path):
     with ThreadDaemon(tmp_path) as running:
         running.call("game/new", PLAYERS)
@@ -98,18 +109,11 @@ def test_a_jam_stops_on_time_while_stats_are_read_over_a_long_log(tmp_path):
         db.executemany("INSERT INTO actions (match_id, ts, action) VALUES (1, '2026-12-01T20:00:00.000+00:00', ?)",
                        [('{"player":"Ann","type":"uno"}',)] * 10_000)
     with ThreadDaemon(tmp_path, FIXED.format(seq="[3]")) as running:
-        reading = threading.Event()
-        reading.set()
-
-        def read_stats():
-            with running.client() as reader:
-                while reading.is_set():
-                    reader.call("game/stats")  # most of a second each, on this machine
-
-        readers = [threading.Thread(target=read_stats) for _ in range(4)]
-        for reader in readers:
-            reader.start()
+        # Four readers in processes of their own, as launcher-web's clients would be.
+        readers = [subprocess.Popen([sys.executable, "-c", READ_STATS_FOREVER, str(running.daemon.socket_path)])
+                   for _ in range(4)]
         try:
+            running.wait_for(lambda s: s["daemon"]["clients"] >= 5)  # the four, and this status/get
             running.call("sim/jam")
             outcome = running.call("launcher/press")
             assert outcome["ended"] == "jam"
@@ -117,9 +121,9 @@ def test_a_jam_stops_on_time_while_stats_are_read_over_a_long_log(tmp_path):
             assert -0.005 < lateness < LATE_S
             assert running.call("status/get")["state"] == "jammed"
         finally:
-            reading.clear()
             for reader in readers:
-                reader.join(30)
+                reader.kill()
+                reader.wait(10)
 
 
 def test_a_slow_commit_mid_launch_neither_halts_the_launcher_nor_delays_its_stops(tmp_path, monkeypatch):
