@@ -47,6 +47,15 @@ def last_change(running: ThreadDaemon, bcm: int, to=None) -> float:
     return [at for at, state in changes if to is None or state == to][-1]
 
 
+def jam_on_time(running: ThreadDaemon) -> None:
+    """A press whose card sticks: the motor stops at the core's jam deadline (the block + jam_ms)."""
+    running.call("sim/jam")
+    assert running.call("launcher/press")["ended"] == "jam"
+    lateness = last_change(running, MOTOR_FORWARD, to=0) - (last_change(running, BEAM) + JAM_MS / 1000)
+    assert -0.005 < lateness < LATE_S
+    assert running.call("status/get")["state"] == "jammed"
+
+
 def presses_logged(running: ThreadDaemon) -> list[dict]:
     return [a["action"] for a in running.call("game/log")["actions"] if a["action"]["type"] == "press"]
 
@@ -81,12 +90,7 @@ def test_a_jam_stops_on_time_while_the_game_layer_is_busy(tmp_path, monkeypatch)
     hold_listener(monkeypatch, "press", lambda: release.wait(2.0))
     with ThreadDaemon(tmp_path, FIXED.format(seq="[3]")) as running:
         running.call("game/new", PLAYERS)
-        running.call("sim/jam")
-        outcome = running.call("launcher/press")
-        assert outcome["ended"] == "jam"
-        lateness = last_change(running, MOTOR_FORWARD, to=0) - (last_change(running, BEAM) + JAM_MS / 1000)
-        assert -0.005 < lateness < LATE_S
-        assert running.call("status/get")["state"] == "jammed"
+        jam_on_time(running)
         release.set()
         running.call("sim/clear")
         running.wait_for(lambda s: s["state"] == "ready")
@@ -114,12 +118,7 @@ def test_a_jam_stops_on_time_while_stats_are_read_over_a_long_log(tmp_path):
                    for _ in range(4)]
         try:
             running.wait_for(lambda s: s["daemon"]["clients"] >= 5)  # the four, and this status/get
-            running.call("sim/jam")
-            outcome = running.call("launcher/press")
-            assert outcome["ended"] == "jam"
-            lateness = last_change(running, MOTOR_FORWARD, to=0) - (last_change(running, BEAM) + JAM_MS / 1000)
-            assert -0.005 < lateness < LATE_S
-            assert running.call("status/get")["state"] == "jammed"
+            jam_on_time(running)
         finally:
             for reader in readers:
                 reader.kill()
