@@ -32,10 +32,11 @@ from typing import Any, Callable
 
 from . import __version__, i18n
 from .api import ApiServer, Registry, claim_socket_path
+from .backend import hardware_pin_factory
 from .config import Config, with_sim_devices
 from .core import Launcher
 from .ejection import policy_from_config
-from .errors import HardwareError, InUse, Refused
+from .errors import InUse, Refused
 from .events import Action, BeamLevel, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, LidLevel, Motor, Tick
 from .hardware import Hardware
 from .methods import refusal, render_safely, with_texts
@@ -54,27 +55,6 @@ OUTCOME_MARGIN_S = 2.0
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
 # In the state dir: held (flock) by the one daemon that uses it; holds its pid.
 LOCK_FILE = "launcherd.lock"
-
-
-def hardware_pin_factory(chip: int) -> Any:
-    """The pin factory on a Pi: lgpio on ``[pins] chip`` when lgpio is asked for or available;
-    None leaves the choice to gpiozero (GPIOZERO_PIN_FACTORY=pigpio, rpigpio, ...).
-
-    :raises HardwareError: lgpio is asked for but missing, or the chip cannot be opened.
-    """
-    asked = os.environ.get("GPIOZERO_PIN_FACTORY", "").strip().lower()
-    if asked not in ("", "lgpio"):
-        return None
-    try:
-        from gpiozero.pins.lgpio import LGPIOFactory
-    except ImportError as exc:
-        if asked:
-            raise HardwareError(f"GPIOZERO_PIN_FACTORY=lgpio but lgpio cannot be imported: {exc}") from exc
-        return None
-    try:
-        return LGPIOFactory(chip=chip)
-    except Exception as exc:  # lgpio.error and friends: no common base
-        raise HardwareError(f"cannot open GPIO chip {chip} ([pins] chip) with lgpio: {exc}") from exc
 
 
 class Daemon:
