@@ -88,6 +88,9 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "kick_below": Field("float", 0.6, "a kick is given when duty is below this", 0.0, 1.0),
         "retract_duty": Field("float", 0.5, "duty of the reverse pulse after a burst", 0.05, 1.0),
         "retract_ms": Field("int", 60, "length of the reverse pulse; 0 disables it", 0, 1000),
+        "dead_time_ms": Field(
+            "int", 30, "the motor coasts this long before it reverses: no current spike through the"
+            " driver, no shock on the gears", 0, 500),
         "pwm_frequency": Field("int", 1000, "PWM frequency in Hz", 50, 20000),
     },
     "sensor": {

@@ -25,6 +25,9 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
   the hopper estimate becomes 0: the launcher has just seen that it is empty.
 - A burst ends with stop, reverse pulse, stop. The launch is resolved (``launched``) when the
   motor is fully stopped after the pulse, so a card that clears during the pulse is in ``cards``.
+  The motor never goes from one direction straight into the other: it coasts ``motor.dead_time_ms``
+  first (a plugged reversal is a current spike that trips a DRV8833 and browns out a shared
+  supply), after a burst and for a jog or ``Retract`` that follows a run the other way.
   A launch timeout ends the same way. An empty feed, a jam, the lid or a halt stop the motor at
   once with no pulse; they also override ``done`` if they happen during the pulse.
 - A press in ``empty`` does not ask the policy; a ``Dispense`` there is such a press too
@@ -114,7 +117,7 @@ IDENTIFY_CHIME_GAP_MS = 250
 JOG_DIRECTIONS = ("forward", "reverse")
 MIN_DUTY = 0.05  # as [motor] duty allows
 
-_KICK, _RUN, _RETRACT, _JOG = "kick", "run", "retract", "jog"
+_KICK, _RUN, _RETRACT, _JOG, _COAST = "kick", "run", "retract", "jog", "coast"
 _FEEDING = (_KICK, _RUN)
 # The state each way of ending a launch leads to (a halt is entered by shutdown itself).
 _AFTER = {"done": READY, "timeout": READY, "motor_limit": READY, "jam": JAMMED, "empty": EMPTY,
@@ -337,8 +340,13 @@ class Launcher:
         self._motor_direction = "stop"
         self._motor_duty = 0.0
         self._driver_enabled = True
-        self._phase: str | None = None  # kick, run, retract; None while the motor is still
+        self._phase: str | None = None  # kick, run, retract, jog, coast; None while the motor is still
         self._phase_end: float | None = None
+        self._dead_time_s = config.motor.dead_time_ms / 1000
+        # The run a coast leads to: (phase, direction, duty, seconds or None: until told).
+        self._after_coast: tuple[str, str, float, float | None] | None = None
+        # The last direction the motor ran and when it stopped: a reversal coasts first.
+        self._last_run: tuple[str, float] | None = None
         self._launch_deadline: float | None = None
         self._feed_deadline: float | None = None  # running feed timer
         self._feed_left: float | None = None  # paused feed timer: seconds left
@@ -558,13 +566,37 @@ class Launcher:
             self._on_time.stop(now)
         elif self._motor_direction == "stop":
             self._on_time.start(now)
+        if direction == "stop" and self._motor_direction != "stop":
+            self._last_run = (self._motor_direction, now)
         self._motor_direction, self._motor_duty = direction, duty
         actions.append(Motor(direction, duty))  # type: ignore[arg-type]
         return actions + self._trace(now, "motor", direction=direction, duty=duty)
 
     def _clear_motion(self) -> None:
-        self._phase = self._phase_end = None
+        self._phase = self._phase_end = self._after_coast = None
         self._launch_deadline = self._feed_deadline = self._feed_left = None
+
+    def _coast_left(self, direction: str, now: float) -> float:
+        """How long the motor must still coast before it may run ``direction``."""
+        if self._last_run is None or self._last_run[0] == direction:
+            return 0.0
+        return max(0.0, self._last_run[1] + self._dead_time_s - now)
+
+    def _run_phase(self, phase: str, direction: str, duty: float, seconds: float | None,
+                   now: float) -> list[Action]:
+        """Run the motor ``direction`` for ``seconds`` (None: until told) as ``phase``, after the
+        coast a reversal needs."""
+        coast = self._coast_left(direction, now) if self._motor_direction == "stop" else self._dead_time_s
+        if direction != self._motor_direction and self._motor_direction != "stop" and coast > 0:
+            actions = self._drive("stop", 0.0, now)
+        else:
+            actions = []
+        if coast > 0 and direction != self._motor_direction:
+            self._phase, self._phase_end = _COAST, now + coast
+            self._after_coast = (phase, direction, duty, seconds)
+            return actions
+        self._phase, self._phase_end = phase, None if seconds is None else now + seconds
+        return actions + self._drive(direction, duty, now)
 
     def _halt_motion(self, now: float) -> list[Action]:
         """Stop the motor at once and forget every motor timer (the launch stays open)."""
@@ -737,11 +769,9 @@ class Launcher:
         motor = self._motor_cfg
         if record.kick and self._launch_duty() < motor.kick_below and motor.kick_ms > 0:
             # Below kick_below the motor may not overcome the cards' friction from standstill.
-            self._phase, self._phase_end = _KICK, now + motor.kick_ms / 1000
-            actions = self._drive("forward", motor.kick_duty, now)
+            actions = self._run_phase(_KICK, "forward", motor.kick_duty, motor.kick_ms / 1000, now)
         else:
-            self._phase, self._phase_end = _RUN, None
-            actions = self._drive("forward", self._launch_duty(), now)
+            actions = self._run_phase(_RUN, "forward", self._launch_duty(), None, now)
         return actions + self._enter(LAUNCHING, now)
 
     def _launch_duty(self) -> float:
@@ -749,6 +779,11 @@ class Launcher:
         return self._motor_cfg.duty if launch is None or launch.duty is None else launch.duty
 
     def _on_phase_end(self, at: float) -> list[Action]:
+        if self._phase == _COAST:
+            assert self._after_coast is not None
+            phase, direction, duty, seconds = self._after_coast
+            self._after_coast = None
+            return self._run_phase(phase, direction, duty, seconds, at)
         if self._phase == _KICK:
             self._phase, self._phase_end = _RUN, None
             return self._drive("forward", self._launch_duty(), at)
@@ -778,8 +813,7 @@ class Launcher:
         retract_ms = self._motor_cfg.retract_ms
         if retract_ms == 0:
             return self._drive("stop", 0.0, now) + self._finish(ended, now)
-        self._phase, self._phase_end = _RETRACT, now + retract_ms / 1000
-        return self._drive("reverse", self._motor_cfg.retract_duty, now)
+        return self._run_phase(_RETRACT, "reverse", self._motor_cfg.retract_duty, retract_ms / 1000, now)
 
     def _on_feed_timeout(self, at: float) -> list[Action]:
         assert self._launch is not None
@@ -950,12 +984,11 @@ class Launcher:
         if wait is not None:
             return [self._refused_wait("Jog", "jog", event.request, *wait)]
         self._jog = event
-        self._phase, self._phase_end = _JOG, now + seconds
         actions: list[Action] = []
         if event.standby:
             self._driver_enabled = False
             actions.append(DriverEnable(False))
-        return actions + self._drive(event.direction, float(event.duty), now)
+        return actions + self._run_phase(_JOG, event.direction, float(event.duty), seconds, now)
 
     def _end_jog(self, ended: str) -> list[Action]:
         """The jog is over (``done``, or what cut it): driver back on, ``jogged``."""
@@ -1000,8 +1033,8 @@ class Launcher:
         wait = self._on_time.wait(now, self._motor_cfg.retract_ms / 1000)
         if wait is not None:
             return [self._refused_wait("Retract", None, None, *wait)]
-        self._phase, self._phase_end = _RETRACT, now + self._motor_cfg.retract_ms / 1000
-        return self._drive("reverse", self._motor_cfg.retract_duty, now)
+        return self._run_phase(_RETRACT, "reverse", self._motor_cfg.retract_duty,
+                               self._motor_cfg.retract_ms / 1000, now)
 
     def _on_reset(self, event: Reset, now: float) -> list[Action]:
         if self._state != HALTED:

@@ -13,7 +13,7 @@ import pytest
 from firmware.config import build_config
 from firmware.core import STATES, Launcher
 from firmware.events import (
-    BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, InputLevels, Launch, Led, LidLevel,
+    BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, InputLevels, Jog, Launch, Led, LidLevel,
     Motor, Reload, Reset, Retract, SleepNow, Tick, Wake,
 )
 from firmware.ejection import Outcome
@@ -237,6 +237,58 @@ def test_no_chime_when_feedback_chime_is_off():
 # ---- bursts -------------------------------------------------------------------------------------
 
 
+def test_without_dead_time_the_reverse_pulse_follows_the_stop_at_once():
+    rig = Rig(script=[1], hopper=10, motor={"dead_time_ms": 0})
+    rig.send(Launch())
+    rig.card(block_ms=10, after_ms=50)
+    assert rig.motors()[-2:] == [Motor("stop"), Motor("reverse", rig.config.motor.retract_duty)]
+
+
+def test_a_card_in_the_coast_before_the_pulse_is_the_bursts_and_the_lid_there_ends_it():
+    rig = Rig(script=[1, 1], hopper=10)
+    rig.send(Launch())
+    rig.card(block_ms=10, after_ms=50)
+    rig.card(block_ms=5, after_ms=5)  # a card that was already on its way, during the coast
+    rig.wait(200)
+    assert rig.emits("launched")[-1]["cards"] == 2
+    rig.send(Launch(), after_ms=rig.config.timing.motor_rest_ms)
+    rig.card(block_ms=10, after_ms=50)
+    mark = rig.mark()
+    rig.send(LidLevel(True), after_ms=10)  # opened in the coast: no reverse pulse follows
+    rig.wait(200)
+    assert rig.motors(mark) == []
+    assert rig.state == "lid_open" and rig.emits("launched", mark)[-1]["ended"] == "lid"
+
+
+def test_a_launch_right_after_a_lone_retract_coasts_before_it_feeds():
+    rig = Rig(script=[1], hopper=10)
+    rig.send(Retract())
+    rig.wait(rig.config.motor.retract_ms)
+    mark = rig.mark()
+    rig.send(Launch())
+    assert rig.motors(mark) == [] and rig.state == "launching"
+    rig.wait(rig.config.motor.dead_time_ms)
+    assert rig.motors(mark) == [Motor("forward", rig.config.motor.duty)]
+
+
+def test_a_jog_the_other_way_right_after_a_jog_coasts_first():
+    rig = Rig()
+    rig.send(Jog("forward", 100, 0.5))
+    rig.wait(100)
+    mark = rig.mark()
+    rig.send(Jog("reverse", 100, 0.5))
+    assert rig.motors(mark) == []
+    rig.wait(rig.config.motor.dead_time_ms)
+    assert rig.motors(mark) == [Motor("reverse", 0.5)]
+    rig.wait(100)
+    assert rig.motors(mark)[-1] == Motor("stop")
+    assert [e["ended"] for e in rig.emits("jogged")] == ["done", "done"]
+    # The same way again needs no coast.
+    mark = rig.mark()
+    rig.send(Jog("reverse", 50, 0.5))
+    assert rig.motors(mark) == [Motor("reverse", 0.5)]
+
+
 def test_burst_feeds_k_cards_then_stop_reverse_pulse_stop_then_resolves():
     rig = Rig(script=[3], hopper=10)
     actions = rig.send(Launch())
@@ -247,6 +299,11 @@ def test_burst_feeds_k_cards_then_stop_reverse_pulse_stop_then_resolves():
         rig.card(block_ms=10, after_ms=50)
     assert [p["count"] for p in rig.emits("card")] == [1, 2, 3]
     motor = rig.config.motor
+    # Stop, and coast before the reverse pulse: never a plugged reversal.
+    assert rig.motors()[-2:] == [Motor("forward", motor.duty), Motor("stop")]
+    rig.wait(motor.dead_time_ms - 1)
+    assert rig.motors()[-1] == Motor("stop")
+    rig.wait(1)
     assert rig.motors()[-2:] == [Motor("stop"), Motor("reverse", motor.retract_duty)]
     assert rig.emits("launched") == [] and rig.state == "launching"
     rig.wait(motor.retract_ms - 1)
@@ -671,12 +728,16 @@ def test_retract_is_refused_when_the_pulse_is_disabled():
     assert refused(Rig(motor={"retract_ms": 0}).send(Retract()))
 
 
-def test_a_press_during_a_lone_reverse_pulse_stops_it_first():
+def test_a_press_during_a_lone_reverse_pulse_stops_it_and_coasts_before_feeding():
     rig = Rig(script=[1])
     rig.send(Retract())
     actions = rig.send(Launch(), after_ms=10)
-    motors = [a for a in actions if isinstance(a, Motor)]
-    assert motors == [Motor("stop"), Motor("forward", rig.config.motor.duty)]
+    assert [a for a in actions if isinstance(a, Motor)] == [Motor("stop")]
+    mark = rig.mark()
+    rig.wait(rig.config.motor.dead_time_ms - 1)
+    assert rig.motors(mark) == []
+    rig.wait(1)
+    assert rig.motors(mark) == [Motor("forward", rig.config.motor.duty)]
 
 
 # ---- shutdown, estop, reset -----------------------------------------------------------------------

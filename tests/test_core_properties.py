@@ -88,6 +88,8 @@ class Checker:
         self.feeder = feeder or Feeder(0, 1, 1)
         self.motor_on_since: float | None = None
         self.motor_direction = "stop"
+        self.dead_time_s = config.motor.dead_time_ms / 1000
+        self.last_run: tuple[str, float] | None = None  # the direction that ran last, and its stop
         self.next_card_at: float | None = None
         self.clear_at: float | None = None
         self.presses: list[int] = []
@@ -159,8 +161,14 @@ class Checker:
         for action in actions:
             if isinstance(action, Motor):
                 if action.direction == "stop":
+                    if self.motor_direction != "stop":
+                        self.last_run = (self.motor_direction, self.now)
                     self.motor_on_since = None
                 else:
+                    assert self.motor_direction in ("stop", action.direction), "reversed while running"
+                    if self.last_run is not None and self.last_run[0] != action.direction:
+                        coasted = self.now - self.last_run[1]
+                        assert coasted >= self.dead_time_s - EPS, f"reversed after {coasted * 1000:.1f} ms"
                     assert 0 < action.duty <= 1
                     if self.motor_on_since is None:
                         self.motor_on_since = self.now
