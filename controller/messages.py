@@ -555,6 +555,11 @@ _GAME: dict[str, Text] = {
 # What the launcher says (firmware/core.py, firmware/cli.py).
 _LAUNCHER: dict[str, Text] = {
     "no_card_hopper_empty": _t("no card came out: the hopper is empty, reload it"),
+    "halted_beam_sees_no_cards": _t(
+        "the exit sensor sees no cards: %(runs)d motor run counted none with cards in the hopper;"
+        " check the break-beam's wiring, then reset",
+        "the exit sensor sees no cards: %(runs)d motor runs in a row counted none with cards in the"
+        " hopper; check the break-beam's wiring, then reset", "runs", runs="int"),
     "stalled": _t("the daemon was stalled for %(seconds)s s; motor stopped", seconds="seconds"),
     "motor_needs_rest": _t("the motor needs %(seconds)s s of rest", seconds="seconds"),
     "motor_duty_window": _t("the motor may run %(share)s of any %(window)s s; wait %(seconds)s s",

@@ -97,6 +97,9 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "button_active": Field("str", "low", "level of the button pin when pressed", choices=LEVELS),
         "beam_blocked": Field("str", "low", "level of the beam pin when a card blocks it", choices=LEVELS),
         "lid_open": Field("str", "high", "level of the lid pin when the lid is open", choices=LEVELS),
+        "blind_runs": Field(
+            "int", 2, "motor runs in a row that see no card while the hopper should hold some: the"
+            " beam is taken for disconnected and the launcher halts", 1, 20),
     },
     "timing": {
         "button_debounce_ms": Field("int", 20, "the button must be stable this long", 1, 500),

@@ -57,6 +57,10 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
   out only because nobody looked); the core shuts down with the stall's length as the reason.
   Until ``Reset``, button and beam edges are levels only (no press, no card, no jam), and a block
   that was under way must clear before the launcher leaves ``jammed``.
+- A run that ends by the feed timeout while the hopper estimate said it held cards is a blind
+  run; ``sensor.blind_runs`` of them in a row (no card counted in between) halt with "the exit
+  sensor sees no cards": a disconnected beam reads "clear", and each press would otherwise run
+  the feed timeout with cards flying uncounted, a dispense feeding again and again.
 - Activity (for sleep) is every event but ``Tick``, and every state change.
 - LED: ``ready`` on at ``feedback.led_brightness``; flashes at full brightness (launching, jammed,
   empty, halted, after a dry press); ``sleeping`` and ``lid_open`` off.
@@ -313,6 +317,10 @@ class Launcher:
         self._stalled = False  # halted by a stall: inputs are levels only until Reset
         self._sleep_after_s = float(timing.sleep_after_s)
         self._refill_hold_s = timing.refill_hold_ms / 1000
+        # A beam that is not connected reads "clear": every run then ends by the feed timeout with
+        # cards flying uncounted. So many of those in a row, with cards in the hopper, halt.
+        self._blind_runs_limit = config.sensor.blind_runs
+        self._blind_runs = 0
         self._has_standby = config.pins.motor_enable is not NOT_FITTED
 
         self._now = now
@@ -407,6 +415,8 @@ class Launcher:
         self._now = now
         self._reason = reason if isinstance(reason, Mapping) else str(reason)
         actions: list[Action] = [Motor("stop")]
+        if self._motor_direction != "stop":
+            self._last_run = (self._motor_direction, now)
         self._motor_direction, self._motor_duty = "stop", 0.0
         self._on_time.stop(now)
         self._clear_motion()
@@ -818,6 +828,11 @@ class Launcher:
     def _on_feed_timeout(self, at: float) -> list[Action]:
         assert self._launch is not None
         actions = self._halt_motion(at)
+        self._blind_runs = self._blind_runs + 1 if self._hopper else 0
+        if self._blind_runs >= self._blind_runs_limit:
+            # The hopper estimate stands: it is the sensor that is not believed.
+            runs, self._blind_runs = self._blind_runs, 0
+            return actions + self.shutdown(message("halted_beam_sees_no_cards", runs=runs), at)
         self._hopper = 0
         actions.append(Emit("empty", {"press_id": self._launch.press_id, "message": message("no_card_hopper_empty")}))
         return actions + self._finish("empty", at)
@@ -876,6 +891,7 @@ class Launcher:
             return []
         record.cards += 1
         self._cards_ejected += 1
+        self._blind_runs = 0
         if self._hopper:
             self._hopper -= 1
         return [Emit("card", {"press_id": record.press_id, "count": record.cards})]

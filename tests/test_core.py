@@ -490,6 +490,42 @@ def test_feed_timeout_stops_the_motor_and_goes_empty():
     assert rig.state == "empty" and rig.status["hopper"] == 0
 
 
+def blind_run(rig):
+    """A run that ends by the feed timeout: no card crosses the beam."""
+    rig.send(Launch(), after_ms=rig.config.timing.motor_rest_ms)
+    rig.wait(rig.config.timing.feed_timeout_ms + rig.config.motor.dead_time_ms + 1)
+
+
+def test_runs_that_see_no_card_with_cards_loaded_halt_for_the_beams_wiring():
+    rig = Rig(script=[3, 3], hopper=50)
+    blind_run(rig)
+    assert rig.state == "empty" and rig.status["hopper"] == 0
+    rig.send(Reload(50))  # "I have just filled it": the beam still sees nothing
+    mark = rig.mark()
+    blind_run(rig)
+    assert rig.state == "halted"
+    assert rig.status["reason"] == {"id": "halted_beam_sees_no_cards", "runs": 2}
+    assert rig.emits("empty", mark) == [] and rig.emits("launched", mark)[-1]["ended"] == "halt"
+    assert rig.status["hopper"] == 50, "the estimate stands: the sensor is what is not believed"
+    assert rig.motors()[-1] == Motor("stop") and not rig.status["motor"]["on"]
+
+
+def test_a_card_counted_or_an_unknown_hopper_is_no_blind_run():
+    rig = Rig(script=[1, 3, 3, 3], hopper=50)
+    blind_run(rig)
+    rig.send(Reload(50))
+    rig.send(Launch(), after_ms=rig.config.timing.motor_rest_ms)
+    rig.card(block_ms=10, after_ms=50)  # the beam works after all
+    rig.wait(500)
+    rig.send(Reload(50))
+    blind_run(rig)
+    assert rig.state == "empty"
+    # Nobody said how many cards are in: a feed timeout is an empty hopper.
+    unknown = Rig(script=[3], sensor={"blind_runs": 1})
+    blind_run(unknown)
+    assert unknown.state == "empty" and unknown.emits("halted") == []
+
+
 def test_feed_timeout_is_rearmed_by_each_card():
     rig = Rig(script=[4])
     rig.send(Launch())
