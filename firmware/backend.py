@@ -3,6 +3,11 @@
 gpiozero picks lgpio, RPi.GPIO, pigpio or native by itself, always on chip 0; this project opens
 lgpio on ``[pins] chip`` (a Pi 5 with a kernel before 6.6.45 has its header on chip 4) and leaves
 any other backend that GPIOZERO_PIN_FACTORY names to gpiozero.
+
+On lgpio every PWM duty cycle is sent as lgpio takes it, a fraction of a percent: gpiozero's own
+lgpio pin rounds it down to a whole percent (``int(value * 100)``), 101 steps. For the aim servo at
+50 Hz one step is 200 µs of a 1-2 ms pulse: six positions, the seats landing at -90/-54/-18/18/54/90°
+and the middle seat at -18°. lgpio times its pulses in microseconds.
 """
 
 from __future__ import annotations
@@ -34,9 +39,33 @@ def hardware_pin_factory(chip: int) -> Any:
             raise HardwareError(f"GPIOZERO_PIN_FACTORY=lgpio but lgpio cannot be imported: {exc}") from exc
         return None
     try:
-        return LGPIOFactory(chip=chip)
+        factory = LGPIOFactory(chip=chip)
     except Exception as exc:  # lgpio.error and friends: no common base
         raise HardwareError(f"cannot open GPIO chip {chip} ([pins] chip) with lgpio: {exc}") from exc
+    factory.pin_class = _fine_pwm_pin_class()
+    return factory
+
+
+def _fine_pwm_pin_class() -> type:
+    """gpiozero's lgpio pin, with the duty cycle sent unrounded (see the module's docstring)."""
+    from gpiozero.exc import PinInvalidState
+    from gpiozero.pins import lgpio as gpiozero_lgpio
+
+    lgpio = gpiozero_lgpio.lgpio
+
+    class FinePWMPin(gpiozero_lgpio.LGPIOPin):
+        def _set_state(self, value: float) -> None:
+            if not self._pwm:
+                super()._set_state(value)
+                return
+            frequency, _ = self._pwm
+            self._pwm = (frequency, float(value) * 100)
+            try:
+                lgpio.tx_pwm(self.factory._handle, self._number, *self._pwm)
+            except lgpio.error:
+                raise PinInvalidState(f'invalid state "{value}" for pin {self!r}') from None
+
+    return FinePWMPin
 
 
 __all__ = ["hardware_pin_factory", "requested_backend"]
