@@ -98,7 +98,7 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "beam_blocked": Field("str", "low", "level of the beam pin when a card blocks it", choices=LEVELS),
         "lid_open": Field("str", "high", "level of the lid pin when the lid is open", choices=LEVELS),
         "blind_runs": Field(
-            "int", 2, "motor runs in a row that see no card while the hopper should hold some: the"
+            "int", 4, "motor runs in a row that see no card while the hopper should hold some: the"
             " beam is taken for disconnected and the launcher halts", 1, 20),
     },
     "timing": {

@@ -497,7 +497,7 @@ def blind_run(rig):
 
 
 def test_runs_that_see_no_card_with_cards_loaded_halt_for_the_beams_wiring():
-    rig = Rig(script=[3, 3], hopper=50)
+    rig = Rig(script=[3, 3], hopper=50, sensor={"blind_runs": 2})
     blind_run(rig)
     assert rig.state == "empty" and rig.status["hopper"] == 0
     rig.send(Reload(50))  # "I have just filled it": the beam still sees nothing
@@ -511,7 +511,7 @@ def test_runs_that_see_no_card_with_cards_loaded_halt_for_the_beams_wiring():
 
 
 def test_a_card_counted_or_an_unknown_hopper_is_no_blind_run():
-    rig = Rig(script=[1, 3, 3, 3], hopper=50)
+    rig = Rig(script=[1, 3, 3, 3], hopper=50, sensor={"blind_runs": 2})
     blind_run(rig)
     rig.send(Reload(50))
     rig.send(Launch(), after_ms=rig.config.timing.motor_rest_ms)

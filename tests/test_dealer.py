@@ -105,7 +105,12 @@ class Table:
                  operator: bool = True, clear_after: tuple[float, float] = (0.5, 3.0),
                  reload_after: tuple[float, float] = (1.0, 5.0), reload_claim: int | None = None,
                  misfeed_retries: int = 2):
-        self.config = build_config(raw or {})
+        raw = dict(raw or {})
+        if misfeed_chance:
+            # A wheel that slips this often would trip the beam-wiring check ([sensor] blind_runs)
+            # on a real launcher; what is tested here is the dealer's exactness through it.
+            raw["sensor"] = {"blind_runs": 20, **raw.get("sensor", {})}
+        self.config = build_config(raw)
         self.rng = random.Random(seed)
         self.now = 0.0
         self._heap: list[tuple[float, int, Callable, tuple]] = []
@@ -340,6 +345,23 @@ def test_misfeeds_in_a_row_are_bounded_then_wait_for_a_reload():
     table.reload()
     table.run()
     assert table.outcomes["m"]["state"] == "done" and table.mech.out == 4
+
+
+def test_a_beam_that_never_sees_a_card_halts_after_the_reload_instead_of_spraying_cards():
+    """A disconnected beam reads clear: the wheel feeds but nothing is counted. The dealer's
+    bounded retries end in "reload"; after the reload the next blind run halts the launcher."""
+    table = Table(operator=False)
+    table.mech.misfeed_chance = 1.0  # as seen from the beam: no card, ever
+    table.dispense(4, "blind")
+    table.run()
+    assert table.dealer.get_status()["current"]["state"] == "waiting_empty"
+    table.reload()
+    table.run()
+    status = table.core.get_status()
+    assert status["state"] == "halted"
+    assert status["reason"] == {"id": "halted_beam_sees_no_cards", "runs": 4}
+    assert table.outcomes["blind"]["state"] == "abandoned"
+    assert [type(i).__name__ for i in table.core_inputs].count("Dispense") == 4
 
 
 def test_empty_hopper_waits_for_reload_then_finishes():
