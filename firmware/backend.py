@@ -42,18 +42,21 @@ def hardware_pin_factory(chip: int) -> Any:
         factory = LGPIOFactory(chip=chip)
     except Exception as exc:  # lgpio.error and friends: no common base
         raise HardwareError(f"cannot open GPIO chip {chip} ([pins] chip) with lgpio: {exc}") from exc
-    factory.pin_class = _fine_pwm_pin_class()
-    return factory
+    return _with_fine_pwm(factory)
 
 
-def _fine_pwm_pin_class() -> type:
-    """gpiozero's lgpio pin, with the duty cycle sent unrounded (see the module's docstring)."""
+def _with_fine_pwm(factory: Any) -> Any:
+    """The factory, its lgpio pins sending the duty cycle unrounded (see the module's docstring).
+    A factory whose pins are not gpiozero's lgpio pins is left as it is."""
     from gpiozero.exc import PinInvalidState
     from gpiozero.pins import lgpio as gpiozero_lgpio
 
+    base = getattr(gpiozero_lgpio, "LGPIOPin", None)
+    if base is None or not issubclass(getattr(factory, "pin_class", object), base):
+        return factory
     lgpio = gpiozero_lgpio.lgpio
 
-    class FinePWMPin(gpiozero_lgpio.LGPIOPin):
+    class FinePWMPin(base):
         def _set_state(self, value: float) -> None:
             if not self._pwm:
                 super()._set_state(value)
@@ -65,7 +68,8 @@ def _fine_pwm_pin_class() -> type:
             except lgpio.error:
                 raise PinInvalidState(f'invalid state "{value}" for pin {self!r}') from None
 
-    return FinePWMPin
+    factory.pin_class = FinePWMPin
+    return factory
 
 
 __all__ = ["hardware_pin_factory", "requested_backend"]

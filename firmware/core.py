@@ -61,6 +61,13 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
   run; ``sensor.blind_runs`` of them in a row (no card counted in between) halt with "the exit
   sensor sees no cards": a disconnected beam reads "clear", and each press would otherwise run
   the feed timeout with cards flying uncounted, a dispense feeding again and again.
+- Holds: what an owner (the dealer, the game) has pending waits for a person's press before it
+  moves (``Hold(owner, what)``; ``what`` None withdraws it), and ``pending`` in the status shows
+  the oldest. While anything is held, a debounced press of the button in ``ready`` or ``empty``
+  is no press: it emits ``resume`` (with every ``what``), clears the holds and runs no motor;
+  ``Resume`` (the API's ``launcher/resume``) does the same, and is refused when nothing waits.
+  ``pending`` events say each change. No press, launch or dispense starts the motor while the
+  beam is blocked (``ignored``, ``beam_blocked``): a hand or a card is in the slot.
 - Activity (for sleep) is every event but ``Tick``, and every state change.
 - LED: ``ready`` on at ``feedback.led_brightness``; flashes at full brightness (launching, jammed,
   empty, halted, after a dry press); ``sleeping`` and ``lid_open`` off.
@@ -86,8 +93,9 @@ from .config import NOT_FITTED, Config
 from . import i18n
 from .i18n import Message, message
 from .events import (
-    Action, BeamLevel, Bench, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Identify,
-    InputLevels, Jog, Launch, Led, LidLevel, Motor, Refill, Reload, Reset, Retract, SleepNow, Tick, Wake,
+    Action, BeamLevel, Bench, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Hold, Identify,
+    InputLevels, Jog, Launch, Led, LidLevel, Motor, Refill, Reload, Reset, Resume, Retract, SleepNow, Tick,
+    Wake,
 )
 
 log = logging.getLogger(__name__)
@@ -364,6 +372,7 @@ class Launcher:
         self._refill_deadline: float | None = None  # the button held in empty reaches refill_hold_ms
         self._bench_until: float | None = None
         self._bench_block = False  # the beam is blocked by a hand in bench mode, not by a card
+        self._holds: dict[str, Any] = {}  # owner -> what waits for a press, oldest first
 
         self._handlers: dict[type, Callable[[Any, float], list[Action]]] = {
             ButtonLevel: self._on_button, BeamLevel: self._on_beam, LidLevel: self._on_lid,
@@ -372,7 +381,7 @@ class Launcher:
             Retract: self._on_retract, SleepNow: self._on_sleep_now, Wake: self._on_wake,
             Reload: self._on_reload, EStop: lambda event, now: self.shutdown(str(event.reason), now),
             Reset: self._on_reset, Refill: self._on_refill, Jog: self._on_jog, Bench: self._on_bench,
-            Identify: self._on_identify,
+            Identify: self._on_identify, Hold: self._on_hold, Resume: self._on_resume,
         }
 
     # ---- the driver's interface ----------------------------------------------------------
@@ -447,7 +456,11 @@ class Launcher:
             "beam_blocked": self._beam_blocked,
             "lid_open": self._lid_open,
             "driver_enabled": self._driver_enabled,
+            "pending": self._pending(),
         }
+
+    def _pending(self) -> Any:
+        return next(iter(self._holds.values()), None)
 
     @property
     def bench(self) -> bool:
@@ -673,6 +686,8 @@ class Launcher:
         request, self._button_request = self._button_request, None
         if self._bench_until is not None:
             return self._trace(at, "press") + [self._ignored("button", request, "bench")]
+        if self._holds and self._state in (READY, EMPTY):
+            return self._resume("button", request, at)
         actions = self._press("ButtonLevel", "button", request, at)
         if self._state == EMPTY and self._refill_hold_s > 0:
             # The press in empty is answered at once as always; holding on is the refill gesture,
@@ -722,7 +737,8 @@ class Launcher:
             return actions + [self._ignored(source, request, self._state)]
         if self._jog is not None:
             return actions + [self._ignored(source, request, "jogging")]
-        if self._bench_block:
+        if self._beam_blocked and self._state != EMPTY:
+            # A hand or a card in the slot: the motor would pull it in, or push against it.
             return actions + [self._ignored(source, request, "beam_blocked")]
         if self._state != EMPTY:
             # Asked before the policy decides: a refused press is not counted and moves no history.
@@ -972,6 +988,33 @@ class Launcher:
         if self._feedback.chime:
             actions.append(REFILL_CHIME if cards is not None else REFILL_UNKNOWN_CHIME)
         return actions + [Emit("refilled", {"source": str(event.source), "cards": cards, "previous": previous})]
+
+    # ---- holds: what waits for a person's press ---------------------------------------------
+
+    def _on_hold(self, event: Hold, now: float) -> list[Action]:
+        before = self._pending()
+        if event.what is None:
+            self._holds.pop(str(event.owner), None)
+        else:
+            self._holds[str(event.owner)] = event.what
+        after = self._pending()
+        return [] if after == before else [Emit("pending", {"pending": after})]
+
+    def _on_resume(self, event: Resume, now: float) -> list[Action]:
+        if not self._holds:
+            return self._refuse(event, message("refused_nothing_pending"))
+        if self._state not in (READY, EMPTY, SLEEPING):
+            return self._refuse(event, message("refused_resume_state"))
+        actions = self._enter(self._awake_state, now) if self._state == SLEEPING else []
+        return actions + self._resume(str(event.source), event.request, now)
+
+    def _resume(self, source: str, request: int | str | None, now: float) -> list[Action]:
+        """A person said "go on": every hold is released, and nothing else happens."""
+        released = list(self._holds.values())
+        self._holds.clear()
+        return self._trace(now, "resume") + self._chime() + [
+            Emit("resume", {"source": source, "request": request, "pending": released}),
+            Emit("pending", {"pending": None})]
 
     # ---- bring-up: jog, bench mode, identify ------------------------------------------------
 

@@ -315,7 +315,8 @@ class Daemon:
         # Subscribers and layers alike get the text in the daemon's language beside the object.
         params = with_texts(params, self.language)
         self.api.publish(name, params)
-        if name in ("launched", "ignored", "refused", "insert"):
+        # A press answered by "resume" let what was waiting go on, and launched nothing itself.
+        if name in ("launched", "ignored", "refused", "insert", "resume"):
             future = self._waiters.pop(params.get("request"), None)
             if future is not None and not future.done():
                 future.set_result((name, params))

@@ -14,7 +14,7 @@ from firmware.config import build_config
 from firmware.core import STATES, Launcher
 from firmware.events import (
     BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, InputLevels, Jog, Launch, Led, LidLevel,
-    Motor, Reload, Reset, Retract, SleepNow, Tick, Wake,
+    Hold, Motor, Reload, Reset, Resume, Retract, SleepNow, Tick, Wake,
 )
 from firmware.ejection import Outcome
 
@@ -121,7 +121,7 @@ class Rig:
 
 STATUS_KEYS = {
     "state", "presses", "dry_streak", "cards_ejected", "last", "profile", "motor", "hopper", "reason",
-    "tension", "beam_blocked", "lid_open", "driver_enabled",
+    "tension", "beam_blocked", "lid_open", "driver_enabled", "pending",
 }
 
 
@@ -930,15 +930,15 @@ def test_a_button_held_at_start_is_not_a_press_until_released_and_pressed_again(
     assert len(rig.emits("press")) == 1
 
 
-def test_a_beam_blocked_at_start_makes_a_launch_end_jammed_not_empty():
+def test_a_beam_blocked_at_start_is_a_jam_and_no_launch_starts_against_it():
     rig = Rig(script=[3], hopper=50)
     rig.send(InputLevels(button=False, beam=True, lid=None))
     rig.send(Launch(request=1), after_ms=10)
+    assert rig.emits("ignored") == [{"source": "api", "request": 1, "reason": "beam_blocked"}]
     rig.wait(2000)
-    assert [(p["ended"], p["request"]) for p in rig.emits("launched")] == [("jam", 1)]
-    assert rig.emits("empty") == []
+    assert rig.motors() == [] and rig.emits("launched") == [] and rig.emits("empty") == []
     assert rig.state == "jammed"
-    assert rig.status["hopper"] == 49  # the stuck card is counted, as any jam's; not "empty" (0)
+    assert rig.status["hopper"] == 50  # no press yet: the card in the slot is nobody's
     jam_at = next(t for t, a in rig.log if isinstance(a, Emit) and a.name == "jammed")
     assert jam_at == pytest.approx(T0 + 0.4)  # jam_ms after the level was read
 
@@ -950,3 +950,84 @@ def test_a_lid_open_at_start_stops_the_launcher_and_no_lid_changes_nothing():
     quiet = Rig()
     assert quiet.send(InputLevels(button=False, beam=False, lid=None)) == []
     assert quiet.state == "ready"
+
+
+# ---- holds: nothing pending moves without a person's press ----------------------------------------
+
+WAITING = {"id": "pending_dispense", "count": 3}
+
+
+def emitted(actions, name: str) -> list[dict]:
+    return [a.params for a in actions if isinstance(a, Emit) and a.name == name]
+
+
+def test_a_press_while_something_waits_releases_it_and_is_no_launch():
+    rig = Rig(script=[5], hopper=20)
+    assert rig.status["pending"] is None
+    rig.send(Hold("dealer", WAITING))
+    assert rig.status["pending"] == WAITING
+    assert rig.emits("pending") == [{"pending": WAITING}]
+    mark = rig.mark()
+    rig.press()
+    assert rig.motors(mark) == [], "the press that resumes is not also a launch"
+    assert rig.emits("press", mark) == [] and rig.status["presses"] == 0
+    assert rig.emits("resume", mark) == [{"source": "button", "request": None, "pending": [WAITING]}]
+    assert rig.status["pending"] is None and rig.emits("pending", mark) == [{"pending": None}]
+    # The next press is a press again.
+    rig.wait(50)
+    rig.press()
+    assert rig.emits("press", mark)[0]["source"] == "button"
+
+
+def test_resume_releases_what_waits_and_is_refused_when_nothing_does():
+    rig = Rig(script=[5], hopper=20)
+    (refused,) = emitted(rig.send(Resume(request=4)), "refused")
+    assert refused["reason"] == {"id": "refused_nothing_pending"} and refused["request"] == 4
+    rig.send(Hold("game", {"id": "deal_waits"}))
+    rig.send(Hold("dealer", WAITING))
+    assert rig.status["pending"] == {"id": "deal_waits"}, "the oldest shows"
+    actions = rig.send(Resume(request=5))
+    resumed = emitted(actions, "resume")
+    assert resumed == [{"source": "api", "request": 5, "pending": [{"id": "deal_waits"}, WAITING]}]
+    assert not any(isinstance(a, Motor) for a in actions)
+
+
+def test_a_hold_withdrawn_by_its_owner_no_longer_takes_the_press():
+    rig = Rig(script=[2], hopper=20)
+    rig.send(Hold("dealer", WAITING))
+    rig.send(Hold("other", None))  # not its hold: nothing changes
+    assert rig.status["pending"] == WAITING
+    rig.send(Hold("dealer", None))
+    assert rig.status["pending"] is None
+    rig.press()
+    assert rig.emits("press")[0]["source"] == "button" and rig.state == "launching"
+
+
+def test_a_press_while_jammed_or_with_the_lid_open_does_not_release_the_hold():
+    rig = Rig(script=[2], hopper=20)
+    rig.send(Hold("dealer", WAITING))
+    rig.send(BeamLevel(True))
+    rig.wait(rig.config.timing.jam_ms + 1)
+    assert rig.state == "jammed"
+    rig.press()
+    assert rig.emits("resume") == [] and rig.status["pending"] == WAITING
+    (refused,) = emitted(rig.send(Resume()), "refused")
+    assert refused["reason"] == {"id": "refused_resume_state"}
+    rig.send(BeamLevel(False), after_ms=50)
+    assert rig.state == "ready"
+    rig.press()
+    assert rig.emits("resume")[0]["source"] == "button" and rig.motors() == []
+
+
+def test_the_motor_never_starts_while_the_beam_is_blocked():
+    rig = Rig(script=[3], hopper=20)
+    rig.send(BeamLevel(True))  # a hand in the slot, not yet a jam
+    for event in (Launch(request=1), Dispense(2, request=2)):
+        ignored = emitted(rig.send(event, after_ms=10), "ignored")
+        assert ignored[0]["reason"] == "beam_blocked"
+    rig.press(hold_ms=50)
+    assert rig.emits("ignored")[-1] == {"source": "button", "request": None, "reason": "beam_blocked"}
+    assert rig.motors() == [] and rig.status["presses"] == 0
+    rig.send(BeamLevel(False), after_ms=10)
+    rig.send(Launch())
+    assert rig.motors()[0].direction == "forward"
