@@ -55,6 +55,9 @@ OUTCOME_MARGIN_S = 2.0
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
 # In the state dir: held (flock) by the one daemon that uses it; holds its pid.
 LOCK_FILE = "launcherd.lock"
+# launcherd's exit code when a stop of the motor (or the blaster's release) could not be applied:
+# the process ends at once so that systemd runs safe-off (ExecStopPost=) and restarts it.
+EXIT_STOP_FAILED = 4
 
 
 class Daemon:
@@ -200,10 +203,28 @@ class Daemon:
         """The actuator off now: the motor, or the blaster's release."""
         if self.hardware is None:
             return
-        if self.is_blaster:
-            self.hardware.release(0)
-        else:
-            self.hardware.motor("stop", 0.0)
+        self._stop_or_die(Release(0) if self.is_blaster else Motor("stop", 0.0))
+
+    def _stop_or_die(self, stop: Action) -> None:
+        """Apply a stop; if it cannot be applied, end the process now.
+
+        Nothing in the process is safer to fall back to, and an exception would be caught by the
+        asyncio callback or API task it runs in, the daemon living on with the motor running and
+        its status saying "off". A dead process lets systemd run safe-off, on a fresh claim of the
+        pins, and restart it."""
+        try:
+            if isinstance(stop, Release):
+                self.hardware.release(stop.ms)
+            else:
+                self.hardware.motor("stop", 0.0)
+        except BaseException as exc:
+            try:
+                log.critical("the stop could not be applied (%s: %s): ending now, for safe-off to run",
+                             type(exc).__name__, exc)
+                for handler in logging.getLogger().handlers:
+                    handler.flush()
+            finally:
+                os._exit(EXIT_STOP_FAILED)
 
     def _button_request(self, pressed: bool) -> int | None:
         """The API request behind a press edge: only the simulated button has one."""
@@ -284,6 +305,9 @@ class Daemon:
         first = (Motor, DriverEnable, Release)
         actions = [a for a in actions if isinstance(a, first)] + [a for a in actions if not isinstance(a, first)]
         for action in actions:
+            if action == Motor("stop", 0.0) or action == Release(0):
+                self._stop_or_die(action)
+                continue
             try:
                 if isinstance(action, Motor):
                     hw.motor(action.direction, action.duty)
@@ -301,8 +325,6 @@ class Daemon:
                 elif isinstance(action, Emit):
                     self._dispatch(action.name, action.params)
             except Exception as exc:
-                if (isinstance(action, Motor) and action.direction == "stop") or action == Release(0):
-                    raise  # nothing safer to fall back to; let the process die and safe-off run
                 log.exception("applying %r failed", action)
                 self.shutdown(i18n.message("halted_device_error", error=f"{type(exc).__name__}: {exc}"))
                 return
