@@ -555,6 +555,11 @@ _GAME: dict[str, Text] = {
 # What the launcher says (firmware/core.py, firmware/cli.py).
 _LAUNCHER: dict[str, Text] = {
     "no_card_hopper_empty": _t("no card came out: the hopper is empty, reload it"),
+    "halted_beam_sees_no_cards": _t(
+        "the exit sensor sees no cards: %(runs)d motor run counted none with cards in the hopper;"
+        " check the break-beam's wiring, then reset",
+        "the exit sensor sees no cards: %(runs)d motor runs in a row counted none with cards in the"
+        " hopper; check the break-beam's wiring, then reset", "runs", runs="int"),
     "stalled": _t("the daemon was stalled for %(seconds)s s; motor stopped", seconds="seconds"),
     "motor_needs_rest": _t("the motor needs %(seconds)s s of rest", seconds="seconds"),
     "motor_duty_window": _t("the motor may run %(share)s of any %(window)s s; wait %(seconds)s s",
@@ -569,6 +574,8 @@ _LAUNCHER: dict[str, Text] = {
     "refused_sleep": _t("sleep only from ready or empty"),
     "refused_not_sleeping": _t("not sleeping"),
     "refused_not_halted": _t("not halted"),
+    "refused_nothing_pending": _t("nothing waits for a press"),
+    "refused_resume_state": _t("the launcher cannot go on yet: clear the jam, close the lid or reset it first"),
     "refused_retract": _t("a reverse pulse needs the launcher ready and the motor still"),
     "refused_no_retract": _t("[motor] retract_ms is 0"),
     "refused_jog_state": _t("a jog needs the launcher ready (or empty) and the motor still"),
@@ -608,6 +615,15 @@ _LAUNCHER: dict[str, Text] = {
     "dispense_waiting_empty": _t("the hopper is empty: reload it"),
     "dispense_waiting_busy": _t("the launcher is busy"),
     "dispense_busy_because": _t("the launcher is busy (%(reason)s)", reason="state"),
+    "dispense_waiting_press": _t(
+        "%(after)s: press the button to go on (%(count)d card left to deal)",
+        "%(after)s: press the button to go on (%(count)d cards left to deal)", "count",
+        after="text", count="int"),
+    "after_jam": _t("the jam is cleared"),
+    "after_lid": _t("the lid is closed"),
+    "after_reload": _t("the hopper is reloaded"),
+    "after_rest": _t("the motor has rested"),
+    "after_beam": _t("the slot is clear"),
     "dispense_no_card_timeout": _t("no card came out before the launch timeout"),
     "dispense_misfeed_retry": _t("misfeed: retry %(retry)d of %(retries)d", retry="int", retries="int"),
     "dispense_reload": _t("no card came out: reload the hopper"),
@@ -624,6 +640,7 @@ _LAUNCHER: dict[str, Text] = {
     "no_aim_servo_fitted": _t("no aim servo is fitted ([pins] servo = false)"),
     "calibration_not_started": _t("calibration feed not started: %(reason)s", reason="text"),
     "press_woke": _t("the launcher was asleep: that press woke it (press again to launch)"),
+    "press_resumed": _t("that press let what was waiting go on (no cards of its own)"),
     "press_ignored": _t("press ignored: %(reason)s", reason="state"),
     "press_dry": _t("press %(press_id)d: nothing came out", press_id="int"),
     "press_empty": _t("press %(press_id)d: the hopper is empty: reload it (launcherctl reload N)",
@@ -670,6 +687,7 @@ _LAUNCHER: dict[str, Text] = {
     "status_sim": _t("sim        hopper %(hopper)d, cards out %(out)d", hopper="int", out="int"),
     "status_sim_stuck": _t("sim        hopper %(hopper)d, cards out %(out)d, a card is stuck", hopper="int",
                            out="int"),
+    "status_pending": _t("waiting    %(what)s", what="text"),
     # the blaster's status: each slot's part begins with the space between two slots
     "status_slots": _t("slots     %(slots)s", slots="parts"),
     "status_slot_full": _t(" %(slot)d:full", slot="int"),

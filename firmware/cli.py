@@ -207,6 +207,7 @@ def format_status(status: dict[str, Any]) -> str:
         i18n.message("status_aim", angle=round(status["aim"])) if status.get("aim") is not None else None,
         i18n.message("status_sim_stuck" if sim.get("stuck") else "status_sim", hopper=sim.get("hopper"),
                      out=sim.get("cards_out")) if sim else None,
+        i18n.message("status_pending", what=status["pending"]) if status.get("pending") else None,
     )
 
 
@@ -217,6 +218,8 @@ def outcome_message(result: dict[str, Any]) -> i18n.Message:
         if reason == "sleeping":
             return i18n.message("press_woke")
         return i18n.message("press_ignored", reason=reason)
+    if result.get("event") == "resume":
+        return i18n.message("press_resumed")
     outcome, cards, press_id = result.get("outcome"), result.get("cards", 0), result.get("press_id")
     if outcome == "dry":
         return i18n.message("press_dry", press_id=press_id)
@@ -231,7 +234,8 @@ def format_outcome(result: dict[str, Any]) -> str:
     """A press's outcome in the language launcherctl speaks (``--lang``)."""
     ended = result.get("ended")
     said = outcome_message(result)
-    if result.get("event") == "ignored" or result.get("outcome") in ("dry", "empty") or ended in (None, "", "done"):
+    if result.get("event") in ("ignored", "resume") or result.get("outcome") in ("dry", "empty") \
+            or ended in (None, "", "done"):
         return i18n.render(said)
     # Every other ending is a word of the catalogue ("ended by jam", "ended by motor_limit").
     return i18n.render({**said, "id": said["id"] + "_ended", "ended": ended})
@@ -402,6 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("estop", _simple("system/estop", lambda a: {"reason": a.reason}), "stop the motor and halt")
     p.add_argument("reason", nargs="?", default="emergency stop from launcherctl")
     add("reset", _simple("system/reset"), "leave the halted state")
+    add("resume", _simple("launcher/resume"), "go on with what waits for a press (a dispense after a jam, ...)")
     p = add("insert", _simple("sim/insert", lambda a: {"slot": a.slot}, format_insert),
             "simulation: a card goes into a blaster's slot (the first empty one, or --slot N)")
     p.add_argument("--slot", type=int, metavar="N")

@@ -26,6 +26,15 @@ NOT_FITTED = None  # an optional pin written as `false` in the file
 BOOT_HIGH_PINS = range(0, 9)
 # GPIO 2 and 3 (I2C) have 1.8 kOhm pull-ups on the board: an input there cannot be pulled down.
 FIXED_PULL_UP_PINS = (2, 3)
+# GPIO 14 and 15 are the UART's TX and RX: with enable_uart=1 (a serial console) TX idles high
+# from boot, so a motor input or an actuator there runs from power-on until launcherd starts.
+UART_PINS = (14, 15)
+# Outputs that must stay quiet while the Pi boots: on GPIO 0-8 the buzzer would sound and the servo
+# jump to an end stop from power-on until launcherd claims them.
+QUIET_AT_BOOT_PIN_KEYS = ("chime", "servo")
+# lgpio's software PWM (the backend on a Pi 5, and gpiozero's first choice elsewhere) refuses
+# frequencies above this when the motor is first driven, long after the configuration was read.
+LGPIO_MAX_PWM_HZ = 10_000
 MOTOR_PIN_KEYS = ("motor_forward", "motor_reverse", "motor_enable")
 LEVELS = ("low", "high")
 DEVICE_KINDS = ("launcher", "blaster")
@@ -79,12 +88,18 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "kick_below": Field("float", 0.6, "a kick is given when duty is below this", 0.0, 1.0),
         "retract_duty": Field("float", 0.5, "duty of the reverse pulse after a burst", 0.05, 1.0),
         "retract_ms": Field("int", 60, "length of the reverse pulse; 0 disables it", 0, 1000),
+        "dead_time_ms": Field(
+            "int", 30, "the motor coasts this long before it reverses: no current spike through the"
+            " driver, no shock on the gears", 0, 500),
         "pwm_frequency": Field("int", 1000, "PWM frequency in Hz", 50, 20000),
     },
     "sensor": {
         "button_active": Field("str", "low", "level of the button pin when pressed", choices=LEVELS),
         "beam_blocked": Field("str", "low", "level of the beam pin when a card blocks it", choices=LEVELS),
         "lid_open": Field("str", "high", "level of the lid pin when the lid is open", choices=LEVELS),
+        "blind_runs": Field(
+            "int", 4, "motor runs in a row that see no card while the hopper should hold some: the"
+            " beam is taken for disconnected and the launcher halts", 1, 20),
     },
     "timing": {
         "button_debounce_ms": Field("int", 20, "the button must be stable this long", 1, 500),
@@ -357,10 +372,22 @@ def _cross_checks(source: str, sections: dict[str, dict[str, Any]], bad: set[tup
             seen[pin] = key
     for key in MOTOR_PIN_KEYS:
         pin = pins[key]
-        if ("pins", key) not in bad and pin is not NOT_FITTED and pin in BOOT_HIGH_PINS:
+        if ("pins", key) in bad or pin is NOT_FITTED:
+            continue
+        if pin in BOOT_HIGH_PINS:
             errors.append(
                 f"{source}: [pins] {key} = {pin}: motor pins must not be GPIO 0-8, which are pulled"
                 " up at power-on and would run the motor while the Pi boots; use GPIO 9-27"
+            )
+        elif pin in UART_PINS:
+            errors.append(f"{source}: [pins] {key} = {pin}: {_uart_rule('run the motor')}")
+    for key in QUIET_AT_BOOT_PIN_KEYS:
+        pin = pins[key]
+        if ("pins", key) not in bad and pin is not NOT_FITTED and pin in BOOT_HIGH_PINS:
+            what = "the buzzer would sound" if key == "chime" else "the servo would jump to an end stop"
+            errors.append(
+                f"{source}: [pins] {key} = {pin}: must not be GPIO 0-8, which are pulled up at"
+                f" power-on: {what} while the Pi boots; use GPIO 9-27 (not 14 or 15)"
             )
 
     sensor = sections["sensor"]
@@ -490,6 +517,8 @@ def _blaster_checks(source: str, sections: dict[str, dict[str, Any]], bad: set[t
         errors.append(f"{source}: [blaster] actuator = {blaster['actuator']}: must not be GPIO 0-8,"
                       " which are pulled up at power-on and would fire the blaster while the Pi"
                       " boots; use GPIO 9-27")
+    elif ok("actuator") and blaster["actuator"] in UART_PINS:
+        errors.append(f"{source}: [blaster] actuator = {blaster['actuator']}: {_uart_rule('fire the blaster')}")
     if ok("slot_pins", "actuator"):
         seen: dict[int, str] = {}
         for key in BLASTER_SHARED_PIN_KEYS:
@@ -512,23 +541,77 @@ def _blaster_checks(source: str, sections: dict[str, dict[str, Any]], bad: set[t
     return errors
 
 
+def _uart_rule(what: str) -> str:
+    return (f"GPIO 14 and 15 are the serial port's TX and RX, high from boot with enable_uart=1,"
+            f" and would {what} while the Pi boots; use GPIO 9-13 or 16-27")
+
+
+def moving_pins(config: "Config") -> list[int]:
+    """The pins that make something move, which safe-off drives low and config.txt holds low from
+    boot: the blaster's release actuator, or the launcher's motor driver inputs (forward, reverse
+    and, when fitted, enable)."""
+    if config.device.kind == "blaster":
+        return [config.blaster.actuator]
+    return [pin for key in MOTOR_PIN_KEYS if (pin := getattr(config.pins, key)) is not NOT_FITTED]
+
+
+def backend_errors(config: "Config", backend: str) -> list[str]:
+    """What the GPIO backend that will drive the pins cannot do with this configuration.
+
+    ``backend``: gpiozero's factory name as GPIOZERO_PIN_FACTORY spells it ("lgpio", "rpigpio",
+    "pigpio", "mock", ...), or "" for gpiozero's own choice, which is lgpio wherever lgpio is
+    installed (the only backend on a Pi 5)."""
+    errors: list[str] = []
+    if backend in ("", "lgpio") and config.motor.pwm_frequency > LGPIO_MAX_PWM_HZ:
+        which = "lgpio (GPIOZERO_PIN_FACTORY=lgpio)" if backend else "lgpio, gpiozero's choice on a Pi"
+        errors.append(
+            f"{config.source}: [motor] pwm_frequency = {config.motor.pwm_frequency}: {which} makes"
+            f" PWM in software and refuses more than {LGPIO_MAX_PWM_HZ} Hz; use at most"
+            f" {LGPIO_MAX_PWM_HZ}")
+    return errors
+
+
+def check_backend(config: "Config", backend: str) -> None:
+    """:raises ConfigError: :func:`backend_errors` found something, all of it at once."""
+    errors = backend_errors(config, backend)
+    if errors:
+        raise _all_of(errors)
+
+
 def _is_non_dir(path: str) -> bool:
     candidate = Path(path)
     return candidate.exists() and not candidate.is_dir()
 
 
+def _sim_fits(pins: dict[str, Any]) -> tuple[dict[str, int], str | None]:
+    """The pins simulation gives a missing lid switch and aim servo, and the first it cannot fit.
+
+    The servo, like a real one, is kept off the pins that are pulled up at boot."""
+    used = {pins[key] for key in PIN_KEYS} - {NOT_FITTED}
+    extra: dict[str, int] = {}
+    for key in ("lid", "servo"):
+        if pins[key] is not NOT_FITTED:
+            continue
+        refused = BOOT_HIGH_PINS if key in QUIET_AT_BOOT_PIN_KEYS else ()
+        free = [pin for pin in SIM_SPARE_PINS if pin not in used and pin not in refused]
+        if not free:
+            return extra, key
+        extra[key] = free[0]
+        used.add(free[0])
+    return extra, None
+
+
 def _sim_errors(source: str, sections: dict[str, dict[str, Any]]) -> list[str]:
     """What stops simulation from fitting its lid switch and aim servo."""
-    pins = sections["pins"]
-    missing = [key for key in ("lid", "servo") if pins[key] is NOT_FITTED]
-    spare = [pin for pin in SIM_SPARE_PINS if pin not in {pins[key] for key in PIN_KEYS}]
-    if len(spare) >= len(missing):
+    _, unfitted = _sim_fits(sections["pins"])
+    if unfitted is None:
         return []
-    key = missing[len(spare)]
+    spares = [pin for pin in SIM_SPARE_PINS
+              if not (unfitted in QUIET_AT_BOOT_PIN_KEYS and pin in BOOT_HIGH_PINS)]
     return [
-        f"{source}: [pins] {key} = false: simulation fits a {key} on a free GPIO of "
-        + ", ".join(map(str, SIM_SPARE_PINS)) + ", and the other [pins] use them all;"
-        f" free one of them or give [pins] {key} a GPIO"
+        f"{source}: [pins] {unfitted} = false: simulation fits a {unfitted} on a free GPIO of "
+        + ", ".join(map(str, spares)) + ", and the other [pins] use them all;"
+        f" free one of them or give [pins] {unfitted} a GPIO"
     ]
 
 
@@ -623,9 +706,7 @@ def with_sim_devices(config: Config) -> Config:
     errors = _sim_errors(config.source, sections)
     if errors:
         raise _all_of(errors)
-    used = {getattr(config.pins, key) for key in PIN_KEYS} - {NOT_FITTED}
-    free = (pin for pin in SIM_SPARE_PINS if pin not in used)
-    extra = {key: next(free) for key in ("lid", "servo") if getattr(config.pins, key) is NOT_FITTED}
+    extra, _ = _sim_fits(sections["pins"])
     return config.replace("pins", **extra) if extra else config
 
 
@@ -652,10 +733,13 @@ __all__ = [
     "PIN_KEYS",
     "SCHEMA",
     "Section",
+    "backend_errors",
     "build_config",
+    "check_backend",
     "installed_extensions",
     "default_toml",
     "load_config",
+    "moving_pins",
     "with_sim_devices",
 ]
 

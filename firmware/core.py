@@ -25,6 +25,9 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
   the hopper estimate becomes 0: the launcher has just seen that it is empty.
 - A burst ends with stop, reverse pulse, stop. The launch is resolved (``launched``) when the
   motor is fully stopped after the pulse, so a card that clears during the pulse is in ``cards``.
+  The motor never goes from one direction straight into the other: it coasts ``motor.dead_time_ms``
+  first (a plugged reversal is a current spike that trips a DRV8833 and browns out a shared
+  supply), after a burst and for a jog or ``Retract`` that follows a run the other way.
   A launch timeout ends the same way. An empty feed, a jam, the lid or a halt stop the motor at
   once with no pulse; they also override ``done`` if they happen during the pulse.
 - A press in ``empty`` does not ask the policy; a ``Dispense`` there is such a press too
@@ -54,6 +57,17 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
   out only because nobody looked); the core shuts down with the stall's length as the reason.
   Until ``Reset``, button and beam edges are levels only (no press, no card, no jam), and a block
   that was under way must clear before the launcher leaves ``jammed``.
+- A run that ends by the feed timeout while the hopper estimate said it held cards is a blind
+  run; ``sensor.blind_runs`` of them in a row (no card counted in between) halt with "the exit
+  sensor sees no cards": a disconnected beam reads "clear", and each press would otherwise run
+  the feed timeout with cards flying uncounted, a dispense feeding again and again.
+- Holds: what an owner (the dealer, the game) has pending waits for a person's press before it
+  moves (``Hold(owner, what)``; ``what`` None withdraws it), and ``pending`` in the status shows
+  the oldest. While anything is held, a debounced press of the button in ``ready`` or ``empty``
+  is no press: it emits ``resume`` (with every ``what``), clears the holds and runs no motor;
+  ``Resume`` (the API's ``launcher/resume``) does the same, and is refused when nothing waits.
+  ``pending`` events say each change. No press, launch or dispense starts the motor while the
+  beam is blocked (``ignored``, ``beam_blocked``): a hand or a card is in the slot.
 - Activity (for sleep) is every event but ``Tick``, and every state change.
 - LED: ``ready`` on at ``feedback.led_brightness``; flashes at full brightness (launching, jammed,
   empty, halted, after a dry press); ``sleeping`` and ``lid_open`` off.
@@ -79,8 +93,9 @@ from .config import NOT_FITTED, Config
 from . import i18n
 from .i18n import Message, message
 from .events import (
-    Action, BeamLevel, Bench, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Identify,
-    InputLevels, Jog, Launch, Led, LidLevel, Motor, Refill, Reload, Reset, Retract, SleepNow, Tick, Wake,
+    Action, BeamLevel, Bench, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Hold, Identify,
+    InputLevels, Jog, Launch, Led, LidLevel, Motor, Refill, Reload, Reset, Resume, Retract, SleepNow, Tick,
+    Wake,
 )
 
 log = logging.getLogger(__name__)
@@ -114,7 +129,7 @@ IDENTIFY_CHIME_GAP_MS = 250
 JOG_DIRECTIONS = ("forward", "reverse")
 MIN_DUTY = 0.05  # as [motor] duty allows
 
-_KICK, _RUN, _RETRACT, _JOG = "kick", "run", "retract", "jog"
+_KICK, _RUN, _RETRACT, _JOG, _COAST = "kick", "run", "retract", "jog", "coast"
 _FEEDING = (_KICK, _RUN)
 # The state each way of ending a launch leads to (a halt is entered by shutdown itself).
 _AFTER = {"done": READY, "timeout": READY, "motor_limit": READY, "jam": JAMMED, "empty": EMPTY,
@@ -310,6 +325,10 @@ class Launcher:
         self._stalled = False  # halted by a stall: inputs are levels only until Reset
         self._sleep_after_s = float(timing.sleep_after_s)
         self._refill_hold_s = timing.refill_hold_ms / 1000
+        # A beam that is not connected reads "clear": every run then ends by the feed timeout with
+        # cards flying uncounted. So many of those in a row, with cards in the hopper, halt.
+        self._blind_runs_limit = config.sensor.blind_runs
+        self._blind_runs = 0
         self._has_standby = config.pins.motor_enable is not NOT_FITTED
 
         self._now = now
@@ -337,8 +356,13 @@ class Launcher:
         self._motor_direction = "stop"
         self._motor_duty = 0.0
         self._driver_enabled = True
-        self._phase: str | None = None  # kick, run, retract; None while the motor is still
+        self._phase: str | None = None  # kick, run, retract, jog, coast; None while the motor is still
         self._phase_end: float | None = None
+        self._dead_time_s = config.motor.dead_time_ms / 1000
+        # The run a coast leads to: (phase, direction, duty, seconds or None: until told).
+        self._after_coast: tuple[str, str, float, float | None] | None = None
+        # The last direction the motor ran and when it stopped: a reversal coasts first.
+        self._last_run: tuple[str, float] | None = None
         self._launch_deadline: float | None = None
         self._feed_deadline: float | None = None  # running feed timer
         self._feed_left: float | None = None  # paused feed timer: seconds left
@@ -348,6 +372,7 @@ class Launcher:
         self._refill_deadline: float | None = None  # the button held in empty reaches refill_hold_ms
         self._bench_until: float | None = None
         self._bench_block = False  # the beam is blocked by a hand in bench mode, not by a card
+        self._holds: dict[str, Any] = {}  # owner -> what waits for a press, oldest first
 
         self._handlers: dict[type, Callable[[Any, float], list[Action]]] = {
             ButtonLevel: self._on_button, BeamLevel: self._on_beam, LidLevel: self._on_lid,
@@ -356,7 +381,7 @@ class Launcher:
             Retract: self._on_retract, SleepNow: self._on_sleep_now, Wake: self._on_wake,
             Reload: self._on_reload, EStop: lambda event, now: self.shutdown(str(event.reason), now),
             Reset: self._on_reset, Refill: self._on_refill, Jog: self._on_jog, Bench: self._on_bench,
-            Identify: self._on_identify,
+            Identify: self._on_identify, Hold: self._on_hold, Resume: self._on_resume,
         }
 
     # ---- the driver's interface ----------------------------------------------------------
@@ -399,6 +424,8 @@ class Launcher:
         self._now = now
         self._reason = reason if isinstance(reason, Mapping) else str(reason)
         actions: list[Action] = [Motor("stop")]
+        if self._motor_direction != "stop":
+            self._last_run = (self._motor_direction, now)
         self._motor_direction, self._motor_duty = "stop", 0.0
         self._on_time.stop(now)
         self._clear_motion()
@@ -429,7 +456,11 @@ class Launcher:
             "beam_blocked": self._beam_blocked,
             "lid_open": self._lid_open,
             "driver_enabled": self._driver_enabled,
+            "pending": self._pending(),
         }
+
+    def _pending(self) -> Any:
+        return next(iter(self._holds.values()), None)
 
     @property
     def bench(self) -> bool:
@@ -558,13 +589,37 @@ class Launcher:
             self._on_time.stop(now)
         elif self._motor_direction == "stop":
             self._on_time.start(now)
+        if direction == "stop" and self._motor_direction != "stop":
+            self._last_run = (self._motor_direction, now)
         self._motor_direction, self._motor_duty = direction, duty
         actions.append(Motor(direction, duty))  # type: ignore[arg-type]
         return actions + self._trace(now, "motor", direction=direction, duty=duty)
 
     def _clear_motion(self) -> None:
-        self._phase = self._phase_end = None
+        self._phase = self._phase_end = self._after_coast = None
         self._launch_deadline = self._feed_deadline = self._feed_left = None
+
+    def _coast_left(self, direction: str, now: float) -> float:
+        """How long the motor must still coast before it may run ``direction``."""
+        if self._last_run is None or self._last_run[0] == direction:
+            return 0.0
+        return max(0.0, self._last_run[1] + self._dead_time_s - now)
+
+    def _run_phase(self, phase: str, direction: str, duty: float, seconds: float | None,
+                   now: float) -> list[Action]:
+        """Run the motor ``direction`` for ``seconds`` (None: until told) as ``phase``, after the
+        coast a reversal needs."""
+        coast = self._coast_left(direction, now) if self._motor_direction == "stop" else self._dead_time_s
+        if direction != self._motor_direction and self._motor_direction != "stop" and coast > 0:
+            actions = self._drive("stop", 0.0, now)
+        else:
+            actions = []
+        if coast > 0 and direction != self._motor_direction:
+            self._phase, self._phase_end = _COAST, now + coast
+            self._after_coast = (phase, direction, duty, seconds)
+            return actions
+        self._phase, self._phase_end = phase, None if seconds is None else now + seconds
+        return actions + self._drive(direction, duty, now)
 
     def _halt_motion(self, now: float) -> list[Action]:
         """Stop the motor at once and forget every motor timer (the launch stays open)."""
@@ -631,6 +686,8 @@ class Launcher:
         request, self._button_request = self._button_request, None
         if self._bench_until is not None:
             return self._trace(at, "press") + [self._ignored("button", request, "bench")]
+        if self._holds and self._state in (READY, EMPTY):
+            return self._resume("button", request, at)
         actions = self._press("ButtonLevel", "button", request, at)
         if self._state == EMPTY and self._refill_hold_s > 0:
             # The press in empty is answered at once as always; holding on is the refill gesture,
@@ -680,7 +737,8 @@ class Launcher:
             return actions + [self._ignored(source, request, self._state)]
         if self._jog is not None:
             return actions + [self._ignored(source, request, "jogging")]
-        if self._bench_block:
+        if self._beam_blocked and self._state != EMPTY:
+            # A hand or a card in the slot: the motor would pull it in, or push against it.
             return actions + [self._ignored(source, request, "beam_blocked")]
         if self._state != EMPTY:
             # Asked before the policy decides: a refused press is not counted and moves no history.
@@ -737,11 +795,9 @@ class Launcher:
         motor = self._motor_cfg
         if record.kick and self._launch_duty() < motor.kick_below and motor.kick_ms > 0:
             # Below kick_below the motor may not overcome the cards' friction from standstill.
-            self._phase, self._phase_end = _KICK, now + motor.kick_ms / 1000
-            actions = self._drive("forward", motor.kick_duty, now)
+            actions = self._run_phase(_KICK, "forward", motor.kick_duty, motor.kick_ms / 1000, now)
         else:
-            self._phase, self._phase_end = _RUN, None
-            actions = self._drive("forward", self._launch_duty(), now)
+            actions = self._run_phase(_RUN, "forward", self._launch_duty(), None, now)
         return actions + self._enter(LAUNCHING, now)
 
     def _launch_duty(self) -> float:
@@ -749,6 +805,11 @@ class Launcher:
         return self._motor_cfg.duty if launch is None or launch.duty is None else launch.duty
 
     def _on_phase_end(self, at: float) -> list[Action]:
+        if self._phase == _COAST:
+            assert self._after_coast is not None
+            phase, direction, duty, seconds = self._after_coast
+            self._after_coast = None
+            return self._run_phase(phase, direction, duty, seconds, at)
         if self._phase == _KICK:
             self._phase, self._phase_end = _RUN, None
             return self._drive("forward", self._launch_duty(), at)
@@ -778,12 +839,16 @@ class Launcher:
         retract_ms = self._motor_cfg.retract_ms
         if retract_ms == 0:
             return self._drive("stop", 0.0, now) + self._finish(ended, now)
-        self._phase, self._phase_end = _RETRACT, now + retract_ms / 1000
-        return self._drive("reverse", self._motor_cfg.retract_duty, now)
+        return self._run_phase(_RETRACT, "reverse", self._motor_cfg.retract_duty, retract_ms / 1000, now)
 
     def _on_feed_timeout(self, at: float) -> list[Action]:
         assert self._launch is not None
         actions = self._halt_motion(at)
+        self._blind_runs = self._blind_runs + 1 if self._hopper else 0
+        if self._blind_runs >= self._blind_runs_limit:
+            # The hopper estimate stands: it is the sensor that is not believed.
+            runs, self._blind_runs = self._blind_runs, 0
+            return actions + self.shutdown(message("halted_beam_sees_no_cards", runs=runs), at)
         self._hopper = 0
         actions.append(Emit("empty", {"press_id": self._launch.press_id, "message": message("no_card_hopper_empty")}))
         return actions + self._finish("empty", at)
@@ -842,6 +907,7 @@ class Launcher:
             return []
         record.cards += 1
         self._cards_ejected += 1
+        self._blind_runs = 0
         if self._hopper:
             self._hopper -= 1
         return [Emit("card", {"press_id": record.press_id, "count": record.cards})]
@@ -923,6 +989,33 @@ class Launcher:
             actions.append(REFILL_CHIME if cards is not None else REFILL_UNKNOWN_CHIME)
         return actions + [Emit("refilled", {"source": str(event.source), "cards": cards, "previous": previous})]
 
+    # ---- holds: what waits for a person's press ---------------------------------------------
+
+    def _on_hold(self, event: Hold, now: float) -> list[Action]:
+        before = self._pending()
+        if event.what is None:
+            self._holds.pop(str(event.owner), None)
+        else:
+            self._holds[str(event.owner)] = event.what
+        after = self._pending()
+        return [] if after == before else [Emit("pending", {"pending": after})]
+
+    def _on_resume(self, event: Resume, now: float) -> list[Action]:
+        if not self._holds:
+            return self._refuse(event, message("refused_nothing_pending"))
+        if self._state not in (READY, EMPTY, SLEEPING):
+            return self._refuse(event, message("refused_resume_state"))
+        actions = self._enter(self._awake_state, now) if self._state == SLEEPING else []
+        return actions + self._resume(str(event.source), event.request, now)
+
+    def _resume(self, source: str, request: int | str | None, now: float) -> list[Action]:
+        """A person said "go on": every hold is released, and nothing else happens."""
+        released = list(self._holds.values())
+        self._holds.clear()
+        return self._trace(now, "resume") + self._chime() + [
+            Emit("resume", {"source": source, "request": request, "pending": released}),
+            Emit("pending", {"pending": None})]
+
     # ---- bring-up: jog, bench mode, identify ------------------------------------------------
 
     def _on_jog(self, event: Jog, now: float) -> list[Action]:
@@ -950,12 +1043,11 @@ class Launcher:
         if wait is not None:
             return [self._refused_wait("Jog", "jog", event.request, *wait)]
         self._jog = event
-        self._phase, self._phase_end = _JOG, now + seconds
         actions: list[Action] = []
         if event.standby:
             self._driver_enabled = False
             actions.append(DriverEnable(False))
-        return actions + self._drive(event.direction, float(event.duty), now)
+        return actions + self._run_phase(_JOG, event.direction, float(event.duty), seconds, now)
 
     def _end_jog(self, ended: str) -> list[Action]:
         """The jog is over (``done``, or what cut it): driver back on, ``jogged``."""
@@ -1000,8 +1092,8 @@ class Launcher:
         wait = self._on_time.wait(now, self._motor_cfg.retract_ms / 1000)
         if wait is not None:
             return [self._refused_wait("Retract", None, None, *wait)]
-        self._phase, self._phase_end = _RETRACT, now + self._motor_cfg.retract_ms / 1000
-        return self._drive("reverse", self._motor_cfg.retract_duty, now)
+        return self._run_phase(_RETRACT, "reverse", self._motor_cfg.retract_duty,
+                               self._motor_cfg.retract_ms / 1000, now)
 
     def _on_reset(self, event: Reset, now: float) -> list[Action]:
         if self._state != HALTED:

@@ -35,11 +35,12 @@ from typing import Any, Callable
 
 from . import __version__, i18n
 from .api import ApiServer, Encoded, Registry, claim_socket_path
+from .backend import hardware_pin_factory
 from .config import Config, with_sim_devices
 from .core import Launcher
 from .ejection import policy_from_config
+from .errors import InUse, Refused
 from .gamehost import GameHost
-from .errors import HardwareError, InUse, Refused
 from .events import Action, BeamLevel, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, LidLevel, Motor, Tick
 from .hardware import Hardware
 from .methods import refusal, render_safely, with_texts
@@ -62,27 +63,9 @@ LOCK_FILE = "launcherd.lock"
 # The GIL's switch interval while the daemon runs: a busy game thread then holds the motor's loop
 # up for about 1 ms at a time instead of 5 (docs/internals.md, "Threads").
 SWITCH_INTERVAL_S = 0.001
-
-
-def hardware_pin_factory(chip: int) -> Any:
-    """The pin factory on a Pi: lgpio on ``[pins] chip`` when lgpio is asked for or available;
-    None leaves the choice to gpiozero (GPIOZERO_PIN_FACTORY=pigpio, rpigpio, ...).
-
-    :raises HardwareError: lgpio is asked for but missing, or the chip cannot be opened.
-    """
-    asked = os.environ.get("GPIOZERO_PIN_FACTORY", "").strip().lower()
-    if asked not in ("", "lgpio"):
-        return None
-    try:
-        from gpiozero.pins.lgpio import LGPIOFactory
-    except ImportError as exc:
-        if asked:
-            raise HardwareError(f"GPIOZERO_PIN_FACTORY=lgpio but lgpio cannot be imported: {exc}") from exc
-        return None
-    try:
-        return LGPIOFactory(chip=chip)
-    except Exception as exc:  # lgpio.error and friends: no common base
-        raise HardwareError(f"cannot open GPIO chip {chip} ([pins] chip) with lgpio: {exc}") from exc
+# launcherd's exit code when a stop of the motor (or the blaster's release) could not be applied:
+# the process ends at once so that systemd runs safe-off (ExecStopPost=) and restarts it.
+EXIT_STOP_FAILED = 4
 
 
 class Daemon:
@@ -234,10 +217,28 @@ class Daemon:
         """The actuator off now: the motor, or the blaster's release."""
         if self.hardware is None:
             return
-        if self.is_blaster:
-            self.hardware.release(0)
-        else:
-            self.hardware.motor("stop", 0.0)
+        self._stop_or_die(Release(0) if self.is_blaster else Motor("stop", 0.0))
+
+    def _stop_or_die(self, stop: Action) -> None:
+        """Apply a stop; if it cannot be applied, end the process now.
+
+        Nothing in the process is safer to fall back to, and an exception would be caught by the
+        asyncio callback or API task it runs in, the daemon living on with the motor running and
+        its status saying "off". A dead process lets systemd run safe-off, on a fresh claim of the
+        pins, and restart it."""
+        try:
+            if isinstance(stop, Release):
+                self.hardware.release(stop.ms)
+            else:
+                self.hardware.motor("stop", 0.0)
+        except BaseException as exc:
+            try:
+                log.critical("the stop could not be applied (%s: %s): ending now, for safe-off to run",
+                             type(exc).__name__, exc)
+                for handler in logging.getLogger().handlers:
+                    handler.flush()
+            finally:
+                os._exit(EXIT_STOP_FAILED)
 
     def _button_request(self, pressed: bool) -> int | None:
         """The API request behind a press edge: only the simulated button has one."""
@@ -329,6 +330,9 @@ class Daemon:
         first = (Motor, DriverEnable, Release)
         actions = [a for a in actions if isinstance(a, first)] + [a for a in actions if not isinstance(a, first)]
         for action in actions:
+            if action == Motor("stop", 0.0) or action == Release(0):
+                self._stop_or_die(action)
+                continue
             try:
                 if isinstance(action, Motor):
                     hw.motor(action.direction, action.duty)
@@ -346,8 +350,6 @@ class Daemon:
                 elif isinstance(action, Emit):
                     self._dispatch(action.name, action.params)
             except Exception as exc:
-                if (isinstance(action, Motor) and action.direction == "stop") or action == Release(0):
-                    raise  # nothing safer to fall back to; let the process die and safe-off run
                 log.exception("applying %r failed", action)
                 self.shutdown(i18n.message("halted_device_error", error=f"{type(exc).__name__}: {exc}"))
                 return
@@ -396,7 +398,8 @@ class Daemon:
     def _announce(self, name: str, params: dict[str, Any]) -> None:
         """An event to API subscribers, to the requests waiting for it, and to every layer."""
         self.api.publish(name, params)
-        if name in ("launched", "ignored", "refused", "insert"):
+        # A press answered by "resume" let what was waiting go on, and launched nothing itself.
+        if name in ("launched", "ignored", "refused", "insert", "resume"):
             future = self._waiters.pop(params.get("request"), None)
             if future is not None and not future.done():
                 future.set_result((name, params))

@@ -12,8 +12,14 @@ Rules, as settled here:
 - Never N+1: a core dispense is asked only for what is missing, only while no other one of the
   dealer's is running, and cards are counted per press from ``card`` and ``launched`` (a card that
   finishes crossing after its launch was resolved is a ``card`` of that press, and counts).
+- No motion without a person's press: after anything a person had to put right (a jam pulled out,
+  the lid closed, the hopper reloaded, a hand in the slot), and after a motor rest, the dispense
+  does not go on by itself. It reports ``waiting_press`` and holds the core (``Hold``: status
+  ``pending``) until a press of the button or ``launcher/resume`` (the core's ``resume``); that
+  press is no launch. Misfeed retries and queued requests go on by themselves: nobody touched
+  the machine and it never stopped for a reason of its own.
 - A jam: the core stops the motor and counts the stuck card then (never again when it is pulled
-  out). The dealer reports ``waiting_jam`` and goes on by itself when the core leaves ``jammed``.
+  out). The dealer reports ``waiting_jam``, then ``waiting_press`` when the core leaves ``jammed``.
   If the stuck card was the last one, the dispense is done once it has been pulled out.
 - A misfeed: a run ending ``empty`` while the hopper is believed to hold cards (the core's
   estimate before the run, less the cards of the run) is retried up to ``misfeed_retries`` times
@@ -21,11 +27,12 @@ Rules, as settled here:
   the feed timeout zeroed. An unknown estimate is not a belief: the dealer waits for a reload.
   Then, and for a hopper believed empty, the dealer reports ``waiting_empty`` and goes on when the
   core leaves ``empty`` (a reload or a refill).
-- A motor-limit refusal (``refused`` with ``retry_after_s``) waits that long; a run cut by the
+- A motor-limit refusal (``refused`` with ``retry_after_s``) waits that long, then for a press; a run cut by the
   motor's chain limit (``ended = "motor_limit"``) is asked again at once, and the core's refusal
   says how long to rest. A refusal without a retry time ends the dispense as ``failed``.
-- The lid waits for it to close; a press of someone else's running (``ignored``: ``launching``,
-  ``jogging``, ...) waits for the core to be ready, or ``poll_s`` at most.
+- The lid waits for it to close, then for a press; a press of someone else's running
+  (``ignored``: ``launching``, ``jogging``, ...) waits for the core to be ready, or ``poll_s`` at
+  most; a blocked beam (``ignored``: ``beam_blocked``) waits for a press.
 - A halt (e-stop, fault) abandons the running dispense and every queued one, with the cards so far.
 - Requests are served one at a time in the order they came; the others are ``queued``.
 
@@ -52,7 +59,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, Union
 
 from .errors import InvalidParams
-from .events import Dispense, Emit, Reload
+from .events import Dispense, Emit, Hold, Reload
 from .i18n import Message, message
 from .layer import LayerHost
 
@@ -63,6 +70,11 @@ OUTCOME = "dealer/dispensed"
 # Waits, as reported in ``state``; the dispense goes on by itself after each.
 WAITING_JAM, WAITING_EMPTY, WAITING_LID = "waiting_jam", "waiting_empty", "waiting_lid"
 WAITING_MOTOR, WAITING_BUSY = "waiting_motor", "waiting_busy"
+# Waiting for a person's press before the motor moves again (and why: a catalogue id).
+WAITING_PRESS = "waiting_press"
+HOLD_OWNER = "dealer"
+_AFTER_WAIT = {WAITING_JAM: "after_jam", WAITING_LID: "after_lid", WAITING_EMPTY: "after_reload",
+               WAITING_MOTOR: "after_rest", "beam_blocked": "after_beam"}
 # The least wait after a refusal: a retry time rounded to 0 (a rest that ends in under a
 # millisecond) must not become a loop of refusals at one instant.
 MIN_WAIT_S = 0.01
@@ -78,7 +90,7 @@ _WAIT_REASONS = {WAITING_JAM: "dispense_waiting_jam", WAITING_LID: "dispense_wai
 _AFTER = {"done": "ready", "timeout": "ready", "motor_limit": "ready", "jam": "jammed", "empty": "empty",
           "lid": "lid_open", "halt": "halted"}
 
-Output = Union[Dispense, Reload, Emit]
+Output = Union[Dispense, Reload, Hold, Emit]
 
 
 @dataclass
@@ -130,6 +142,7 @@ class Dealer:
         self._job: _Job | None = None
         self._queue: deque[_Job] = deque()
         self._jobs = 0  # every job gets a number, for the request ids of its core dispenses
+        self._holding: Message | None = None  # what the core holds for a press on the dealer's behalf
 
     # ---- the driver's interface ----------------------------------------------------------
 
@@ -174,6 +187,13 @@ class Dealer:
         job = self._job
         if job is None:
             return []
+        if name == "resume":
+            # The core released every hold, ours with them: a person said go on.
+            self._holding = None
+            if job.state != WAITING_PRESS:
+                return []
+            job.state = DISPENSING
+            return self._advance(now)
         if name == "card":
             press_id = params.get("press_id")
             if press_id not in job.cards:
@@ -201,6 +221,9 @@ class Dealer:
         if job is None or job.resume_at is None or now < job.resume_at:
             return []
         job.resume_at = None
+        if job.state == WAITING_MOTOR:
+            # The motor has rested: it starts again on a person's press, not by itself.
+            return self._wait_for_press(job, WAITING_MOTOR)
         job.state = DISPENSING
         return self._advance(now)
 
@@ -257,6 +280,9 @@ class Dealer:
         if reason in _WAIT_FOR_STATE or reason == "halted":
             self._core_state = reason
             return self._advance(now)
+        if reason == "beam_blocked":
+            # A hand or a card in the slot: once it is out, a person says when to go on.
+            return self._wait_for_press(job, "beam_blocked")
         # Jogging, a hand in the slot in bench mode: nothing to wait for but time.
         job.state, job.reason = WAITING_BUSY, message("dispense_busy_because", reason=reason)
         job.resume_at = now + self._poll_s
@@ -299,7 +325,9 @@ class Dealer:
             return self._finish(job, ABANDONED, message("dispense_is_halted"), now)
         if core == "ready":
             if job.state in (WAITING_EMPTY, WAITING_LID, WAITING_JAM):
-                job.misfeeds = 0  # a person has been at the machine
+                return self._wait_for_press(job, job.state)  # a person has been at the machine
+            if job.state == WAITING_PRESS:
+                return []
             return self._ask(job, now)
         waiting = _WAIT_FOR_STATE.get(core)
         if waiting is None:
@@ -308,6 +336,14 @@ class Dealer:
             job.resume_at = now + self._poll_s
         if job.state != waiting:
             job.state, job.reason = waiting, message(_WAIT_REASONS[waiting])
+        return self._report(job)
+
+    def _wait_for_press(self, job: _Job, after: str) -> list[Output]:
+        if after in (WAITING_EMPTY, WAITING_LID, WAITING_JAM):
+            job.misfeeds = 0  # a person has been at the machine
+        job.state = WAITING_PRESS
+        job.reason = message("dispense_waiting_press", count=job.count - job.total,
+                             after=message(_AFTER_WAIT[after]))
         return self._report(job)
 
     def _ask(self, job: _Job, now: float) -> list[Output]:
@@ -335,14 +371,20 @@ class Dealer:
             out += self._report(job) + [Emit(OUTCOME, job.params())]
         return out
 
-    @staticmethod
-    def _report(job: _Job) -> list[Output]:
+    def _report(self, job: _Job) -> list[Output]:
+        """The job's progress when it changed, and the core's hold kept in step with it."""
+        out: list[Output] = []
+        current = self._job
+        held = current.reason if current is not None and current.state == WAITING_PRESS else None
+        if held != self._holding:
+            out.append(Hold(HOLD_OWNER, held))
+            self._holding = held
         params = job.params()
         key = (params["cards"], params["state"], params["reason"])
         if key == job.reported:
-            return []
+            return out
         job.reported = key
-        return [Emit(PROGRESS, params)]
+        return out + [Emit(PROGRESS, params)]
 
 
 # ---- the daemon's side ----------------------------------------------------------------------------

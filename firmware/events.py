@@ -173,9 +173,26 @@ class Reset:
     """Leave the halted state."""
 
 
+@dataclass(frozen=True)
+class Hold:
+    """Something of ``owner``'s (a dispense, a deal) waits for a person's press before it moves;
+    ``what`` says what and why (a message object), None: it no longer waits."""
+
+    owner: str
+    what: Any = None
+
+
+@dataclass(frozen=True)
+class Resume:
+    """A person's deliberate "go on" (``launcher/resume``, the page): what waits may move now."""
+
+    source: str = "api"
+    request: int | str | None = None
+
+
 Event = (
     ButtonLevel | BeamLevel | LidLevel | InputLevels | Tick | Launch | Dispense | Retract | SleepNow | Wake
-    | Reload | Refill | Jog | Bench | Identify | EStop | Reset
+    | Reload | Refill | Jog | Bench | Identify | EStop | Reset | Hold | Resume
 )
 
 # ---- actions: out of the core ---------------------------------------------------------------

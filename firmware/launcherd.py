@@ -11,7 +11,8 @@ import os
 import sys
 
 from . import __version__
-from .config import DEFAULT_PATH, load_config
+from .backend import requested_backend
+from .config import DEFAULT_PATH, check_backend, load_config
 from .errors import ConfigError, HardwareError, LauncherError
 
 
@@ -74,6 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(args.verbose)
     try:
         config = load_config(_config_path(args))
+        if not args.sim:
+            # What the backend that will drive the pins refuses is refused now, by the config
+            # check too, not when the motor first runs.
+            check_backend(config, requested_backend())
     except ConfigError as exc:
         print(f"launcherd: {exc}", file=sys.stderr)
         return 1

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from . import i18n
 from .api import Param
 from .errors import InvalidParams, Refused, Unavailable
-from .events import Dispense, EStop, Launch, Reload, Reset, Retract, SleepNow, Wake
+from .events import Dispense, EStop, Launch, Reload, Reset, Resume, Retract, SleepNow, Wake
 
 if TYPE_CHECKING:
     from .daemon import Daemon
@@ -58,6 +58,8 @@ def register(daemon: "Daemon") -> None:
       {"count": Param(int, minimum=1, maximum=500)},
       doc="one run of the motor for up to count cards, answered as it ends (no retry)")
     r("launcher/retract", lambda p: daemon.request(Retract()), doc="reverse pulse")
+    r("launcher/resume", lambda p: daemon.request(Resume("api")),
+      doc="a person says go on: what waits for a press (status pending) may move; the press of the button does the same")
     r("launcher/reload", lambda p: _reload(daemon, p["cards"]), {"cards": Param(int, minimum=0, maximum=10000)},
       doc="the hopper now holds this many cards")
 
@@ -109,12 +111,21 @@ def render_safely(message: i18n.Message, lang: str | None) -> str:
         return str(message.get("id"))
 
 
+# Keys whose message object stays under the key, its text beside it as ``X_text``: the API names
+# them as objects (status ``pending``: null, or what waits for a press and why).
+OBJECT_KEYS = frozenset({"pending"})
+
+
 def with_texts(params: Mapping[str, Any], lang: str | None) -> dict[str, Any]:
     """``params`` with each message object ``X`` shown as its text ``X`` (in ``lang``; None: the
-    request's) and kept as it is in ``X_object``, beside it."""
+    request's) and kept as it is in ``X_object``, beside it (``OBJECT_KEYS``: the object as ``X``
+    and the text as ``X_text``)."""
     shown: dict[str, Any] = {}
     for key, value in params.items():
-        if i18n.is_message(value):
+        if key in OBJECT_KEYS:
+            shown[key] = value
+            shown[f"{key}_text"] = render_safely(value, lang) if i18n.is_message(value) else None
+        elif i18n.is_message(value):
             shown[key] = render_safely(value, lang)
             shown[f"{key}_object"] = value
         else:

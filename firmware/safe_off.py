@@ -20,27 +20,23 @@ from pathlib import Path
 
 from gpiozero import Device
 
-from .config import MOTOR_PIN_KEYS, NOT_FITTED, Config, load_config
+from .backend import hardware_pin_factory
+from .config import Config, load_config, moving_pins
 from .errors import ConfigError, HardwareError
 
 log = logging.getLogger(__name__)
-
-
-def motor_pins(config: Config) -> list[int]:
-    """The pins that make something move: the blaster's release actuator, or the launcher's motor
-    driver inputs (forward, reverse and, when fitted, enable)."""
-    if config.device.kind == "blaster":
-        return [config.blaster.actuator]
-    return [pin for key in MOTOR_PIN_KEYS if (pin := getattr(config.pins, key)) is not NOT_FITTED]
 
 
 def safe_off(config: Config, pin_factory=None) -> list[int]:
     """Drive every configured motor pin low as an output and leave it so; return the pins.
 
     Every pin is tried even if one fails (another process holding the line, "GPIO busy"), then
-    HardwareError names the failures. With ``pin_factory`` None, a private default factory is
-    made (lgpio on a Pi, or whatever GPIOZERO_PIN_FACTORY names, e.g. pigpio for remote pins).
+    HardwareError names the failures. With ``pin_factory`` None, the daemon's own choice is made
+    (``firmware.backend``: lgpio on ``[pins] chip``, or whatever GPIOZERO_PIN_FACTORY names, e.g.
+    pigpio for remote pins), as a private factory.
     """
+    if pin_factory is None:
+        pin_factory = hardware_pin_factory(config.pins.chip)
     if pin_factory is None:
         # Device._default_pin_factory() is gpiozero's own choice of backend, made without
         # installing it as Device.pin_factory, which gpiozero's exit handler would close.
@@ -50,7 +46,7 @@ def safe_off(config: Config, pin_factory=None) -> list[int]:
             raise HardwareError(f"safe-off found no GPIO backend: {exc}") from exc
     driven: list[int] = []
     failed: list[str] = []
-    for number in motor_pins(config):
+    for number in moving_pins(config):
         try:
             pin = pin_factory.pin(number)
             # Stops software PWM run by this process (a daemon calling this in-process); a fresh
@@ -82,4 +78,4 @@ def run_safe_off(config_path: str | Path | None, pin_factory=None) -> int:
     return 0
 
 
-__all__ = ["motor_pins", "run_safe_off", "safe_off"]
+__all__ = ["run_safe_off", "safe_off"]

@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from .api import Param
 from .config import NOT_FITTED, Config
 from .errors import InvalidParams, Unavailable
 
@@ -44,6 +45,7 @@ class ReportingPin(MockPWMPin):
     def __init__(self, factory, info):
         super().__init__(factory, info)
         self._listeners: list[PinListener] = []
+        self.fail_next_off = False  # sim/fault: the next write of 0 raises, and the pin stays as it is
 
     def add_listener(self, listener: PinListener) -> None:
         """Call ``listener(pin)`` after every change of this pin's output state."""
@@ -55,6 +57,9 @@ class ReportingPin(MockPWMPin):
             self._listeners.remove(listener)
 
     def _change_state(self, value):
+        if self.fail_next_off and not value:
+            self.fail_next_off = False
+            raise OSError(f"simulated fault: GPIO {self.info.name} could not be driven low")
         changed = super()._change_state(value)
         if len(self.states) > 2 * STATE_HISTORY:
             del self.states[:-STATE_HISTORY]
@@ -272,6 +277,10 @@ class SimulatedMechanism:
         if self._stuck:
             self._slot_freed()
 
+    def fail_motor_stop(self) -> None:
+        """``sim/fault motor_stop``: the next stop of the motor fails, its forward input left as it is."""
+        self._forward.fail_next_off = True
+
     def set_lid(self, open: bool) -> None:
         """Open or close the hopper lid. :raises Unavailable: no lid switch is configured."""
         if self._lid is None:
@@ -318,6 +327,9 @@ def register_methods(daemon, sim: SimulatedMechanism) -> None:
     r("sim/clear", then_status(lambda p: sim.clear()), doc="sim: pull the stuck card out")
     r("sim/lid", then_status(lambda p: sim.set_lid(p["open"])), {"open": bool},
       doc="sim: open or close the lid")
+    r("sim/fault", then_status(lambda p: sim.fail_motor_stop()),
+      {"fault": Param(str, choices=("motor_stop",))},
+      doc="sim: motor_stop makes the next stop of the motor fail (launcherd then ends, for safe-off)")
 
 
 __all__ = ["PRESS_MARGIN_MS", "ReportingPin", "SimulatedMechanism", "register_methods", "sim_pin_factory"]

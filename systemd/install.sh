@@ -24,6 +24,12 @@ UNIT_DIR=$ROOT/etc/systemd/system
 UNIT=$UNIT_DIR/$SERVICE
 DROPIN_DIR=$UNIT.d
 BIN_DIR=$ROOT/usr/local/bin
+# systemd feeds the board's hardware watchdog with this drop-in: a kernel that freezes stops
+# feeding it and the watchdog resets the Pi, whose GPIOs then fall back to their boot state
+# (the motor pins held low by config.txt's gpio= line below). The Pi's watchdog (bcm2835-wdt,
+# and the Pi 5's) cannot be set longer than about 15 s.
+WATCHDOG_CONF=$ROOT/etc/systemd/system.conf.d/card-launcher-watchdog.conf
+RUNTIME_WATCHDOG_SEC=10s
 
 # The block this script owns in config.txt. config.txt has no end-of-line comments, so the
 # block is fenced by whole comment lines; [all] ends any [pi4]-style filter above it.
@@ -73,27 +79,28 @@ usage() {
     sed -n '2,6s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
-# The motor pins of the config that the service will read: the installed one if present (it is
-# never overwritten), else the default about to be installed. Fails on a config that does not
+# The pins that make something move (the launcher's motor driver inputs, or the blaster's release
+# actuator with [device] kind = "blaster") of the config that the service will read: the
+# installed one if present (it is never overwritten), else the default about to be installed. Fails on a config that does not
 # load, before anything is changed. The system python3 is enough: firmware.config needs only
 # the standard library; -B keeps the checkout free of __pycache__. The layers a config may name
 # are those the project is about to install, declared in the checkout's pyproject.toml (the
 # config's own check looks at installed packages, and nothing is installed yet).
-motor_pins() {
+moving_pins() {
     local config=$CONFIG
     [[ -e $config ]] || config=$SRC/firmware/launcher.toml
     PYTHONPATH=$SRC python3 -B -c '
 import sys, tomllib
 import firmware.config
-from firmware.config import EXTENSION_GROUP, MOTOR_PIN_KEYS, NOT_FITTED, ConfigError, load_config
+from firmware.config import EXTENSION_GROUP, ConfigError, load_config, moving_pins
 with open(sys.argv[2], "rb") as file:
     declared = sorted(tomllib.load(file)["project"].get("entry-points", {}).get(EXTENSION_GROUP, {}))
 firmware.config.installed_extensions = lambda: declared
 try:
-    pins = load_config(sys.argv[1]).pins
+    config = load_config(sys.argv[1])
 except ConfigError as exc:
     sys.exit(f"install.sh: fix the config first: {exc}")
-print(",".join(str(pin) for key in MOTOR_PIN_KEYS if (pin := getattr(pins, key)) is not NOT_FITTED))
+print(",".join(map(str, moving_pins(config))))
 ' "$config" "$SRC/pyproject.toml"
 }
 
@@ -161,12 +168,30 @@ configure_boot() {
     fi
 }
 
+watchdog_conf() {
+    printf '%s\n' "# Written by the card launcher's systemd/install.sh: a frozen kernel resets the Pi." \
+        "[Manager]" "RuntimeWatchdogSec=$RUNTIME_WATCHDOG_SEC"
+}
+
+write_watchdog_conf() { watchdog_conf > "$WATCHDOG_CONF"; }
+
+configure_watchdog() {
+    if [[ -f $WATCHDOG_CONF && "$(cat "$WATCHDOG_CONF")" == "$(watchdog_conf)" ]]; then
+        say "systemd already feeds the hardware watchdog ($WATCHDOG_CONF)"
+        return
+    fi
+    say "Letting systemd feed the hardware watchdog (RuntimeWatchdogSec=$RUNTIME_WATCHDOG_SEC, from the next boot)"
+    run install -d -m 0755 "${WATCHDOG_CONF%/*}"
+    run_step "write '[Manager]' and 'RuntimeWatchdogSec=$RUNTIME_WATCHDOG_SEC' into $WATCHDOG_CONF" \
+        write_watchdog_conf
+}
+
 install_service() {
     [[ -f $SRC/pyproject.toml && -f $SRC/systemd/$SERVICE && -f $SRC/firmware/launcher.toml ]] \
         || die "run me from a checkout of the card launcher (no pyproject.toml in $SRC)"
     # Everything that can fail on its own is checked before the first change.
     local pins boot_file
-    pins=$(motor_pins)
+    pins=$(moving_pins)
     boot_file=$(boot_config)
     if [[ -n $boot_file ]] && ! strip_boot_block "$boot_file" > /dev/null; then
         die "$boot_file has a broken card-launcher block:" \
@@ -227,6 +252,7 @@ install_service() {
     fi
 
     configure_boot "$boot_file" "gpio=$pins=op,dl"
+    configure_watchdog
 
     local unit all_units
     mapfile -t all_units < <(units)
@@ -279,6 +305,8 @@ uninstall_service() {
     else
         say "No config.txt found (not Raspberry Pi OS?): no card-launcher lines to remove"
     fi
+
+    if [[ -e $WATCHDOG_CONF ]]; then run rm -f "$WATCHDOG_CONF"; fi
 
     if id -u "$ACCOUNT" > /dev/null 2>&1; then run userdel "$ACCOUNT"; else say "No user $ACCOUNT"; fi
     if getent group "$ACCOUNT" > /dev/null; then run groupdel "$ACCOUNT"; else say "No group $ACCOUNT"; fi

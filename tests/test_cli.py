@@ -90,7 +90,7 @@ def test_a_refused_request_says_when_to_try_again(daemon_process):
     assert as_json.returncode == 1 and error["code"] == 1 and 0 < error["retry_after_s"] <= 5
 
 
-def test_dispense_waits_for_a_jam_to_be_cleared_saying_so_and_then_gives_its_count(daemon_process):
+def test_dispense_waits_for_a_jam_to_be_cleared_and_a_press_saying_so_and_then_gives_its_count(daemon_process):
     proc = daemon_process("[sim]\nhopper = 100\n[timing]\njam_ms = 100\n")
     proc.ctl("jam", check=True)
     dispense = subprocess.Popen([str(BIN / "launcherctl"), "--socket", str(proc.socket), "dispense", "4"],
@@ -100,6 +100,10 @@ def test_dispense_waits_for_a_jam_to_be_cleared_saying_so_and_then_gives_its_cou
         assert "stuck" in said and "1 of 4 out" in said
         assert dispense.poll() is None
         proc.ctl("clear", check=True)
+        said = dispense.stderr.readline()  # pulled out: it waits for a person's press, and says so
+        assert "the jam is cleared: press the button to go on (3 cards left to deal)" in said
+        assert dispense.poll() is None
+        proc.ctl("resume", check=True)
         out, _ = dispense.communicate(timeout=30)
     finally:
         dispense.kill()

@@ -13,8 +13,8 @@ import pytest
 from firmware.config import build_config
 from firmware.core import STATES, Launcher
 from firmware.events import (
-    BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, InputLevels, Launch, Led, LidLevel,
-    Motor, Reload, Reset, Retract, SleepNow, Tick, Wake,
+    BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, InputLevels, Jog, Launch, Led, LidLevel,
+    Hold, Motor, Reload, Reset, Resume, Retract, SleepNow, Tick, Wake,
 )
 from firmware.ejection import Outcome
 
@@ -121,7 +121,7 @@ class Rig:
 
 STATUS_KEYS = {
     "state", "presses", "dry_streak", "cards_ejected", "last", "profile", "motor", "hopper", "reason",
-    "tension", "beam_blocked", "lid_open", "driver_enabled",
+    "tension", "beam_blocked", "lid_open", "driver_enabled", "pending",
 }
 
 
@@ -237,6 +237,58 @@ def test_no_chime_when_feedback_chime_is_off():
 # ---- bursts -------------------------------------------------------------------------------------
 
 
+def test_without_dead_time_the_reverse_pulse_follows_the_stop_at_once():
+    rig = Rig(script=[1], hopper=10, motor={"dead_time_ms": 0})
+    rig.send(Launch())
+    rig.card(block_ms=10, after_ms=50)
+    assert rig.motors()[-2:] == [Motor("stop"), Motor("reverse", rig.config.motor.retract_duty)]
+
+
+def test_a_card_in_the_coast_before_the_pulse_is_the_bursts_and_the_lid_there_ends_it():
+    rig = Rig(script=[1, 1], hopper=10)
+    rig.send(Launch())
+    rig.card(block_ms=10, after_ms=50)
+    rig.card(block_ms=5, after_ms=5)  # a card that was already on its way, during the coast
+    rig.wait(200)
+    assert rig.emits("launched")[-1]["cards"] == 2
+    rig.send(Launch(), after_ms=rig.config.timing.motor_rest_ms)
+    rig.card(block_ms=10, after_ms=50)
+    mark = rig.mark()
+    rig.send(LidLevel(True), after_ms=10)  # opened in the coast: no reverse pulse follows
+    rig.wait(200)
+    assert rig.motors(mark) == []
+    assert rig.state == "lid_open" and rig.emits("launched", mark)[-1]["ended"] == "lid"
+
+
+def test_a_launch_right_after_a_lone_retract_coasts_before_it_feeds():
+    rig = Rig(script=[1], hopper=10)
+    rig.send(Retract())
+    rig.wait(rig.config.motor.retract_ms)
+    mark = rig.mark()
+    rig.send(Launch())
+    assert rig.motors(mark) == [] and rig.state == "launching"
+    rig.wait(rig.config.motor.dead_time_ms)
+    assert rig.motors(mark) == [Motor("forward", rig.config.motor.duty)]
+
+
+def test_a_jog_the_other_way_right_after_a_jog_coasts_first():
+    rig = Rig()
+    rig.send(Jog("forward", 100, 0.5))
+    rig.wait(100)
+    mark = rig.mark()
+    rig.send(Jog("reverse", 100, 0.5))
+    assert rig.motors(mark) == []
+    rig.wait(rig.config.motor.dead_time_ms)
+    assert rig.motors(mark) == [Motor("reverse", 0.5)]
+    rig.wait(100)
+    assert rig.motors(mark)[-1] == Motor("stop")
+    assert [e["ended"] for e in rig.emits("jogged")] == ["done", "done"]
+    # The same way again needs no coast.
+    mark = rig.mark()
+    rig.send(Jog("reverse", 50, 0.5))
+    assert rig.motors(mark) == [Motor("reverse", 0.5)]
+
+
 def test_burst_feeds_k_cards_then_stop_reverse_pulse_stop_then_resolves():
     rig = Rig(script=[3], hopper=10)
     actions = rig.send(Launch())
@@ -247,6 +299,11 @@ def test_burst_feeds_k_cards_then_stop_reverse_pulse_stop_then_resolves():
         rig.card(block_ms=10, after_ms=50)
     assert [p["count"] for p in rig.emits("card")] == [1, 2, 3]
     motor = rig.config.motor
+    # Stop, and coast before the reverse pulse: never a plugged reversal.
+    assert rig.motors()[-2:] == [Motor("forward", motor.duty), Motor("stop")]
+    rig.wait(motor.dead_time_ms - 1)
+    assert rig.motors()[-1] == Motor("stop")
+    rig.wait(1)
     assert rig.motors()[-2:] == [Motor("stop"), Motor("reverse", motor.retract_duty)]
     assert rig.emits("launched") == [] and rig.state == "launching"
     rig.wait(motor.retract_ms - 1)
@@ -431,6 +488,42 @@ def test_feed_timeout_stops_the_motor_and_goes_empty():
     assert rig.emits("launched", mark)[0]["ended"] == "empty"
     assert rig.emits("launched", mark)[0]["cards"] == 1
     assert rig.state == "empty" and rig.status["hopper"] == 0
+
+
+def blind_run(rig):
+    """A run that ends by the feed timeout: no card crosses the beam."""
+    rig.send(Launch(), after_ms=rig.config.timing.motor_rest_ms)
+    rig.wait(rig.config.timing.feed_timeout_ms + rig.config.motor.dead_time_ms + 1)
+
+
+def test_runs_that_see_no_card_with_cards_loaded_halt_for_the_beams_wiring():
+    rig = Rig(script=[3, 3], hopper=50, sensor={"blind_runs": 2})
+    blind_run(rig)
+    assert rig.state == "empty" and rig.status["hopper"] == 0
+    rig.send(Reload(50))  # "I have just filled it": the beam still sees nothing
+    mark = rig.mark()
+    blind_run(rig)
+    assert rig.state == "halted"
+    assert rig.status["reason"] == {"id": "halted_beam_sees_no_cards", "runs": 2}
+    assert rig.emits("empty", mark) == [] and rig.emits("launched", mark)[-1]["ended"] == "halt"
+    assert rig.status["hopper"] == 50, "the estimate stands: the sensor is what is not believed"
+    assert rig.motors()[-1] == Motor("stop") and not rig.status["motor"]["on"]
+
+
+def test_a_card_counted_or_an_unknown_hopper_is_no_blind_run():
+    rig = Rig(script=[1, 3, 3, 3], hopper=50, sensor={"blind_runs": 2})
+    blind_run(rig)
+    rig.send(Reload(50))
+    rig.send(Launch(), after_ms=rig.config.timing.motor_rest_ms)
+    rig.card(block_ms=10, after_ms=50)  # the beam works after all
+    rig.wait(500)
+    rig.send(Reload(50))
+    blind_run(rig)
+    assert rig.state == "empty"
+    # Nobody said how many cards are in: a feed timeout is an empty hopper.
+    unknown = Rig(script=[3], sensor={"blind_runs": 1})
+    blind_run(unknown)
+    assert unknown.state == "empty" and unknown.emits("halted") == []
 
 
 def test_feed_timeout_is_rearmed_by_each_card():
@@ -671,12 +764,16 @@ def test_retract_is_refused_when_the_pulse_is_disabled():
     assert refused(Rig(motor={"retract_ms": 0}).send(Retract()))
 
 
-def test_a_press_during_a_lone_reverse_pulse_stops_it_first():
+def test_a_press_during_a_lone_reverse_pulse_stops_it_and_coasts_before_feeding():
     rig = Rig(script=[1])
     rig.send(Retract())
     actions = rig.send(Launch(), after_ms=10)
-    motors = [a for a in actions if isinstance(a, Motor)]
-    assert motors == [Motor("stop"), Motor("forward", rig.config.motor.duty)]
+    assert [a for a in actions if isinstance(a, Motor)] == [Motor("stop")]
+    mark = rig.mark()
+    rig.wait(rig.config.motor.dead_time_ms - 1)
+    assert rig.motors(mark) == []
+    rig.wait(1)
+    assert rig.motors(mark) == [Motor("forward", rig.config.motor.duty)]
 
 
 # ---- shutdown, estop, reset -----------------------------------------------------------------------
@@ -833,15 +930,15 @@ def test_a_button_held_at_start_is_not_a_press_until_released_and_pressed_again(
     assert len(rig.emits("press")) == 1
 
 
-def test_a_beam_blocked_at_start_makes_a_launch_end_jammed_not_empty():
+def test_a_beam_blocked_at_start_is_a_jam_and_no_launch_starts_against_it():
     rig = Rig(script=[3], hopper=50)
     rig.send(InputLevels(button=False, beam=True, lid=None))
     rig.send(Launch(request=1), after_ms=10)
+    assert rig.emits("ignored") == [{"source": "api", "request": 1, "reason": "beam_blocked"}]
     rig.wait(2000)
-    assert [(p["ended"], p["request"]) for p in rig.emits("launched")] == [("jam", 1)]
-    assert rig.emits("empty") == []
+    assert rig.motors() == [] and rig.emits("launched") == [] and rig.emits("empty") == []
     assert rig.state == "jammed"
-    assert rig.status["hopper"] == 49  # the stuck card is counted, as any jam's; not "empty" (0)
+    assert rig.status["hopper"] == 50  # no press yet: the card in the slot is nobody's
     jam_at = next(t for t, a in rig.log if isinstance(a, Emit) and a.name == "jammed")
     assert jam_at == pytest.approx(T0 + 0.4)  # jam_ms after the level was read
 
@@ -853,3 +950,84 @@ def test_a_lid_open_at_start_stops_the_launcher_and_no_lid_changes_nothing():
     quiet = Rig()
     assert quiet.send(InputLevels(button=False, beam=False, lid=None)) == []
     assert quiet.state == "ready"
+
+
+# ---- holds: nothing pending moves without a person's press ----------------------------------------
+
+WAITING = {"id": "pending_dispense", "count": 3}
+
+
+def emitted(actions, name: str) -> list[dict]:
+    return [a.params for a in actions if isinstance(a, Emit) and a.name == name]
+
+
+def test_a_press_while_something_waits_releases_it_and_is_no_launch():
+    rig = Rig(script=[5], hopper=20)
+    assert rig.status["pending"] is None
+    rig.send(Hold("dealer", WAITING))
+    assert rig.status["pending"] == WAITING
+    assert rig.emits("pending") == [{"pending": WAITING}]
+    mark = rig.mark()
+    rig.press()
+    assert rig.motors(mark) == [], "the press that resumes is not also a launch"
+    assert rig.emits("press", mark) == [] and rig.status["presses"] == 0
+    assert rig.emits("resume", mark) == [{"source": "button", "request": None, "pending": [WAITING]}]
+    assert rig.status["pending"] is None and rig.emits("pending", mark) == [{"pending": None}]
+    # The next press is a press again.
+    rig.wait(50)
+    rig.press()
+    assert rig.emits("press", mark)[0]["source"] == "button"
+
+
+def test_resume_releases_what_waits_and_is_refused_when_nothing_does():
+    rig = Rig(script=[5], hopper=20)
+    (refused,) = emitted(rig.send(Resume(request=4)), "refused")
+    assert refused["reason"] == {"id": "refused_nothing_pending"} and refused["request"] == 4
+    rig.send(Hold("game", {"id": "deal_waits"}))
+    rig.send(Hold("dealer", WAITING))
+    assert rig.status["pending"] == {"id": "deal_waits"}, "the oldest shows"
+    actions = rig.send(Resume(request=5))
+    resumed = emitted(actions, "resume")
+    assert resumed == [{"source": "api", "request": 5, "pending": [{"id": "deal_waits"}, WAITING]}]
+    assert not any(isinstance(a, Motor) for a in actions)
+
+
+def test_a_hold_withdrawn_by_its_owner_no_longer_takes_the_press():
+    rig = Rig(script=[2], hopper=20)
+    rig.send(Hold("dealer", WAITING))
+    rig.send(Hold("other", None))  # not its hold: nothing changes
+    assert rig.status["pending"] == WAITING
+    rig.send(Hold("dealer", None))
+    assert rig.status["pending"] is None
+    rig.press()
+    assert rig.emits("press")[0]["source"] == "button" and rig.state == "launching"
+
+
+def test_a_press_while_jammed_or_with_the_lid_open_does_not_release_the_hold():
+    rig = Rig(script=[2], hopper=20)
+    rig.send(Hold("dealer", WAITING))
+    rig.send(BeamLevel(True))
+    rig.wait(rig.config.timing.jam_ms + 1)
+    assert rig.state == "jammed"
+    rig.press()
+    assert rig.emits("resume") == [] and rig.status["pending"] == WAITING
+    (refused,) = emitted(rig.send(Resume()), "refused")
+    assert refused["reason"] == {"id": "refused_resume_state"}
+    rig.send(BeamLevel(False), after_ms=50)
+    assert rig.state == "ready"
+    rig.press()
+    assert rig.emits("resume")[0]["source"] == "button" and rig.motors() == []
+
+
+def test_the_motor_never_starts_while_the_beam_is_blocked():
+    rig = Rig(script=[3], hopper=20)
+    rig.send(BeamLevel(True))  # a hand in the slot, not yet a jam
+    for event in (Launch(request=1), Dispense(2, request=2)):
+        ignored = emitted(rig.send(event, after_ms=10), "ignored")
+        assert ignored[0]["reason"] == "beam_blocked"
+    rig.press(hold_ms=50)
+    assert rig.emits("ignored")[-1] == {"source": "button", "request": None, "reason": "beam_blocked"}
+    assert rig.motors() == [] and rig.status["presses"] == 0
+    rig.send(BeamLevel(False), after_ms=10)
+    rig.send(Launch())
+    assert rig.motors()[0].direction == "forward"

@@ -24,7 +24,7 @@ from firmware.ejection import Outcome
 
 EPS = 1e-6
 MOTOR_OFF_STATES = {"lid_open", "jammed", "sleeping", "halted"}
-IGNORED_REASONS = {"launching", "jammed", "lid_open", "halted", "sleeping"}
+IGNORED_REASONS = {"launching", "jammed", "lid_open", "halted", "sleeping", "beam_blocked"}
 
 QUICK = {
     "timing": {"jam_ms": 200, "feed_timeout_ms": 300, "launch_timeout_ms": 600, "max_on_ms": 1000,
@@ -88,6 +88,9 @@ class Checker:
         self.feeder = feeder or Feeder(0, 1, 1)
         self.motor_on_since: float | None = None
         self.motor_direction = "stop"
+        self.beam_blocked = False
+        self.dead_time_s = config.motor.dead_time_ms / 1000
+        self.last_run: tuple[str, float] | None = None  # the direction that ran last, and its stop
         self.next_card_at: float | None = None
         self.clear_at: float | None = None
         self.presses: list[int] = []
@@ -103,6 +106,8 @@ class Checker:
         deadline = self.core.next_deadline()
         waking = (self.state == "sleeping" and isinstance(event, Launch)
                   and (deadline is None or deadline > self.now))
+        if isinstance(event, BeamLevel):
+            self.beam_blocked = bool(event.blocked)
         if shutdown is not None:
             actions = self.core.shutdown(shutdown, self.now)
         else:
@@ -159,8 +164,14 @@ class Checker:
         for action in actions:
             if isinstance(action, Motor):
                 if action.direction == "stop":
+                    if self.motor_direction != "stop":
+                        self.last_run = (self.motor_direction, self.now)
                     self.motor_on_since = None
                 else:
+                    assert self.motor_direction in ("stop", action.direction), "reversed while running"
+                    if self.last_run is not None and self.last_run[0] != action.direction:
+                        coasted = self.now - self.last_run[1]
+                        assert coasted >= self.dead_time_s - EPS, f"reversed after {coasted * 1000:.1f} ms"
                     assert 0 < action.duty <= 1
                     if self.motor_on_since is None:
                         self.motor_on_since = self.now
@@ -187,6 +198,7 @@ class Checker:
     def _absorb_event(self, name, params):
         assert json.loads(json.dumps(params)) == params
         if name == "press":
+            assert self.state == "empty" or not self.beam_blocked, "a press started with the beam blocked"
             assert params["press_id"] == len(self.presses) + 1
             self.presses.append(params["press_id"])
             if params["dispense"]:

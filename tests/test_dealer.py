@@ -27,7 +27,9 @@ from firmware.dealer import (
     AimAt, DealTo, Dealer, OUTCOME, PROGRESS, PauseFor, deal,
 )
 from firmware.ejection import policy_from_config
-from firmware.events import BeamLevel, Dispense, EStop, Emit, Launch, LidLevel, Motor, Reload, Reset, Tick
+from firmware.events import (
+    BeamLevel, ButtonLevel, Dispense, EStop, Emit, Launch, LidLevel, Motor, Reload, Reset, Resume, Tick,
+)
 
 HOPPER = 112
 
@@ -105,7 +107,12 @@ class Table:
                  operator: bool = True, clear_after: tuple[float, float] = (0.5, 3.0),
                  reload_after: tuple[float, float] = (1.0, 5.0), reload_claim: int | None = None,
                  misfeed_retries: int = 2):
-        self.config = build_config(raw or {})
+        raw = dict(raw or {})
+        if misfeed_chance:
+            # A wheel that slips this often would trip the beam-wiring check ([sensor] blind_runs)
+            # on a real launcher; what is tested here is the dealer's exactness through it.
+            raw["sensor"] = {"blind_runs": 20, **raw.get("sensor", {})}
+        self.config = build_config(raw)
         self.rng = random.Random(seed)
         self.now = 0.0
         self._heap: list[tuple[float, int, Callable, tuple]] = []
@@ -117,6 +124,7 @@ class Table:
         self.mech = Mechanism(self, random.Random(seed + 1), hopper, pace, block, jam_chance, misfeed_chance)
         self.operator = operator
         self.clear_after, self.reload_after = clear_after, reload_after
+        self.press_after = (0.3, 1.5)  # a person at the table sees "press to go on"
         self.reload_claim = reload_claim  # what the operator tells the core; None: the truth
         self.capacity = hopper
         self.events: list[tuple[float, str, dict]] = []
@@ -211,6 +219,8 @@ class Table:
             self._chore("clear", self.clear_after, self.mech.clear)
         elif params["state"] == "waiting_empty":
             self._chore("reload", self.reload_after, self.reload)
+        elif params["state"] == "waiting_press":
+            self._chore("press", self.press_after, self.press)
 
     def _chore(self, name: str, delay: tuple[float, float], fn: Callable[[], None]) -> None:
         if name in self._chores:
@@ -221,6 +231,18 @@ class Table:
             self._chores.discard(name)
             fn()
         self.at(self.now + self.rng.uniform(*delay), do)
+
+    def press(self) -> None:
+        """The launch button, down and up: what a person does to let a dispense go on. A person
+        presses again while the launcher still says so (a press while it was busy is ignored)."""
+        self.feed(ButtonLevel(True))
+        self.at(self.now + 0.1, self.feed, ButtonLevel(False))
+        self.at(self.now + 2.0, self._press_again)
+
+    def _press_again(self) -> None:
+        current = self.dealer.get_status()["current"]
+        if self.operator and current is not None and current["state"] == "waiting_press":
+            self._chore("press", self.press_after, self.press)
 
     def reload(self) -> None:
         self.mech.refill(self.capacity)
@@ -233,6 +255,21 @@ class Table:
 
     def states(self, request: Any) -> list[str]:
         return [p["state"] for p in self.named(PROGRESS) if p["request"] == request]
+
+
+def assert_waits_for_a_press(table: Table, request: Any, after: str) -> None:
+    """Nothing moves by itself: the dispense says why it waits, the core shows it as pending."""
+    out = table.mech.out
+    table.run(until=table.now + 60)  # less than sleep_after_s: a press then is a press, not a wake-up
+    current = table.dealer.get_status()["current"]
+    assert current["state"] == "waiting_press" and request not in table.outcomes
+    assert current["reason"] == {"id": "dispense_waiting_press", "count": current["remaining"],
+                                 "after": {"id": after}}
+    assert table.core.get_status()["pending"] == current["reason"]
+    assert table.mech.out == out and table.core.get_status()["motor"]["on"] is False
+    table.press()
+    table.run()
+    assert table.core.get_status()["pending"] is None
 
 
 def dispense_all(table: Table, counts: list[int]) -> None:
@@ -277,7 +314,7 @@ def test_plain_dispense_is_one_core_dispense_and_one_outcome():
     assert progress == [(0, "dispensing")] + [(n, "dispensing") for n in range(1, 8)] + [(7, "done")]
 
 
-def test_jam_stops_is_reported_and_resumes_by_itself_when_cleared_stuck_card_counted_once():
+def test_jam_stops_is_reported_and_goes_on_after_a_press_once_cleared_stuck_card_counted_once():
     table = Table(operator=False)
     table.dispense(7, "deal")
     table.run(stop=lambda: table.mech.out == 3)
@@ -290,7 +327,7 @@ def test_jam_stops_is_reported_and_resumes_by_itself_when_cleared_stuck_card_cou
     table.run(until=table.now + 60)  # nobody clears it: nothing moves, no outcome
     assert "deal" not in table.outcomes and table.mech.out == 4
     table.mech.clear()
-    table.run()
+    assert_waits_for_a_press(table, "deal", "after_jam")
     assert table.outcomes["deal"]["cards"] == 7 and table.outcomes["deal"]["state"] == "done"
     assert table.mech.out == 7  # pulled out once, never counted again: not 8
     assert [i.count for i in table.core_inputs if isinstance(i, Dispense)] == [7, 3]
@@ -338,8 +375,27 @@ def test_misfeeds_in_a_row_are_bounded_then_wait_for_a_reload():
     assert table.core.get_status()["state"] == "sleeping" and len(table.core_inputs) == 5
     table.mech.misfeed_chance = 0.0
     table.reload()
-    table.run()
+    assert_waits_for_a_press(table, "m", "after_reload")
     assert table.outcomes["m"]["state"] == "done" and table.mech.out == 4
+
+
+def test_a_beam_that_never_sees_a_card_halts_after_the_reload_instead_of_spraying_cards():
+    """A disconnected beam reads clear: the wheel feeds but nothing is counted. The dealer's
+    bounded retries end in "reload"; after the reload the next blind run halts the launcher."""
+    table = Table(operator=False)
+    table.mech.misfeed_chance = 1.0  # as seen from the beam: no card, ever
+    table.dispense(4, "blind")
+    table.run()
+    assert table.dealer.get_status()["current"]["state"] == "waiting_empty"
+    table.reload()
+    table.run(until=table.now + 60)
+    table.press()
+    table.run()
+    status = table.core.get_status()
+    assert status["state"] == "halted"
+    assert status["reason"] == {"id": "halted_beam_sees_no_cards", "runs": 4}
+    assert table.outcomes["blind"]["state"] == "abandoned"
+    assert [type(i).__name__ for i in table.core_inputs].count("Dispense") == 4
 
 
 def test_empty_hopper_waits_for_reload_then_finishes():
@@ -353,7 +409,7 @@ def test_empty_hopper_waits_for_reload_then_finishes():
     assert "e" not in table.outcomes
     table.capacity = 20
     table.reload()
-    table.run()
+    assert_waits_for_a_press(table, "e", "after_reload")
     assert table.outcomes["e"] == {"request": "e", "count": 8, "cards": 8, "remaining": 0, "state": "done",
                                    "reason": None, "press_ids": [1, 2]}
     assert table.mech.out == 8
@@ -378,7 +434,8 @@ def test_start_while_core_empty_waits_for_reload():
     assert table.dealer.get_status()["queued"] == ["b"]
     table.mech.refill(10)
     table.feed(Reload(10))
-    table.run()
+    assert_waits_for_a_press(table, "a", "after_reload")
+    # The queued one follows by itself: nothing stopped between the two.
     assert table.outcomes["a"]["cards"] == 2 and table.outcomes["b"]["cards"] == 3
     assert table.mech.out == 5
     assert table.physical == Counter({"a": 2, "b": 3})
@@ -433,7 +490,7 @@ def test_dispense_while_halted_is_abandoned_at_once():
     assert table.outcomes["h"]["state"] == "abandoned" and table.mech.out == 0
 
 
-def test_lid_open_waits_and_resumes_when_closed():
+def test_lid_open_waits_and_goes_on_after_a_press_once_closed():
     table = Table(operator=False)
     table.dispense(9, "lid")
     table.run(stop=lambda: table.mech.out == 4)
@@ -441,7 +498,7 @@ def test_lid_open_waits_and_resumes_when_closed():
     table.run(until=table.now + 20)
     assert table.dealer.get_status()["current"]["state"] == "waiting_lid"
     table.feed(LidLevel(False))
-    table.run()
+    assert_waits_for_a_press(table, "lid", "after_lid")
     assert table.outcomes["lid"]["cards"] == 9 and table.mech.out == 9
 
 
@@ -455,7 +512,7 @@ def test_a_card_crossing_when_the_run_is_cut_counts_for_the_dispense():
     table.run(until=table.now + 1)
     assert table.dealer.get_status()["current"]["cards"] == 3
     table.feed(LidLevel(False))
-    table.run()
+    assert_waits_for_a_press(table, "x", "after_lid")
     assert table.outcomes["x"]["cards"] == 6 and table.mech.out == 6
     assert [i.count for i in table.core_inputs if isinstance(i, Dispense)] == [6, 3]
 
@@ -536,5 +593,8 @@ def test_a_refusal_with_retry_time_zero_still_waits():
     assert [e.params["state"] for e in out] == ["waiting_motor"]
     assert dealer.next_deadline() > 10.0
     assert dealer.tick(10.0) == []
-    again = dealer.tick(dealer.next_deadline())
+    rested = dealer.tick(dealer.next_deadline())
+    assert [type(i).__name__ for i in rested] == ["Hold", "Emit"]
+    assert rested[1].params["state"] == "waiting_press"
+    again = dealer.on_event("resume", {"source": "button", "request": None, "pending": []}, 11.0)
     assert [type(i).__name__ for i in again] == ["Emit", "Dispense"] and again[1].count == 3

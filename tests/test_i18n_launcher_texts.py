@@ -43,7 +43,12 @@ def test_a_dispense_waiting_for_a_stuck_card_says_so_in_the_language_of_each_req
         french = running.call("status/get", lang="fr")["dealer"]["current"]
         english = running.call("status/get", lang="en")["dealer"]["current"]
         running.call("sim/clear")
+        running.wait_for(lambda s: s["pending"] is not None)
+        waiting = running.call("status/get", lang="fr")
+        running.call("launcher/resume")
         dispensing.join(30)
+    assert waiting["pending_text"] == waiting["dealer"]["current"]["reason"] == (
+        "le bourrage est dégagé : appuyez sur le bouton pour continuer (2 cartes à distribuer)")
     assert french["reason"] == "une carte est coincée dans la fente : retirez-la"
     assert english["reason"] == "a card is stuck in the slot: pull it out"
     assert french["reason_object"] == english["reason_object"] == {"id": "dispense_waiting_jam"}
@@ -155,11 +160,14 @@ def test_launcherctl_dispense_says_what_it_waits_for_in_its_language(daemon_proc
     try:
         first = dispense.stderr.readline()
         proc.call("sim/clear")
+        second = dispense.stderr.readline()
+        proc.call("launcher/resume")
         out, rest = dispense.communicate(timeout=60)
     finally:
         dispense.kill()
     assert re.fullmatch(r"launcherctl: une carte est coincée dans la fente : retirez-la \(\d sur 3 sorties\)\n",
                         first), first
+    assert "appuyez sur le bouton pour continuer" in second, second
     assert dispense.returncode == 0 and out.startswith("appui")
 
 

@@ -24,6 +24,12 @@ SCRIPT = ROOT / "systemd" / "install.sh"
 UNIT = ROOT / "systemd" / "launcherd.service"
 BOOT_BEGIN = "# >>> card-launcher: motor pins driven low from early boot (systemd/install.sh)"
 BOOT_END = "# <<< card-launcher"
+
+
+def WATCHDOG_CONF(root: Path) -> Path:
+    return root / "etc" / "systemd" / "system.conf.d" / "card-launcher-watchdog.conf"
+
+
 MUTATORS = (
     "apt-get", "groupadd", "groupdel", "useradd", "userdel", "usermod", "systemctl",
     "install", "ln", "rm", "mv", "cp", "mkdir", "chmod", "chown", "mktemp", "tar", "pip", "pip3",
@@ -148,6 +154,8 @@ def test_dry_run_lists_every_install_step_in_order_and_changes_nothing(stubs, sc
             f"install -m 0644 {ROOT}/firmware/launcher.toml {scratch}/etc/card-launcher/launcher.toml",
             f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=12,13,16=op,dl', '{BOOT_END}'"
             f" into {scratch}/boot/firmware/config.txt",
+            f"install -d -m 0755 {scratch}/etc/systemd/system.conf.d",
+            f"write '[Manager]' and 'RuntimeWatchdogSec=10s' into {WATCHDOG_CONF(scratch)}",
             f"install -m 0644 {UNIT} {scratch}/etc/systemd/system/launcherd.service",
             "systemctl daemon-reload",
             "systemctl enable launcherd.service",
@@ -338,6 +346,27 @@ def test_an_existing_config_is_kept_and_its_motor_pins_go_to_config_txt(stubs, s
     assert not any(step.startswith(("groupadd", "useradd")) for step in steps)
 
 
+def test_a_blasters_release_actuator_is_what_config_txt_holds_low(stubs, scratch):
+    config = scratch / "etc" / "card-launcher" / "launcher.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[device]\nkind = "blaster"\n[blaster]\nactuator = 22\n')
+    result = run_script("--dry-run", stubs=stubs, root=scratch, accounts="present")
+    assert result.returncode == 0, result.stderr
+    assert (f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=22=op,dl', '{BOOT_END}'"
+            f" into {scratch}/boot/firmware/config.txt") in actions(result.stdout)
+
+
+def test_the_watchdog_drop_in_is_written_once_and_kept_when_in_place(tmp_path):
+    env = {**os.environ, "CARD_LAUNCHER_ROOT": str(tmp_path)}
+    script = f"source {shlex.quote(str(SCRIPT))}; configure_watchdog"
+    first = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30, env=env)
+    assert first.returncode == 0, first.stderr
+    assert WATCHDOG_CONF(tmp_path).read_text().splitlines()[1:] == ["[Manager]", "RuntimeWatchdogSec=10s"]
+    again = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30, env=env)
+    assert "systemd already feeds the hardware watchdog" in again.stdout
+    assert "write" not in again.stdout
+
+
 def test_a_boot_block_already_in_place_is_left_alone(stubs, scratch):
     config_txt = scratch / "boot" / "firmware" / "config.txt"
     config_txt.write_text(config_txt.read_text() + f"{BOOT_BEGIN}\n[all]\ngpio=12,13,16=op,dl\n{BOOT_END}\n")
@@ -373,6 +402,8 @@ def test_dry_run_uninstall_lists_every_removal_and_names_what_is_kept(stubs, scr
     (scratch / "opt" / "card-launcher" / "bin").mkdir(parents=True)
     config_txt = scratch / "boot" / "firmware" / "config.txt"
     config_txt.write_text(config_txt.read_text() + f"{BOOT_BEGIN}\n[all]\ngpio=12,13,16=op,dl\n{BOOT_END}\n")
+    WATCHDOG_CONF(scratch).parent.mkdir(parents=True)
+    WATCHDOG_CONF(scratch).write_text("[Manager]\nRuntimeWatchdogSec=10s\n")
     before = snapshot(scratch)
 
     result = run_script("--dry-run", "--uninstall", stubs=stubs, root=scratch, accounts="present")
@@ -387,6 +418,7 @@ def test_dry_run_uninstall_lists_every_removal_and_names_what_is_kept(stubs, scr
             f"rm -f {scratch}/usr/local/bin/launcherctl {scratch}/usr/local/bin/launcherd",
             f"rm -rf {scratch}/opt/card-launcher",
             f"remove the card-launcher lines ('{BOOT_BEGIN}' to '{BOOT_END}') from {config_txt}",
+            f"rm -f {WATCHDOG_CONF(scratch)}",
             "userdel card-launcher",
             "groupdel card-launcher",
         ],

@@ -184,7 +184,7 @@ def test_chained_dispenses_keep_the_motor_within_max_on_and_the_duty_share():
 def test_a_request_after_a_spent_chain_is_refused_with_the_rest_it_needs():
     bench = Bench(LOOP)
     bench.feed(Dispense(500, request=1))
-    bench.wait(2.6)  # to the launch timeout, then the 60 ms pulse
+    bench.wait(2.6)  # to the launch timeout, a 30 ms coast, then the 60 ms pulse
     assert bench.named("launched")[0]["ended"] == "timeout"
     bench.feed(Dispense(500, request=2))
     bench.wait(1)  # 0.44 s of chain left: cut there, not a fault
@@ -194,10 +194,14 @@ def test_a_request_after_a_spent_chain_is_refused_with_the_rest_it_needs():
     bench.feed(Launch(request=3))
     (refused,) = bench.named("refused")
     assert refused["request"] == 3 and refused["event"] == "Launch"
-    # Cut at 2.6 + 0.44 s; rested 3 s after that.
-    assert refused["reason"] == {"id": "motor_needs_rest", "seconds": 1.9}
-    assert render(refused["reason"], "en") == "the motor needs 1.9 s of rest"
-    assert abs(refused["retry_after_s"] - 1.94) < 0.002
+    # Cut when the chain's on-time reached 3 s (the coasts before the pulses are off-time), then
+    # rested 3 s after that.
+    cut = bench.runs[-1][1]
+    on_time = sum(end - start for start, end in bench.runs)
+    assert abs(on_time - 3.0) < 1e-6
+    assert abs(refused["retry_after_s"] - (cut + 3.0 - bench.now)) < 0.002
+    assert refused["reason"] == {"id": "motor_needs_rest", "seconds": round(cut + 3.0 - bench.now, 1)}
+    assert render(refused["reason"], "en") == f"the motor needs {refused['reason']['seconds']} s of rest"
     bench.wait(refused["retry_after_s"])
     bench.feed(Launch(request=4))
     assert bench.named("press")[-1]["request"] == 4 and bench.direction == "forward"

@@ -12,7 +12,8 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware.config import load_config
 from firmware.errors import HardwareError
-from firmware.safe_off import motor_pins, run_safe_off, safe_off
+from firmware.config import moving_pins
+from firmware.safe_off import run_safe_off, safe_off
 
 
 @pytest.fixture
@@ -30,10 +31,10 @@ def assert_driven_low(factory, pins):
         assert pin.frequency is None, f"GPIO {number} still runs PWM"
 
 
-def test_motor_pins_are_forward_reverse_and_enable_when_fitted():
+def test_moving_pins_are_forward_reverse_and_enable_when_fitted():
     config = load_config()
-    assert motor_pins(config) == [12, 13, 16]
-    assert motor_pins(config.replace("pins", motor_enable=False)) == [12, 13]
+    assert moving_pins(config) == [12, 13, 16]
+    assert moving_pins(config.replace("pins", motor_enable=False)) == [12, 13]
 
 
 def test_a_running_motor_is_driven_low_without_a_blip(factory):

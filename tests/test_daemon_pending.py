@@ -1,0 +1,80 @@
+"""No motion without a person's fresh press (issue #20), through a real daemon on simulated pins:
+a dispense that a jam stopped waits after the card is pulled out, status/get says what waits in
+``pending``, and the button (``launcher/press``), ``launcher/resume`` or ``launcherctl resume``
+lets it go on; that press is not also a launch."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ThreadDaemon
+from firmware.errors import ApiError
+
+SLOW = "[sim]\ncards_per_second = 20.0\nhopper = 100\n"
+
+
+def jam_a_dispense(running: ThreadDaemon, client, count: int):
+    """A dispense of ``count`` whose fourth card sticks, pulled out again: returns its request id."""
+    running.wait_for(lambda s: s["state"] == "ready")
+    request = client.send("launcher/dispense", {"count": count})
+    running.wait_for(lambda s: s["cards_ejected"] >= 3)
+    running.call("sim/jam")
+    running.wait_for(lambda s: s["state"] == "jammed")
+    running.call("sim/clear")
+    return request
+
+
+def test_a_jam_pulled_out_leaves_the_dispense_waiting_for_a_press(tmp_path):
+    with ThreadDaemon(tmp_path, SLOW) as running, running.client(timeout=60) as client:
+        request = jam_a_dispense(running, client, 8)
+        status = running.wait_for(lambda s: s["pending"] is not None)
+        pending = status["pending"]
+        assert pending["id"] == "dispense_waiting_press" and pending["after"] == {"id": "after_jam"}
+        assert pending["count"] == 8 - status["dealer"]["current"]["cards"]
+        assert status["pending_text"].startswith("the jam is cleared: press the button to go on")
+        assert status["state"] == "ready" and status["motor"]["on"] is False
+        assert status["dealer"]["current"]["state"] == "waiting_press"
+        out, given = status["sim"]["cards_out"], status["dealer"]["current"]["cards"]
+        presses = status["presses"]
+
+        answer = running.call("launcher/press")  # the simulated button
+        assert answer["event"] == "resume"
+        reply = next(m for m in client.messages() if m.get("id") == request)["result"]
+        status = running.call("status/get")
+    assert (reply["state"], reply["cards"]) == ("done", 8)
+    assert status["sim"]["cards_out"] - out == 8 - given, "the rest of the count, and nothing while it waited"
+    assert status["presses"] == presses, "the press that resumed was not also a launch"
+    assert status["pending"] is None
+
+
+def test_launcher_resume_lets_it_go_on_and_is_refused_when_nothing_waits(tmp_path):
+    with ThreadDaemon(tmp_path, SLOW) as running, running.client(timeout=60) as client:
+        with pytest.raises(ApiError) as refused:
+            running.call("launcher/resume")
+        assert "nothing waits for a press" in str(refused.value)
+        request = jam_a_dispense(running, client, 6)
+        running.wait_for(lambda s: s["pending"] is not None)
+        status = running.call("launcher/resume")
+        assert status["pending"] is None
+        reply = next(m for m in client.messages() if m.get("id") == request)["result"]
+    assert (reply["state"], reply["cards"], reply["remaining"]) == ("done", 6, 0)
+
+
+def test_launcherctl_resume(tmp_path):
+    with ThreadDaemon(tmp_path, SLOW) as running, running.client(timeout=60) as client:
+        request = jam_a_dispense(running, client, 5)
+        running.wait_for(lambda s: s["pending"] is not None)
+        shown = subprocess.run([sys.executable, "-m", "firmware.cli", "--socket", str(running.daemon.socket_path),
+                                "status"], capture_output=True, text=True, timeout=30)
+        assert "waiting    the jam is cleared: press the button to go on" in shown.stdout
+        done = subprocess.run([sys.executable, "-m", "firmware.cli", "--socket", str(running.daemon.socket_path),
+                               "resume"], capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0, done.stderr
+        reply = next(m for m in client.messages() if m.get("id") == request)["result"]
+        again = subprocess.run([sys.executable, "-m", "firmware.cli", "--socket", str(running.daemon.socket_path),
+                                "resume"], capture_output=True, text=True, timeout=30)
+    assert reply["cards"] == 5
+    assert again.returncode == 1 and "nothing waits for a press" in again.stdout + again.stderr
