@@ -67,7 +67,7 @@ def test_a_game_from_a_phone(stack, browser_context):
     from playwright.sync_api import expect
 
     code = stack.code()
-    wrong = "000000" if code != "000000" else "111111"
+    wrong = "00000000" if code != "00000000" else "11111111"
     page = browser_context.new_page()
     page.goto(stack.url + "/")
     expect_text(page, "#link", "live")
