@@ -30,6 +30,9 @@ PER_ADDRESS = 32
 MAX_CONNECTIONS = 4096
 # Descriptors kept for launcherd's socket, the listening sockets, files served and the log.
 RESERVED_DESCRIPTORS = 64
+# asyncio accepts up to this many connections in one go, before any is looked at: it must stay
+# well within the reserve, or a burst runs out of descriptors before the cap can close any.
+ACCEPT_BACKLOG = RESERVED_DESCRIPTORS // 2
 DESCRIPTOR_ERRORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 

@@ -34,7 +34,7 @@ from firmware.i18n import is_message
 from firmware.paths import client_socket
 
 from ..messages import CATALOGUE, LANGUAGES, MessageError, default_language, render
-from .connections import HEADER_TIMEOUT_S, KEEPALIVE_S, Gate
+from .connections import ACCEPT_BACKLOG, HEADER_TIMEOUT_S, KEEPALIVE_S, Gate
 from .guard import HEAVY_READ_COST, CodeGuard, HostRule, ReadLimit, Summary
 from .link import DaemonDown, Link
 
@@ -568,7 +568,7 @@ async def serve(page: WebApp, host: str, port: int, path: Path) -> None:
     for number in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(number, stop.set)
     try:
-        server = await loop.create_server(page.gate, host, port, reuse_address=True)
+        server = await loop.create_server(page.gate, host, port, reuse_address=True, backlog=ACCEPT_BACKLOG)
         shown = f"[{host}]" if ":" in host else host
         log.info("serving the table page on http://%s:%d/ (launcherd at %s; at most %d connections)",
                  shown, port, path, page.gate.limit)
