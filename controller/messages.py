@@ -224,8 +224,8 @@ _GAME: dict[str, Text] = {
     "players_not_list": _t("players must be a list of names in seat order"),
     "players_count": _t("%(minimum)d to %(maximum)d players, not %(count)d", minimum="int",
                         maximum="int", count="int"),
-    "player_name_bad": _t("a name must be a non-empty text, no '=', no outer spaces: %(name)s",
-                          name="raw"),
+    "player_name_bad": _t("a name is 1 to %(maximum)d characters, with no control characters, no '='"
+                          " and no spaces around it: %(name)s", maximum="int", name="raw"),
     "players_same_name": _t("two players are named %(name)s (names ignore case)", name="raw"),
     "unknown_ruleset": _t("unknown ruleset %(ruleset)s; rulesets: %(rulesets)s", ruleset="raw",
                           rulesets="list"),
