@@ -861,6 +861,7 @@ _VOICE: dict[str, Text] = {
     "voice_nothing": _t("Nothing for %(player)s", player="name"),
     "voice_empty": _t("The launcher is empty"),
     "voice_jam": _t("A card is stuck"),
+    "voice_halted": _t("The launcher has stopped: see the table page"),
     "voice_round_won": _t("%(player)s wins round %(round)d", player="name", round="int"),
 }
 

@@ -158,8 +158,9 @@ def test_a_foreign_host_is_refused(stack, path):
 
 
 def test_a_host_given_with_allow_host_is_served():
-    running = Stack(web_args=["--allow-host", "table.example"]).start()
+    running = Stack(web_args=["--allow-host", "table.example"])
     try:
+        running.start()
         status, _, headers = running.request("GET", "/api/qr.svg", code=running.code(),
                                              headers={"Host": "table.example:8080"})
         assert status == 200 and headers["X-Page-Url"].startswith("http://table.example:8080/")
