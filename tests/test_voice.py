@@ -421,3 +421,13 @@ def test_a_halt_is_an_alert_said_first():
     announcer = Announcer()
     announcer.launcher_event("halted", {"reason": "x"}, 0.0)
     assert announcer.alert_waiting() and announcer.next(0.0) == {"id": "voice_halted"}
+
+
+def test_trouble_with_the_game_log_is_an_alert():
+    announcer = Announcer("quiet")
+    damage = {"id": "damage", "what": {"id": "log_gone", "path": "/x"}, "todo": {"id": "log_gone_todo"}}
+    announcer.launcher_event("game/message", {"message": damage, "text": "..."}, 0.0)
+    assert announcer.alert_waiting() and render(announcer.next(0.0), "fr") == \
+        "Problème avec le journal de partie : voyez la page de la table"
+    announcer.launcher_event("game/message", {"message": {"id": "owes", "player": "Bob", "presses": 2}}, 0.0)
+    assert announcer.next(0.0) is None

@@ -80,6 +80,8 @@ class Announcer:
             self._say(1, ALERT, now, {"id": "voice_empty"})
         elif name == "halted":
             self._say(1, ALERT, now, {"id": "voice_halted"})
+        elif name == "game/message" and (params.get("message") or {}).get("id") == "damage":
+            self._say(1, ALERT, now, {"id": "voice_log_trouble"})  # a full disk, a damaged log: at once
 
     # ---- output ----------------------------------------------------------------------------
 
