@@ -44,6 +44,7 @@ STATIC = Path(__file__).with_name("static")
 CODE_HEADER = "X-Join-Code"
 # Set after one right code: the phone's later actions are not checked (nor counted) again.
 SESSION_COOKIE = "launcher_session"
+NEW_SESSION = web.RequestKey("new_session", str)  # the token to set as the cookie on this reply
 DEFAULT_LISTEN = "0.0.0.0:8080"
 # Reading needs no code; everything else under game/ changes the table.
 READ_METHODS = frozenset({"game/status", "game/log", "game/scores", "game/history", "game/rules",
@@ -272,8 +273,8 @@ class WebApp:
         finally:
             if self.gate is not None:
                 self.gate.request_ended(request.transport)
-        if request.get("session"):
-            response.set_cookie(SESSION_COOKIE, request["session"], httponly=True, samesite="Strict", path="/")
+        if NEW_SESSION in request:
+            response.set_cookie(SESSION_COOKIE, request[NEW_SESSION], httponly=True, samesite="Strict", path="/")
         return response
 
     # ---- events ------------------------------------------------------------------------------
@@ -363,7 +364,7 @@ class WebApp:
             self.refused_codes.note(address, f"{refused}: wrong join code")
             raise _json_error(403, "join_code", own_text("wrong_code", lang))
         self.guard.proved_right(guess)
-        request["session"] = self.guard.open_session(code)
+        request[NEW_SESSION] = self.guard.open_session(code)
 
     async def _body(self, request: web.Request) -> dict[str, Any]:
         if not request.can_read_body:
@@ -394,6 +395,10 @@ class WebApp:
         lang = self.language(request)
         launcher = await self._call("status/get", lang=lang)
         game = launcher.pop("game", None)
+        layer = launcher.pop("game_layer", None)  # whether launcherd's game layer is up (None: no layer)
+        if layer is not None:
+            layer = {"state": layer.get("state"), "reason_object": layer.get("reason_object"),
+                     "reason": shown(layer.get("reason_object"), lang, layer.get("reason"))}
         state: dict[str, Any] = {
             "lang": lang,  # the language of every text below: the page shows its own labels in it
             "connected": True,
@@ -403,10 +408,13 @@ class WebApp:
             "game": game if game and "ruleset" in game else None,
             "game_error": (game or {}).get("error") if game else own_text("no_game", lang),
             "game_damage": (game or {}).get("damage"),  # why there is no game: the log's damage
+            "game_layer": layer,
             "scores": None,
             "last_burst": None,
             "messages": [{**kept, "text": shown(kept["message"], lang, kept["text"])} for kept in self.messages],
         }
+        if game is None and layer is not None and layer["state"] != "up":
+            state["game_error"] = layer["reason"]  # not "no game yet": the game cannot be asked now
         if state["game"] is not None:
             # game/status reads the hopper afresh: a reload while ready is no event, and status/get's
             # copy of the game would still advise reloading.

@@ -225,7 +225,7 @@ def test_the_page_in_french_by_the_switch_remembered_and_back(stack, browser_con
     expect_text(page, "h1", "^Lanceur de cartes$")
     expect_text(page, "#cards button[data-card='hit-2']", "Appuyer 2 fois")  # the French rule book's names
     expect_text(page, "#act h2", "^Jouer$")
-    expect(page.locator("#code")).to_have_attribute("placeholder", "6 chiffres")
+    expect(page.locator("#code")).to_have_attribute("placeholder", "8 chiffres")
     # French is longer: the page still fits a phone and every control is still a thumb's size.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     too_small = page.evaluate("""() => [...document.querySelectorAll('button, summary, input, select, a')]

@@ -32,6 +32,8 @@ const TEXTS = {
     untilCards: "until cards", uno_reason: "Uno penalty", hint_reason: "advice penalty",
     firstCard: "the card turned up", lastCardAttack: "last-card attack: those cards count in the score",
     damage: (what, todo) => `⚠ game log: ${what} · what to do: ${todo}`,
+    gameStarting: (why) => `… the game is starting${why ? `: ${why}` : ""}`,
+    gameDown: (why) => `⚠ the game is not available${why ? `: ${why}` : ""}; the launcher still works`,
     noGame: "No game", startOne: "start one under New game",
     roundLine: (round, ruleset, dealer) => `Round ${round} · ${ruleset} · dealer ${dealer}`,
     clockwise: "↻ play goes clockwise", counterclockwise: "↺ play goes counterclockwise", and: " and ",
@@ -82,6 +84,8 @@ const TEXTS = {
     untilCards: "jusqu'aux cartes", uno_reason: "pénalité Uno", hint_reason: "pénalité de conseil",
     firstCard: "la carte retournée", lastCardAttack: "attaque sur la dernière carte : ces cartes comptent dans le score",
     damage: (what, todo) => `⚠ journal de partie : ${what} · que faire : ${todo}`,
+    gameStarting: (why) => `… le jeu démarre${why ? ` : ${why}` : ""}`,
+    gameDown: (why) => `⚠ le jeu n'est pas disponible${why ? ` : ${why}` : ""} ; le lanceur fonctionne toujours`,
     noGame: "Pas de partie", startOne: "lancez-en une sous Nouvelle partie",
     roundLine: (round, ruleset, dealer) => `Manche ${round} · ${ruleset} · ${dealer} distribue`,
     clockwise: "↻ le jeu tourne dans le sens des aiguilles d'une montre",
@@ -458,8 +462,17 @@ function renderMessages() {
   $("#messages").replaceChildren(...state.messages.slice(-8).reverse().map((m) => el("li", {}, m.text)));
 }
 
+function renderGameLayer() {
+  // Whether launcherd's game layer is up (status/get's game_layer): its reason in the page's language.
+  const layer = state.game_layer;
+  const down = Boolean(layer && layer.state !== "up");
+  $("#game-layer").hidden = !down;
+  if (down) $("#game-layer").textContent = t(layer.state === "starting" ? "gameStarting" : "gameDown", layer.reason);
+}
+
 function render() {
   const game = state.game;
+  renderGameLayer();
   renderTurn(game);
   renderDamage(game);
   renderLauncher();
