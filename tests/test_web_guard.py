@@ -217,3 +217,29 @@ def test_the_session_is_an_httponly_strict_cookie_and_never_in_a_reply(stack):
     cookie = headers.get("Set-Cookie", "")
     assert cookie.startswith("launcher_session=") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
     assert "launcher_session" not in json.dumps(stack.get("/api/state")[1])
+
+
+def test_a_summary_logs_the_first_at_once_then_a_count_a_minute(caplog):
+    import logging
+
+    from controller.web.guard import Summary
+
+    now = [0.0]
+    summary = Summary(logging.getLogger("test-summary"), "join codes refused", clock=lambda: now[0])
+    with caplog.at_level(logging.WARNING, "test-summary"):
+        for second in range(150):
+            now[0] = float(second)
+            summary.note(f"10.0.0.{second % 3}", f"refused number {second}")
+        summary.flush()
+    lines = [record.getMessage() for record in caplog.records]
+    assert lines == ["join codes refused: refused number 0",
+                     "join codes refused: 59 more in the last 60 s, from 3 address(es)",
+                     "join codes refused: 60 more in the last 60 s, from 3 address(es)"]
+    with caplog.at_level(logging.WARNING, "test-summary"):
+        now[0] = 180.0
+        summary.flush()  # the server flushes every second: the rest come out on time
+        now[0] = 240.0
+        summary.flush()  # a quiet minute ends it: the next refusal is logged at once again
+        summary.note("10.0.0.9", "refused again")
+    assert [record.getMessage() for record in caplog.records][3:] == [
+        "join codes refused: 30 more in the last 60 s, from 3 address(es)", "join codes refused: refused again"]
