@@ -83,10 +83,6 @@ def describe(action: dict[str, Any]) -> str:
     return f"{who}: {line}" if who else line
 
 
-def write_failed(exc: BaseException) -> Message:
-    return message("write_failed", reason=str(exc))
-
-
 def nothing_to_repair(log_path: Any) -> Message:
     return message("nothing_to_repair", path=str(log_path))
 

@@ -29,6 +29,7 @@ DAMAGED = "damaged"  # the file cannot be read as a game log: move it aside
 UNREPLAYABLE = "unreplayable"  # the file is sound, one match in it is not: start another or move it aside
 READ_ONLY = "read_only"  # the directory or file cannot be written: fix ownership, keep the log
 GONE = "gone"  # the state directory or the log was deleted or replaced while the daemon ran
+UNWRITABLE = "unwritable"  # a write failed for a passing reason (a full disk): each action tries again
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,12 @@ def read_only(path: Path, detail: str) -> Damage:
 
 def gone(path: Path) -> Damage:
     return Damage(GONE, message("log_gone", path=str(path)), message("log_gone_todo"), str(path))
+
+
+def unwritable(path: Path, detail: str, since: datetime) -> Damage:
+    return Damage(UNWRITABLE, message("log_unwritable", path=str(path), since=f"{since:%H:%M:%S} UTC",
+                                      reason=detail),
+                  message("log_unwritable_todo", dir=str(path.parent)), str(path))
 
 
 def _cannot_write(path: Path, exc: BaseException) -> bool:

@@ -1,4 +1,4 @@
-"""The table's join code: six digits that let a phone act on the game (issue #12).
+"""The table's join code: eight digits that let a phone act on the game (issues #12, #22).
 
 Anyone on the LAN may look at the table page; every action needs the code. The code belongs to the
 table, so the game layer keeps it, in its own small file of the state directory rather than in the
@@ -21,7 +21,8 @@ from typing import Callable
 log = logging.getLogger("launcherd.game")
 
 FILENAME = "join-code"
-DIGITS = 6
+# 10^8 codes: with launcher-web's limit for the whole table, guessing takes years (docs/web.md).
+DIGITS = 8
 
 
 def _fresh(randbelow: Callable[[int], int]) -> str:
@@ -29,7 +30,7 @@ def _fresh(randbelow: Callable[[int], int]) -> str:
 
 
 def well_formed(code: object) -> bool:
-    """Six ASCII digits, nothing else (no spaces, no signs, no other scripts' digits)."""
+    """DIGITS ASCII digits, nothing else (no spaces, no signs, no other scripts' digits)."""
     return isinstance(code, str) and len(code) == DIGITS and code.isascii() and code.isdigit()
 
 
@@ -68,7 +69,7 @@ class JoinCode:
             log.warning("game: the join code in %s cannot be read (%s): a new one is made", self.path, exc)
             return None
         if not well_formed(text):
-            log.warning("game: %s does not hold a six-digit code: a new one is made", self.path)
+            log.warning("game: %s does not hold a %d-digit code: a new one is made", self.path, DIGITS)
             return None
         return text
 

@@ -224,8 +224,8 @@ _GAME: dict[str, Text] = {
     "players_not_list": _t("players must be a list of names in seat order"),
     "players_count": _t("%(minimum)d to %(maximum)d players, not %(count)d", minimum="int",
                         maximum="int", count="int"),
-    "player_name_bad": _t("a name must be a non-empty text, no '=', no outer spaces: %(name)s",
-                          name="raw"),
+    "player_name_bad": _t("a name is 1 to %(maximum)d characters, with no control characters, no '='"
+                          " and no spaces around it: %(name)s", maximum="int", name="raw"),
     "players_same_name": _t("two players are named %(name)s (names ignore case)", name="raw"),
     "unknown_ruleset": _t("unknown ruleset %(ruleset)s; rulesets: %(rulesets)s", ruleset="raw",
                           rulesets="list"),
@@ -402,8 +402,6 @@ _GAME: dict[str, Text] = {
     "set_aside": _t("match %(match)d is set aside: game resume %(match)d brings it back", match="int"),
     "no_game": _t("no game yet (the game log is %(path)s): start one with launcherctl game new"
                   " --players A,B,...", path="text"),
-    "write_failed": _t("the game log cannot be written (%(reason)s); nothing was changed",
-                       reason="text"),
     "nothing_to_repair": _t("the game log %(path)s is sound: nothing to repair", path="text"),
     "log_moved_aside": _t("the game log was moved aside to %(path)s; a fresh one is started",
                           path="text"),
@@ -430,6 +428,11 @@ _GAME: dict[str, Text] = {
     "match_unreplayable_todo": _t(
         "launcherctl game log shows its actions; launcherctl game new starts another match in the"
         " same log, or launcherctl game repair moves the whole log aside"),
+    "log_unwritable": _t("the game log %(path)s cannot be written since %(since)s (%(reason)s): actions"
+                         " are refused and presses are not recorded", path="text", since="text",
+                         reason="text"),
+    "log_unwritable_todo": _t("free space on the disk of %(dir)s (df -h %(dir)s); the next action writes the"
+                              " log again", dir="text"),
     "log_read_only": _t("the game log %(path)s cannot be written (%(reason)s)", path="text",
                         reason="text"),
     "log_read_only_todo": _t(
@@ -890,6 +893,8 @@ _VOICE: dict[str, Text] = {
     "voice_nothing": _t("Nothing for %(player)s", player="name"),
     "voice_empty": _t("The launcher is empty"),
     "voice_jam": _t("A card is stuck"),
+    "voice_halted": _t("The launcher has stopped: see the table page"),
+    "voice_log_trouble": _t("Trouble with the game log: see the table page"),
     "voice_round_won": _t("%(player)s wins round %(round)d", player="name", round="int"),
 }
 

@@ -12,6 +12,7 @@ checks them against the ruleset and fills in the defaults.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
@@ -167,22 +168,37 @@ DEFAULT_RULESET = "attack-mega-hit"
 FLOW_RULESETS = ("blast", "classic", "despicable-me-4")
 RULESET_IDS = tuple(RULESETS) + FLOW_RULESETS  # every ruleset a game may be started with
 MIN_PLAYERS, MAX_PLAYERS = 2, 10  # rules.md §1
+# A name is said by the voice and shown on a phone in large type: a few words at most (issue 22).
+MAX_NAME = 24
+# Joiners that emoji names are made of; every other control or format character is refused.
+_NAME_JOINERS = frozenset("\u200c\u200d")
+
+
+def _fit_name(name: object) -> bool:
+    """A text of 1 to MAX_NAME characters, no control characters (NUL, escapes, bidi overrides,
+    line separators), no "=" (it would make the "Bob=37" form of a hand ambiguous), no outer spaces."""
+    if not isinstance(name, str) or not name.strip() or name != name.strip() or "=" in name:
+        return False
+    return len(name) <= MAX_NAME and not any(
+        unicodedata.category(char)[0] == "C" and char not in _NAME_JOINERS
+        or unicodedata.category(char) in ("Zl", "Zp") for char in name)
 
 
 def seating(players: object) -> tuple[str, ...]:
     """The players' names in seat order, checked once for the game and the score counter alike.
 
-    Refused: not a list of texts, fewer than 2 or more than 10, an empty name, spaces around a name,
-    a "=" (it would make the "Bob=37" form of a hand ambiguous) or two names equal but for case
-    (players type names in any case).
+    Refused: not a list of texts, fewer than 2 or more than 10, a name that is not fit
+    (:func:`_fit_name`) or two names equal but for case (players type names in any case).
     """
     if isinstance(players, str) or not isinstance(players, (list, tuple)):
         raise InvalidParams(message("players_not_list"))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise InvalidParams(message("players_count", minimum=MIN_PLAYERS, maximum=MAX_PLAYERS, count=len(players)))
     for name in players:
-        if not isinstance(name, str) or not name.strip() or name != name.strip() or "=" in name:
-            raise InvalidParams(message("player_name_bad", name=repr(name)))
+        if not _fit_name(name):
+            shown = repr(name)  # escapes shown as escapes; a long one cut short
+            shown = shown if len(shown) <= MAX_NAME + 2 else shown[:MAX_NAME + 1] + "…"
+            raise InvalidParams(message("player_name_bad", maximum=MAX_NAME, name=shown))
     folded = [name.casefold() for name in players]
     duplicate = next((n for n, f in zip(players, folded) if folded.count(f) > 1), None)
     if duplicate is not None:

@@ -48,6 +48,7 @@ import asyncio
 import logging
 import sqlite3
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from typing import Any, Awaitable, Callable, Iterator
 
 from firmware.api import Param
@@ -141,7 +142,7 @@ class GameService:
     def _writable(self) -> Store:
         """The store, for an action: refused while damaged, unwritable, or deleted under the daemon."""
         store = self._readable()
-        if self.damage is not None and self.damage.kind != damages.UNREPLAYABLE:
+        if self.damage is not None and self.damage.kind not in (damages.UNREPLAYABLE, damages.UNWRITABLE):
             raise GameUnavailable(self.damage)
         # Checked before every write: a log deleted with its directory still takes writes (the open
         # file lives on), and an action acknowledged there would be lost at the next start.
@@ -165,10 +166,16 @@ class GameService:
             yield store
         except sqlite3.Error as exc:
             found = damages.on_write(store.path, exc)
-            if found is not None:
-                raise self._broken(found) from None
-            log.exception("game: writing the log failed")
-            raise Unavailable(says.write_failed(exc)) from None
+            if found is None:  # a passing trouble (a full disk): said at once, logged once, retried
+                found = self.damage if self._unwritable() else damages.unwritable(
+                    store.path, str(exc), datetime.now(timezone.utc))
+            raise self._broken(found) from None
+        if self._unwritable():
+            log.warning("game: the log is written again")
+            self.damage = None
+
+    def _unwritable(self) -> bool:
+        return self.damage is not None and self.damage.kind == damages.UNWRITABLE
 
     def repair(self) -> dict[str, Any]:
         """``game/repair``: what the damage calls for, done now that the table asks."""

@@ -46,6 +46,9 @@ MAX_IN_FLIGHT = 16
 # Always run, whatever is in flight: stopping the motor never waits behind anything.
 UNLIMITED_METHODS = frozenset({"system/estop"})
 REQUIRED = object()
+# Whole numbers a parameter may carry: those a double holds exactly (every JSON reader agrees on
+# them). Past this no count, id or duration means anything, and SQLite's integers end at 2^63.
+INT_BOUND = 2**53
 
 Handler = Callable[[dict[str, Any]], Any | Awaitable[Any]]
 
@@ -67,7 +70,7 @@ class Param:
         expected = self.type
         ok = isinstance(value, expected) and not (expected in (int, float) and isinstance(value, bool))
         if expected is float and isinstance(value, int) and not isinstance(value, bool):
-            ok = abs(value) <= 2**53  # beyond that no angle or count makes sense, and float() may overflow
+            ok = abs(value) <= INT_BOUND  # beyond that no angle or count makes sense, and float() may overflow
             value = float(value) if ok else value
         if ok and isinstance(value, float) and not math.isfinite(value):
             ok = False
@@ -77,6 +80,8 @@ class Param:
             raise InvalidParams(f"{method}: {name} must be at least {self.minimum}, got {_short(value)}")
         if self.maximum is not None and value > self.maximum:
             raise InvalidParams(f"{method}: {name} must be at most {self.maximum}, got {_short(value)}")
+        if expected is int and abs(value) > INT_BOUND:
+            raise InvalidParams(f"{method}: {name} must be a whole number from -2^53 to 2^53, got {_short(value)}")
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
             raise InvalidParams(f"{method}: {name} must be one of {allowed}, got {_short(value)}")

@@ -21,19 +21,19 @@ def ctl(running: ThreadDaemon, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=30)
 
 
-def test_the_code_is_six_digits_kept_across_restarts_and_rotated_on_request(tmp_path):
+def test_the_code_is_eight_digits_kept_across_restarts_and_rotated_on_request(tmp_path):
     with ThreadDaemon(tmp_path) as running:
         code = running.call("game/code")["code"]
-        assert len(code) == 6 and code.isdigit()
+        assert len(code) == 8 and code.isdigit()
         assert running.call("game/code", {"new": False}) == {"code": code}
         assert running.call("game/code/check", {"code": code}) == {"valid": True}
     with ThreadDaemon(tmp_path) as running:
         assert running.call("game/code")["code"] == code  # the table's, not the process's
         rotated = running.call("game/code", {"new": True})["code"]
-        assert rotated != code and len(rotated) == 6
+        assert rotated != code and len(rotated) == 8
         assert running.call("game/code/check", {"code": code}) == {"valid": False}
         assert running.call("game/code/check", {"code": rotated}) == {"valid": True}
-        for wrong in ("", " " + rotated, rotated + "0", "12345a", "１２３４５６"):
+        for wrong in ("", " " + rotated, rotated + "0", "1234567a", "１２３４５６７８"):
             assert running.call("game/code/check", {"code": wrong}) == {"valid": False}
         with pytest.raises(ApiError) as bad:
             running.call("game/code/check", {"code": int(rotated)})
@@ -52,18 +52,18 @@ def test_the_code_works_without_a_game_and_with_a_damaged_log(tmp_path):
 def test_a_damaged_code_file_gets_a_new_code_and_an_unwritable_dir_keeps_it_in_memory(tmp_path):
     (tmp_path / "join-code").write_text("12ab56\n")
     codes = JoinCode(tmp_path, randbelow=lambda n: 42)
-    assert codes.code == "000042" and (tmp_path / "join-code").read_text() == "000042\n"
+    assert codes.code == "00000042" and (tmp_path / "join-code").read_text() == "00000042\n"
     values = iter([7, 7, 9])  # a rotation that draws the same code draws again
     gone = JoinCode(tmp_path / "deleted", randbelow=lambda n: next(values))  # root writes anywhere else
-    assert gone.code == "000007"
-    assert gone.rotate() == "000009" and gone.check("000009") and not gone.check("000007")
+    assert gone.code == "00000007"
+    assert gone.rotate() == "00000009" and gone.check("00000009") and not gone.check("00000007")
     assert not (tmp_path / "deleted").exists()
 
 
 def test_a_rotation_never_gives_the_same_code(tmp_path):
     values = iter([5, 5, 5, 6])
     codes = JoinCode(tmp_path, randbelow=lambda n: next(values))
-    assert codes.code == "000005" and codes.rotate() == "000006"
+    assert codes.code == "00000005" and codes.rotate() == "00000006"
 
 
 def test_launcherctl_game_code_prints_rotates_and_draws_the_page_address(tmp_path):
@@ -71,7 +71,7 @@ def test_launcherctl_game_code_prints_rotates_and_draws_the_page_address(tmp_pat
         shown = ctl(running, "code")
         assert shown.returncode == 0, shown.stderr
         code = shown.stdout.strip()
-        assert len(code) == 6 and code == running.call("game/code")["code"]
+        assert len(code) == 8 and code == running.call("game/code")["code"]
         rotated = ctl(running, "code", "--new", "--json")
         assert rotated.returncode == 0
         new = json.loads(rotated.stdout)["code"]

@@ -269,6 +269,9 @@ class ScriptedConnection:
             await asyncio.sleep(0)  # events come one by one: what runs in the background gets a turn
             yield event
 
+    def action_waiting(self):
+        return False  # one by one: none waits behind the one being looked at
+
 
 def test_the_players_phrases_are_prepared_once_when_the_players_change():
     state, _ = game.new_game("attack-mega-hit", PLAYERS)
@@ -291,7 +294,7 @@ def test_the_players_phrases_are_prepared_once_when_the_players_change():
         await asyncio.sleep(0)  # the warm-ups run in the background
 
     asyncio.run(main())
-    assert [len(texts) for texts in warmed] == [2 + 7 * 3, 2 + 7 * 2]
+    assert [len(texts) for texts in warmed] == [3 + 7 * 3, 3 + 7 * 2]
     assert "Bob, appuie deux fois" in warmed[0] and "À Zoé de jouer" in warmed[1]
     assert "Zoé prend 4 cartes" in warmed[1] and "Le lanceur est vide" in warmed[1]
 
@@ -409,3 +412,22 @@ def test_without_a_sound_card_nothing_is_rendered_until_one_is_plugged_in(tmp_pa
     assert card.present(CARD_RECHECK_S)
     assert not SoundCard(tmp_path / "no-alsa").present(0.0)
     assert SoundCard(tmp_path / "no-alsa", trusted=True).present(0.0)
+
+
+def test_a_halt_is_an_alert_said_first():
+    script = [(0.0, "act", play("hit-2")), (0.1, "event", ("halted", {"reason": "the daemon was stalled"}))]
+    assert transcript(script).splitlines()[:2] == [" 0.0 Bob, press twice",
+                                                   " 1.0 The launcher has stopped: see the table page"]
+    announcer = Announcer()
+    announcer.launcher_event("halted", {"reason": "x"}, 0.0)
+    assert announcer.alert_waiting() and announcer.next(0.0) == {"id": "voice_halted"}
+
+
+def test_trouble_with_the_game_log_is_an_alert():
+    announcer = Announcer("quiet")
+    damage = {"id": "damage", "what": {"id": "log_gone", "path": "/x"}, "todo": {"id": "log_gone_todo"}}
+    announcer.launcher_event("game/message", {"message": damage, "text": "..."}, 0.0)
+    assert announcer.alert_waiting() and render(announcer.next(0.0), "fr") == \
+        "Problème avec le journal de partie : voyez la page de la table"
+    announcer.launcher_event("game/message", {"message": {"id": "owes", "player": "Bob", "presses": 2}}, 0.0)
+    assert announcer.next(0.0) is None

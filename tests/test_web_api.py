@@ -16,7 +16,8 @@ sys.path.insert(0, str(Path(__file__).with_name("browser")))
 
 from stack import SEQUENCE, Stack  # noqa: E402
 
-from controller.web.server import Guard, WRONG_CODES_ALLOWED, WRONG_CODES_WINDOW_S, parse_listen  # noqa: E402
+from controller.web.guard import WRONG_CODES_ALLOWED, WRONG_CODES_WINDOW_S, CodeGuard  # noqa: E402
+from controller.web.server import parse_listen  # noqa: E402
 
 FOUR = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]}
 
@@ -50,7 +51,7 @@ def game(shared, code) -> Stack:
 
 
 def wrong(code: str) -> str:
-    return "000000" if code != "000000" else "111111"
+    return "00000000" if code != "00000000" else "11111111"
 
 
 # ---- reading: anyone ----------------------------------------------------------------------------
@@ -117,16 +118,18 @@ def test_stats_of_a_match_that_does_not_exist_or_is_not_a_number(game):
 # ---- acting: the join code --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/api/game/new", "/api/game/play", "/api/game/undo", "/api/press",
-                                  "/api/reload", "/api/code/check"])
-def test_every_action_without_the_code_is_refused_and_logged(shared, path):
-    status, reply = shared.post(path, {})
-    assert status == 403
-    assert reply["error"]["code"] == "join_code" and "X-Join-Code" in reply["error"]["message"]
-    assert f"refused POST {path} from 127.0.0.1: no join code" in shared.web_log()
+def test_every_action_without_the_code_is_refused_and_logged_once_a_minute(stack):
+    paths = ["/api/game/new", "/api/game/play", "/api/game/undo", "/api/press", "/api/reload", "/api/code/check"]
+    for path in paths:
+        status, reply = stack.post(path, {})
+        assert status == 403, path
+        assert reply["error"]["code"] == "join_code" and "X-Join-Code" in reply["error"]["message"]
+    # The first refusal at once; the others go into the next minute's count, not a line each.
+    assert "refused POST /api/game/new from 127.0.0.1: no join code" in stack.web_log()
+    assert stack.web_log().count("no join code") == 1
 
 
-@pytest.mark.parametrize("given", ["wrong", "12345", "abcdef", "1234567"])
+@pytest.mark.parametrize("given", ["wrong", "1234567", "abcdefgh", "123456789"])
 def test_a_wrong_code_is_refused_and_logged_and_changes_nothing(game, code, given):
     given = wrong(code) if given == "wrong" else given
     before = game.get("/api/state")[1]["game"]
@@ -168,14 +171,16 @@ def test_a_rotated_code_locks_the_old_one_out_and_the_page_hears_of_it(stack):
 
 def test_too_many_wrong_codes_make_an_address_wait():
     now = [0.0]
-    guard = Guard(clock=lambda: now[0])
+    guard = CodeGuard(clock=lambda: now[0])
     for _ in range(WRONG_CODES_ALLOWED - 1):
-        guard.wrong("10.0.0.7")
-    assert not guard.blocked("10.0.0.7")
-    guard.wrong("10.0.0.7")
-    assert guard.blocked("10.0.0.7") and not guard.blocked("10.0.0.8")
+        guard.begin("10.0.0.7")
+    assert not guard.wait_s("10.0.0.7")
+    guard.proved_right(guard.begin("10.0.0.7"))  # a right code gives its place back
+    assert not guard.wait_s("10.0.0.7")
+    guard.begin("10.0.0.7")
+    assert guard.wait_s("10.0.0.7") == WRONG_CODES_WINDOW_S and not guard.wait_s("10.0.0.8")
     now[0] = WRONG_CODES_WINDOW_S + 1
-    assert not guard.blocked("10.0.0.7")
+    assert not guard.wait_s("10.0.0.7")
 
 
 # ---- acting: every game method, and the daemon's refusals as 4xx ---------------------------------------

@@ -5,7 +5,8 @@ an empty hopper) with the loop's clock, and keeps a short list of phrases waitin
 The speaking loop asks :meth:`Announcer.next` for one phrase at a time, so two phrases are never
 said at once. A phrase waits at most ``max_age`` seconds: at a table, "Bob, press twice" said after
 Bob has pressed is worse than silence. A newer phrase about the same thing (whose move it is, the
-latest burst) replaces one still waiting; alerts (jam, empty) go first.
+latest burst) replaces one still waiting; alerts (jam, empty, a halt) go first, and the speaking
+loop cuts short whatever else is playing when one comes (:meth:`Announcer.alert_waiting`).
 
 Phrases are message objects of ``controller.messages``, so the decision does not depend on the
 language: the speaking loop renders them.
@@ -77,10 +78,19 @@ class Announcer:
             self._say(1, ALERT, now, {"id": "voice_jam"})
         elif name == "empty":
             self._say(1, ALERT, now, {"id": "voice_empty"})
+        elif name == "halted":
+            self._say(1, ALERT, now, {"id": "voice_halted"})
+        elif name == "game/message" and (params.get("message") or {}).get("id") == "damage":
+            self._say(1, ALERT, now, {"id": "voice_log_trouble"})  # a full disk, a damaged log: at once
 
     # ---- output ----------------------------------------------------------------------------
 
     def next(self, now: float) -> dict[str, Any] | None:
+        """The message to say now, if any (:meth:`next_phrase`)."""
+        phrase = self.next_phrase(now)
+        return None if phrase is None else phrase.message
+
+    def next_phrase(self, now: float) -> Phrase | None:
         """The phrase to say now, if any; phrases waiting longer than ``max_age`` are dropped."""
         self.waiting = [p for p in self.waiting if now - p.at <= self.max_age]
         if not self.waiting:
@@ -88,7 +98,11 @@ class Announcer:
         alerts = [p for p in self.waiting if p.slot == ALERT]
         phrase = (alerts or self.waiting)[0]
         self.waiting.remove(phrase)
-        return phrase.message
+        return phrase
+
+    def alert_waiting(self) -> bool:
+        """Whether a jam, an empty hopper or a halt waits: it interrupts any other phrase."""
+        return any(p.slot == ALERT for p in self.waiting)
 
     # ---- deciding ----------------------------------------------------------------------------
 
@@ -143,7 +157,7 @@ def _press(owed: Mapping[str, Any]) -> dict[str, Any]:
 
 def likely_phrases(players: list[str]) -> list[dict[str, Any]]:
     """The phrases a round of these players will surely need, to render before they are said."""
-    phrases: list[dict[str, Any]] = [{"id": "voice_jam"}, {"id": "voice_empty"}]
+    phrases: list[dict[str, Any]] = [{"id": "voice_jam"}, {"id": "voice_empty"}, {"id": "voice_halted"}]
     for player in players:
         phrases += [{"id": "voice_turn", "player": player},
                     {"id": "voice_press", "player": player, "presses": 1},

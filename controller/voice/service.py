@@ -4,6 +4,11 @@ A client of the daemon's JSON-lines socket like launcherctl, in its own process:
 events, asks ``game/status`` after each game action, lets the :class:`Announcer` decide, and
 speaks one phrase at a time. It never touches a pin; when the daemon goes away it waits for it to
 come back.
+
+It never falls behind for long: the events waiting are bounded, and of several game actions waiting
+only the latest is looked at (with the game status as it is now), so the phrases said are about the
+table as it is, not as it was. A phrase that cannot be said (espeak-ng refuses it, a binary is
+missing, a file is broken) is logged once per kind of failure, and the next phrase is said.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import itertools
 import json
 import logging
 import sys
+from collections import deque
 from pathlib import Path
 from typing import Any, AsyncIterator
 
@@ -22,7 +28,7 @@ from firmware.errors import ApiError, LauncherError
 from firmware.paths import client_socket
 
 from ..messages import LANGUAGES, default_language, render
-from .announcer import MAX_AGE_S, VERBOSITY, Announcer, likely_phrases
+from .announcer import ALERT, MAX_AGE_S, VERBOSITY, Announcer, likely_phrases
 from .speech import MAX_VOLUME, Speech, default_cache_dir
 
 log = logging.getLogger("launcher-voice")
@@ -31,6 +37,11 @@ RETRY_S = 2.0  # between attempts to reach a daemon that is not (yet) there
 MAX_LINE = 1 << 20
 ALSA_CARDS = Path("/proc/asound/cards")
 CARD_RECHECK_S = 30.0  # how often a voice without a sound card looks for one again
+# Events read but not yet looked at. A burst is a few dozen; past this the oldest game actions go
+# (only the latest one matters: its status is the table's now). Launcher events are few and kept.
+EVENTS_KEPT = 256
+# A phrase is a sentence about a player or two: past this it is cut (a phrase of 4 KB took 79 s).
+MAX_PHRASE_CHARS = 160
 
 
 class SoundCard:
@@ -74,7 +85,8 @@ class Connection:
         self.writer = writer
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future] = {}
-        self._events: asyncio.Queue = asyncio.Queue()
+        self._events: deque[tuple[str, dict[str, Any]] | None] = deque()
+        self._arrived = asyncio.Event()
         self._reading = asyncio.ensure_future(self._read(reader))
 
     async def _read(self, reader: asyncio.StreamReader) -> None:
@@ -86,13 +98,25 @@ class Connection:
                     log.error("launcherd sent a line that is not JSON: %.80r", line)
                     continue
                 if "event" in message:
-                    self._events.put_nowait((message["event"], message.get("params") or {}))
+                    self._keep((message["event"], message.get("params") or {}))
                 elif message.get("id") in self._pending:
                     self._pending.pop(message["id"]).set_result(message)
         finally:
             for future in self._pending.values():
                 future.cancel()
-            self._events.put_nowait(None)
+            self._events.append(None)
+            self._arrived.set()
+
+    def _keep(self, event: tuple[str, dict[str, Any]]) -> None:
+        self._events.append(event)
+        if len(self._events) > EVENTS_KEPT:
+            stale = next((e for e in self._events if e is not None and e[0] == "game/action"), None)
+            self._events.remove(stale if stale is not None else self._events[0])
+        self._arrived.set()
+
+    def action_waiting(self) -> bool:
+        """Whether a newer game action waits behind the one being looked at."""
+        return any(event is not None and event[0] == "game/action" for event in self._events)
 
     async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
         if self._reading.done():
@@ -115,7 +139,13 @@ class Connection:
         return reply.get("result")
 
     async def events(self) -> AsyncIterator[tuple[str, dict[str, Any]]]:
-        while (event := await self._events.get()) is not None:
+        while True:
+            while not self._events:
+                self._arrived.clear()
+                await self._arrived.wait()
+            event = self._events.popleft()
+            if event is None:
+                return
             yield event
 
     async def close(self) -> None:
@@ -155,6 +185,8 @@ class Voice:
         log.info("listening to launcherd, speaking %s", self.lang)
         async for name, params in connection.events():
             if name == "game/action":
+                if connection.action_waiting():
+                    continue  # stale: the newer action's status says how the table is now
                 status = await _status(connection)
                 self.announcer.game_action(params.get("action"), status, loop.time())
                 self._warm_up(status)
@@ -176,17 +208,49 @@ class Voice:
 
     async def speak_forever(self) -> None:
         loop = asyncio.get_running_loop()
+        failed: set[str] = set()  # the kinds of failure logged already
         while True:
-            message = self.announcer.next(loop.time())
-            if message is None:
+            phrase = self.announcer.next_phrase(loop.time())
+            if phrase is None:
                 await self._wake.wait()
                 self._wake.clear()
                 continue
-            text = render(message, self.lang)
+            text = shortened(render(phrase.message, self.lang))
+            speaking = asyncio.ensure_future(self.speak(text))
             try:
-                await self.speak(text)
-            except LauncherError as exc:  # no sound today must not stop the next phrase
-                log.error("could not say %r: %s", text, exc)
+                await self._until_said_or_cut(speaking, phrase.slot == ALERT, text)
+            finally:
+                speaking.cancel()  # launcher-voice stopping: nothing goes on playing
+            if speaking.cancelled():
+                continue
+            failure = speaking.exception()
+            if failure is not None:  # whatever it is, the next phrase is still said
+                kind = type(failure).__name__
+                if kind not in failed:
+                    failed.add(kind)
+                    log.error("could not say %r: %s (logged once; later failures like it are not)",
+                              text, failure)
+
+
+    async def _until_said_or_cut(self, speaking: asyncio.Future, alert: bool, text: str) -> None:
+        """Wait for a phrase to be said; an alert that comes meanwhile cuts any other phrase short."""
+        while not speaking.done():
+            self._wake.clear()
+            woken = asyncio.ensure_future(self._wake.wait())
+            await asyncio.wait({speaking, woken}, return_when=asyncio.FIRST_COMPLETED)
+            woken.cancel()
+            if not speaking.done() and not alert and self.announcer.alert_waiting():
+                log.info("cut %r short for an alert", text)
+                speaking.cancel()
+                await asyncio.wait({speaking})
+
+
+def shortened(text: str) -> str:
+    """A phrase cut to MAX_PHRASE_CHARS at a word's end, so that it is said in a few seconds."""
+    if len(text) <= MAX_PHRASE_CHARS:
+        return text
+    cut = text[:MAX_PHRASE_CHARS].rsplit(" ", 1)[0]
+    return (cut if len(cut) > MAX_PHRASE_CHARS // 2 else text[:MAX_PHRASE_CHARS]) + "…"
 
 
 def _report_warm_up(task: asyncio.Future) -> None:

@@ -23,6 +23,8 @@ VOICES = {"en": "en", "fr": "fr"}  # espeak-ng voice of each language
 RATE_WPM = 165  # a little slower than espeak's 175: heard across a table
 MAX_VOLUME = 200  # espeak-ng's amplitude scale; 100 is its default loudness
 CACHE_LIMIT = 500  # phrases kept; player names make the set open-ended
+# Bytes kept: the cache shares the SD card with the game log. A phrase is 50-200 KB.
+CACHE_BYTES = 32 * 1024 * 1024
 RENDER_TIMEOUT_S = 20.0
 
 
@@ -81,9 +83,20 @@ class Speech:
         return path
 
     def _prune(self) -> None:
-        phrases = sorted(self.cache_dir.glob("*.wav"), key=lambda p: p.stat().st_mtime)
-        for old in phrases[:-CACHE_LIMIT]:
-            old.unlink(missing_ok=True)
+        """Keep the most recently said phrases, at most CACHE_LIMIT of them and CACHE_BYTES in all."""
+        phrases = []
+        for path in self.cache_dir.glob("*.wav"):
+            try:
+                info = path.stat()
+            except FileNotFoundError:
+                continue  # pruned meanwhile by the warm-up's thread
+            phrases.append((info.st_mtime, info.st_size, path))
+        phrases.sort(reverse=True)
+        kept = 0
+        for number, (_, size, path) in enumerate(phrases):
+            kept += size
+            if number >= CACHE_LIMIT or kept > CACHE_BYTES:
+                path.unlink(missing_ok=True)
 
     async def warm(self, texts: list[str]) -> None:
         """Render phrases ahead of time, one after the other, so that they start at once later."""
@@ -99,6 +112,11 @@ class Speech:
                 *command, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
         except FileNotFoundError:
             raise SpeechError(f"{self.player} is not installed (Debian: apt install alsa-utils)") from None
-        _, error = await process.communicate()
+        try:
+            _, error = await process.communicate()
+        except asyncio.CancelledError:  # cut short (an alert): the speaker falls silent at once
+            process.kill()
+            await process.wait()
+            raise
         if process.returncode:
             raise SpeechError(f"{self.player} failed: {error.decode(errors='replace').strip()}")

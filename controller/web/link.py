@@ -14,6 +14,7 @@ import logging
 from pathlib import Path
 from typing import Any, Callable
 
+from firmware.api import MAX_LINE
 from firmware.errors import ApiError, LauncherError
 from firmware.i18n import is_message
 
@@ -89,14 +90,19 @@ class Link:
         """
         if not self.connected or self._writer is None:
             raise DaemonDown(f"launcherd is not reachable on {self.path}")
+        request = {"id": self._next_id + 1, "method": method, "params": params or {}}
+        if lang is not None:
+            request["lang"] = lang
+        line = json.dumps(request)
+        if len(line) >= MAX_LINE:
+            # launcherd would answer it with an error that names no request (id null), which would
+            # leave this call waiting for CALL_TIMEOUT_S: refuse it here, as launcherd would.
+            raise ApiError(ApiError.INVALID_REQUEST, f"request longer than {MAX_LINE // 1024} KiB:"
+                                                     " a name or a text in it is far too long")
         self._next_id += 1
         request_id = self._next_id
         future = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
-        request = {"id": request_id, "method": method, "params": params or {}}
-        if lang is not None:
-            request["lang"] = lang
-        line = json.dumps(request)
         try:
             self._writer.write(line.encode() + b"\n")
             return await asyncio.wait_for(future, timeout)

@@ -1,8 +1,10 @@
 """launcher-web: the table page, its HTTP API and a WebSocket of live events (docs/web.md).
 
 Anyone who can reach the page may look; every action needs the table's join code in the
-``X-Join-Code`` header, checked by launcherd (``game/code/check``) on every request, so a rotated
-code cuts phones off at once. The page and every phone use the same API: nothing here keeps game
+``X-Join-Code`` header, checked by launcherd (``game/code/check``); a phone that gave the right code
+gets a session cookie and is not checked again until the code is rotated, which cuts phones off at
+once. Guesses, readers, foreign names and other origins are held off by :mod:`.guard`, connections by
+:mod:`.connections` (docs/web.md "What the page protects"). The page and every phone use the same API: nothing here keeps game
 state; it is all asked of launcherd, whose refusals come back as 4xx with its structured error.
 
 Every reply is in the reader's language (:func:`choose_language`: ``?lang=``, else the browser's
@@ -18,8 +20,8 @@ import asyncio
 import io
 import json
 import logging
+import signal
 import sys
-import time
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -32,12 +34,17 @@ from firmware.i18n import is_message
 from firmware.paths import client_socket
 
 from ..messages import CATALOGUE, LANGUAGES, MessageError, default_language, render
+from .connections import ACCEPT_BACKLOG, HEADER_TIMEOUT_S, KEEPALIVE_S, Gate
+from .guard import HEAVY_READ_COST, CodeGuard, HostRule, ReadLimit, Summary
 from .link import DaemonDown, Link
 
 log = logging.getLogger("launcher-web")
 
 STATIC = Path(__file__).with_name("static")
 CODE_HEADER = "X-Join-Code"
+# Set after one right code: the phone's later actions are not checked (nor counted) again.
+SESSION_COOKIE = "launcher_session"
+NEW_SESSION = web.RequestKey("new_session", str)  # the token to set as the cookie on this reply
 DEFAULT_LISTEN = "0.0.0.0:8080"
 # Reading needs no code; everything else under game/ changes the table.
 READ_METHODS = frozenset({"game/status", "game/log", "game/scores", "game/history", "game/rules",
@@ -49,8 +56,9 @@ HTTP_STATUS = {
     ApiError.METHOD_NOT_FOUND: 404, ApiError.NOT_FOUND: 404, ApiError.REFUSED: 409,
     ApiError.UNAVAILABLE: 409,
 }
-# Six digits are a million codes: a phone that gets this many wrong in a window waits it out.
-WRONG_CODES_ALLOWED, WRONG_CODES_WINDOW_S = 10, 60.0
+# Readings that replay the whole log: they count for more against a reader's allowance.
+HEAVY_READS = frozenset({"/api/stats", "/api/scores.csv", "/api/game/stats", "/api/game/history",
+                         "/api/game/log"})
 MESSAGES_KEPT = 30
 # Events waiting for one page; a burst of cards is a few dozen. Past this the page is not reading.
 EVENTS_QUEUED = 256
@@ -78,8 +86,17 @@ TEXTS = {
                 "fr": f"cette action demande le code de la table ({CODE_HEADER})"},
     "wrong_code": {"en": "wrong join code: ask the table for the current one",
                    "fr": "mauvais code : demandez le code actuel à la table"},
-    "too_many_codes": {"en": "too many wrong join codes: wait {seconds:.0f} s",
-                       "fr": "trop de mauvais codes : attendez {seconds:.0f} s"},
+    "too_many_codes": {"en": "too many join codes tried: wait {seconds:.0f} s",
+                       "fr": "trop de codes essayés : attendez {seconds:.0f} s"},
+    "too_many_reads": {"en": "too many requests from this address: wait {seconds:.0f} s",
+                       "fr": "trop de requêtes depuis cette adresse : attendez {seconds:.0f} s"},
+    "foreign_host": {"en": "this page does not answer to the name {host!r} (launcher-web --allow-host)",
+                     "fr": "cette page ne répond pas au nom {host!r} (launcher-web --allow-host)"},
+    "foreign_origin": {"en": "a page of another site ({origin}) may not act on the table",
+                       "fr": "une page d'un autre site ({origin}) ne peut pas agir sur la table"},
+    "slow_body": {"en": "the request's body did not arrive within {seconds:.0f} s",
+                  "fr": "le corps de la requête n'est pas arrivé en {seconds:.0f} s"},
+    "too_deep": {"en": "the body is nested too deeply", "fr": "le corps est imbriqué trop profondément"},
     "unreachable": {"en": "{reason}; reconnecting", "fr": "launcherd ne répond pas ({reason}) ; reconnexion"},
 }
 
@@ -167,43 +184,30 @@ def error_body(code: Any, message: str) -> dict[str, Any]:
     return {"error": {"code": code, "message": message}}
 
 
-class Guard:
-    """Counts wrong codes per address; too many in the window and the address must wait."""
-
-    def __init__(self, clock=time.monotonic):
-        self.clock = clock
-        self._wrong: dict[str, deque] = {}
-
-    def blocked(self, address: str) -> bool:
-        recent = self._wrong.get(address)
-        if not recent:
-            return False
-        while recent and self.clock() - recent[0] > WRONG_CODES_WINDOW_S:
-            recent.popleft()
-        return len(recent) >= WRONG_CODES_ALLOWED
-
-    def wrong(self, address: str) -> None:
-        self._wrong.setdefault(address, deque()).append(self.clock())
-
-
 class WebApp:
     """The aiohttp application around one link to launcherd; ``lang`` is the language of a reader
     whose browser asks for none of the page's (None: the locale's)."""
 
-    def __init__(self, socket_path: str | Path, public_url: str | None = None, guard: Guard | None = None,
-                 lang: str | None = None):
+    def __init__(self, socket_path: str | Path, public_url: str | None = None, lang: str | None = None,
+                 allowed_hosts: list[str] | tuple[str, ...] = ()):
         self.link = Link(socket_path, self._on_event)
         self.public_url = public_url
-        self.guard = guard or Guard()
+        self.guard = CodeGuard()
+        self.reads = ReadLimit()
+        self.hosts = HostRule([*allowed_hosts, *([public_url] if public_url else [])])
+        self.gate: Gate | None = None  # set by serve(): the connections' bookkeeping
+        self.refused_codes = Summary(log, "join codes refused")
+        self.refused_requests = Summary(log, "requests refused")
         self.lang = lang or default_language()
         # Each open page's queue of events and its language.
         self.sockets: dict[web.WebSocketResponse, tuple[asyncio.Queue, str]] = {}
         self.messages: deque[dict[str, Any]] = deque(maxlen=MESSAGES_KEPT)
         self._message_no = 0
         self._closing: set[asyncio.Future] = set()
+        self._flusher: asyncio.Task | None = None
 
     def build(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(middlewares=[self._guarded])
         app.router.add_get("/", self.index)
         app.router.add_static("/static/", STATIC)
         app.router.add_get("/api/state", self.state)
@@ -222,11 +226,56 @@ class WebApp:
 
     async def _startup(self, app: web.Application) -> None:
         self.link.start()
+        self._flusher = asyncio.ensure_future(self._flush_summaries())
 
     async def _shutdown(self, app: web.Application) -> None:
+        if self._flusher is not None:
+            self._flusher.cancel()
         for ws in list(self.sockets):
             await ws.close()
         await self.link.close()
+
+    async def _flush_summaries(self) -> None:
+        """The once-a-minute log lines come out even when nothing new happens."""
+        while True:
+            await asyncio.sleep(1.0)
+            for summary in (self.refused_codes, self.refused_requests,
+                            *(self.gate.summaries() if self.gate else ())):
+                summary.flush()
+
+    @web.middleware
+    async def _guarded(self, request: web.Request, handler) -> web.StreamResponse:
+        """Before any handler: the Host, the Origin of what acts, the allowance of a reader that has
+        not joined; after it, the session cookie of a phone that just gave the right code."""
+        address = request.remote or "?"
+        lang = self.language(request)
+        host = request.headers.get("Host")
+        if host is not None and not self.hosts.allows(host):
+            self.refused_requests.note(address, f"{address} asked for the foreign host {host[:80]!r}")
+            raise _json_error(421, "host", own_text("foreign_host", lang, host=host[:80]))
+        origin = request.headers.get("Origin")
+        acts = request.method not in ("GET", "HEAD") or request.headers.get("Upgrade", "").lower() == "websocket"
+        if acts and origin is not None and not self.hosts.same_origin(origin, host or ""):
+            self.refused_requests.note(address, f"{request.method} {request.path} from {address}"
+                                                f" of the origin {origin[:80]!r}")
+            raise _json_error(403, "origin", own_text("foreign_origin", lang, origin=origin[:80]))
+        joined = self.guard.session_holds(request.cookies.get(SESSION_COOKIE), None)
+        if not joined and not _acts_on_the_table(request):
+            wait = self.reads.take(address, HEAVY_READ_COST if request.path in HEAVY_READS else 1.0)
+            if wait:
+                self.refused_requests.note(address, f"{address} reads too fast ({request.path})")
+                raise _json_error(429, "too_many", own_text("too_many_reads", lang, seconds=max(1.0, wait)),
+                                  headers={"Retry-After": str(max(1, round(wait)))})
+        if self.gate is not None:
+            self.gate.request_started(request.transport)
+        try:
+            response = await handler(request)
+        finally:
+            if self.gate is not None:
+                self.gate.request_ended(request.transport)
+        if NEW_SESSION in request:
+            response.set_cookie(SESSION_COOKIE, request[NEW_SESSION], httponly=True, samesite="Strict", path="/")
+        return response
 
     # ---- events ------------------------------------------------------------------------------
 
@@ -235,6 +284,9 @@ class WebApp:
         return choose_language(request.query.get("lang"), request.headers.get("Accept-Language"), self.lang)
 
     def _on_event(self, name: str, params: dict[str, Any]) -> None:
+        if name in ("game/code_changed", "link"):
+            # A rotated code cuts every phone off; a launcherd that comes back may hold another code.
+            self.guard.end_sessions()
         if name == "game/message":
             self._message_no += 1
             # The object, when the daemon sends one, so that each reader gets it in their language.
@@ -290,28 +342,44 @@ class WebApp:
                               message_object=exc.message_object, details=exc.data) from None
 
     async def _require_code(self, request: web.Request) -> None:
-        """403 unless the request carries the table's join code; each refusal is logged."""
+        """403 unless the request carries the table's join code, or the session of a phone that gave
+        it; 429 past the guessing limits, which count each guess before it is checked."""
         address = request.remote or "?"
         lang = self.language(request)
-        if self.guard.blocked(address):
-            log.warning("refused %s %s from %s: too many wrong join codes", request.method, request.path, address)
-            raise _json_error(429, "join_code", own_text("too_many_codes", lang, seconds=WRONG_CODES_WINDOW_S))
         code = request.headers.get(CODE_HEADER)
+        if self.guard.session_holds(request.cookies.get(SESSION_COOKIE), code):
+            return
+        refused = f"refused {request.method} {request.path} from {address}"
+        wait = self.guard.wait_s(address)
+        if wait:
+            self.refused_codes.note(address, f"{refused}: too many join codes tried")
+            raise _json_error(429, "join_code", own_text("too_many_codes", lang, seconds=max(1.0, wait)),
+                              headers={"Retry-After": str(max(1, round(wait)))})
         if not code:
-            log.warning("refused %s %s from %s: no join code", request.method, request.path, address)
+            self.refused_codes.note(address, f"{refused}: no join code")
             raise _json_error(403, "join_code", own_text("no_code", lang))
+        guess = self.guard.begin(address)
         answer = await self._call("game/code/check", {"code": code}, lang)
         if not answer.get("valid"):
-            self.guard.wrong(address)
-            log.warning("refused %s %s from %s: wrong join code", request.method, request.path, address)
+            self.refused_codes.note(address, f"{refused}: wrong join code")
             raise _json_error(403, "join_code", own_text("wrong_code", lang))
+        self.guard.proved_right(guess)
+        request[NEW_SESSION] = self.guard.open_session(code)
 
-    @staticmethod
-    async def _body(request: web.Request) -> dict[str, Any]:
+    async def _body(self, request: web.Request) -> dict[str, Any]:
         if not request.can_read_body:
             return {}
+        lang = self.language(request)
         try:
-            body = await request.json()
+            async with asyncio.timeout(HEADER_TIMEOUT_S):
+                raw = await request.read()
+        except TimeoutError:
+            raise _json_error(408, ApiError.INVALID_REQUEST,
+                              own_text("slow_body", lang, seconds=HEADER_TIMEOUT_S)) from None
+        try:
+            body = json.loads(raw)
+        except RecursionError:
+            raise _json_error(400, ApiError.PARSE_ERROR, own_text("too_deep", lang)) from None
         except ValueError:
             raise _json_error(400, ApiError.PARSE_ERROR, "the body is not valid JSON") from None
         if not isinstance(body, dict):
@@ -327,6 +395,10 @@ class WebApp:
         lang = self.language(request)
         launcher = await self._call("status/get", lang=lang)
         game = launcher.pop("game", None)
+        layer = launcher.pop("game_layer", None)  # whether launcherd's game layer is up (None: no layer)
+        if layer is not None:
+            layer = {"state": layer.get("state"), "reason_object": layer.get("reason_object"),
+                     "reason": shown(layer.get("reason_object"), lang, layer.get("reason"))}
         state: dict[str, Any] = {
             "lang": lang,  # the language of every text below: the page shows its own labels in it
             "connected": True,
@@ -336,10 +408,13 @@ class WebApp:
             "game": game if game and "ruleset" in game else None,
             "game_error": (game or {}).get("error") if game else own_text("no_game", lang),
             "game_damage": (game or {}).get("damage"),  # why there is no game: the log's damage
+            "game_layer": layer,
             "scores": None,
             "last_burst": None,
             "messages": [{**kept, "text": shown(kept["message"], lang, kept["text"])} for kept in self.messages],
         }
+        if game is None and layer is not None and layer["state"] != "up":
+            state["game_error"] = layer["reason"]  # not "no game yet": the game cannot be asked now
         if state["game"] is not None:
             # game/status reads the hopper afresh: a reload while ready is no event, and status/get's
             # copy of the game would still advise reloading.
@@ -411,12 +486,22 @@ class WebApp:
                             headers={"Cache-Control": "no-store", "X-Page-Url": url})
 
 
-_ERRORS = {400: web.HTTPBadRequest, 403: web.HTTPForbidden, 404: web.HTTPNotFound, 409: web.HTTPConflict,
-           429: web.HTTPTooManyRequests, 503: web.HTTPServiceUnavailable}
+_ERRORS = {400: web.HTTPBadRequest, 403: web.HTTPForbidden, 404: web.HTTPNotFound, 408: web.HTTPRequestTimeout,
+           409: web.HTTPConflict, 421: web.HTTPMisdirectedRequest, 429: web.HTTPTooManyRequests,
+           503: web.HTTPServiceUnavailable}
+
+
+def _acts_on_the_table(request: web.Request) -> bool:
+    """Whether the request needs the join code (and meets the guessing limit, not the readers')."""
+    if request.method != "POST":
+        return request.path == "/api/qr.svg"
+    method = request.path.removeprefix("/api/")
+    return method not in READ_METHODS
 
 
 def _json_error(status: int, code: Any, message: str, message_object: dict[str, Any] | None = None,
-                details: dict[str, Any] | None = None, **extra: Any) -> web.HTTPException:
+                details: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
+                **extra: Any) -> web.HTTPException:
     """An HTTP error with launcherd's error object: its code, its text, its message object (for a
     client that renders it) and its details (``retry_after_s``)."""
     body = error_body(code, message)
@@ -424,7 +509,7 @@ def _json_error(status: int, code: Any, message: str, message_object: dict[str, 
     if message_object is not None:
         body["error"]["message_object"] = message_object
     kind = _ERRORS.get(status, web.HTTPInternalServerError)
-    return kind(text=json.dumps({**body, **extra}), content_type="application/json")
+    return kind(text=json.dumps({**body, **extra}), content_type="application/json", headers=headers)
 
 
 def _unreachable(exc: DaemonDown, lang: str) -> web.HTTPException:
@@ -451,6 +536,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"where to serve the page (default {DEFAULT_LISTEN})")
     parser.add_argument("--url", metavar="URL",
                         help="the page's address for the QR code (default: the address the browser used)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="one more name the page answers to (repeatable); IP addresses, localhost,"
+                             " this machine's names and NAME.local are always allowed")
     parser.add_argument("--lang", choices=LANGUAGES,
                         help="the page's language for a browser that asks for neither"
                              " (default: from LANG / LC_ALL); each reader may switch")
@@ -468,15 +556,34 @@ def main(argv: list[str] | None = None) -> int:
         print(f"launcher-web: {exc}", file=sys.stderr)
         return 2
     path = client_socket(args.socket)
-    app = WebApp(path, args.url, lang=args.lang).build()
-    shown = f"[{host}]" if ":" in host else host
-    log.info("serving the table page on http://%s:%d/ (launcherd at %s)", shown, port, path)
+    page = WebApp(path, args.url, lang=args.lang, allowed_hosts=args.allow_host)
     try:
-        web.run_app(app, host=host, port=port, print=None, access_log=None)
+        asyncio.run(serve(page, host, port, path))
     except OSError as exc:
         print(f"launcher-web: cannot listen on {args.listen}: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+async def serve(page: WebApp, host: str, port: int, path: Path) -> None:
+    """Serve the page until SIGTERM or SIGINT, every connection through the :class:`Gate`."""
+    loop = asyncio.get_running_loop()
+    runner = web.AppRunner(page.build(), access_log=None, keepalive_timeout=KEEPALIVE_S)
+    await runner.setup()
+    page.gate = Gate(runner.server)
+    loop.set_exception_handler(page.gate.loop_exception)
+    stop = asyncio.Event()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, stop.set)
+    try:
+        server = await loop.create_server(page.gate, host, port, reuse_address=True, backlog=ACCEPT_BACKLOG)
+        shown = f"[{host}]" if ":" in host else host
+        log.info("serving the table page on http://%s:%d/ (launcherd at %s; at most %d connections)",
+                 shown, port, path, page.gate.limit)
+        await stop.wait()
+        server.close()
+    finally:
+        await runner.cleanup()
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -58,9 +59,11 @@ def wait_until(check, timeout: float, what: str) -> None:
 class Stack:
     """One simulated launcher and its table page."""
 
-    def __init__(self, sim: bool = True, web_args: list[str] | None = None) -> None:
+    def __init__(self, sim: bool = True, web_args: list[str] | None = None,
+                 web_descriptors: int | None = None) -> None:
         self.sim = sim  # False: launcherd on mock pins as if on a Pi, with no simulated mechanism
         self.web_args = web_args or []  # more options of launcher-web (--lang fr)
+        self.web_descriptors = web_descriptors  # launcher-web's RLIMIT_NOFILE (None: as inherited)
         # Short: a Unix socket path may not exceed 107 bytes, and pytest's tmp_path can.
         self.dir = Path(tempfile.mkdtemp(prefix="web-", dir="/tmp"))
         self.socket = self.dir / "launcher.sock"
@@ -98,11 +101,15 @@ class Stack:
             self.daemon.wait(10)
 
     def start_web(self) -> None:
+        def limit_descriptors() -> None:
+            if self.web_descriptors is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (self.web_descriptors, self.web_descriptors))
+
         self.web = subprocess.Popen(
             [sys.executable, "-m", "controller.web.server", "--socket", str(self.socket),
              "--listen", f"127.0.0.1:{self.port}", *self.web_args],
             stdout=subprocess.DEVNULL, stderr=open(self.dir / "launcher-web.log", "ab"),
-            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=limit_descriptors)
         wait_until(lambda: self.get("/api/state")[0] == 200, 15, "launcher-web never reached launcherd")
 
     def start(self) -> "Stack":
@@ -118,6 +125,10 @@ class Stack:
                                  str(self.socket), "game", "code"], capture_output=True, text=True,
                                 timeout=30, check=True)
         return result.stdout.strip()
+
+    def rotate_code(self) -> None:
+        subprocess.run([str(Path(sys.executable).with_name("launcherctl")), "--socket", str(self.socket),
+                        "game", "code", "--new"], capture_output=True, timeout=30, check=True)
 
     def request(self, method: str, path: str, body: object = None, code: str | None = None,
                 raw: bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, object, dict]:

@@ -67,7 +67,7 @@ def test_a_game_from_a_phone(stack, browser_context):
     from playwright.sync_api import expect
 
     code = stack.code()
-    wrong = "000000" if code != "000000" else "111111"
+    wrong = "00000000" if code != "00000000" else "11111111"
     page = browser_context.new_page()
     page.goto(stack.url + "/")
     expect_text(page, "#link", "live")
@@ -225,7 +225,7 @@ def test_the_page_in_french_by_the_switch_remembered_and_back(stack, browser_con
     expect_text(page, "h1", "^Lanceur de cartes$")
     expect_text(page, "#cards button[data-card='hit-2']", "Appuyer 2 fois")  # the French rule book's names
     expect_text(page, "#act h2", "^Jouer$")
-    expect(page.locator("#code")).to_have_attribute("placeholder", "6 chiffres")
+    expect(page.locator("#code")).to_have_attribute("placeholder", "8 chiffres")
     # French is longer: the page still fits a phone and every control is still a thumb's size.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     too_small = page.evaluate("""() => [...document.querySelectorAll('button, summary, input, select, a')]

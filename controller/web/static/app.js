@@ -18,7 +18,7 @@ const TEXTS = {
     tableView: "Table display", phoneView: "Phone view", dismiss: "Dismiss", repair: "Repair the game log",
     launcher: "Launcher", hopperCards: "Cards now in the hopper", reloaded: "Reloaded", players: "Players",
     player: "Player", owes: "Owes", cards: "Cards", presses: "Presses", score: "Score", play: "Play",
-    joinCode: "Join code", sixDigits: "6 digits", useCode: "Use code",
+    joinCode: "Join code", codeDigits: "8 digits", useCode: "Use code",
     firstAttack: "Name the colour and the player to attack", lastCard: "it is the player's last card",
     pressSim: "Press the button (simulation)", uno: "Uno!", hintPenalty: "Advice penalty…", undo: "Undo last action",
     endRound: "End of round: enter the hands", winner: "Winner", handsHelp: "Each hand as points (37) or its cards (7, hit-2, wild).",
@@ -32,6 +32,8 @@ const TEXTS = {
     untilCards: "until cards", uno_reason: "Uno penalty", hint_reason: "advice penalty",
     firstCard: "the card turned up", lastCardAttack: "last-card attack: those cards count in the score",
     damage: (what, todo) => `⚠ game log: ${what} · what to do: ${todo}`,
+    gameStarting: (why) => `… the game is starting${why ? `: ${why}` : ""}`,
+    gameDown: (why) => `⚠ the game is not available${why ? `: ${why}` : ""}; the launcher still works`,
     noGame: "No game", startOne: "start one under New game",
     roundLine: (round, ruleset, dealer) => `Round ${round} · ${ruleset} · dealer ${dealer}`,
     clockwise: "↻ play goes clockwise", counterclockwise: "↺ play goes counterclockwise", and: " and ",
@@ -66,7 +68,7 @@ const TEXTS = {
     tableView: "Affichage table", phoneView: "Vue téléphone", dismiss: "Fermer", repair: "Réparer le journal de partie",
     launcher: "Lanceur", hopperCards: "Cartes dans le réservoir", reloaded: "Rechargé", players: "Joueurs",
     player: "Joueur", owes: "Doit", cards: "Cartes", presses: "Appuis", score: "Score", play: "Jouer",
-    joinCode: "Code de la table", sixDigits: "6 chiffres", useCode: "Valider le code",
+    joinCode: "Code de la table", codeDigits: "8 chiffres", useCode: "Valider le code",
     firstAttack: "Nommer la couleur et le joueur à attaquer", lastCard: "c'est la dernière carte du joueur",
     pressSim: "Appuyer sur le bouton (simulation)", uno: "Uno !", hintPenalty: "Pénalité de conseil…",
     undo: "Annuler la dernière action", endRound: "Fin de manche : saisir les mains", winner: "Gagnant",
@@ -82,6 +84,8 @@ const TEXTS = {
     untilCards: "jusqu'aux cartes", uno_reason: "pénalité Uno", hint_reason: "pénalité de conseil",
     firstCard: "la carte retournée", lastCardAttack: "attaque sur la dernière carte : ces cartes comptent dans le score",
     damage: (what, todo) => `⚠ journal de partie : ${what} · que faire : ${todo}`,
+    gameStarting: (why) => `… le jeu démarre${why ? ` : ${why}` : ""}`,
+    gameDown: (why) => `⚠ le jeu n'est pas disponible${why ? ` : ${why}` : ""} ; le lanceur fonctionne toujours`,
     noGame: "Pas de partie", startOne: "lancez-en une sous Nouvelle partie",
     roundLine: (round, ruleset, dealer) => `Manche ${round} · ${ruleset} · ${dealer} distribue`,
     clockwise: "↻ le jeu tourne dans le sens des aiguilles d'une montre",
@@ -458,8 +462,17 @@ function renderMessages() {
   $("#messages").replaceChildren(...state.messages.slice(-8).reverse().map((m) => el("li", {}, m.text)));
 }
 
+function renderGameLayer() {
+  // Whether launcherd's game layer is up (status/get's game_layer): its reason in the page's language.
+  const layer = state.game_layer;
+  const down = Boolean(layer && layer.state !== "up");
+  $("#game-layer").hidden = !down;
+  if (down) $("#game-layer").textContent = t(layer.state === "starting" ? "gameStarting" : "gameDown", layer.reason);
+}
+
 function render() {
   const game = state.game;
+  renderGameLayer();
   renderTurn(game);
   renderDamage(game);
   renderLauncher();

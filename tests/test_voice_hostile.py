@@ -1,0 +1,235 @@
+"""launcher-voice against what a guest can make it say, and against a flood (issue 22): a real
+launcher-voice process with a fake espeak-ng that fails on some phrases and a fake aplay that is
+slow on others, against a real launcherd --sim; and against a stand-in launcherd that sends
+100,000 game actions as fast as it can."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).with_name("browser")))
+
+from stack import Stack, wait_until  # noqa: E402
+
+from controller.voice.service import MAX_PHRASE_CHARS, shortened  # noqa: E402
+from controller.voice.speech import CACHE_BYTES, Speech  # noqa: E402
+from firmware.cli import Client  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+# Renders the text itself as the "WAV"; refuses phrases about Bob; writes a broken file for Dee.
+FAKE_ESPEAK = """\
+#!{python}
+import os, sys
+args = sys.argv[1:]
+path, text = args[args.index("-w") + 1], args[-1]
+with open(os.environ["FAKE_TRIED"], "a") as tried:
+    tried.write(text + "\\n")
+if "Bob" in text:
+    sys.exit("espeak-ng: cannot say this")
+with open(path, "w") as out:
+    out.write("BROKEN" if "Dee" in text else text)
+"""
+# Plays a phrase by writing it down; a phrase about Ann lasts a minute (a 4 KB name took 79 s).
+FAKE_APLAY = """\
+#!{python}
+import os, sys, time
+content = open(sys.argv[-1]).read()
+if content == "BROKEN":
+    sys.exit("aplay: not a WAV file")
+with open(os.environ["FAKE_PLAYED"], "a") as played:
+    played.write(content + "\\n")
+if "Ann" in content:
+    time.sleep(60)
+"""
+
+
+class Lines:
+    """A process's output lines, read in a thread."""
+
+    def __init__(self, stream):
+        self.lines: queue.Queue = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=lambda: [self.lines.put(line.rstrip("\n")) for line in stream],
+                         daemon=True).start()
+
+    def wait_for(self, wanted: str, timeout: float = 15.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not any(wanted in line for line in self.seen):
+            try:
+                self.seen.append(self.lines.get(timeout=max(0.0, deadline - time.monotonic())))
+            except queue.Empty:
+                raise AssertionError(f"{wanted!r} not within {timeout} s: {self.seen}") from None
+
+
+@pytest.fixture
+def speaking(tmp_path):
+    """A launcherd --sim, and a launcher-voice on it speaking through the fakes."""
+    fakes = tmp_path / "bin"
+    fakes.mkdir()
+    for name, script in (("espeak-ng", FAKE_ESPEAK), ("aplay", FAKE_APLAY)):
+        (fakes / name).write_text(script.format(python=sys.executable))
+        (fakes / name).chmod(0o755)
+    played, tried = tmp_path / "played", tmp_path / "tried"
+    played.touch()
+    tried.touch()
+    daemon = Stack()
+    daemon.start_daemon()
+    voice = subprocess.Popen(
+        [sys.executable, "-m", "controller.voice.service", "--lang", "en", "--device", "fake",
+         "--socket", str(daemon.socket), "--max-age", "30", "--cache-dir", str(tmp_path / "cache")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        env={**os.environ, "PATH": f"{fakes}:{os.environ['PATH']}", "FAKE_PLAYED": str(played),
+                                    "FAKE_TRIED": str(tried)})
+    log = Lines(voice.stderr)
+    log.wait_for("listening to launcherd")
+    try:
+        with Client(daemon.socket, timeout=30) as client:
+            client.call("sim/lid", {"open": False})
+            yield client, voice, log, played, tried
+    finally:
+        voice.terminate()
+        voice.wait(10)
+        daemon.close()
+
+
+def _said(played: Path, phrase: str, timeout: float = 10.0) -> None:
+    wait_until(lambda: phrase in played.read_text(), timeout, f"{phrase!r} not played")
+
+
+def test_a_jam_cuts_a_long_phrase_short(speaking):
+    client, voice, log, played, _ = speaking
+    client.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Cy"]})
+    _said(played, "Ann's move")  # a minute long
+    client.call("sim/jam")
+    jammed_at = time.monotonic()
+    client.call("launcher/feed", {"count": 1})  # the card sticks: jammed
+    _said(played, "A card is stuck", timeout=10)
+    assert time.monotonic() - jammed_at < 10
+    log.wait_for("cut \"Ann's move\" short for an alert")
+
+
+def test_phrases_that_cannot_be_said_are_logged_once_and_the_voice_goes_on(speaking):
+    client, voice, log, played, tried = speaking
+    for players in (["Bob", "Cy"], ["Cy", "Bob"], ["Dee", "Eve"], ["Eve", "Fay"]):
+        client.call("game/new", {"rules": "attack-mega-hit", "players": players, "force": True})
+        # Refused by espeak-ng (Bob), a broken file (Dee), or said (the others).
+        wait_until(lambda: f"{players[0]}'s move" in tried.read_text(), 10, f"{players[0]}'s move not tried")
+    _said(played, "Eve's move")
+    assert "Cy's move" in played.read_text()
+    assert voice.poll() is None
+    failures = [line for line in log.seen + list(log.lines.queue) if "could not say" in line]
+    assert len(failures) == 1, failures
+    assert "Bob" not in played.read_text() and "Dee" not in played.read_text()
+
+
+# ---- a flood of game actions ----------------------------------------------------------------------
+
+ACTIONS = 100_000
+
+
+def _status(turn: str) -> dict:
+    return {"ruleset": "attack-mega-hit", "players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}],
+            "turn": turn, "owed": None, "chain": None, "round_over": False, "match": {}}
+
+
+class Flood:
+    """A stand-in for launcherd: after the subscription, ACTIONS game actions as fast as it can;
+    game/status says Bob's move until the last action is sent, then Cy's; then a jam."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.status_calls = 0
+        self.sent_all_at: float | None = None
+
+    async def serve(self, reader, writer) -> None:
+        while line := await reader.readline():
+            request = json.loads(line)
+            if request["method"] == "events/subscribe":
+                writer.write(json.dumps({"id": request["id"], "result": {"subscribed": True}}).encode() + b"\n")
+                asyncio.ensure_future(self._flood(writer))
+                continue
+            self.status_calls += 1
+            turn = "Cy" if self.sent_all_at is not None else "Bob" if self.status_calls > 1 else "Ann"
+            writer.write(json.dumps({"id": request["id"], "result": _status(turn)}).encode() + b"\n")
+            await writer.drain()
+
+    async def _flood(self, writer) -> None:
+        line = json.dumps({"event": "game/action", "params": {"seq": 1, "action": {"type": "pass"}}}).encode()
+        for sent in range(ACTIONS):
+            writer.write(line + b"\n")
+            if sent % 100 == 0:
+                await writer.drain()
+                await asyncio.sleep(0)  # a daemon answers requests while it publishes
+        await writer.drain()
+        self.sent_all_at = time.monotonic()
+        # One more, now that the status is Cy's: the table as it is at the end; then a jam.
+        writer.write(line + b"\n")
+        writer.write(json.dumps({"event": "jammed", "params": {"press_id": 1}}).encode() + b"\n")
+        await writer.drain()
+
+
+def test_a_flood_of_actions_is_not_followed_action_by_action_and_a_jam_after_it_is_said_at_once():
+    directory = Path(tempfile.mkdtemp(prefix="voice-flood-", dir="/tmp"))
+    flood = Flood(directory / "launcher.sock")
+
+    async def main() -> tuple[float, int]:
+        server = await asyncio.start_unix_server(flood.serve, str(flood.path))
+        voice = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "controller.voice.service", "--mute", "--lang", "en",
+            "--socket", str(flood.path), "--max-age", "30", cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        try:
+            async with asyncio.timeout(60):
+                while b"A card is stuck" not in await voice.stdout.readline():
+                    pass
+            lag = time.monotonic() - flood.sent_all_at
+            with open(f"/proc/{voice.pid}/status") as status:
+                rss_kb = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+            return lag, rss_kb
+        finally:
+            voice.terminate()
+            await voice.wait()
+            server.close()
+
+    try:
+        lag, rss_kb = asyncio.run(main())
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    assert lag < 5, f"said the jam {lag:.1f} s after the last action"
+    assert flood.status_calls < ACTIONS // 10
+    assert rss_kb < 64_000
+
+
+# ---- the cache and the phrases, bounded ----------------------------------------------------------
+
+
+def test_the_cache_is_bounded_in_bytes(tmp_path):
+    """An espeak-ng that renders 4 MB a phrase (as a 4 KB name did): the cache keeps CACHE_BYTES."""
+    fake = tmp_path / "espeak-ng"
+    fake.write_text(f"#!{sys.executable}\nimport sys\nargs = sys.argv[1:]\n"
+                    "open(args[args.index('-w') + 1], 'wb').write(bytes(4 * 1024 * 1024))\n")
+    fake.chmod(0o755)
+    speech = Speech("en", tmp_path / "cache", espeak=str(fake))
+    latest = [speech.wav(f"phrase {n}") for n in range(CACHE_BYTES // (4 * 1024 * 1024) + 4)][-1]
+    kept = sum(path.stat().st_size for path in (tmp_path / "cache").glob("*.wav"))
+    assert CACHE_BYTES - 4 * 1024 * 1024 <= kept <= CACHE_BYTES and latest.exists()
+
+
+def test_a_phrase_is_bounded_in_length():
+    long = "Bob " * 1100
+    assert len(shortened(long)) <= MAX_PHRASE_CHARS + 1 and shortened(long).endswith("Bob…")
+    assert shortened("B" * 4400) == "B" * MAX_PHRASE_CHARS + "…"
+    assert shortened("Bob's move") == "Bob's move"

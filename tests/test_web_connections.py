@@ -1,0 +1,101 @@
+"""launcher-web's connections against idle and slow guests, with few descriptors (issue 22):
+real launcherd --sim and launcher-web processes, launcher-web under a low RLIMIT_NOFILE."""
+
+from __future__ import annotations
+
+import asyncio
+import configparser
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).with_name("browser")))
+
+from stack import Stack  # noqa: E402
+
+UNIT = Path(__file__).resolve().parents[1] / "systemd" / "launcher-web.service"
+DESCRIPTORS = 160  # launcher-web keeps 64 for itself: 96 connections
+PER_ADDRESS, HEADER_TIMEOUT_S, KEEPALIVE_S = 32, 10.0, 15.0
+
+
+@pytest.fixture
+def stack():
+    running = Stack(web_descriptors=DESCRIPTORS).start()
+    yield running
+    running.close()
+
+
+async def _closed_within(reader: asyncio.StreamReader, seconds: float) -> bool:
+    """Whether the server closes the connection within ``seconds`` (whatever it sent before)."""
+    try:
+        async with asyncio.timeout(seconds):
+            while await reader.read(4096):
+                pass
+        return True
+    except ConnectionError:
+        return True
+    except TimeoutError:
+        return False
+
+
+async def _phone_reads_state(port: int) -> int:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+    status = int((await asyncio.wait_for(reader.readline(), 10)).split()[1])
+    writer.close()
+    return status
+
+
+def test_idle_and_slow_connections_never_lock_the_phones_out(stack):
+    async def scenario():
+        # One address holds what it may and no more: the rest are closed at once.
+        idle = [await asyncio.open_connection("127.0.0.1", stack.port, local_addr=("127.0.5.1", 0))
+                for _ in range(PER_ADDRESS + 8)]
+        closed_at_once = await asyncio.gather(*(_closed_within(reader, 1.0) for reader, _ in idle))
+        # Slow guests on more addresses than the descriptors allow, a header line every 2 s.
+        slow = [await asyncio.open_connection("127.0.0.1", stack.port, local_addr=(f"127.0.6.{n % 4 + 1}", 0))
+                for n in range(4 * PER_ADDRESS)]
+        for _, writer in slow:
+            writer.write(f"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:{stack.port}\r\n".encode())
+
+        async def trickle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            for line in range(8):  # bounded: 16 s, past the header deadline
+                await asyncio.sleep(2)
+                if reader.at_eof() or writer.transport.is_closing():
+                    return
+                writer.write(f"X-Slow-{line}: 1\r\n".encode())
+        trickling = [asyncio.ensure_future(trickle(reader, writer)) for reader, writer in slow]
+        phone = await _phone_reads_state(stack.port)  # while every descriptor is wanted
+        # A keep-alive connection after its reply, and the slow ones: all closed by their deadlines.
+        kept_reader, kept_writer = await asyncio.open_connection("127.0.0.1", stack.port)
+        kept_writer.write(f"GET /api/words HTTP/1.1\r\nHost: 127.0.0.1:{stack.port}\r\n\r\n".encode())
+        started = time.monotonic()
+        slow_closed = await asyncio.gather(*(_closed_within(reader, HEADER_TIMEOUT_S + 4) for reader, _ in slow))
+        slow_after = time.monotonic() - started
+        kept_closed = await _closed_within(kept_reader, KEEPALIVE_S + 4)
+        kept_after = time.monotonic() - started
+        for task in trickling:
+            task.cancel()
+        for _, writer in idle + slow + [(None, kept_writer)]:
+            writer.close()
+        return closed_at_once, phone, slow_closed, slow_after, kept_closed, kept_after
+
+    closed_at_once, phone, slow_closed, slow_after, kept_closed, kept_after = asyncio.run(scenario())
+    assert closed_at_once.count(True) >= 8  # the ones past the address's cap (and any closed to make room)
+    assert phone == 200
+    assert all(slow_closed) and slow_after <= HEADER_TIMEOUT_S + 4
+    assert kept_closed and KEEPALIVE_S - 1 <= kept_after <= KEEPALIVE_S + 4
+    log = stack.web_log()
+    assert "Traceback" not in log and "Too many open files" not in log, log
+    # Once a minute with a count: a line of each kind, not a line per connection.
+    assert log.count("connections refused") <= 2 and log.count("connections closed") <= 2, log
+    assert stack.get("/api/state")[0] == 200
+
+
+def test_the_unit_raises_the_descriptor_limit():
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str
+    unit.read(UNIT)
+    assert int(unit["Service"]["LimitNOFILE"]) >= 8192
