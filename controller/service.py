@@ -496,7 +496,9 @@ class GameService:
         try:
             with self._writing() as store:
                 store.note_outcome(seq)
-        except ApiError as exc:  # the log cannot be written: after a repair it is caught up on again
+        except GameUnavailable:
+            pass  # the log's damage is said once where it was found; after a repair it is caught up on
+        except ApiError as exc:  # after a repair it is caught up on again
             log.warning("game: launch outcome %d not noted: %s", seq, exc)
 
     def _launched(self, params: dict[str, Any], seq: int | None = None) -> bool:

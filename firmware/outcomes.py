@@ -62,6 +62,7 @@ class OutcomeRecord:
         self._entries = len(entries)  # the writer's count of what the file holds
         self._logged = 0  # the game has logged every outcome up to this one
         self._trimmed_at = 0  # what was logged when the record was last rewritten
+        self._failing = False  # the last write failed: said once, until one succeeds
         self._work: queue.SimpleQueue = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._write_forever, name="outcome-writer", daemon=True)
         self._thread.start()
@@ -133,11 +134,20 @@ class OutcomeRecord:
             record.flush()
             os.fsync(record.fileno())
         except OSError as exc:
-            # The launcher goes on regardless; a game layer restarted now could miss these.
-            log.error("writing launch outcomes %d-%d to %s failed: %s",
-                      outcomes[0]["seq"], outcomes[-1]["seq"], self.path, exc)
-            record.close()
+            # The launcher goes on regardless; a game layer restarted now could miss these. Said
+            # once (a full disk fails every write), not a line or a traceback per launch.
+            if not self._failing:
+                log.error("writing launch outcomes from %d to %s failed: %s; they are announced anyway",
+                          outcomes[0]["seq"], self.path, exc)
+            self._failing = True
+            try:
+                record.close()
+            except OSError:
+                pass  # what the buffer held could not be written either
             return None
+        if self._failing:
+            log.warning("launch outcomes are written to %s again (from %d)", self.path, outcomes[0]["seq"])
+            self._failing = False
         self._entries += len(outcomes)
         return record
 
