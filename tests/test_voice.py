@@ -431,3 +431,14 @@ def test_trouble_with_the_game_log_is_an_alert():
         "Problème avec le journal de partie : voyez la page de la table"
     announcer.launcher_event("game/message", {"message": {"id": "owes", "player": "Bob", "presses": 2}}, 0.0)
     assert announcer.next(0.0) is None
+
+
+def test_what_waits_for_a_press_is_said_even_when_quiet():
+    waits = {"id": "dispense_waiting_press", "count": 3, "after": {"id": "after_jam"}}
+    for lang, said in (("en", "the jam is cleared: press the button to go on (3 cards left to deal)"),
+                       ("fr", "le bourrage est dégagé : appuyez sur le bouton pour continuer (3 cartes à distribuer)")):
+        announcer = Announcer("quiet")
+        announcer.launcher_event("pending", {"pending": waits, "pending_text": "..."}, 10.0)
+        assert render(announcer.next(10.5), lang) == said
+        announcer.launcher_event("pending", {"pending": None, "pending_text": None}, 11.0)
+        assert announcer.next(11.0) is None

@@ -369,3 +369,44 @@ def test_a_bad_listen_address_is_a_usage_error():
     result = subprocess.run([sys.executable, "-m", "controller.web.server", "--listen", "nowhere"],
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 2 and "HOST:PORT" in result.stderr
+
+
+# ---- what waits for a person's press ------------------------------------------------------------
+
+
+def test_a_dispense_held_after_a_jam_shows_on_the_page_and_go_on_needs_the_code(stack):
+    import threading
+
+    from firmware.cli import Client
+    from stack import wait_until
+
+    def launcherd(method: str, params: dict | None = None):
+        with Client(stack.socket, timeout=30) as client:
+            return client.call(method, params)
+
+    def page_state(predicate) -> dict:
+        seen: list = []
+        wait_until(lambda: predicate(seen.append(stack.get("/api/state")[1]) or seen[-1]), 20,
+                   "the page never showed it")
+        return seen[-1]
+
+    code = stack.code()
+    launcherd("sim/jam")
+    replies: list = []
+
+    def dispense() -> None:
+        with Client(stack.socket, timeout=60) as client:
+            replies.append(client.call("launcher/dispense", {"count": 3}))
+
+    dealing = threading.Thread(target=dispense)
+    dealing.start()
+    page_state(lambda s: s["launcher"]["state"] == "jammed")
+    launcherd("sim/clear")
+    state = page_state(lambda s: s["launcher"]["pending"] is not None)
+    assert state["launcher"]["pending"]["id"] == "dispense_waiting_press"
+    assert state["launcher"]["pending_text"].startswith("the jam is cleared: press the button to go on")
+    assert stack.post("/api/resume", {}, wrong(code))[0] == 403
+    status, reply = stack.post("/api/resume", {}, code)
+    assert status == 200 and reply["pending"] is None
+    dealing.join(30)
+    assert replies and replies[0]["cards"] == 3

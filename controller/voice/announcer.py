@@ -80,6 +80,9 @@ class Announcer:
             self._say(1, ALERT, now, {"id": "voice_empty"})
         elif name == "halted":
             self._say(1, ALERT, now, {"id": "voice_halted"})
+        elif name == "pending" and isinstance(params.get("pending"), Mapping):
+            # What waits for a press and why, e.g. "the jam is cleared: press the button to go on".
+            self._say(1, MOVE, now, dict(params["pending"]))
         elif name == "game/message" and (params.get("message") or {}).get("id") == "damage":
             self._say(1, ALERT, now, {"id": "voice_log_trouble"})  # a full disk, a damaged log: at once
 

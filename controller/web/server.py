@@ -219,6 +219,7 @@ class WebApp:
         app.router.add_post("/api/code/check", self.code_check)
         app.router.add_post("/api/press", self.press)
         app.router.add_post("/api/reload", self.reload)
+        app.router.add_post("/api/resume", self.resume)
         app.router.add_post("/api/{method:game/.+}", self.game_method)
         app.on_startup.append(self._startup)
         app.on_shutdown.append(self._shutdown)
@@ -469,6 +470,11 @@ class WebApp:
         body = await self._body(request)
         return web.json_response(await self._call("launcher/reload", {"cards": body.get("cards")},
                                                   self.language(request)))
+
+    async def resume(self, request: web.Request) -> web.Response:
+        """"Go on": what waits for a person's press (a dispense after a jam, ...) may move."""
+        await self._require_code(request)
+        return web.json_response(await self._call("launcher/resume", lang=self.language(request)))
 
     async def code_check(self, request: web.Request) -> web.Response:
         await self._require_code(request)

@@ -16,7 +16,7 @@ const TEXTS = {
   en: {
     title: "Card launcher: the table", heading: "Card launcher", language: "Language", connecting: "⟳ connecting…",
     tableView: "Table display", phoneView: "Phone view", dismiss: "Dismiss", repair: "Repair the game log",
-    launcher: "Launcher", hopperCards: "Cards now in the hopper", reloaded: "Reloaded", players: "Players",
+    launcher: "Launcher", hopperCards: "Cards now in the hopper", reloaded: "Reloaded", goOn: "Go on", players: "Players",
     player: "Player", owes: "Owes", cards: "Cards", presses: "Presses", score: "Score", play: "Play",
     joinCode: "Join code", codeDigits: "8 digits", useCode: "Use code",
     firstAttack: "Name the colour and the player to attack", lastCard: "it is the player's last card",
@@ -66,7 +66,7 @@ const TEXTS = {
   fr: {
     title: "Lanceur de cartes : la table", heading: "Lanceur de cartes", language: "Langue", connecting: "⟳ connexion…",
     tableView: "Affichage table", phoneView: "Vue téléphone", dismiss: "Fermer", repair: "Réparer le journal de partie",
-    launcher: "Lanceur", hopperCards: "Cartes dans le réservoir", reloaded: "Rechargé", players: "Joueurs",
+    launcher: "Lanceur", hopperCards: "Cartes dans le réservoir", reloaded: "Rechargé", goOn: "Continuer", players: "Joueurs",
     player: "Joueur", owes: "Doit", cards: "Cartes", presses: "Appuis", score: "Score", play: "Jouer",
     joinCode: "Code de la table", codeDigits: "8 chiffres", useCode: "Valider le code",
     firstAttack: "Nommer la couleur et le joueur à attaquer", lastCard: "c'est la dernière carte du joueur",
@@ -361,6 +361,10 @@ function renderLauncher() {
   const hopper = state.launcher.hopper;
   $("#hopper").textContent = reload ? reload.text
     : (hopper === null ? t("hopperUnknown") : t("holds", hopper));
+  // What waits for a person's press (status pending), said in the page's language, with "Go on".
+  const pending = state.launcher.pending;
+  $("#pending").hidden = !pending;
+  $("#pending-text").textContent = pending ? state.launcher.pending_text : "";
   const needed = (reload && reload.reload) || advice.state === "empty";
   $("#reload-form").hidden = !needed;
   $("#reload-text").textContent = needed ? t("reloadNow") : "";
@@ -598,6 +602,7 @@ function bind() {
     }
   });
   $("#press").addEventListener("click", () => act("/api/press"));
+  $("#resume").addEventListener("click", () => act("/api/resume"));
   $("#undo").addEventListener("click", () => act("/api/game/undo"));
   $("#repair").addEventListener("click", () => act("/api/game/repair"));
   $("#uno").addEventListener("click", async () => {
