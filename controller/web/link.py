@@ -14,7 +14,7 @@ import logging
 from pathlib import Path
 from typing import Any, Callable
 
-from firmware.api import MAX_LINE
+from firmware.api import MAX_IN_FLIGHT, MAX_LINE
 from firmware.errors import ApiError, LauncherError
 from firmware.i18n import is_message
 
@@ -61,6 +61,9 @@ class Link:
         self._next_id = 0
         self._task: asyncio.Task | None = None
         self._up = asyncio.Event()
+        # launcherd refuses a connection's request past MAX_IN_FLIGHT still running: the page's
+        # many phones share this one connection, so the rest wait here for their turn.
+        self._slots = asyncio.Semaphore(MAX_IN_FLIGHT - 1)
 
     def start(self) -> None:
         self._task = asyncio.ensure_future(self._run())
@@ -90,26 +93,32 @@ class Link:
         """
         if not self.connected or self._writer is None:
             raise DaemonDown(f"launcherd is not reachable on {self.path}")
-        request = {"id": self._next_id + 1, "method": method, "params": params or {}}
+        request: dict[str, Any] = {"id": self._next_id + 1, "method": method, "params": params or {}}
         if lang is not None:
             request["lang"] = lang
         line = json.dumps(request)
-        if len(line) >= MAX_LINE:
+        if len(line) + 20 >= MAX_LINE:  # 20: room for the id it is given when its turn comes
             # launcherd would answer it with an error that names no request (id null), which would
             # leave this call waiting for CALL_TIMEOUT_S: refuse it here, as launcherd would.
             raise ApiError(ApiError.INVALID_REQUEST, f"request longer than {MAX_LINE // 1024} KiB:"
                                                      " a name or a text in it is far too long")
-        self._next_id += 1
-        request_id = self._next_id
-        future = asyncio.get_running_loop().create_future()
-        self._pending[request_id] = future
         try:
-            self._writer.write(line.encode() + b"\n")
-            return await asyncio.wait_for(future, timeout)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(timeout):
+                async with self._slots:
+                    if not self.connected or self._writer is None:
+                        raise DaemonDown(f"launcherd is not reachable on {self.path}")
+                    self._next_id += 1
+                    request_id = self._next_id
+                    request["id"] = request_id
+                    future = asyncio.get_running_loop().create_future()
+                    self._pending[request_id] = future
+                    try:
+                        self._writer.write(json.dumps(request).encode() + b"\n")
+                        return await future
+                    finally:
+                        self._pending.pop(request_id, None)
+        except TimeoutError:
             raise DaemonDown(f"launcherd did not answer {method} within {timeout:.0f} s") from None
-        finally:
-            self._pending.pop(request_id, None)
 
     async def _run(self) -> None:
         pause = RETRY_FIRST_S
