@@ -43,10 +43,13 @@ def hands(status) -> dict[str, int]:
     return {player["name"]: player["hand"] for player in status["players"]}
 
 
+def taken(status) -> dict[str, int]:
+    return {player["name"]: player["cards_taken"] for player in status["players"]}
+
+
 def down_to(running, cards: int) -> dict:
-    """Every seat plays red numbers in turn until each holds ``cards``."""
-    status = running.call("game/status")
-    while hands(status)[status["turn"]] > cards:
+    """From the opening 7, every seat plays red numbers in turn until each holds ``cards``."""
+    for _ in range(len(P3) * (7 - cards)):
         status = play(running, "3")
     return status
 
@@ -64,8 +67,7 @@ def test_undo_of_a_deal_deals_nothing_and_the_next_undo_takes_back_its_draw_two(
     with ThreadDaemon(tmp_path, HOPPER) as running:
         classic(running)
         play(running, "draw-two")
-        dealt = settled(running)
-        assert hands(dealt)["Bob"] == 9
+        assert taken(settled(running))["Bob"] == 9
         out = cards_out(running)
 
         first = running.call("game/undo")
@@ -77,7 +79,7 @@ def test_undo_of_a_deal_deals_nothing_and_the_next_undo_takes_back_its_draw_two(
         second = running.call("game/undo")
         assert second["undone"] == {"type": "play", "card": "draw-two", "color": "red", "by": "Ann"}
         back = settled(running)
-        assert (back["turn"], back["top_card"], back["owed"], hands(back)) == (
+        assert (back["turn"], back["top_card"], back["owed"], taken(back)) == (
             "Ann", "5", None, {"Ann": 7, "Bob": 7, "Cy": 7})
         assert cards_out(running) == out  # no undo made the launcher move
 
@@ -94,7 +96,7 @@ def test_undo_of_a_challenge_result_deals_nothing_again(tmp_path):
         running.call("game/status")
         assert running.call("game/undo")["undone"] == {"type": "challenge-result", "result": "legal"}
         status = settled(running)
-        assert status["awaiting"] == "challenge_result" and hands(status)["Bob"] == 7
+        assert status["awaiting"] == "challenge_result" and taken(status)["Bob"] == 7
         assert cards_out(running) == out
 
 
@@ -115,7 +117,7 @@ def test_a_deal_held_by_an_undo_stays_held_across_a_restart_and_a_press_deals_it
         assert daemon.call("status/get")["sim"]["cards_out"] == 0  # nothing dealt since the restart
         daemon.call("launcher/press")  # a person asks for the deal
         status = settled_process(daemon)
-        assert hands(status)["Bob"] == 9 and status["turn"] == "Cy"
+        assert taken(status)["Bob"] == 9 and status["turn"] == "Cy"
     finally:
         daemon.kill()
 
@@ -142,6 +144,7 @@ def test_a_draw_two_on_the_last_but_one_card_can_be_caught_while_and_after_its_d
         caught = running.call("game/catch", {"player": "Ann"})
         assert caught["messages"][0].startswith("Ann did not call Uno")
         status = settled(running)
+        assert taken(status) == {"Ann": 9, "Bob": 9, "Cy": 7}
         assert hands(status) == {"Ann": 3, "Bob": 4, "Cy": 2}
 
 
@@ -155,7 +158,8 @@ def test_hand_sizes_decide_catch_last_and_the_rounds_end(tmp_path):
         error = refused(lambda: play(running, "3", last=True))
         assert error.message == ("Bob holds 7 cards: the last card is played from a hand of one; play it"
                                  " without --last")
-        down_to(running, 2)
+        for _ in range(14):  # Bob, Cy, Ann four times, then Bob and Cy: Ann's move, holding 2
+            play(running, "3")
         assert play(running, "4")["catchable"] == "Ann"  # one card left: Uno was not called
         play(running, "3")
         play(running, "3")
@@ -207,7 +211,7 @@ def test_thirty_replaced_matches_deal_no_more_than_the_last_ones_deal(tmp_path):
                                       "first_card": "5", "color": "red", "force": True})
         running.call("sim/clear")
         status = settled(running)
-        assert hands(status) == dict.fromkeys(ten, 7)
+        assert taken(status) == dict.fromkeys(ten, 7)
         # The last match's 70, and at most the pile of the first match that was under way when it
         # was replaced: a dispense under way finishes (the launcher has no abort), and is said.
         extra = cards_out(running) - 70
@@ -328,3 +332,32 @@ def test_a_second_press_while_a_draw_is_dealt_gets_a_word(tmp_path):
                     and m["params"]["message"]["id"] == "press_while_dealing")
         assert said["text"] == ("the launcher is already dealing, Ann: this press deals nothing more (a draw is"
                                 " one card; then play it or game pass)")
+
+
+def test_a_restarted_simulation_keeps_the_hopper_as_the_table_left_it(tmp_path):
+    daemon = DaemonProcess(tmp_path, "[sim]\nhopper = 112\n").start()
+    try:
+        assert daemon.call("launcher/dispense", {"count": 5})["cards"] == 5
+        daemon.call("launcher/reload", {"cards": 74})
+        assert daemon.call("launcher/dispense", {"count": 3})["cards"] == 3
+        daemon.terminate()
+        daemon.start()
+        status = daemon.call("status/get")
+        assert (status["sim"]["hopper"], status["hopper"]) == (71, 71)
+    finally:
+        daemon.kill()
+
+
+def test_a_restarted_blaster_simulation_keeps_the_cards_in_its_slots(tmp_path):
+    daemon = DaemonProcess(tmp_path, BLASTER, seed=1).start()
+    try:
+        inserted = [daemon.call("sim/insert", {"slot": slot}) for slot in (1, 2, 3)]
+        slots = daemon.call("status/get")["slots"]
+        assert any(slots), inserted  # not all blasted away (the seed decides)
+        daemon.terminate()
+        daemon.start()
+        status = daemon.call("status/get")
+        assert status["slots"] == slots and status["sim"]["slots"] == slots
+        assert status["inserts"] == 0  # cards found in their slots are no insertions
+    finally:
+        daemon.kill()
