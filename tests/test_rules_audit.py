@@ -7,9 +7,13 @@ and for ``launcherctl``); the cards that really came out are the simulated mecha
 
 from __future__ import annotations
 
+import os
+import subprocess
+import time
+
 import pytest
 
-from conftest import BLASTER, DaemonProcess, ThreadDaemon
+from conftest import BIN, BLASTER, DaemonProcess, ThreadDaemon
 from firmware.errors import ApiError
 
 P3 = ["Ann", "Bob", "Cy"]
@@ -21,11 +25,25 @@ def cards_out(running) -> int:
     return running.call("status/get")["sim"]["cards_out"]
 
 
-def settled(running) -> dict:
-    """``game/status`` once nothing is owed and the launcher's dealer has nothing to do."""
-    running.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None
-                     and not s["dealer"]["queued"])
-    return running.call("game/status")
+def settled(daemon, timeout: float = 20.0) -> dict:
+    """``game/status`` once nothing is owed and the launcher's dealer has nothing to do (a daemon in
+    a thread or a process: polled as ``ThreadDaemon.wait_for`` does)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        status = daemon.call("status/get")
+        if status["game"]["owed"] is None and status["dealer"]["current"] is None and not status["dealer"]["queued"]:
+            return daemon.call("game/status")
+        assert time.monotonic() < deadline, status
+        time.sleep(0.01)
+
+
+def dealt_process(tmp_path) -> DaemonProcess:
+    """launcherd as a process, with a classic match dealt (Ann to play on a red 5)."""
+    daemon = DaemonProcess(tmp_path, HOPPER).start()
+    daemon.call("game/new", {"rules": "classic", "players": P3, "options": NO_PAUSE,
+                             "first_card": "5", "color": "red"})
+    settled(daemon)
+    return daemon
 
 
 def classic(running, players=P3, rules="classic", **params) -> dict:
@@ -101,13 +119,10 @@ def test_undo_of_a_challenge_result_deals_nothing_again(tmp_path):
 
 
 def test_a_deal_held_by_an_undo_stays_held_across_a_restart_and_a_press_deals_it(tmp_path):
-    daemon = DaemonProcess(tmp_path, HOPPER).start()
+    daemon = dealt_process(tmp_path)
     try:
-        daemon.call("game/new", {"rules": "classic", "players": P3, "options": NO_PAUSE,
-                                 "first_card": "5", "color": "red"})
-        settled_process(daemon)
         daemon.call("game/play", {"card": "draw-two", "color": "red"})
-        settled_process(daemon)
+        settled(daemon)
         daemon.call("game/undo")
         daemon.terminate()
         daemon.start()
@@ -116,22 +131,10 @@ def test_a_deal_held_by_an_undo_stays_held_across_a_restart_and_a_press_deals_it
         daemon.call("game/status")
         assert daemon.call("status/get")["sim"]["cards_out"] == 0  # nothing dealt since the restart
         daemon.call("launcher/press")  # a person asks for the deal
-        status = settled_process(daemon)
+        status = settled(daemon)
         assert taken(status)["Bob"] == 9 and status["turn"] == "Cy"
     finally:
         daemon.kill()
-
-
-def settled_process(daemon) -> dict:
-    import time
-
-    deadline = time.monotonic() + 20
-    while True:
-        status = daemon.call("status/get")
-        if status["game"]["owed"] is None and status["dealer"]["current"] is None and not status["dealer"]["queued"]:
-            return daemon.call("game/status")
-        assert time.monotonic() < deadline, status
-        time.sleep(0.01)
 
 
 def test_a_draw_two_on_the_last_but_one_card_can_be_caught_while_and_after_its_deal(tmp_path):
@@ -185,11 +188,8 @@ def test_a_coloured_card_needs_its_colour_in_every_ruleset(tmp_path):
 
 
 def test_launcherctl_fills_in_the_only_legal_colour(tmp_path):
-    daemon = DaemonProcess(tmp_path, HOPPER).start()
+    daemon = dealt_process(tmp_path)
     try:
-        daemon.call("game/new", {"rules": "classic", "players": P3, "options": NO_PAUSE,
-                                 "first_card": "5", "color": "red"})
-        settled_process(daemon)
         done = daemon.ctl("game", "play", "7")
         assert done.returncode == 0, done.stderr
         assert "Ann plays 7 (red)" in done.stdout
@@ -255,11 +255,6 @@ def test_game_status_in_blast_with_an_insertion_owed_prints(tmp_path):
 
 
 def subprocess_ctl(daemon, lang, *args):
-    import os
-    import subprocess
-
-    from conftest import BIN
-
     env = {**os.environ, "LANG": lang}
     return subprocess.run([str(BIN / "launcherctl"), "--socket", str(daemon.socket), *args],
                           capture_output=True, text=True, timeout=60, env=env)
