@@ -40,8 +40,8 @@ from firmware.i18n import message
 
 from . import rulesets, wording
 from .game import (
-    GameState, Owed, bump, check_by, checked, find, next_seat, plays, refuse_when_over, require_color,
-    window_closed,
+    GameState, Owed, bump, check_by, checked, find, new_action, next_seat, plays, refuse_when_over,
+    require_color, window_closed,
 )
 from .rulesets import Option
 
@@ -158,8 +158,8 @@ def check_card(rs: FlowRuleset, card: str, color: str | None) -> None:
 def check_match(state: GameState, rs: FlowRuleset, card: str, color: str | None) -> None:
     """A coloured card shows its colour, and matches the pile's colour or its card when both are known."""
     require_color(state, rs.colors, card, color)
-    if card in rs.wild or state.color is None or state.top_card is None:
-        return
+    if card in rs.wild or color is None or state.color is None or state.top_card is None:
+        return  # (a colour missing only in a log written before #21)
     if color != state.color and card != state.top_card:
         raise Refused(message("pile_mismatch_uno", color=color, card=card, pile_color=state.color,
                               pile_card=state.top_card))
@@ -213,7 +213,7 @@ def catch(state: GameState, p: dict, rs: FlowRuleset, unit: str) -> tuple[GameSt
         raise Refused(message("catch_only_after_play", player=name))
     if seat in state.uno_called:
         raise Refused(message("called_uno", player=name))
-    if state.hands and state.hands[seat] != 1:
+    if state.hands and state.hands[seat] != 1 and new_action():
         raise Refused(message("catch_holds", player=name, cards=state.hands[seat]))
     state = owe_penalty(state, Owed(seat, rs.uno_penalty, False, "uno"))
     state = replace(state, catchable=None)
@@ -386,14 +386,14 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise Refused(message("settles_first", player=name, card=state.top_card, awaiting=state.awaiting))
     check_match(state, rs, card, color)
     held = state.hands[seat]
-    if held == 0:
+    if held == 0 and new_action():
         raise Refused(message("holds_no_card", player=name))
-    if p["last"] and held != 1:
+    if p["last"] and held != 1 and new_action():
         raise Refused(message("last_from_one", player=name, cards=held))
     described = plays(name, card, color)
     state = replace(window_closed(state), top_card=card, color=color, catchable=seat, awaiting=None,
                     hands=bump(state.hands, seat, -1))
-    if held == 1:  # the last card: the round ends on it, said with --last or not
+    if held == 1 or p["last"]:  # the last card: the round ends on it, said with --last or not
         state, effects = _end_round(state, seat, card)
     else:
         state, effects = _card_effect(state, rs, seat, card)
@@ -534,7 +534,7 @@ def _minions(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     deals = tuple(_deal(state, s, counts[s], "minions") for s in order if counts[s])
     hands = state.hands
     for seat, count in counts.items():
-        if count > hands[seat]:
+        if count > hands[seat] and new_action():
             raise Refused(message("minions_more_than_held", player=state.players[seat], count=count,
                                   cards=hands[seat]))
         hands = bump(hands, seat, -count)  # the discards; the deals give as many back

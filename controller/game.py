@@ -46,7 +46,9 @@ Where the rules are silent, this module decides:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, replace
 
 from firmware.errors import InvalidParams, NotFound, Refused
@@ -193,11 +195,31 @@ def window_closed(state: GameState) -> GameState:
     return replace(state, catchable=None, uno_called=state.uno_called - {state.catchable})
 
 
+# Set while a log is replayed (controller.table.replay): an action logged before #21 was accepted
+# then, and is again (a coloured card without its colour, a catch or a last card the hand counts
+# refuse now), so that a match begun on an older version still resumes and shows in the history.
+_REPLAYING: ContextVar[bool] = ContextVar("replaying", default=False)
+
+
+@contextmanager
+def replaying() -> Iterator[None]:
+    token = _REPLAYING.set(True)
+    try:
+        yield
+    finally:
+        _REPLAYING.reset(token)
+
+
+def new_action() -> bool:
+    """The action is being checked as a new one, not replayed from the log."""
+    return not _REPLAYING.get()
+
+
 def require_color(state: GameState, colors: tuple[str, ...], card: str, color: str | None,
                   any_color: bool = False) -> None:
     """A coloured card shows its colour: the pile's colour comes from it, and the next play is checked
     against it. Refused with the colours it may have (``any_color``: whatever the pile)."""
-    if color is None:
+    if color is None and new_action():
         legal = list(colors) if any_color else legal_colors(colors, card, state.top_card, state.color)
         raise InvalidParams(message("needs_its_color", card=card, colors=legal))
 

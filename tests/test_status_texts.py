@@ -102,3 +102,18 @@ def test_every_status_text_of_every_ruleset_renders_in_both_languages(ruleset):
             table, _ = tables.apply(table, {"type": "end_round", "winner": status["winner"] or "Ann",
                                             "hands": {name: 0 for name in PLAYERS}})
     assert len(seen) > 2  # the walk went through several kinds of move
+
+
+def test_a_log_written_before_colours_were_required_still_replays():
+    """A match begun on an older version resumes: its colourless plays were accepted when logged."""
+    logged = [{"type": "new", "rules": "attack-mega-hit", "players": PLAYERS},
+              {"type": "play", "card": "hit-1", "by": "Ann"}, {"type": "press", "cards": 0, "by": "Bob"},
+              {"type": "play", "card": "7", "by": "Cy"}]
+    status = tables.status(tables.replay(logged))
+    assert (status["turn"], status["top_card"], status["color"]) == ("Ann", "7", None)
+    with pytest.raises(ApiError, match="7 has a colour"):  # a new play is refused all the same
+        tables.apply(tables.replay(logged), {"type": "play", "card": "7"})
+    classic_log = [{"type": "new", "rules": "classic", "players": PLAYERS, "first_card": "5"},
+                   *[{"type": "press", "cards": 7}] * 3, {"type": "play", "card": "7", "by": "Ann"},
+                   {"type": "catch", "player": "Ann"}]  # a catch the hand counts refuse now
+    assert tables.status(tables.replay(classic_log))["queue"][0]["reason"] == "uno"
