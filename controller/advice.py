@@ -180,12 +180,34 @@ def no_draw(ruleset: str) -> Message:
     return message("no_draw", ruleset=ruleset)
 
 
+def draw_pile(ruleset: str, players: int, turned: int) -> Message:
+    """The draw pile once ``turned`` cards were turned up to start the pile (blast: dealt by hand)."""
+    dealt = HAND * players
+    return message("draw_pile_now", rest=classic.get(ruleset).deck_size - dealt - turned, turned=turned)
+
+
+def press_while_dealing(player: str | None) -> Message:
+    return message("press_while_dealing", player=str(player))
+
+
+def tell_turned_up() -> Message:
+    return message("tell_turned_up")
+
+
+def no_draw_blast() -> Message:
+    return message("no_draw_blast")
+
+
+def blaster_counts_inserts() -> Message:
+    return message("blaster_counts_inserts")
+
+
 def busy_dealing() -> Message:
     return message("busy_dealing")
 
 
-def deals_again() -> Message:
-    return message("deals_again")
+def deal_held(player: str, cards: int) -> Message:
+    return message("deal_held", player=player, cards=cards)
 
 
 def reason(error: Any) -> str | Message:

@@ -36,7 +36,7 @@ from firmware.i18n import message
 from . import wording
 from .classic import (
     PENALTIES, STANDARD_COLORS, FlowRuleset, apply_with, aim, base_state, base_status, catch, check_card,
-    check_match, colour, numbers, owed_json, per_colour, turn_effect, turn_seat, turn_up, uno,
+    check_match, colour, numbers, owed_json, per_colour, turn_effect, turn_seat, turn_up, turn_up_action, uno,
 )
 from .game import GameState, Owed, bump, check_by, next_seat, plays, refuse_when_over, window_closed
 
@@ -63,6 +63,7 @@ ACTIONS: Mapping[str, Mapping[str, tuple[type, bool]]] = MappingProxyType({
     "insert": {"blast": (bool, True), "cards": (int, True), "insert_id": (int, False), "by": (str, False)},
     "uno": {"player": (str, True)},
     "catch": {"player": (str, True)},
+    "turn_up": {"card": (str, True), "color": (str, False)},
 })
 
 
@@ -137,6 +138,7 @@ def _insert(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
 _HANDLERS = {
     "play": _play, "insert": _insert, "uno": uno,
     "catch": lambda state, p: catch(state, p, RULESET, "inserts"),
+    "turn_up": turn_up_action,
 }
 
 

@@ -40,7 +40,8 @@ from firmware.i18n import message
 
 from . import rulesets, wording
 from .game import (
-    GameState, Owed, bump, check_by, checked, find, next_seat, plays, refuse_when_over, window_closed,
+    GameState, Owed, bump, check_by, checked, find, new_action, next_seat, plays, refuse_when_over,
+    require_color, window_closed,
 )
 from .rulesets import Option
 
@@ -155,9 +156,10 @@ def check_card(rs: FlowRuleset, card: str, color: str | None) -> None:
 
 
 def check_match(state: GameState, rs: FlowRuleset, card: str, color: str | None) -> None:
-    """Refuse a coloured card that matches neither the pile's colour nor its card, when both are known."""
+    """A coloured card shows its colour, and matches the pile's colour or its card when both are known."""
+    require_color(state, rs.colors, card, color)
     if card in rs.wild or color is None or state.color is None or state.top_card is None:
-        return
+        return  # (a colour missing only in a log written before #21)
     if color != state.color and card != state.top_card:
         raise Refused(message("pile_mismatch_uno", color=color, card=card, pile_color=state.color,
                               pile_card=state.top_card))
@@ -211,6 +213,8 @@ def catch(state: GameState, p: dict, rs: FlowRuleset, unit: str) -> tuple[GameSt
         raise Refused(message("catch_only_after_play", player=name))
     if seat in state.uno_called:
         raise Refused(message("called_uno", player=name))
+    if state.hands and state.hands[seat] != 1 and new_action():
+        raise Refused(message("catch_holds", player=name, cards=state.hands[seat]))
     state = owe_penalty(state, Owed(seat, rs.uno_penalty, False, "uno"))
     state = replace(state, catchable=None)
     return state, [wording.said(f"no_uno_{unit}", player=name, **{unit: rs.uno_penalty})]
@@ -231,15 +235,32 @@ def base_state(rs: FlowRuleset, players: list[str], dealer: str | None, options:
 
 
 def turn_up(state: GameState, rs: FlowRuleset, card: str | None, color: str | None) -> tuple[GameState, list[dict]]:
-    """The first card (§5): a number starts the pile; an action card is ignored, turn another."""
+    """The first card (§5): a number starts the pile; an action card is ignored, turn another.
+
+    Not told (None): no colour is known until ``turn_up`` tells it or a card is played.
+    """
     if card is None:
         return replace(state, color=colour(rs, color)), []
     if card not in rs.cards:
         raise InvalidParams(message("not_a_card", card=card, ruleset=rs.id, cards=list(rs.cards)))
-    state = replace(state, first_card=card)
+    state = replace(state, first_card=state.first_card or card, turned=state.turned + 1)
     if card in NUMBERS:
-        return replace(state, top_card=card, color=colour(rs, color)), []
-    return state, [wording.said("first_ignored", card=card)]
+        require_color(state, rs.colors, card, colour(rs, color), any_color=True)
+        return replace(state, top_card=card, color=color), []
+    asks = "first_ignored_dealer" if rs.device == "launcher" else "first_ignored"
+    return state, [wording.said(asks, card=card)]
+
+
+def turn_up_action(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    """``turn_up``: the card turned up after an ignored one (or one not told at the start)."""
+    rs = get(state.ruleset)
+    refuse_when_over(state)
+    if state.top_card is not None:
+        raise Refused(message("pile_started", card=state.top_card, color=str(state.color)))
+    state, said = turn_up(state, rs, p["card"], p["color"])
+    if state.top_card is not None:
+        said = [wording.said("pile_starts", card=state.top_card, color=state.color)]
+    return state, said
 
 
 def owed_json(state: GameState, owed: Owed) -> dict[str, Any]:
@@ -256,7 +277,8 @@ def base_status(state: GameState, rs: FlowRuleset, owed_view) -> dict[str, Any]:
         "ruleset": state.ruleset,
         "device": rs.device,
         "round": state.round_no,
-        "players": [{"name": n, "seat": s, "cards_taken": t, "presses": p}
+        "players": [{"name": n, "seat": s, "cards_taken": t, "presses": p,
+                     **({"hand": state.hands[s]} if state.hands else {})}
                     for s, (n, t, p) in enumerate(zip(state.players, state.cards_taken, state.presses))],
         "dealer": state.players[state.dealer],
         "first_card": state.first_card,
@@ -269,7 +291,8 @@ def base_status(state: GameState, rs: FlowRuleset, owed_view) -> dict[str, Any]:
         "top_card": state.top_card,
         "color": state.color,
         "catchable": None if state.catchable is None or state.catchable in state.uno_called
-        else state.players[state.catchable],
+        or (state.hands and state.hands[state.catchable] != 1) else state.players[state.catchable],
+        "colors": list(rs.colors),
         "uno_called": [state.players[s] for s in sorted(state.uno_called)],
         "round_over": state.round_over,
         "winner": None if state.winner is None else state.players[state.winner],
@@ -293,6 +316,7 @@ ACTIONS: Mapping[str, Mapping[str, tuple[type, bool]]] = MappingProxyType({
     "minions": {"counts": (dict, True)},
     "uno": {"player": (str, True)},
     "catch": {"player": (str, True)},
+    "turn_up": {"card": (str, True), "color": (str, False)},
 })
 
 
@@ -361,13 +385,34 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     if state.awaiting in (CHALLENGE, RESULT, MINIONS):
         raise Refused(message("settles_first", player=name, card=state.top_card, awaiting=state.awaiting))
     check_match(state, rs, card, color)
+    held = state.hands[seat]
+    if held == 0 and new_action():
+        raise Refused(message("holds_no_card", player=name))
+    if p["last"] and held != 1 and new_action():
+        raise Refused(message("last_from_one", player=name, cards=held))
     described = plays(name, card, color)
-    state = replace(window_closed(state), top_card=card, color=color, catchable=seat, awaiting=None)
-    if p["last"]:
+    state = replace(window_closed(state), top_card=card, color=color, catchable=seat, awaiting=None,
+                    hands=bump(state.hands, seat, -1))
+    if held == 1 or p["last"]:  # the last card: the round ends on it, said with --last or not
         state, effects = _end_round(state, seat, card)
     else:
         state, effects = _card_effect(state, rs, seat, card)
     return state, [described] + effects
+
+
+def _dealt_seat(state: GameState, by: str | None) -> int:
+    """Whose press it is: the player it was dealt for, when cards are owed to them.
+
+    A penalty owed meanwhile (a catch while Bob's Draw Two comes out) goes first in the queue, yet
+    Bob's cards are still Bob's.
+    """
+    seat = turn_seat(state)
+    if by is not None and state.queue:
+        named = find(state.players, by)
+        if any(owed.seat == named for owed in state.queue):
+            return named
+    check_by(state, by, seat)
+    return seat
 
 
 def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
@@ -376,8 +421,7 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise InvalidParams(f"press: cards must be 0 or more, not {cards}")
     if not state.queue:
         refuse_when_over(state)
-    seat = turn_seat(state)
-    check_by(state, p["by"], seat)
+    seat = _dealt_seat(state, p["by"])
     name = state.players[seat]
     if not state.queue:
         if state.awaiting == DRAWN:
@@ -388,17 +432,19 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
             raise Refused(message("draw_is_one", cards=cards, player=name))
         state = replace(window_closed(state), awaiting=DRAWN,
                         cards_taken=bump(state.cards_taken, seat, 1), presses=bump(state.presses, seat, 1),
-                        uno_called=state.uno_called - {seat})
+                        uno_called=state.uno_called - {seat}, hands=bump(state.hands, seat, 1))
         return state, [wording.said("draws_one", player=name)]
-    owed = state.queue[0]
+    at = next(i for i, o in enumerate(state.queue) if o.seat == seat)
+    owed = state.queue[at]
     if cards > owed.presses:
         raise Refused(message("owed_never_more", player=name, owed=owed.presses, cards=cards))
     left = owed.presses - cards
-    rest = state.queue[1:] if left == 0 else (replace(owed, presses=left),) + state.queue[1:]
+    kept = () if left == 0 else (replace(owed, presses=left),)
+    rest = state.queue[:at] + kept + state.queue[at + 1:]
+    # Dealt cards are no turn: the catch window stays open until the next player who has a turn acts.
     state = replace(state, queue=rest, cards_taken=bump(state.cards_taken, seat, cards),
-                    uno_called=state.uno_called - {seat} if cards else state.uno_called)
-    if owed.reason not in PENALTIES and owed.reason != "deal":
-        state = window_closed(state)
+                    uno_called=state.uno_called - {seat} if cards else state.uno_called,
+                    hands=bump(state.hands, seat, cards))
     if owed.reason == "last-card-draw":
         state = replace(state, last_attack_cards=state.last_attack_cards + cards)
     if left == 0:
@@ -486,7 +532,13 @@ def _minions(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     if missing:
         raise InvalidParams(message("minions_missing", players=missing))
     deals = tuple(_deal(state, s, counts[s], "minions") for s in order if counts[s])
-    state, effects = _owe(replace(state, awaiting=None), deals)
+    hands = state.hands
+    for seat, count in counts.items():
+        if count > hands[seat] and new_action():
+            raise Refused(message("minions_more_than_held", player=state.players[seat], count=count,
+                                  cards=hands[seat]))
+        hands = bump(hands, seat, -count)  # the discards; the deals give as many back
+    state, effects = _owe(replace(state, awaiting=None, hands=hands), deals)
     deals = [message("is_dealt_n", player=state.players[s], cards=counts[s]) for s in order]
     return state, [wording.said("joined", messages=deals)] + effects
 
@@ -495,6 +547,7 @@ _HANDLERS = {
     "play": _play, "press": _press, "pass": _pass, "challenge": _challenge,
     "challenge-result": _challenge_result, "accept": _accept, "minions": _minions, "uno": uno,
     "catch": lambda state, p: catch(state, p, get(state.ruleset), "cards"),
+    "turn_up": turn_up_action,
 }
 
 
@@ -507,6 +560,7 @@ def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_
         raise InvalidParams(f"{rs.id} is not a dealer-mode ruleset; these are: " + ", ".join(RULESETS))
     state = base_state(rs, players, dealer, options, round_no)
     names = state.players
+    state = replace(state, hands=(0,) * len(names))
     seats = [next_seat(state, state.dealer, i) for i in range(1, len(names) + 1)]
     state, deals = _owe(state, tuple(_deal(state, s, HAND, "deal") for s in seats))
     state, first = turn_up(state, rs, first_card, color)
@@ -517,7 +571,7 @@ def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_
 
 def apply_with(handlers: dict, shapes: dict, state: GameState, action: dict) -> tuple[GameState, list[dict]]:
     """Check ``action`` against ``shapes``, run its handler, and aim at the player whose move it now is."""
-    kind, params = checked(action, shapes)
+    kind, params = checked(action, shapes, state.ruleset)
     before = turn_seat(state)
     state, effects = handlers[kind](state, params)
     after = turn_seat(state)

@@ -17,7 +17,7 @@ from typing import Any, Callable
 import segno
 
 from firmware.cli import Client, print_result
-from firmware.errors import InvalidParams
+from firmware.errors import ApiError, InvalidParams
 from firmware.i18n import message
 
 from .messages import color_id
@@ -94,7 +94,7 @@ def _flow_owed(owed: dict[str, Any]) -> dict[str, Any] | None:
     if "inserts" in owed:
         if owed["inserts"] is None:
             return message("status_inserts_until", player=owed["player"], details=details)
-        return message("status_inserts", player=owed["player"], cards=owed["inserts"], details=details)
+        return message("status_owes_inserts", player=owed["player"], cards=owed["inserts"], details=details)
     if "cards" in owed:
         return message("status_dealt", player=owed["player"], cards=owed["cards"], reason=owed["reason"])
     return None
@@ -278,6 +278,21 @@ def _action(method: str, params: Callable[[argparse.Namespace], dict]) -> Run:
     return run
 
 
+def _play(args: argparse.Namespace, client: Client) -> int:
+    """``game play``: a coloured card typed without its colour gets the only one it may have."""
+    params = {key: value for key, value in (("card", args.card), ("color", args.color), ("target", args.target),
+                                            ("last", args.last or None), ("by", args.by)) if value is not None}
+    try:
+        result = client.call("game/play", params)
+    except ApiError as error:
+        refusal = error.data.get("message_object") or {}
+        legal = refusal.get("colors") or []
+        if args.color is not None or refusal.get("id") != "needs_its_color" or len(legal) != 1:
+            raise
+        result = client.call("game/play", {**params, "color": legal[0]})
+    return print_result(args, result, format_reply)
+
+
 def _new_params(args: argparse.Namespace) -> dict[str, Any]:
     if args.color is not None and args.first_card is None:
         args.parser.error("--color goes with --first-card (the colour of the card turned up)")
@@ -415,16 +430,20 @@ def register(subparsers: argparse._SubParsersAction, parents: list[argparse.Argu
     p.add_argument("ruleset", nargs="?", choices=RULESET_IDS, metavar="RULESET",
                    help=", ".join(RULESET_IDS))
 
-    p = add("play", _action("game/play", lambda a: {
-        key: value for key, value in (("card", a.card), ("color", a.color), ("target", a.target),
-                                      ("last", a.last or None), ("by", a.by)) if value is not None}),
-        "the player whose move it is plays a card")
+    p = add("play", _play, "the player whose move it is plays a card")
     p.add_argument("card", metavar="CARD",
                    help='e.g. 7, skip, hit-2, wild-attack, or its French name ("Double attaque")')
-    p.add_argument("--color", type=_colour, metavar="COLOUR", help="the colour a wild names; " + _COLOURS)
+    p.add_argument("--color", type=_colour, metavar="COLOUR",
+                   help="its colour, or the colour a wild names (filled in when only one is legal); " + _COLOURS)
     p.add_argument("--target", metavar="NAME", help="the player a wild-attack (or trade-hands) names")
     p.add_argument("--last", action="store_true", help="it was the player's last card")
     p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
+
+    p = add("turn-up", _action("game/turn-up", lambda a: {
+        key: value for key, value in (("card", a.card), ("color", a.color)) if value is not None}),
+        "classic, despicable-me-4, blast: the card turned up after an ignored first card")
+    p.add_argument("card", metavar="CARD", help="e.g. 7, or its French name")
+    p.add_argument("--color", type=_colour, metavar="COLOUR", help=_COLOURS)
 
     p = add("first-attack", _action("game/first-attack", lambda a: {
         key: value for key, value in (("color", a.color), ("target", a.target), ("by", a.by))

@@ -17,8 +17,8 @@ Seats are indexes in the ``players`` list, which is the clockwise seating order.
 
 Where the rules are silent, this module decides:
 
-- ``color`` is the current colour when known: named by a wild (required there), or given with a
-  coloured card (optional); a coloured card played without it clears it.
+- ``color`` is the current colour when known: named by a wild, or shown by a coloured card; both
+  are required, so that the next play is checked against the pile (#21).
 - Early stop applies to every obligation with a count (hits, Mega Hit, penalties, first card), as
   001 says it of any "appuis demandés"; Wild Hit-Fire always ends when cards come out.
 - Wild All Hit: the presses are not turns; play then goes on with the player after the one who
@@ -46,7 +46,9 @@ Where the rules are silent, this module decides:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, replace
 
 from firmware.errors import InvalidParams, NotFound, Refused
@@ -107,6 +109,10 @@ class GameState:
     last_attack_cards: int = 0
     last_presser: int | None = None  # who made the latest press: cards that come out late are theirs
     last_press_was_attack: bool = False  # that press was owed for a last-card attack
+    # The dealer games (controller/classic.py): per seat, the cards in hand (dealt, less played,
+    # plus penalties), known because the launcher dealt every one. Empty where the table deals.
+    hands: tuple[int, ...] = ()
+    turned: int = 0  # cards turned up to start the pile (an ignored one is followed by another)
 
 
 # ---- small helpers ------------------------------------------------------------------------------
@@ -189,6 +195,50 @@ def window_closed(state: GameState) -> GameState:
     return replace(state, catchable=None, uno_called=state.uno_called - {state.catchable})
 
 
+# Set while a log is replayed (controller.table.replay): an action logged before #21 was accepted
+# then, and is again (a coloured card without its colour, a catch or a last card the hand counts
+# refuse now), so that a match begun on an older version still resumes and shows in the history.
+_REPLAYING: ContextVar[bool] = ContextVar("replaying", default=False)
+
+
+@contextmanager
+def replaying() -> Iterator[None]:
+    token = _REPLAYING.set(True)
+    try:
+        yield
+    finally:
+        _REPLAYING.reset(token)
+
+
+def new_action() -> bool:
+    """The action is being checked as a new one, not replayed from the log."""
+    return not _REPLAYING.get()
+
+
+def require_color(state: GameState, colors: tuple[str, ...], card: str, color: str | None,
+                  any_color: bool = False) -> None:
+    """A coloured card shows its colour: the pile's colour comes from it, and the next play is checked
+    against it. Refused with the colours it may have (``any_color``: whatever the pile)."""
+    if color is None and new_action():
+        legal = list(colors) if any_color else legal_colors(colors, card, state.top_card, state.color)
+        raise InvalidParams(message("needs_its_color", card=card, colors=legal))
+
+
+def _command(kind: str) -> str:
+    """An action type as launcherctl's command names it: ``first_attack`` is ``game first-attack``."""
+    return kind.replace("_", "-")
+
+
+def legal_colors(colors: tuple[str, ...], card: str, top_card: str | None, pile_color: str | None) -> list[str]:
+    """The colours a coloured ``card`` may have on this pile: the pile's, unless it is the same card.
+
+    A refusal names them; ``launcherctl game play`` fills in the colour when only one is left.
+    """
+    if top_card is None or pile_color is None or card == top_card:
+        return list(colors)
+    return [pile_color]
+
+
 def check_by(state: GameState, by: str | None, seat: int) -> None:
     """``by`` names who the caller thinks moves: refuse it when the move is someone else's."""
     if by is not None and find(state.players, by) != seat:
@@ -222,14 +272,19 @@ ACTIONS: dict[str, dict[str, tuple[type, bool]]] = {
 }
 
 
-def checked(action: object, shapes: Mapping[str, Mapping[str, tuple[type, bool]]]) -> tuple[str, dict]:
+def checked(action: object, shapes: Mapping[str, Mapping[str, tuple[type, bool]]],
+            ruleset: str | None = None) -> tuple[str, dict]:
     """The action's type and parameters (optional keys missing as None); InvalidParams if malformed.
 
     ``shapes``: each action type's keys, with their type and whether they are required.
+    ``ruleset``: whose moves they are, named when an action is none of them (``game hint`` in classic).
     """
     if not isinstance(action, dict):
         raise InvalidParams(f"an action is a JSON object, not {type(action).__name__}")
     kind = action.get("type")
+    if kind not in shapes and ruleset is not None and isinstance(kind, str):
+        raise InvalidParams(message("not_a_move_of", move=_command(kind), ruleset=ruleset,
+                                    moves=[_command(known) for known in shapes]))
     if kind not in shapes:
         raise InvalidParams(f"unknown action type {kind!r}; types: " + ", ".join(shapes))
     spec = shapes[kind]
@@ -369,6 +424,7 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     if p["last"] and card in CANNOT_END:
         raise Refused(message("cannot_end_on", card=card))
 
+    require_color(state, COLORS, card, color, any_color=front is not None)  # any Hit card stacks
     if front is None and card not in WILD_CARDS:
         _check_match(state, card, color)
 
@@ -633,7 +689,7 @@ def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
     flow = _flow(state.ruleset)
     if flow is not None:
         return flow.apply(state, action)
-    kind, params = checked(action, ACTIONS)
+    kind, params = checked(action, ACTIONS, state.ruleset)
     before = _turn(state)
     state, effects = _HANDLERS[kind](state, params)
     after = _turn(state)
@@ -700,6 +756,7 @@ def status(state: GameState) -> dict:
         "awaiting": state.awaiting,
         "top_card": state.top_card,
         "color": state.color,
+        "colors": list(COLORS),
         # Who a catch would succeed against: not a player whose Uno call covers the play.
         "catchable": None
         if state.catchable is None or state.catchable in state.uno_called
@@ -735,5 +792,6 @@ def from_json(data: dict) -> GameState:
             "presses": tuple(data["presses"]),
             "queue": queue,
             "uno_called": frozenset(data["uno_called"]),
+            "hands": tuple(data.get("hands", ())),
         }
     )

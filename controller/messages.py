@@ -241,7 +241,24 @@ _GAME: dict[str, Text] = {
     # controller/classic.py and controller/blast.py: the UNO flows
     "round_deals_each": _t("round %(round)d of %(ruleset)s: %(dealer)s deals %(hand)d to each seat",
                            round="int", ruleset="name", dealer="name", hand="int"),
-    "first_ignored": _t("%(card)s turned up: ignored; turn up another card and play on it", card="card"),
+    "first_ignored": _t("%(card)s turned up: ignored; turn up another card and tell it: launcherctl game"
+                        " turn-up CARD --color C", card="card"),
+    "first_ignored_dealer": _t("%(card)s turned up: ignored; turn up another (launcherctl dispense 1) and"
+                               " tell it: launcherctl game turn-up CARD --color C", card="card"),
+    "pile_started": _t("the pile already shows %(card)s (%(color)s): game turn-up is only for the first"
+                       " card, before anyone plays", card="card", color="raw"),
+    "pile_starts": _t("the pile starts with %(card)s (%(color)s)", card="card", color="color"),
+    "not_a_move_of": _t("game %(move)s is not a move of %(ruleset)s; its moves: %(moves)s", move="raw",
+                        ruleset="name", moves="list"),
+    "needs_its_color": _t("%(card)s has a colour: give color, one of %(colors)s", card="card",
+                          colors="color_list"),
+    "catch_holds": _t("%(player)s holds %(cards)s: only a player left with one card can be caught",
+                      player="name", cards="cards"),
+    "holds_no_card": _t("%(player)s holds no card: nothing to play", player="name"),
+    "last_from_one": _t("%(player)s holds %(cards)s: the last card is played from a hand of one; play it"
+                        " without --last", player="name", cards="cards"),
+    "minions_more_than_held": _t("%(player)s cannot discard %(count)d: %(player)s holds %(cards)s",
+                                 player="name", count="int", cards="cards"),
     "skipped_plays_again": _t("%(player)s is skipped; %(again)s plays again", player="name",
                               again="name"),
     "pile_mismatch_uno": _t(
@@ -305,7 +322,7 @@ _GAME: dict[str, Text] = {
     "round_points": _t("round %(round)d: %(points)s", round="int", points="items"),
     "player_points": _t("%(player)s %(points)d (%(total)d)", player="name", points="int",
                         total="int"),
-    "leave_table": _t("%(players)s reached the target and leave the table",
+    "leave_table": _t("%(players)s reached the target and leaves the table",
                       "%(players)s reached the target and leave the table", "players",
                       players="list"),
     "match_winner": _t("%(winners)s wins the match", "%(winners)s win the match", "winners",
@@ -344,8 +361,10 @@ _GAME: dict[str, Text] = {
     "tie_stay": _t("%(players)s tie with %(points)d and all stay", players="names", points="int"),
     "match_over_edit": _t("the match is over (%(winners)s won); edit a round to correct it",
                           winners="names"),
-    "hand_points_whole": _t("points must be a whole number, not %(points)s", points="raw"),
-    "hand_points_negative": _t("points cannot be negative (%(points)d)", points="int"),
+    "hand_points_whole": _t("points must be a whole number, not %(points)s: enter a total of 0 or more"
+                            " (digits 0-9), or the cards, e.g. 7,hit-2,wild", points="raw"),
+    "hand_points_negative": _t("points cannot be negative (%(points)d): enter a total of 0 or more, or"
+                               " the cards, e.g. 7,hit-2,wild", points="int"),
     "empty_hand": _t("empty hand: enter a total (0 for none) or cards, e.g. 7,hit-2,wild"),
     "not_a_card_in_hand": _t("'%(card)s' is not a card of %(ruleset)s; its cards are: %(cards)s",
                              card="raw", ruleset="name", cards="card_list"),
@@ -377,7 +396,8 @@ _GAME: dict[str, Text] = {
     "dealing_advice_dealer": _t(
         "the launcher deals %(hand)d to each seat (%(dealt)d) from the whole shuffled deck of %(deck)d"
         " (loaded and told, launcherctl reload %(deck)d: a deal waits for cards); after the deal turn"
-        " up the first card with launcherctl dispense 1 (an action card is ignored: dispense another)",
+        " up the first card with launcherctl dispense 1 and tell it, launcherctl game turn-up CARD --color C"
+        " (an action card is ignored: dispense another)",
         hand="int", dealt="int", deck="int"),
     "nothing_to_undo": _t("nothing to undo: the match has only just started (game new starts another)"),
     "dealing_advice": _t(
@@ -481,8 +501,8 @@ _GAME: dict[str, Text] = {
     "scores_out": _t("out: %(players)s", players="list"),
     "scores_winner": _t("winner: %(winners)s", winners="names"),
     "scores_next": _t("next: round %(round)d, dealer %(dealer)s", round="int", dealer="name"),
-    "status_inserts": _t("%(player)s's move - inserts %(cards)s in the blaster%(details)s",
-                         player="name", cards="cards", details="parts"),
+    "status_owes_inserts": _t("%(player)s's move - inserts %(cards)s in the blaster%(details)s",
+                              player="name", cards="cards", details="parts"),
     "status_inserts_until": _t("%(player)s's move - inserts until the blast in the blaster%(details)s",
                                player="name", details="parts"),
     "status_dealt": _t("%(player)s is dealt %(cards)s by the launcher (%(reason)s)", player="name",
@@ -551,8 +571,23 @@ _GAME: dict[str, Text] = {
     "no_card_came_out": _t("no card came out (%(ended)s)", ended="text"),
     "no_draw": _t("%(ruleset)s is not played with the launcher as dealer: press the button instead",
                   ruleset="name"),
+    "draw_pile_now": _t("the draw pile now holds %(rest)d cards (%(turned)d turned up to start the pile)",
+                        rest="int", turned="int"),
+    "tell_turned_up": _t("a card was dispensed to start the pile: tell which, launcherctl game turn-up CARD"
+                         " --color C"),
+    "press_while_dealing": _t("the launcher is already dealing, %(player)s: this press deals nothing more (a"
+                              " draw is one card; then play it or game pass)", player="name"),
+    "no_draw_blast": _t("blast has no draw: a player who cannot or will not play takes the top card of the"
+                        " draw pile and inserts it in the blaster, and the turn is over"),
+    "blaster_counts_inserts": _t(
+        "the blaster is fitted and counts every insertion itself: put the card in an empty slot (under"
+        " --sim: launcherctl insert SLOT); game insert is for a table without a blaster"),
     "busy_dealing": _t("the launcher is dealing: draw once the cards owed are dealt"),
-    "deals_again": _t("the launcher deals again what the round now owes"),
+    "deal_held": _t(
+        "%(player)s is owed %(cards)d card again: nothing is dealt after an undo. game undo again takes"
+        " back what caused it; a press of the button deals it",
+        "%(player)s is owed %(cards)d cards again: nothing is dealt after an undo. game undo again takes"
+        " back what caused them; a press of the button deals them", "cards", player="name", cards="int"),
 }
 
 # What the launcher says (firmware/core.py, firmware/cli.py).

@@ -186,7 +186,9 @@ def markdown() -> str:
         "# Rules the controller knows: cards, points, scoring",
         "",
         "Generated from the ruleset data by `python -m controller.ruledoc`; `launcherctl game rules"
-        " [RULESET]` prints the same. Card names are typed as shown (`launcherctl game play hit-2`);"
+        " [RULESET]` prints the same. Card names are typed as shown (`launcherctl game play hit-2"
+        " --color red`); every card has its colour (`--color`: a wild names one, any other shows its"
+        " own; launcherctl fills it in when only one is legal);"
         f" colours are {', '.join(f'`{c}`' for c in data['colors'])}. {low} to {high} players.",
         "",
     ]

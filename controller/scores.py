@@ -115,10 +115,15 @@ def _table(ruleset: str) -> Mapping[str, int]:
     return POINTS[ruleset]
 
 
+def looks_like_total(text: str) -> bool:
+    """A hand typed as a number ("37", "-3", "2.5"): a total to check, never a card's name."""
+    return bool(_NUMBER.fullmatch(text.strip()))
+
+
 def _total(points: object) -> Hand:
-    """A hand entered as a total: a whole number, zero or more."""
+    """A hand entered as a total: a whole number, zero or more, in the digits 0-9."""
     if isinstance(points, str):
-        if "." in points:
+        if "." in points or not points.isascii():
             raise InvalidParams(message("hand_points_whole", points=repr(points)))
         points = int(points)
     if isinstance(points, bool) or not isinstance(points, int):

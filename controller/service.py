@@ -56,6 +56,7 @@ from firmware.errors import ApiError, InvalidParams, NotFound, Refused, Unavaila
 from firmware.layer import LayerHost
 
 from . import advice as says
+from . import blast as blast_rules
 from . import classic
 from . import damage as damages
 from . import game as games
@@ -67,7 +68,7 @@ from .messages import card_id, color_id
 from .ruledoc import rules_data
 from .rulesets import RULESET_IDS, RULESETS, deck_size
 from .rulesets import get as get_ruleset
-from .scores import SCORINGS, scores, scores_csv
+from .scores import SCORINGS, looks_like_total, scores, scores_csv
 from .stats import register_stats
 from .store import FILENAME, Store
 
@@ -113,6 +114,9 @@ class GameService:
         self._shown: tuple[tables.Table, dict[str, Any]] | None = None  # the table's status, cached
         self._tasks: set[asyncio.Future] = set()
         self._dealing: asyncio.Task | None = None  # dealer mode: the deal of what the round owes
+        # An undo leaves what it took back owed again: nothing is dealt until a person moves on.
+        self._deal_held = False
+        self._dispensing: asyncio.Future | None = None  # the launcher/dispense under way, whoever asked
         self._drawing = False  # dealer mode: a draw's dispense is under way
         self._launcher_changed = asyncio.Event()  # a launcher state event came
         self._pressed = asyncio.Event()  # the button was pressed (deal_pause=press)
@@ -258,8 +262,10 @@ class GameService:
             self._broken(damages.unreplayable(self.log_path, match.id, says.reason(exc)))
             return
         log.info("game: match %d resumed, %d action(s)", match.id, len(records))
+        # The table's last word was an undo: what it left owed waits, as it did before the restart.
+        self._deal_held = _held_by_undo(self.store, match.id)
         self._aim_at_turn()
-        self._follow_deals()  # what the log does not show dealt is dealt now
+        self._follow_deals()  # what the log does not show dealt is dealt now, unless an undo holds it
 
     def _table(self) -> tables.Table:
         if self.table is None:
@@ -318,9 +324,13 @@ class GameService:
                                winner=_winner_text(table) if table.match_over else None,
                                outcome_seq=outcome_seq)
         self.table = table
+        self._deal_held = False  # the table moved on: what the round owes is dealt
         self.daemon.publish("game/action", {"seq": seq, "match_id": self.match_id, "action": action})
         if action["type"] == "end_round" and not table.match_over:
             effects.append(wording.effect(says.dealing_advice(table.game.ruleset, len(table.game.players))))
+        if action["type"] == "turn_up" and not _dealer_mode(table.game):  # the draw pile is one card less
+            effects.append(wording.effect(says.draw_pile(table.game.ruleset, len(table.game.players),
+                                                         table.game.turned)))
         self._follow_deals()
         return self._reply(effects)
 
@@ -335,7 +345,7 @@ class GameService:
         with self._writing() as store:
             self.match_id = store.start_match(action)
         self._stop_dealing()  # the previous match's deal: its cards are not this match's
-        self.table, self._last_press = table, None
+        self.table, self._last_press, self._deal_held = table, None, False
         self._follow_deals()
         if self.damage is not None:  # an unreplayable match no longer stands in the way
             self.damage = None
@@ -353,6 +363,7 @@ class GameService:
         with self._reading():
             store.match(match_id)
             records = store.actions(match_id)
+            held = _held_by_undo(store, match_id)
         try:
             table = tables.replay(record.action for record in records)
         except ApiError as exc:
@@ -362,6 +373,7 @@ class GameService:
             store.set_current(match_id)
         self._stop_dealing()
         self.table, self.match_id, self._last_press, self.damage = table, match_id, None, None
+        self._deal_held = held
         self._aim_at_turn()
         self._follow_deals()
         said = [says.resumed(match_id)]
@@ -395,16 +407,15 @@ class GameService:
         with self._writing():
             store.undo(self.match_id, last.seq, over=table.match_over,
                        winner=_winner_text(table) if table.match_over else None)
-        self._stop_dealing()  # it deals from the state the undo leaves, not the one it was dealing
-        self.table, self._last_press = table, None
+        self._stop_dealing()  # never dealt again by an undo: the next undo may take back its cause
+        self.table, self._last_press, self._deal_held = table, None, True
         self.daemon.publish("game/action", {"seq": last.seq, "match_id": self.match_id, "undone": True})
         self._aim_at_turn()
         # Whose cards they are: the press's own record, or (older logs) whose move it is again.
         who = last.action.get("by") or games.turn(table.game)
         said = [says.undone(last.action, who)]
         if _owes_deal(table.game):
-            said.append(says.deals_again())
-        self._follow_deals()
+            said.append(says.deal_held(table.game.players[table.game.queue[0].seat], table.game.queue[0].presses))
         reply = self._reply([wording.effect(message) for message in said])
         reply["undone"] = last.action
         return reply
@@ -470,6 +481,8 @@ class GameService:
             self._inserted(params)
         elif name == "blast":
             self._blasted(params)
+        elif name == "ignored":
+            self._press_ignored(params)
         elif name == "state":
             self._launcher_changed.set()
         if name in ("launched", "state"):
@@ -504,6 +517,8 @@ class GameService:
     def _launched(self, params: dict[str, Any], seq: int | None = None) -> bool:
         """A resolved press: the move of whose turn it is, unless it was no game press.
         True when it was logged (with ``seq``)."""
+        if self.table is not None and params.get("source") == "dispense" and params.get("cards"):
+            self._maybe_turned_up()
         if params.get("source") not in GAME_PRESS_SOURCES or self.table is None:
             return False
         press_id, cards = params.get("press_id"), params.get("cards", 0)
@@ -513,7 +528,11 @@ class GameService:
         presser = games.turn(self.table.game)
         game = self.table.game
         if not cards and _owes_deal(game):
-            return False  # a dry press while cards are owed: the deal goes on, nobody moved
+            # A dry press while cards are owed: nobody moved, the deal goes on (or, held by an
+            # undo, starts again: a person pressed for it).
+            self._deal_held = False
+            self._follow_deals()
+            return False
         if not cards and _dealer_mode(game):
             # A draw is exactly one card: the launcher deals the one this press did not give, if the
             # round lets this player draw now (never a card nobody may take).
@@ -532,6 +551,20 @@ class GameService:
             return False
         self._last_press = (press_id, presser)
         return True
+
+    def _press_ignored(self, params: dict[str, Any]) -> None:
+        """The launcher ignored a press while it deals for the game (a second press after a draw)."""
+        if params.get("source") != "button" or self.table is None or not _dealer_mode(self.table.game):
+            return
+        if self._dispensing is not None and not self._dispensing.done():
+            self.publish_message(says.press_while_dealing(games.turn(self.table.game)))
+
+    def _maybe_turned_up(self) -> None:
+        """A dispense nobody in the game asked for, while the pile has no card: the one turned up."""
+        game = self.table.game
+        ours = self._dispensing is not None and not self._dispensing.done()
+        if _dealer_mode(game) and not ours and not game.queue and game.top_card is None and not game.round_over:
+            self.publish_message(says.tell_turned_up())
 
     def _late_card(self, params: dict[str, Any]) -> None:
         """A card counted after its press was resolved (it fell out late): it is the presser's too."""
@@ -578,8 +611,9 @@ class GameService:
         return task
 
     def _follow_deals(self) -> None:
-        """Deal what the round owes, in the background, unless it is being dealt already."""
-        if self.table is None or not _owes_deal(self.table.game):
+        """Deal what the round owes, in the background, unless it is being dealt already or an undo
+        holds it."""
+        if self.table is None or self._deal_held or not _owes_deal(self.table.game):
             return
         if self._dealing is not None and not self._dealing.done():
             return
@@ -636,7 +670,7 @@ class GameService:
         The request is shielded: a deal stopped (undo, new game) while cards come out lets the
         dispense finish, and says that those cards are not counted.
         """
-        call = asyncio.ensure_future(self.daemon.call("launcher/dispense", {"count": count}))
+        call = await self._dispense_after_others(count)
         try:
             outcome = await asyncio.shield(call)
         except asyncio.CancelledError:
@@ -660,6 +694,15 @@ class GameService:
             await self._launcher_ready(DEAL_RETRY_S)
         return cards
 
+    async def _dispense_after_others(self, count: int) -> asyncio.Future:
+        """Ask ``launcher/dispense`` once the one under way is over: a deal stopped by an undo or a
+        replaced match lets its dispense finish, and nothing may queue behind it meanwhile."""
+        while self._dispensing is not None and not self._dispensing.done():
+            await asyncio.wait([self._dispensing])
+        call = asyncio.ensure_future(self.daemon.call("launcher/dispense", {"count": count}))
+        self._dispensing = call
+        return call
+
     def _dealt_after_stop(self, call: asyncio.Future) -> None:
         if call.cancelled() or call.exception() is not None:
             return
@@ -678,10 +721,11 @@ class GameService:
     async def _draw_for(self, player: str | None) -> None:
         """A press gave no card where a draw is due: the launcher deals the one card."""
         if self._drawing or (self._dealing is not None and not self._dealing.done()):
+            self.publish_message(says.press_while_dealing(player))  # a second press: one card per draw
             return
         self._drawing = True
         try:
-            call = await self.daemon.call("launcher/dispense", {"count": 1})
+            call = await (await self._dispense_after_others(1))
         except ApiError as exc:
             self.publish_message(says.draw_failed(player, says.reason(exc)))
             return
@@ -696,9 +740,17 @@ class GameService:
         except ApiError as exc:
             self.publish_message(says.uncounted_deal(cards, player, says.reason(exc)))
 
+    def insert_typed(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``game/insert``: an insertion typed at the table, refused where a blaster reports its own."""
+        if "slots" in self.daemon.launcher_status():  # the blaster's core: each insertion is an event
+            raise Refused(says.blaster_counts_inserts())
+        return self.act({"type": "insert", **_present(params), "blast": params["blast"], "cards": params["cards"]})
+
     async def draw(self, by: str | None) -> dict[str, Any]:
         """``game/draw``: whose move it is draws exactly one card; the reply once it is counted."""
         table = self._table()
+        if table.game.ruleset in blast_rules.RULESETS:
+            raise Refused(says.no_draw_blast())
         if not _dealer_mode(table.game):
             raise Refused(says.no_draw(table.game.ruleset))
         player = games.turn(table.game)
@@ -708,7 +760,7 @@ class GameService:
         self._writable()
         self._drawing = True
         try:
-            outcome = await self.daemon.call("launcher/dispense", {"count": 1})
+            outcome = await (await self._dispense_after_others(1))
         finally:
             self._drawing = False
         if not outcome.get("cards"):
@@ -789,6 +841,12 @@ class GameService:
         return shown
 
 
+def _held_by_undo(store: Store, match_id: int) -> bool:
+    """The match's latest action was undone: what the undo left owed waits for the table to move on."""
+    latest = store.actions(match_id, include_undone=True)
+    return bool(latest) and latest[-1].undone
+
+
 def _messages(said: list[dict[str, Any]]) -> dict[str, Any]:
     """The ``messages`` of a reply (texts in the request's language) and their ``message_objects``."""
     return {"messages": [wording.text(message) for message in said], "message_objects": said}
@@ -817,10 +875,14 @@ def _id_or_typed(to_id: Callable[[str], str], name: str) -> str:
 
 
 def _hand_named(hand: Any) -> Any:
-    """A hand typed as cards ("7,Appuyer 2 fois,wild") with each card's id; a total as it is."""
-    if not isinstance(hand, str) or ("," not in hand and hand.strip().isdigit()):
+    """A hand typed as cards ("7,Appuyer 2 fois,wild") with each card's id; a total as it is.
+
+    A signed or decimal number ("-3") is no card's name (the name of "3" forgives the dash): it
+    is left for the counter to refuse, with what a hand may be.
+    """
+    if not isinstance(hand, str):
         return hand
-    return ",".join(_id_or_typed(card_id, name) for name in hand.split(","))
+    return ",".join(name if looks_like_total(name) else _id_or_typed(card_id, name) for name in hand.split(","))
 
 
 def _present(params: dict[str, Any]) -> dict[str, Any]:
@@ -881,7 +943,9 @@ def _register(daemon: Any, service: GameService) -> None:
                       ("hint", "a player gave advice (2005, 2010)")):
         r(f"game/{kind}", lambda p, kind=kind: act({"type": kind, "player": p["player"]}),
           {"player": str}, doc=doc)
-    r("game/insert", lambda p: act({"type": "insert", **_present(p), "blast": p["blast"], "cards": p["cards"]}), {
+    r("game/turn-up", lambda p: act({"type": "turn_up", **_present(_named(p))}), {"card": str, "color": color},
+      doc="classic, despicable-me-4, blast: the card turned up after an ignored first card (or one not told)")
+    r("game/insert", lambda p: service.insert_typed(p), {
         "blast": (bool, False), "cards": Param(int, 0, minimum=0), "by": (str, None),
     }, doc="blast: the player whose move it is inserted a card (blast: it fired and gave cards)")
     r("game/draw", lambda p: service.draw(p["by"]), {"by": (str, None)},

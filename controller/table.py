@@ -125,9 +125,10 @@ def replay(actions: Iterable[dict[str, Any]]) -> Table:
         first = next(actions)
     except StopIteration:
         raise InvalidParams("an empty log: a table starts with a 'new' action") from None
-    table, _ = new_table(first)
-    for action in actions:
-        table, _ = apply(table, action)
+    with game.replaying():  # each was accepted when it was logged (controller.game.replaying)
+        table, _ = new_table(first)
+        for action in actions:
+            table, _ = apply(table, action)
     return table
 
 

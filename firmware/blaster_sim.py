@@ -15,6 +15,7 @@ runs the code it runs on a Pi. It needs only ``loop.call_later`` and ``loop.time
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory
@@ -22,6 +23,7 @@ from gpiozero.pins.mock import MockFactory
 from .api import Param
 from .config import Section
 from .errors import InvalidParams, Refused
+from .sim import KeptState
 
 # How long after the release goes on the cards have left their slots.
 EJECT_MS = 40
@@ -37,7 +39,7 @@ class SimulatedBlaster:
     """
 
     def __init__(self, blaster: Section, factory: MockFactory, loop, rng: random.Random,
-                 jam_chance: float = 0.0):
+                 jam_chance: float = 0.0, state_dir: Path | None = None):
         self._loop = loop
         self._rng = rng
         self._jam_chance = jam_chance
@@ -50,8 +52,18 @@ class SimulatedBlaster:
         self._eject_timer = None
         self._actuator = factory.pin(blaster.actuator)
         self._actuator.add_listener(self._on_actuator)
-        for index in range(len(self._slots)):
-            self._drive(index, False)
+        # ``state_dir``: the cards in the slots are kept there, and a restart finds them in place
+        # (driven before the daemon reads the slots: loaded cards, not insertions).
+        self._kept = None if state_dir is None else KeptState(state_dir, "blaster")
+        kept = {} if self._kept is None else self._kept.load()
+        full = kept.get("slots")
+        if not (isinstance(full, list) and len(full) == len(self._slots) and all(isinstance(f, bool) for f in full)):
+            full = [False] * len(self._slots)
+        stuck = kept.get("stuck")
+        self._stuck = stuck if isinstance(stuck, int) and not isinstance(stuck, bool) and stuck in range(
+            len(self._slots)) and full[stuck] else None
+        for index, loaded in enumerate(full):
+            self._drive(index, loaded)
 
     @property
     def slots(self) -> list[bool]:
@@ -65,6 +77,8 @@ class SimulatedBlaster:
             pin.drive_low()
         else:
             pin.drive_high()
+        if self._kept is not None:
+            self._kept.keep({"slots": list(self._full), "stuck": self._stuck})
 
     @property
     def inserting_for(self) -> int | None:
@@ -100,8 +114,8 @@ class SimulatedBlaster:
     def clear(self) -> None:
         """Pull the stuck card out."""
         if self._stuck is not None:
-            self._drive(self._stuck, False)
-            self._stuck = None
+            stuck, self._stuck = self._stuck, None
+            self._drive(stuck, False)
 
     def _on_actuator(self, pin) -> None:
         if pin.state and self._eject_timer is None:
@@ -114,11 +128,10 @@ class SimulatedBlaster:
         if loaded and (self._jam_next or self._rng.random() < self._jam_chance):
             stuck = self._rng.choice(loaded)
         self._jam_next = False
+        self._stuck = stuck
         for index in loaded:
             if index != stuck:
                 self._drive(index, False)
-        if stuck is not None:
-            self._stuck = stuck
 
     def get_status(self) -> dict[str, Any]:
         """``slots`` (which hold a card, slot 1 first) and ``stuck`` (the slot of a stuck card)."""
@@ -129,6 +142,8 @@ class SimulatedBlaster:
         if self._eject_timer is not None:
             self._eject_timer.cancel()
             self._eject_timer = None
+        if self._kept is not None:
+            self._kept.close()
 
 
 def register_methods(daemon: Any, sim: SimulatedBlaster) -> None:

@@ -175,8 +175,9 @@ class Daemon:
         if self.sim_mode:
             from .sim import SimulatedMechanism
             # The mechanism gets its own stream so that a seed repeats both it and the policy.
-            self.sim = SimulatedMechanism(self.config, factory, self.loop, random.Random(rng_seed + 1))
-            hopper = self.config.sim.hopper
+            self.sim = SimulatedMechanism(self.config, factory, self.loop, random.Random(rng_seed + 1),
+                                          state_dir=self.state_dir)
+            hopper = self.sim.hopper  # as the last run left it (firmware/sim.py keeps it)
         policy = policy_from_config(self.config, random.Random(rng_seed))
         now = self.loop.time()
         self.core = Launcher(self.config, policy, now, hopper=hopper)
@@ -200,7 +201,7 @@ class Daemon:
             from .blaster_sim import SimulatedBlaster
             # Its own stream, as for the launcher's mechanism: a seed repeats jams and the policy.
             self.sim = SimulatedBlaster(self.config.blaster, factory, self.loop, random.Random(rng_seed + 1),
-                                        self.config.sim.jam_chance)
+                                        self.config.sim.jam_chance, state_dir=self.state_dir)
         config = self.config
         self.core = blaster.build(config.blaster, config.feedback, config.timing, random.Random(rng_seed),
                                   self.loop.time())

@@ -13,9 +13,15 @@ thread that writes the pin, which in the daemon is the loop thread.
 
 from __future__ import annotations
 
+import json
+import logging
+import os
 import random
+import threading
 from collections import deque
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
@@ -31,6 +37,75 @@ PRESS_MARGIN_MS = 5
 STATE_HISTORY = 256
 
 PinListener = Callable[["ReportingPin"], object]
+# Where ``launcherd --sim`` keeps the simulated mechanism's state, in its state dir: a restarted
+# demo's hopper (and blaster's slots) match the table's cards.
+STATE_FILE = "sim.json"
+
+log = logging.getLogger(__name__)
+
+
+class KeptState:
+    """A small JSON file of the simulation's state, written atomically by a thread of its own.
+
+    :meth:`keep` is called in the loop on every change (every card that leaves the hopper): it only
+    swaps the latest snapshot in, and the writer thread writes whatever is latest, so changes
+    coalesce and the loop never waits for the disk. :meth:`close` writes the last one before it
+    returns. ``kind`` tells the launcher's state from the blaster's, which share the file name.
+    """
+
+    def __init__(self, state_dir: Path, kind: str):
+        self.path = Path(state_dir) / STATE_FILE
+        self._kind = kind
+        self._latest: dict[str, Any] | None = None
+        self._lock = threading.Lock()
+        self._changed = threading.Event()
+        self._closing = False
+        self._writer = threading.Thread(target=self._write_changes, name="sim-state", daemon=True)
+        self._writer.start()
+
+    def load(self) -> dict[str, Any]:
+        """The state last kept by this kind of device; empty when none was (or it cannot be read)."""
+        try:
+            data = json.loads(self.path.read_text())
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            log.warning("sim: %s cannot be read (%s): starting from the configuration", self.path, exc)
+            return {}
+        return data if isinstance(data, dict) and data.get("kind") == self._kind else {}
+
+    def keep(self, state: dict[str, Any]) -> None:
+        with self._lock:
+            self._latest = {"kind": self._kind, **state}
+        self._changed.set()
+
+    def _write_changes(self) -> None:
+        while True:
+            self._changed.wait()
+            self._changed.clear()
+            self._write_latest()
+            if self._closing:
+                return
+
+    def _write_latest(self) -> None:
+        with self._lock:
+            latest, self._latest = self._latest, None
+        if latest is None:
+            return
+        temporary = self.path.with_suffix(".tmp")
+        try:
+            temporary.write_text(json.dumps(latest))
+            os.replace(temporary, self.path)
+        except OSError as exc:  # a demo's convenience: the simulation goes on without it
+            log.warning("sim: cannot keep the simulation's state in %s: %s", self.path, exc)
+
+    def close(self) -> None:
+        """Write the last change and stop the writer. Idempotent."""
+        if self._closing:
+            return
+        self._closing = True
+        self._changed.set()
+        self._writer.join(5)
 
 
 class ReportingPin(MockPWMPin):
@@ -96,7 +171,8 @@ class SimulatedMechanism:
     :param rng: decides jams and misfeeds, so a seeded run repeats.
     """
 
-    def __init__(self, config: Config, factory: MockFactory, loop, rng: random.Random):
+    def __init__(self, config: Config, factory: MockFactory, loop, rng: random.Random,
+                 state_dir: Path | None = None):
         self._config = config
         self._loop = loop
         self._rng = rng
@@ -112,7 +188,10 @@ class SimulatedMechanism:
         self._button_pressed_high = sensor.button_active == "high"
         self._lid_open_high = sensor.lid_open == "high"
 
-        self._hopper = config.sim.hopper
+        # ``state_dir``: the hopper is kept there and a restart finds it as it was.
+        self._kept = None if state_dir is None else KeptState(state_dir, "launcher")
+        kept = {} if self._kept is None else self._kept.load()
+        self._hopper = _count(kept.get("hopper"), config.sim.hopper)
         self._cards_out = 0
         self._stuck = False
         self._jam_next = False
@@ -211,6 +290,7 @@ class SimulatedMechanism:
             self._slipped = True
             return
         self._hopper -= 1
+        self._keep()
         self._cards_out += 1
         self._slot_busy = True
         self._drive(self._beam, self._beam_blocked_high)
@@ -292,7 +372,17 @@ class SimulatedMechanism:
         if isinstance(cards, bool) or not isinstance(cards, int) or cards < 0:
             raise InvalidParams(f"cards must be a whole number >= 0, not {cards!r}")
         self._hopper = cards
+        self._keep()
         self._schedule_feed()
+
+    @property
+    def hopper(self) -> int:
+        """The cards in the hopper now (as a restart found them, with a state dir)."""
+        return self._hopper
+
+    def _keep(self) -> None:
+        if self._kept is not None:
+            self._kept.keep({"hopper": self._hopper})
 
     def get_status(self) -> dict:
         """``hopper`` (cards left), ``cards_out`` (cards that left it), ``stuck`` (a card jammed)."""
@@ -310,6 +400,13 @@ class SimulatedMechanism:
                 timer.cancel()
         self._feed_timer = self._crossing_timer = self._release_timer = self._press_timer = None
         self._presses.clear()
+        if self._kept is not None:
+            self._kept.close()
+
+
+def _count(kept: object, default: int) -> int:
+    """A count read back from the kept state, or ``default`` if it is none."""
+    return kept if isinstance(kept, int) and not isinstance(kept, bool) and kept >= 0 else default
 
 
 def register_methods(daemon, sim: SimulatedMechanism) -> None:
@@ -332,4 +429,5 @@ def register_methods(daemon, sim: SimulatedMechanism) -> None:
       doc="sim: motor_stop makes the next stop of the motor fail (launcherd then ends, for safe-off)")
 
 
-__all__ = ["PRESS_MARGIN_MS", "ReportingPin", "SimulatedMechanism", "register_methods", "sim_pin_factory"]
+__all__ = ["PRESS_MARGIN_MS", "STATE_FILE", "KeptState", "ReportingPin", "SimulatedMechanism", "register_methods",
+           "sim_pin_factory"]

@@ -7,6 +7,9 @@ TWO = ["Ann", "Bob"]
 
 
 def play(card, **kw):
+    """A play; a coloured card shows red unless told (every card but a wild has its colour, #21)."""
+    if "color" not in kw and not str(card).startswith("wild"):
+        kw["color"] = "red"
     return {"type": "play", "card": card, **kw}
 
 

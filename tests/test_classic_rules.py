@@ -1,6 +1,7 @@
 """Scenarios for every rule of classic and despicable-me-4 with the launcher as dealer (rules.md §5, §7)."""
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -25,6 +26,14 @@ def start(ruleset="classic", players=P3, **kw):
     kw.setdefault("first_card", "5")
     kw.setdefault("color", COLOR[ruleset])
     return dealt(classic.new_game(ruleset, players, **kw)[0])
+
+
+def holding(state, **hands):
+    """The round with these players' hands set (as many plays as it takes to get there)."""
+    counts = list(state.hands)
+    for name, cards in hands.items():
+        counts[state.players.index(name)] = cards
+    return replace(state, hands=tuple(counts))
 
 
 def run(state, *actions):
@@ -240,7 +249,7 @@ def test_mega_minions_deals_each_other_player_their_count():
 
 
 def test_uno_not_called_costs_two_cards_before_the_next_turns_deal():
-    s = run(start(), play("draw-two", "red"), {"type": "catch", "player": "Ann"})
+    s = run(holding(start(), Ann=2), play("draw-two", "red"), {"type": "catch", "player": "Ann"})
     assert [(q["player"], q["cards"], q["reason"]) for q in st(s)["queue"]] == [
         ("Ann", 2, "uno"), ("Bob", 2, "draw-two")]
     s = run(s, press(2), press(2))
@@ -252,9 +261,9 @@ def test_uno_not_called_costs_two_cards_before_the_next_turns_deal():
 
 @pytest.mark.parametrize("card, cards", [("draw-two", 2), ("wild-draw-four", 4)])
 def test_last_card_draws_option(card, cards):
-    s = run(start(), play(card, "red", last=True))
+    s = run(holding(start(), Ann=1), play(card, "red", last=True))
     assert st(s)["round_over"] and st(s)["owed"] is None and "last_card_draw" not in st(s)
-    s = run(start(options={"last_card_draws": "true"}), play(card, "red", last=True))
+    s = run(holding(start(options={"last_card_draws": "true"}), Ann=1), play(card, "red", last=True))
     assert owed(s) == ("Bob", cards, "last-card-draw")
     s = run(s, press(cards))
     assert st(s)["last_card_draw"] == {"victim": "Bob", "cards": cards} and st(s)["winner"] == "Ann"

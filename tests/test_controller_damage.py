@@ -39,7 +39,7 @@ def played_log(tmp_path: Path, plays: int = 3) -> Path:
     with ThreadDaemon(tmp_path) as running:
         running.call("game/new", THREE)
         for _ in range(plays):
-            running.call("game/play", {"card": "7"})
+            running.call("game/play", {"card": "7", "color": "red"})
     return tmp_path / "state" / "game.sqlite3"
 
 
@@ -79,7 +79,7 @@ def test_a_damaged_log_leaves_the_launcher_running_and_is_moved_aside_only_when_
         status = running.call("game/status")
         assert status["damage"]["kind"] == "damaged" and "launcherctl game repair" in status["damage"]["todo"]
         assert status["state_dir"] == str(tmp_path / "state")
-        refused = raw_call(sock, "game/play", {"card": "7"})["error"]
+        refused = raw_call(sock, "game/play", {"card": "7", "color": "red"})["error"]
         assert refused["code"] == ApiError.UNAVAILABLE
         assert refused["data"]["damage"]["kind"] == "damaged"
         assert running.call("status/get")["game"]["damage"]["kind"] == "damaged"
@@ -94,7 +94,7 @@ def test_a_damaged_log_leaves_the_launcher_running_and_is_moved_aside_only_when_
         aside = list(log.parent.glob("game.sqlite3.damaged-*"))
         assert len(aside) == 1 and aside[0].read_bytes() == damaged and aside[0].name in repaired.stdout
         assert running.call("game/new", THREE)["match_id"] == 1
-        assert running.call("game/play", {"card": "7"})["turn"] == "Bob"
+        assert running.call("game/play", {"card": "7", "color": "red"})["turn"] == "Bob"
         with pytest.raises(ApiError) as sound:
             running.call("game/repair")
         assert sound.value.code == ApiError.REFUSED and "nothing to repair" in sound.value.message
@@ -116,9 +116,9 @@ def test_a_state_dir_deleted_under_the_daemon_refuses_moves_and_writes_the_log_b
     with ThreadDaemon(tmp_path) as running:
         sock = running.daemon.socket_path
         running.call("game/new", THREE)
-        running.call("game/play", {"card": "7"})
+        running.call("game/play", {"card": "7", "color": "red"})
         shutil.rmtree(tmp_path / "state")
-        refused = raw_call(sock, "game/play", {"card": "5"})["error"]
+        refused = raw_call(sock, "game/play", {"card": "5", "color": "red"})["error"]
         assert refused["code"] == ApiError.UNAVAILABLE and refused["data"]["damage"]["kind"] == "gone"
         status = running.call("game/status")  # the table is still shown, with what happened
         assert status["turn"] == "Bob" and status["damage"]["kind"] == "gone"
@@ -127,7 +127,7 @@ def test_a_state_dir_deleted_under_the_daemon_refuses_moves_and_writes_the_log_b
         repaired = ctl(sock, "repair")
         assert repaired.returncode == 0, repaired.stderr
         assert "written back" in repaired.stdout
-        assert running.call("game/play", {"card": "5"})["turn"] == "Cy"
+        assert running.call("game/play", {"card": "5", "color": "red"})["turn"] == "Cy"
         logged = running.call("game/log")["actions"]
     with ThreadDaemon(tmp_path) as again:  # what was acknowledged is on disk
         assert again.call("game/log")["actions"] == logged
@@ -142,11 +142,11 @@ def test_a_log_replaced_under_the_daemon_is_not_written_over(tmp_path):
             part.unlink()
         log.write_bytes(b"someone else's file")
         with pytest.raises(ApiError) as gone:
-            running.call("game/play", {"card": "7"})
+            running.call("game/play", {"card": "7", "color": "red"})
         assert "deleted or replaced" in gone.value.message
         repaired = running.call("game/repair")
         assert repaired["repaired"] == "gone" and Path(repaired["moved_to"]).read_bytes() == b"someone else's file"
-        assert running.call("game/play", {"card": "7"})["turn"] == "Bob"
+        assert running.call("game/play", {"card": "7", "color": "red"})["turn"] == "Bob"
 
 
 def _unprivileged() -> list[str]:
@@ -182,7 +182,7 @@ def test_a_read_only_state_dir_gets_ownership_advice_and_its_log_is_kept(tmp_pat
             state.chmod(0o755)
             repaired = client.call("game/repair")
             assert repaired["moved_to"] is None and "match 1 goes on" in repaired["messages"]
-            assert client.call("game/play", {"card": "7"})["match_id"] == 1
+            assert client.call("game/play", {"card": "7", "color": "red"})["match_id"] == 1
     finally:
         state.chmod(0o755)
         process.send_signal(signal.SIGTERM)

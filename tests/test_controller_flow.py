@@ -36,7 +36,7 @@ def ctl(running: ThreadDaemon, *args: str) -> subprocess.CompletedProcess:
 def test_a_running_match_is_not_dropped_by_game_new_and_can_be_resumed(tmp_path):
     with ThreadDaemon(tmp_path) as running:
         running.call("game/new", THREE)
-        running.call("game/play", {"card": "7"})
+        running.call("game/play", {"card": "7", "color": "red"})
         with pytest.raises(ApiError) as refused:
             running.call("game/new", {**THREE, "players": ["Dee", "Eve"]})
         assert refused.value.code == ApiError.REFUSED
@@ -77,7 +77,7 @@ def test_replies_follow_a_reload_made_while_the_launcher_was_ready(tmp_path):
     with ThreadDaemon(tmp_path) as running:
         running.call("game/new", THREE)
         running.call("launcher/reload", {"cards": 0})
-        assert running.call("game/play", {"card": "7"})["reload_advice"]["text"].startswith("the launcher is empty")
+        assert running.call("game/play", {"card": "7", "color": "red"})["reload_advice"]["text"].startswith("the launcher is empty")
         running.call("launcher/reload", {"cards": 112})
         reply = ctl(running, "play", "5")
         assert reply.returncode == 0 and "empty" not in reply.stdout

@@ -38,7 +38,7 @@ def test_status_has_every_documented_key():
     keys = {
         "ruleset", "round", "players", "dealer", "first_card", "turn", "aim", "direction", "owed",
         "queue", "chain", "awaiting", "top_card", "color", "catchable", "uno_called", "round_over",
-        "winner", "last_card_attack", "options",
+        "winner", "last_card_attack", "options", "colors",
     }
     assert set(status(game())) == keys
 
@@ -106,9 +106,11 @@ def test_a_number_passes_the_turn_clockwise_and_sets_the_colour():
     assert aims(effects) == ["Bob"]
 
 
-def test_a_coloured_card_without_colour_clears_the_named_colour():
-    state = run(game(), play("wild", color="green"), play("5"))
-    assert status(state)["color"] is None
+def test_a_coloured_card_without_its_colour_is_refused_with_the_colours_it_may_have():
+    state = run(game(), play("wild", color="green"))
+    with pytest.raises(InvalidParams, match="5 has a colour: give color, one of green$"):
+        apply(state, {"type": "play", "card": "5"})
+    assert status(state)["color"] == "green"
 
 
 def test_a_press_with_nothing_owed_ends_the_turn_and_records_the_cards():

@@ -202,19 +202,23 @@ def test_a_dispense_that_gave_more_than_owed_counts_what_was_owed_and_says_so(tm
         in launcher.messages()
 
 
-def test_a_deal_stopped_by_undo_deals_again_what_the_state_owes(tmp_path):
+def test_a_deal_stopped_by_undo_waits_for_a_press_before_dealing_again(tmp_path):
     async def scenario():
         launcher, service = table(tmp_path)
         service.start(new(deal_pause="press"))
         await settle()
         reply = service.undo()  # Ann's 7 no longer counted: she is owed them again
         await settle()
-        return reply, launcher, service
+        held = launcher.dispensed()
+        button(service)  # a person asks for the deal again
+        await settle()
+        return reply, held, launcher, service
 
-    reply, launcher, service = asyncio.run(scenario())
-    assert "the launcher deals again what the round now owes" in reply["messages"]
-    assert launcher.dispensed() == [7, 7]
-    assert presses(service) == [("Ann", 7)] and taken(service) == [7, 0, 0]
+    reply, held, launcher, service = asyncio.run(scenario())
+    assert "Ann is owed 7 cards again: nothing is dealt after an undo. game undo again takes back what" \
+           " caused them; a press of the button deals them" in reply["messages"]
+    assert held == [7]
+    assert launcher.dispensed() == [7, 7] and presses(service) == [("Ann", 7)]
 
 
 def test_cards_of_a_dispense_under_way_when_a_new_game_starts_are_not_counted(tmp_path):
@@ -270,7 +274,6 @@ def test_every_later_deal_is_a_dispense_of_that_count_to_that_player(tmp_path):
         steps = []
         for action in ({"type": "play", "card": "draw-two", "color": "red"},  # Ann: Bob is dealt 2
                        {"type": "play", "card": "wild-draw-four", "color": "blue"},  # Cy
-                       {"type": "catch", "player": "Cy"},  # Cy forgot Uno: dealt 2
                        {"type": "accept"},  # Ann is dealt 4
                        {"type": "play", "card": "wild-draw-four", "color": "green"},  # Bob
                        {"type": "challenge"}, {"type": "challenge-result", "result": "illegal"},  # Bob 4
@@ -282,12 +285,12 @@ def test_every_later_deal_is_a_dispense_of_that_count_to_that_player(tmp_path):
         return steps, launcher, service
 
     steps, launcher, service = asyncio.run(scenario())
-    assert launcher.dispensed()[3:] == [2, 2, 4, 4, 6]
-    assert presses(service)[3:] == [("Bob", 2), ("Cy", 2), ("Ann", 4), ("Bob", 4), ("Ann", 6)]
-    assert taken(service) == [17, 13, 9]
+    assert launcher.dispensed()[3:] == [2, 4, 4, 6]
+    assert presses(service)[3:] == [("Bob", 2), ("Ann", 4), ("Bob", 4), ("Ann", 6)]
+    assert taken(service) == [17, 13, 7]
     # Each dispense comes right after the launcher was turned to that player's seat.
     aimed = [launcher.calls[i - 1] for i, (m, _) in enumerate(launcher.calls) if m == "launcher/dispense"]
-    assert [p["seat"] for m, p in aimed[3:]] == [1, 2, 0, 1, 0]
+    assert [p["seat"] for m, p in aimed[3:]] == [1, 0, 1, 0]
     # The log says who moved, filled in as for a play.
     assert [(a["type"], a["by"]) for a in logged(service) if a["type"] in ("accept", "challenge")] == [
         ("accept", "Ann"), ("challenge", "Cy"), ("challenge", "Ann")]

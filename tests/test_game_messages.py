@@ -29,7 +29,7 @@ def play_a_mega_hit() -> list[list[dict]]:
     state, effects = game.new_game("attack-mega-hit", ["Ann", "Bob", "Cy"])
     steps = [effects]
     for action in ({"type": "play", "card": "hit-1", "color": "red"},
-                   {"type": "play", "card": "hit-2"},
+                   {"type": "play", "card": "hit-2", "color": "red"},
                    {"type": "press", "cards": 0},
                    {"type": "press", "cards": 2},
                    {"type": "uno", "player": "Ann"},
@@ -45,7 +45,7 @@ def test_the_english_of_the_objects_is_the_text_the_game_said_before():
     assert [said(effects) for effects in steps] == [
         ["round 1 of attack-mega-hit: Cy deals"],
         ["Ann plays hit-1 (red)", "Bob owes 1 press or answers with a Hit card"],
-        ["Bob plays hit-2", "Mega Hit: 3 hits pass to Cy, who presses or stacks a Hit card"],
+        ["Bob plays hit-2 (red)", "Mega Hit: 3 hits pass to Cy, who presses or stacks a Hit card"],
         ["Cy pressed: 0 cards, still owes 2 presses"],
         ["Cy pressed: 2 cards, done"],
         ["Ann calls Uno"],
@@ -73,14 +73,14 @@ def test_a_refusal_is_a_message_object_rendered_in_the_language_spoken():
     state, _ = game.new_game("attack-mega-hit", ["Ann", "Bob", "Cy"])
     for lang, text in (("en", "it is Ann's move, not Bob's"), ("fr", "c'est à Ann de jouer, pas à Bob")):
         with i18n.speaking(lang), pytest.raises(Refused) as refused:
-            game.apply(state, {"type": "play", "card": "7", "by": "Bob"})
+            game.apply(state, {"type": "play", "card": "7", "color": "red", "by": "Bob"})
         assert refused.value.message == text
         assert refused.value.message_object == {"id": "not_your_move", "player": "Ann", "by": "Bob"}
 
 
 def test_round_summaries_of_the_table_are_objects_too():
     board, _ = table.new_table({"type": "new", **THREE})
-    board, _ = table.apply(board, {"type": "play", "card": "7", "last": True})
+    board, _ = table.apply(board, {"type": "play", "card": "7", "color": "red", "last": True})
     with i18n.speaking("fr"):
         _, effects = table.apply(board, {"type": "end_round", "winner": "Ann", "hands": {"Bob": 7, "Cy": 12}})
     assert objects(effects)[0] == {"id": "round_scores", "round": 1, "winner": "Ann", "points": 19, "total": 19}
@@ -115,14 +115,14 @@ def test_a_game_in_french_through_the_api_with_french_card_names(tmp_path):
                                               "Cy doit 2 appuis ou répond avec une carte Appuyer"]
             assert len(played["message_objects"]) == len(played["messages"])
             with pytest.raises(ApiError) as refused:
-                french.call("game/play", {"card": "Appuyer 1 fois", "by": "Bob"})
+                french.call("game/play", {"card": "Appuyer 1 fois", "color": "rouge", "by": "Bob"})
             assert refused.value.message == "c'est à Cy de jouer, pas à Bob"
         logged = running.call("game/log")["actions"][-1]["action"]
         assert (logged["card"], logged["color"], logged["target"]) == ("wild-attack", "red", "Cy")
         # The same reply in English for a request that does not ask for French.
         assert running.call("game/status")["turn"] == "Cy"
-        stacked = running.call("game/play", {"card": "appuyer 2 fois"})
-        assert stacked["messages"][0] == "Cy plays hit-2"
+        stacked = running.call("game/play", {"card": "appuyer 2 fois", "color": "green"})
+        assert stacked["messages"][0] == "Cy plays hit-2 (green)"
 
 
 def test_the_game_message_event_carries_the_object_and_the_daemons_text(tmp_path):

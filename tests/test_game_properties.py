@@ -26,9 +26,9 @@ def draw_play(draw, card, others, may_end, pile=(None, None)):
     """A legal play of ``card`` on a pile of known (colour, card), either of them None when unknown."""
     wild = card in rulesets.WILD_CARDS
     if wild or None in pile or card == pile[1]:
-        colors = COLORS if wild else (None,) + COLORS
+        colors = COLORS  # every card has its colour (#21)
     else:
-        colors = (None, pile[0])
+        colors = (pile[0],)
     return {
         "type": "play",
         "card": card,

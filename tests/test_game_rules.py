@@ -654,13 +654,16 @@ def test_a_card_that_matches_neither_the_colour_nor_the_card_on_the_pile_is_refu
     state = game(first_card="5", color="red")
     with pytest.raises(Refused, match="a blue 3 does not go on the red 5: play a red card, a 5 or a wild"):
         apply(state, play("3", color="blue"))
-    for fits in (play("3", color="red"), play("5", color="blue"), play("3"), play("wild", color="blue")):
-        apply(state, fits)  # same colour, same card, colour not told, a wild
+    for fits in (play("3", color="red"), play("5", color="blue"), play("wild", color="blue")):
+        apply(state, fits)  # same colour, same card, a wild
     named = run(state, play("wild", color="green"))
     with pytest.raises(Refused, match="on the green wild: play a green card or a wild"):
         apply(named, play("7", color="yellow"))
-    unknown = run(state, play("7"))  # a card whose colour nobody said: anything goes on it
-    apply(unknown, play("2", color="blue"))
+    # A coloured card without its colour would leave the pile unchecked: refused, with what is legal.
+    with pytest.raises(InvalidParams, match="7 has a colour: give color, one of red$"):
+        apply(state, {"type": "play", "card": "7"})
+    with pytest.raises(InvalidParams, match="5 has a colour: give color, one of red, yellow, green, blue"):
+        apply(state, {"type": "play", "card": "5"})
     apply(game(), play("2", color="blue"))  # nothing known about the pile
 
 

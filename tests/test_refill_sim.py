@@ -147,7 +147,7 @@ def test_during_a_game_the_refill_is_the_deck_less_the_hands(tmp_path):
     """attack-mega-hit has 112 cards: 4 hands of 7, less the card Ann played, and one on the pile."""
     with BringupDaemon(tmp_path, SMALL_HOPPER) as d:
         d.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]})
-        d.call("game/play", {"card": "hit-2"})
+        d.call("game/play", {"card": "hit-2", "color": "red"})
         assert d.call("game/refill-count") == {"cards": 112 - (4 * 7 - 1) - 1}
         events = Events(d)
         try:

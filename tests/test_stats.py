@@ -29,6 +29,8 @@ def log(*actions: dict, undone: tuple[int, ...] = (), step_s: int = 30) -> list[
 
 
 def play(card: str, by: str, **extra) -> dict:
+    if not card.startswith("wild"):
+        extra.setdefault("color", "red")  # every card but a wild shows its colour (#21)
     return {"type": "play", "card": card, "by": by, **extra}
 
 
@@ -173,7 +175,7 @@ def test_game_stats_over_the_socket_and_launcherctl_game_stats(daemon, capsys):
     with Client(daemon.socket, timeout=30) as client:
         assert client.call("game/stats")["match"] is None
         client.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob"]})
-        client.call("game/play", {"card": "hit-2"})
+        client.call("game/play", {"card": "hit-2", "color": "red"})
         client.call("launcher/press")
         stats = client.call("game/stats")
         assert stats["match"]["players"]["Bob"]["presses"] == 1

@@ -134,7 +134,7 @@ def test_elimination_deals_the_next_round_to_the_seated_and_aims_at_the_chairs()
     status = tables.status(table)
     assert status["match"]["eliminated"] == ["Bob"]
     assert [p["name"] for p in status["players"]] == ["Ann", "Cy", "Dee"]
-    assert "Bob reached the target and leave the table" in messages(effects)
+    assert "Bob reached the target and leaves the table" in messages(effects)
     aim = [e for e in effects if e["type"] == "aim"][-1]
     assert aim["seats"] == 4 and aim["seat"] == ["Ann", "Bob", "Cy", "Dee"].index(aim["player"])
 
@@ -225,7 +225,8 @@ def test_deal_effects_name_the_tables_chairs_and_the_deal_is_logged_as_presses()
 
 def test_a_round_won_on_a_draw_card_counts_the_cards_still_dealt():
     dealt = [CLASSIC] + [{"type": "press", "cards": 7}] * 3
-    won = dealt + [{"type": "play", "card": "draw-two", "color": "red", "last": True}]
+    down_to_one = [{"type": "play", "card": "3", "color": "red"}] * 18  # six rounds of three plays
+    won = dealt + down_to_one + [{"type": "play", "card": "draw-two", "color": "red", "last": True}]
     end = {"type": "end_round", "winner": "Ann", "hands": {"Bob": "7", "Cy": 3}}
     with pytest.raises(Refused, match="Bob is still to be dealt 2 card"):
         run(won + [end])
@@ -240,5 +241,5 @@ def test_a_blast_round_inserts_through_the_table():
                     {"type": "insert", "blast": True, "cards": 3}])
     status = tables.status(table)
     assert status["turn"] == "Cy" and [p["cards_taken"] for p in status["players"]] == [0, 3, 0]
-    with pytest.raises(InvalidParams, match="unknown action type 'insert'"):
+    with pytest.raises(InvalidParams, match="game insert is not a move of attack-mega-hit; its moves: play, "):
         run([NEW, {"type": "insert", "blast": False, "cards": 0}])

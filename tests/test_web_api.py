@@ -67,7 +67,7 @@ def test_state_without_a_game_shows_the_launcher_and_no_game(stack):
 
 
 def test_state_is_game_scores_and_launcher_in_one_object(game, code):
-    assert game.post("/api/game/play", {"card": "hit-2"}, code)[0] == 200
+    assert game.post("/api/game/play", {"card": "hit-2", "color": "red"}, code)[0] == 200
     status, state = game.get("/api/state")
     assert status == 200
     assert state["game"]["turn"] == "Bob"
@@ -99,7 +99,7 @@ def test_the_scores_csv_without_a_game_is_not_found(stack):
 
 
 def test_stats_of_the_match_and_the_history(game, code):
-    game.post("/api/game/play", {"card": "hit-2"}, code)
+    game.post("/api/game/play", {"card": "hit-2", "color": "red"}, code)
     game.post("/api/press", {}, code)
     status, stats = game.get("/api/stats")
     assert status == 200
@@ -133,7 +133,7 @@ def test_every_action_without_the_code_is_refused_and_logged_once_a_minute(stack
 def test_a_wrong_code_is_refused_and_logged_and_changes_nothing(game, code, given):
     given = wrong(code) if given == "wrong" else given
     before = game.get("/api/state")[1]["game"]
-    status, reply = game.post("/api/game/play", {"card": "skip"}, given)
+    status, reply = game.post("/api/game/play", {"card": "skip", "color": "red"}, given)
     assert status == 403 and "wrong join code" in reply["error"]["message"]
     assert "refused POST /api/game/play from 127.0.0.1: wrong join code" in game.web_log()
     assert game.get("/api/state")[1]["game"] == before
@@ -187,7 +187,7 @@ def test_too_many_wrong_codes_make_an_address_wait():
 
 
 def test_a_turn_played_over_http(game, code):
-    status, reply = game.post("/api/game/play", {"card": "hit-2"}, code)
+    status, reply = game.post("/api/game/play", {"card": "hit-2", "color": "red"}, code)
     assert status == 200 and reply["turn"] == "Bob" and reply["messages"]
     status, outcome = game.post("/api/press", {}, code)
     assert status == 200 and outcome["source"] == "button" and outcome["cards"] in SEQUENCE
@@ -234,7 +234,7 @@ def test_the_repair_of_a_sound_log_is_refused(shared, code):
 
 @pytest.mark.parametrize("body, status, error", [
     ({"card": "hit-9"}, 400, -32602),                  # not a card of the ruleset
-    ({"card": "skip", "by": "Cy"}, 409, 1),            # not Cy's move
+    ({"card": "skip", "color": "red", "by": "Cy"}, 409, 1),  # not Cy's move
     ({"card": "skip", "colour": "red"}, 400, -32602),  # unknown parameter
     ({"card": "wild-attack", "color": "red", "target": "Zed"}, 404, 2),  # no such player
 ])
@@ -317,7 +317,7 @@ def test_events_are_relayed_over_the_websocket(game, code):
     async def watch() -> list[str]:
         async with aiohttp.ClientSession() as session, session.ws_connect(game.url + "/api/events") as ws:
             await ws.receive_json(timeout=10)
-            status, _ = await asyncio.to_thread(game.post, "/api/game/play", {"card": "skip"}, code)
+            status, _ = await asyncio.to_thread(game.post, "/api/game/play", {"card": "skip", "color": "red"}, code)
             assert status == 200
             names = []
             while "game/message" not in names:  # the action is published first, then what it says
@@ -340,7 +340,7 @@ def test_a_daemon_restart_is_survived_and_said(stack):
             status, reply = await asyncio.to_thread(stack.get, "/api/state")
             assert status == 503 and reply["connected"] is False
             assert "reconnecting" in reply["error"]["message"]
-            status, reply = await asyncio.to_thread(stack.post, "/api/game/play", {"card": "skip"}, code)
+            status, reply = await asyncio.to_thread(stack.post, "/api/game/play", {"card": "skip", "color": "red"}, code)
             assert status == 503
             await asyncio.to_thread(stack.start_daemon)
             while seen[-1] != {"event": "link", "params": {"connected": True}}:
@@ -350,7 +350,7 @@ def test_a_daemon_restart_is_survived_and_said(stack):
     asyncio.run(watch())
     status, state = stack.get("/api/state")
     assert status == 200 and state["game"]["turn"] == "Ann"  # the match came back from the log
-    assert stack.post("/api/game/play", {"card": "skip"}, code)[0] == 200
+    assert stack.post("/api/game/play", {"card": "skip", "color": "red"}, code)[0] == 200
     assert "lost launcherd" in stack.web_log()
 
 

@@ -104,6 +104,7 @@ def test_a_game_from_a_phone(stack, browser_context):
 
     # Ann plays a Hit 2: Bob owes 2 presses (or stacks).
     page.click("#cards button[data-card='hit-2']")
+    page.click("#picker-choices button[data-choice='red']")  # nothing on the pile yet: its colour
     expect_text(page, "#turn-name", "^Bob$")
     expect_text(page, "#turn-what", "owes 2 presses or stacks a Hit card")
     expect_text(page, "td[data-owes='Bob']", "^2$")
@@ -155,8 +156,8 @@ def test_the_table_display_and_the_qr_code(stack, browser_context):
     code = stack.code()
     assert stack.post("/api/game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]},
                       code)[0] == 200
-    assert stack.post("/api/game/play", {"card": "hit-2"}, code)[0] == 200
-    assert stack.post("/api/game/play", {"card": "hit-1"}, code)[0] == 200
+    assert stack.post("/api/game/play", {"card": "hit-2", "color": "red"}, code)[0] == 200
+    assert stack.post("/api/game/play", {"card": "hit-1", "color": "red"}, code)[0] == 200
     page = browser_context.new_page()
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(f"{stack.url}/?view=table&code={code}")
@@ -213,7 +214,7 @@ def test_the_page_in_french_by_the_switch_remembered_and_back(stack, browser_con
     code = stack.code()
     assert stack.post("/api/game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]},
                       code)[0] == 200
-    assert stack.post("/api/game/play", {"card": "hit-2"}, code)[0] == 200
+    assert stack.post("/api/game/play", {"card": "hit-2", "color": "red"}, code)[0] == 200
     page = browser_context.new_page()
     page.goto(f"{stack.url}/?code={code}")
     expect_text(page, "#turn-what", "^owes 2 presses or stacks a Hit card$")  # the browser asks for English

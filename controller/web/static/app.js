@@ -562,6 +562,14 @@ async function playCard(card) {
     const color = await pickColor(t("whichColour", cardName(card)));
     if (!color) return;
     body.color = color;
+  } else {
+    // A coloured card shows its colour (launcherd refuses it without): the pile's, unless it is the
+    // same card as the pile's or answers a Mega Hit, where it may be any.
+    const pile = state.game;
+    const only = pile.color && pile.top_card && pile.top_card !== card && !pile.chain ? pile.color : null;
+    const color = only || await pickColor(t("whichColour", cardName(card)));
+    if (!color) return;
+    body.color = color;
   }
   if (entry.notes.some((n) => n.includes("names a player"))) {
     const target = await pickPlayer(t("whichPlayer", cardName(card)), state.game.turn);

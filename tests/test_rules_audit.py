@@ -1,0 +1,358 @@
+"""Issue #21, the second rules audit: each finding played through a real ``launcherd --sim``.
+
+The daemon runs in a thread (``ThreadDaemon``) or as a process (``DaemonProcess``, for the restart
+and for ``launcherctl``); the cards that really came out are the simulated mechanism's own count
+(``status/get`` ``sim.cards_out``), so "the launcher never moved" is measured, not assumed.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+import pytest
+
+from conftest import BIN, BLASTER, DaemonProcess, ThreadDaemon
+from firmware.errors import ApiError
+
+P3 = ["Ann", "Bob", "Cy"]
+HOPPER = "[sim]\nhopper = 2000\n"
+NO_PAUSE = {"deal_pause_s": "0"}
+
+
+def cards_out(running) -> int:
+    return running.call("status/get")["sim"]["cards_out"]
+
+
+def settled(daemon, timeout: float = 20.0) -> dict:
+    """``game/status`` once nothing is owed and the launcher's dealer has nothing to do (a daemon in
+    a thread or a process: polled as ``ThreadDaemon.wait_for`` does)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        status = daemon.call("status/get")
+        if status["game"]["owed"] is None and status["dealer"]["current"] is None and not status["dealer"]["queued"]:
+            return daemon.call("game/status")
+        assert time.monotonic() < deadline, status
+        time.sleep(0.01)
+
+
+def dealt_process(tmp_path) -> DaemonProcess:
+    """launcherd as a process, with a classic match dealt (Ann to play on a red 5)."""
+    daemon = DaemonProcess(tmp_path, HOPPER).start()
+    daemon.call("game/new", {"rules": "classic", "players": P3, "options": NO_PAUSE,
+                             "first_card": "5", "color": "red"})
+    settled(daemon)
+    return daemon
+
+
+def classic(running, players=P3, rules="classic", **params) -> dict:
+    params.setdefault("first_card", "5")
+    params.setdefault("color", "red" if rules == "classic" else "blue")
+    running.call("game/new", {"rules": rules, "players": players, "options": NO_PAUSE, **params})
+    return settled(running)
+
+
+def play(running, card, color="red", **params) -> dict:
+    return running.call("game/play", {"card": card, "color": color, **params})
+
+
+def hands(status) -> dict[str, int]:
+    return {player["name"]: player["hand"] for player in status["players"]}
+
+
+def taken(status) -> dict[str, int]:
+    return {player["name"]: player["cards_taken"] for player in status["players"]}
+
+
+def down_to(running, cards: int) -> dict:
+    """From the opening 7, every seat plays red numbers in turn until each holds ``cards``."""
+    for _ in range(len(P3) * (7 - cards)):
+        status = play(running, "3")
+    return status
+
+
+def refused(call, *args) -> ApiError:
+    with pytest.raises(ApiError) as error:
+        call(*args)
+    return error.value
+
+
+# ---- wrong game outcomes --------------------------------------------------------------------------
+
+
+def test_undo_of_a_deal_deals_nothing_and_the_next_undo_takes_back_its_draw_two(tmp_path):
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        classic(running)
+        play(running, "draw-two")
+        assert taken(settled(running))["Bob"] == 9
+        out = cards_out(running)
+
+        first = running.call("game/undo")
+        assert first["undone"]["type"] == "press" and first["undone"]["by"] == "Bob"
+        assert "Bob holds them" in first["messages"][0]
+        assert ("Bob is owed 2 cards again: nothing is dealt after an undo. game undo again takes back what"
+                " caused them; a press of the button deals them") in first["messages"]
+        running.call("game/status")  # the loop has run whatever the undo started
+        second = running.call("game/undo")
+        assert second["undone"] == {"type": "play", "card": "draw-two", "color": "red", "by": "Ann"}
+        back = settled(running)
+        assert (back["turn"], back["top_card"], back["owed"], taken(back)) == (
+            "Ann", "5", None, {"Ann": 7, "Bob": 7, "Cy": 7})
+        assert cards_out(running) == out  # no undo made the launcher move
+
+
+def test_undo_of_a_challenge_result_deals_nothing_again(tmp_path):
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        classic(running)
+        play(running, "wild-draw-four", "blue")
+        running.call("game/challenge")
+        running.call("game/challenge-result", {"result": "legal"})
+        settled(running)
+        out = cards_out(running)
+        running.call("game/undo")  # Bob's 6
+        running.call("game/status")
+        assert running.call("game/undo")["undone"] == {"type": "challenge-result", "result": "legal"}
+        status = settled(running)
+        assert status["awaiting"] == "challenge_result" and taken(status)["Bob"] == 7
+        assert cards_out(running) == out
+
+
+def test_a_deal_held_by_an_undo_stays_held_across_a_restart_and_a_press_deals_it(tmp_path):
+    daemon = dealt_process(tmp_path)
+    try:
+        daemon.call("game/play", {"card": "draw-two", "color": "red"})
+        settled(daemon)
+        daemon.call("game/undo")
+        daemon.terminate()
+        daemon.start()
+        status = daemon.call("game/status")
+        assert status["owed"]["player"] == "Bob" and status["owed"]["cards"] == 2
+        daemon.call("game/status")
+        assert daemon.call("status/get")["sim"]["cards_out"] == 0  # nothing dealt since the restart
+        daemon.call("launcher/press")  # a person asks for the deal
+        status = settled(daemon)
+        assert taken(status)["Bob"] == 9 and status["turn"] == "Cy"
+    finally:
+        daemon.kill()
+
+
+def test_a_draw_two_on_the_last_but_one_card_can_be_caught_while_and_after_its_deal(tmp_path):
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        classic(running)
+        down_to(running, 2)
+        play(running, "draw-two")  # Ann holds 1; Bob is dealt 2
+        status = settled(running)
+        assert status["catchable"] == "Ann" and status["turn"] == "Cy"
+        caught = running.call("game/catch", {"player": "Ann"})
+        assert caught["messages"][0].startswith("Ann did not call Uno")
+        status = settled(running)
+        assert taken(status) == {"Ann": 9, "Bob": 9, "Cy": 7}
+        assert hands(status) == {"Ann": 3, "Bob": 4, "Cy": 2}
+
+
+def test_hand_sizes_decide_catch_last_and_the_rounds_end(tmp_path):
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        classic(running)
+        status = play(running, "3")
+        assert status["catchable"] is None and hands(status)["Ann"] == 6
+        error = refused(running.call, "game/catch", {"player": "Ann"})
+        assert error.message == "Ann holds 6 cards: only a player left with one card can be caught"
+        error = refused(lambda: play(running, "3", last=True))
+        assert error.message == ("Bob holds 7 cards: the last card is played from a hand of one; play it"
+                                 " without --last")
+        for _ in range(14):  # Bob, Cy, Ann four times, then Bob and Cy: Ann's move, holding 2
+            play(running, "3")
+        assert play(running, "4")["catchable"] == "Ann"  # one card left: Uno was not called
+        play(running, "3")
+        play(running, "3")
+        status = play(running, "3")
+        assert status["round_over"] and status["winner"] == "Ann"  # her last card, without --last
+
+
+def test_a_coloured_card_needs_its_colour_in_every_ruleset(tmp_path):
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        for rules, first in (("attack-mega-hit", {}), ("blast", {"first_card": "5", "color": "red"}),
+                             ("classic", {})):
+            if rules == "classic":
+                classic(running, force=True)
+            else:
+                running.call("game/new", {"rules": rules, "players": P3, "force": True, **first})
+            play(running, "draw-two" if rules == "classic" else "8")
+            if rules == "classic":
+                settled(running)
+            error = refused(running.call, "game/play", {"card": "7"})
+            assert error.code == ApiError.INVALID_PARAMS
+            assert error.data["message_object"] == {"id": "needs_its_color", "card": "7", "colors": ["red"]}
+            assert running.call("game/status")["color"] == "red"
+
+
+def test_launcherctl_fills_in_the_only_legal_colour(tmp_path):
+    daemon = dealt_process(tmp_path)
+    try:
+        done = daemon.ctl("game", "play", "7")
+        assert done.returncode == 0, done.stderr
+        assert "Ann plays 7 (red)" in done.stdout
+        same_card = daemon.ctl("game", "play", "7")  # a 7 on a 7: any colour, so it asks
+        assert same_card.returncode == 1
+        assert "7 has a colour: give color, one of red, yellow, green, blue" in same_card.stderr
+    finally:
+        daemon.kill()
+
+
+def test_thirty_replaced_matches_deal_no_more_than_the_last_ones_deal(tmp_path):
+    """A card sticks while the table starts 30 matches: no deal may queue behind the stuck one."""
+    ten = [f"P{n}" for n in range(10)]
+    with ThreadDaemon(tmp_path, HOPPER) as running, running.client() as events:
+        events.call("events/subscribe")
+        running.call("sim/jam")
+        for _ in range(30):
+            running.call("game/new", {"rules": "classic", "players": ten, "options": NO_PAUSE,
+                                      "first_card": "5", "color": "red", "force": True})
+        running.call("sim/clear")
+        status = settled(running)
+        assert taken(status) == dict.fromkeys(ten, 7)
+        # The last match's 70, and at most the pile of the first match that was under way when it
+        # was replaced: a dispense under way finishes (the launcher has no abort), and is said.
+        extra = cards_out(running) - 70
+        assert extra in (0, 7)
+        if extra:
+            said = next(m["params"]["message"] for m in events.messages() if m.get("event") == "game/message"
+                        and m["params"]["message"]["id"] == "dealt_after_stop")
+            assert said["cards"] == 7
+
+
+def test_a_negative_or_meaningless_hand_is_refused_with_what_is_allowed(tmp_path):
+    daemon = DaemonProcess(tmp_path).start()
+    try:
+        daemon.call("game/new", {"rules": "attack-mega-hit", "players": P3})
+        for hand, said in (("Bob=-3", "Bob's hand: points cannot be negative (-3): enter a total of 0 or more,"
+                                      " or the cards, e.g. 7,hit-2,wild"),
+                           ("Bob=7,-3", "'-3' is not a card of attack-mega-hit"),
+                           ("Bob=٣", "points must be a whole number, not '٣': enter a total of 0 or more")):
+            ended = daemon.ctl("game", "end-round", "--winner", "Ann", hand, "Cy=0")
+            assert ended.returncode == 1 and said in ended.stderr, ended.stderr
+        assert daemon.call("game/scores")["rounds"] == []
+    finally:
+        daemon.kill()
+
+
+# ---- the table's view -----------------------------------------------------------------------------
+
+
+def test_game_status_in_blast_with_an_insertion_owed_prints(tmp_path):
+    daemon = DaemonProcess(tmp_path).start()
+    try:
+        daemon.call("game/new", {"rules": "blast", "players": P3, "first_card": "5", "color": "red"})
+        played = daemon.ctl("game", "play", "draw-one", "--color", "red")
+        assert played.returncode == 0, played.stderr
+        assert "Bob's move - inserts 1 card in the blaster" in played.stdout
+        for lang in ("C.UTF-8", "fr_FR.UTF-8"):
+            shown = subprocess_ctl(daemon, lang, "game", "status")
+            assert shown.returncode == 0 and "Bob" in shown.stdout, shown.stderr
+    finally:
+        daemon.kill()
+
+
+def subprocess_ctl(daemon, lang, *args):
+    env = {**os.environ, "LANG": lang}
+    return subprocess.run([str(BIN / "launcherctl"), "--socket", str(daemon.socket), *args],
+                          capture_output=True, text=True, timeout=60, env=env)
+
+
+def test_a_typed_insert_is_refused_when_a_blaster_is_fitted(tmp_path):
+    with ThreadDaemon(tmp_path, BLASTER) as running:
+        running.call("game/new", {"rules": "blast", "players": P3, "first_card": "5", "color": "red"})
+        error = refused(running.call, "game/insert", {})
+        assert error.data["message_object"] == {"id": "blaster_counts_inserts"}
+        assert "put the card in an empty slot" in error.message
+        assert all(p["presses"] == 0 for p in running.call("game/status")["players"])
+
+
+@pytest.mark.parametrize("rules", ["classic", "blast"])
+def test_an_ignored_first_card_asks_for_the_next_and_turn_up_records_it(tmp_path, rules):
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        started = running.call("game/new", {"rules": rules, "players": P3, "options": NO_PAUSE} if rules == "classic"
+                               else {"rules": rules, "players": P3, "first_card": "skip", "color": "red"})
+        if rules == "classic":
+            settled(running)
+            with running.client() as events:
+                events.call("events/subscribe")
+                running.call("launcher/dispense", {"count": 1})  # the dealer turns one up
+                asked = next(m["params"]["message"] for m in events.messages()
+                             if m.get("event") == "game/message")
+            assert asked == {"id": "tell_turned_up"}
+            said = running.call("game/turn-up", {"card": "skip", "color": "red"})["messages"]
+            assert said == ["skip turned up: ignored; turn up another (launcherctl dispense 1) and tell it:"
+                            " launcherctl game turn-up CARD --color C"]
+        else:
+            assert ("skip turned up: ignored; turn up another card and tell it: launcherctl game turn-up CARD"
+                    " --color C") in started["messages"]
+        reply = running.call("game/turn-up", {"card": "4", "color": "rouge"})
+        assert (reply["top_card"], reply["color"]) == ("4", "red")
+        assert reply["messages"][0] == "the pile starts with 4 (red)"
+        if rules == "blast":  # 110 - 21 dealt - the ignored skip - the 4
+            assert reply["messages"][1] == "the draw pile now holds 87 cards (2 turned up to start the pile)"
+        error = refused(running.call, "game/turn-up", {"card": "6", "color": "red"})
+        assert error.message.startswith("the pile already shows 4 (red)")
+        error = refused(running.call, "game/play", {"card": "7", "color": "blue"})
+        assert error.message.startswith("a blue 7 does not go on the red 4")
+
+
+def test_wording_of_the_audit(tmp_path):
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        running.call("game/new", {"rules": "attack-mega-hit", "players": P3, "scoring": "elimination",
+                                  "target": 10})
+        ended = running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 20, "Cy": 0}})
+        assert "Bob reached the target and leaves the table" in ended["messages"]
+
+        classic(running, force=True)
+        for move, params in (("hint", {"player": "Bob"}), ("insert", {})):
+            error = refused(running.call, f"game/{move}", params)
+            assert error.message.startswith(f"game {move} is not a move of classic; its moves: play, press,")
+
+        running.call("game/new", {"rules": "blast", "players": P3, "force": True})
+        error = refused(running.call, "game/draw", {})
+        assert "takes the top card of the draw pile and inserts it in the blaster" in error.message
+
+
+def test_a_second_press_while_a_draw_is_dealt_gets_a_word(tmp_path):
+    slow = "[sim]\nhopper = 2000\ncards_per_second = 5.0\n"
+    with ThreadDaemon(tmp_path, slow) as running, running.client() as events:
+        classic(running)
+        events.call("events/subscribe")
+        assert running.call("launcher/press")["outcome"] == "dry"  # the launcher deals the draw's card
+        assert running.call("launcher/press")["reason"] == "launching"
+        said = next(m["params"] for m in events.messages() if m.get("event") == "game/message"
+                    and m["params"]["message"]["id"] == "press_while_dealing")
+        assert said["text"] == ("the launcher is already dealing, Ann: this press deals nothing more (a draw is"
+                                " one card; then play it or game pass)")
+
+
+def test_a_restarted_simulation_keeps_the_hopper_as_the_table_left_it(tmp_path):
+    daemon = DaemonProcess(tmp_path, "[sim]\nhopper = 112\n").start()
+    try:
+        assert daemon.call("launcher/dispense", {"count": 5})["cards"] == 5
+        daemon.call("launcher/reload", {"cards": 74})
+        assert daemon.call("launcher/dispense", {"count": 3})["cards"] == 3
+        daemon.terminate()
+        daemon.start()
+        status = daemon.call("status/get")
+        assert (status["sim"]["hopper"], status["hopper"]) == (71, 71)
+    finally:
+        daemon.kill()
+
+
+def test_a_restarted_blaster_simulation_keeps_the_cards_in_its_slots(tmp_path):
+    daemon = DaemonProcess(tmp_path, BLASTER, seed=1).start()
+    try:
+        inserted = [daemon.call("sim/insert", {"slot": slot}) for slot in (1, 2, 3)]
+        slots = daemon.call("status/get")["slots"]
+        assert any(slots), inserted  # not all blasted away (the seed decides)
+        daemon.terminate()
+        daemon.start()
+        status = daemon.call("status/get")
+        assert status["slots"] == slots and status["sim"]["slots"] == slots
+        assert status["inserts"] == 0  # cards found in their slots are no insertions
+    finally:
+        daemon.kill()
