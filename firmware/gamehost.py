@@ -13,7 +13,8 @@ scalars; a reply already JSON text), so neither side ever holds an object the ot
 - a method the layer registers is a proxy on the motor's side: the API server awaits a reply
   posted back by the game loop, where the handler ran and its result was encoded;
 - ``status/get``'s layer keys are the last snapshot the game side made (in each language), taken
-  after every request it served and every event it was given: reading it costs the motor nothing.
+  after every request it served, every event it was given and every event it published (a deal's
+  action is logged by the layer's own task): reading it costs the motor nothing.
 
 The host watches the game loop with a heartbeat. A loop that does not answer for
 ``HUNG_AFTER_S`` is hung, one whose thread ended is dead, a setup that raised has failed: the
@@ -488,6 +489,9 @@ class Door:
 
     def publish(self, name: str, params: dict[str, Any]) -> None:
         self._to_motor(self._host.daemon.api.publish, name, plain(params))
+        # The layer tells of a change of its own (an action its deal logged, a message): the
+        # status snapshot follows it, not only the requests and events it was given.
+        self._refresh_soon()
 
     async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
         if not self.current:
