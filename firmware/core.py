@@ -12,6 +12,9 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
   A late ``Tick`` therefore gives the same result as a punctual one, and an edge that arrives
   after a deadline without a ``Tick`` in between is judged after that deadline has done its work.
   Time never runs backwards: a ``now`` earlier than the last one seen is taken as the last one.
+  A beam block's length alone is measured between the two edges' own times as given (the pin
+  backend's, which an edge handed over late still carries), so a card whose edges both reach the
+  driver late is still as long as it was at the slot.
 - Within one list of actions, device actions come before ``Emit`` events (each kind keeping its
   order), so a subscriber that hears of a state already finds the devices in it.
 - Debounce: a ``ButtonLevel`` change counts once the raw level has stayed the same for
@@ -331,6 +334,9 @@ class Launcher:
         self._button_request: int | None = None  # the request behind the pending press edge
         self._beam_blocked = False
         self._block_start = now
+        # The block's edge time as the driver gave it, before the clamp of handle(): the card's length.
+        self._block_edge_at = now
+        self._event_at = now  # the time the event being handled happened, as given
         self._jam_counted = False  # the current block has been counted as a jam
         self._lid_open = False
 
@@ -363,6 +369,7 @@ class Launcher:
 
     def handle(self, event: Event, now: float) -> list[Action]:
         """Run the timers due by ``now``, then ``event``; return the actions to apply, in order."""
+        self._event_at = now
         now = max(now, self._now)
         if self._stall_seen(now):
             return self._on_stall(event, now)
@@ -810,6 +817,7 @@ class Launcher:
     def _beam_edge(self, blocked: bool, now: float) -> list[Action]:
         if blocked:
             self._block_start, self._jam_counted = now, False
+            self._block_edge_at = self._event_at
             if self._bench_until is not None and self._launch is None and self._phase is None:
                 # Bring-up: a hand in the slot with the motor still is neither a card nor a jam.
                 self._jam_counted = self._bench_block = True
@@ -821,7 +829,7 @@ class Launcher:
             return []
         if self._jam_counted:
             return self._enter(READY, now) if self._state == JAMMED else []
-        card = now - self._block_start >= self._filter_s
+        card = self._event_at - self._block_edge_at >= self._filter_s
         if self._feed_left is not None:
             self._feed_deadline = now + (self._feed_timeout_s if card else self._feed_left)
             self._feed_left = None
