@@ -14,8 +14,9 @@ import threading
 import time
 from pathlib import Path
 
+from bench import long_log
 from bench.common import (
-    BENCH, PYTHON, Launcherd, cpu_ticks, percentile, rss_kb, thread_count, voluntary_switches,
+    BENCH, BIN, PYTHON, Launcherd, cpu_ticks, percentile, rss_kb, thread_count, voluntary_switches,
 )
 
 GAME = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
@@ -334,4 +335,52 @@ def api_roundtrip(requests: int, clients: int = 10) -> dict:
                            "p99_us": percentile(concurrent, 99)}}
 
 
-__all__ = ["api_roundtrip", "count_exact", "growth", "idle", "ready"]
+# ---- RSS of the three services together ---------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def services_rss(log_actions: int, settle_s: float = 3.0) -> dict:
+    """VmRSS of launcherd --sim, launcher-web and launcher-voice (--mute) side by side, a game
+    running: once started, then after game/stats and game/history over a ``log_actions`` log
+    (a Pi Zero 2 W has 512 MB for all three and the system)."""
+    result = {}
+    for label, actions in (("started", 0), (f"read_{log_actions}_actions", log_actions)):
+        with tempfile.TemporaryDirectory(prefix="bench-rss-") as tmp:
+            directory = Path(tmp)
+            (directory / "state").mkdir()
+            if actions:
+                long_log.build(directory / "state", actions)
+            daemon = Launcherd(directory).start()
+            others = []
+            try:
+                with daemon.client(timeout=600) as client:
+                    client.call("game/new", {**GAME, "force": True})
+                    if actions:
+                        client.call("game/stats")
+                        client.call("game/history")
+                common = ["--socket", str(daemon.socket)]
+                env = {**daemon.env, "HOME": tmp}
+                others = [subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+                          for argv in ([str(BIN / "launcher-web"), *common, "--listen", f"127.0.0.1:{_free_port()}"],
+                                       [str(BIN / "launcher-voice"), *common, "--mute", "--cache-dir", tmp])]
+                time.sleep(settle_s)
+                running = {"launcherd": daemon.process, "launcher-web": others[0], "launcher-voice": others[1]}
+                # A service that has exited (none should) shows as null and adds nothing.
+                mb = {name: round(rss_kb(process.pid) / 1024, 1) if process.poll() is None else None
+                      for name, process in running.items()}
+                result[label] = {**{f"{name}_mb": value for name, value in mb.items()},
+                                 "together_mb": round(sum(value or 0 for value in mb.values()), 1)}
+            finally:
+                for process in others:
+                    process.terminate()
+                    process.wait(10)
+                daemon.stop()
+    return result
+
+
+__all__ = ["api_roundtrip", "count_exact", "growth", "idle", "ready", "services_rss"]

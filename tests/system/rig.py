@@ -306,6 +306,15 @@ def trace_save() -> None:
     (RESULTS / "pulls.txt").write_text("".join(f"{ns / 1e9:.6f} {line} {level}\n" for ns, line, level in PULLS))
 
 
+def motor_rest_s() -> float:
+    """The service's motor_rest_ms in seconds: the shipped default unless its config sets one."""
+    with (CHECKOUT / "firmware" / "launcher.toml").open("rb") as file:
+        shipped = tomllib.load(file)["timing"]
+    with CONFIG.open("rb") as file:
+        configured = tomllib.load(file).get("timing", {})
+    return {**shipped, **configured}["motor_rest_ms"] / 1000
+
+
 def percentile(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
