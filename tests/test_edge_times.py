@@ -11,10 +11,16 @@ import time
 
 import pytest
 from gpiozero.pins.mock import MockPin
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import ThreadDaemon
 from fake_lgpio import FakeLgpio, now_ns
+from test_core import T0, ScriptedPolicy
 
+from firmware.config import build_config
+from firmware.core import Launcher
+from firmware.events import BeamLevel, ButtonLevel, Tick
 from firmware.sim import sim_pin_factory
 
 DRY = """
@@ -101,3 +107,33 @@ def test_mock_pin_edges_keep_their_own_ticks(tmp_path):
         flush(running)
         status = running.call("status/get")
     assert status["cards_ejected"] == 1, status
+
+
+# ---- the core: a block's length is its edges' own times, however late they are handed over ----
+
+blocks = st.lists(st.tuples(
+    st.floats(5, 50),                                   # ms since the last clear
+    st.floats(0.1, 14).filter(lambda ms: abs(ms - 2) > 0.01),  # the block, around beam_filter_ms
+    st.floats(0, 30), st.floats(0, 30),                 # how late each edge reaches the core
+), max_size=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(blocks)
+def test_every_block_as_long_as_a_card_is_counted_however_late_its_edges_come(blocks):
+    config = build_config({"timing": {"beam_filter_ms": 2, "button_debounce_ms": 5}})
+    core = Launcher(config, ScriptedPolicy(), T0)
+    core.handle(ButtonLevel(True), T0)  # a dry press: the cards are the last press's
+    core.handle(Tick(True), T0 + 0.010)
+    core.handle(ButtonLevel(False), T0 + 0.020)
+    core.handle(Tick(False), T0 + 0.030)
+    at = T0 + 0.050
+    for gap_ms, length_ms, late_block_ms, late_clear_ms in blocks:
+        blocked, cleared = at + gap_ms / 1000, at + (gap_ms + length_ms) / 1000
+        # The loop has moved on (a Tick at a later time) before each edge is handed over.
+        core.handle(Tick(False), blocked + late_block_ms / 1000)
+        core.handle(BeamLevel(True), blocked)
+        core.handle(Tick(False), max(cleared, blocked + late_block_ms / 1000) + late_clear_ms / 1000)
+        core.handle(BeamLevel(False), cleared)
+        at = cleared
+    assert core.get_status()["cards_ejected"] == sum(length >= 2 for _, length, _, _ in blocks)
