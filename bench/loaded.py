@@ -86,19 +86,25 @@ def _readers(socket: Path, stop: threading.Event, count: int = 4) -> list[thread
 
 
 def measure(load: str, presses: int, jams: int) -> dict:
+    try:
+        return _measure(load, presses, jams)
+    finally:
+        os.environ.pop("LAUNCHER_TEST_COMMIT_DELAY_MS", None)
+
+
+def _measure(load: str, presses: int, jams: int) -> dict:
     with tempfile.TemporaryDirectory(prefix=f"bench-loaded-{load}-") as tmp:
         directory = Path(tmp)
         if load == "readers":
             (directory / "state").mkdir()
             long_log.build(directory / "state", LOG_ACTIONS)
         if load == "slow_commit":
+            # Set for the whole measurement (measure() unsets it): a game side started or
+            # restarted after the daemon reads it too.
             os.environ["LAUNCHER_TEST_COMMIT_DELAY_MS"] = str(COMMIT_DELAY_MS)
         stop = threading.Event()
         threads: list[threading.Thread] = []
-        try:
-            daemon = InProcessDaemon(directory).start()
-        finally:
-            os.environ.pop("LAUNCHER_TEST_COMMIT_DELAY_MS", None)
+        daemon = InProcessDaemon(directory).start()
         try:
             socket = daemon.daemon.socket_path
             if load == "readers":
