@@ -398,10 +398,10 @@ def services_rss(log_actions: int, settle_s: float = 3.0) -> dict:
                         client.call("game/stats")
                         client.call("game/history")
                 common = ["--socket", str(daemon.socket)]
-                env = {**daemon.env, "HOME": tmp}
-                others = [subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-                          for argv in ([str(BIN / "launcher-web"), *common, "--listen", f"127.0.0.1:{_free_port()}"],
-                                       [str(BIN / "launcher-voice"), *common, "--mute", "--cache-dir", tmp])]
+                web = [str(BIN / "launcher-web"), *common, "--listen", f"127.0.0.1:{_free_port()}"]
+                voice = [str(BIN / "launcher-voice"), *common, "--mute", "--cache-dir", tmp]
+                others = [subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                           env={**daemon.env, "HOME": tmp}) for argv in (web, voice)]
                 time.sleep(settle_s)
                 running = {"launcherd": daemon.process, "launcher-web": others[0], "launcher-voice": others[1]}
                 # A service that has exited (none should) shows as null and adds nothing.

@@ -6,9 +6,9 @@ naming the GPIO. Slot sensors are ``DigitalInputDevice`` objects debounced by th
 
 Each slot's contact (a microswitch the card closes, or an optical sensor's open collector) drives
 ``[blaster] slot_full`` while a card is in; the internal pull holds the other level, so a broken
-wire reads as an empty slot. Slot edges carry the pin backend's time, as the launcher's inputs do
-(:class:`firmware.hardware.StampedInput`). The actuator (a solenoid or motor through a MOSFET or driver input)
-is on while its pin is high. A pulse is timed by gpiozero's own thread and never longer than
+wire reads as an empty slot. Slot edges carry the pin backend's time, as the launcher's inputs
+do (:class:`firmware.hardware.StampedInput`). The actuator (a solenoid or motor through a MOSFET
+or driver input) is on while its pin is high. A pulse is timed by gpiozero's own thread and never longer than
 ``max_on_ms``: the actuator goes off even if the daemon's loop stalls.
 """
 
@@ -100,8 +100,9 @@ class BlasterHardware:
             warnings.simplefilter("ignore", CallbackSetToNone)
             for n, device in enumerate(self._slots, 1):
                 # The pull is opposite the full level, so "active" is always "a card is in".
-                device.when_activated = None if on_slot is None else partial(with_edge_time, device, on_slot, n, True)
-                device.when_deactivated = None if on_slot is None else partial(with_edge_time, device, on_slot, n, False)
+                edge = None if on_slot is None else partial(with_edge_time, device, on_slot, n)
+                device.when_activated = None if edge is None else partial(edge, True)
+                device.when_deactivated = None if edge is None else partial(edge, False)
 
     def levels(self) -> SlotLevels:
         """Every slot's level now, slot 1 first, for the core at start."""

@@ -207,10 +207,11 @@ class Hardware:
         on_beam: LevelCallback | None,
         on_lid: LevelCallback | None = None,
     ) -> None:
-        """Call ``on_button(pressed, at)``, ``on_beam(blocked, at)``, ``on_lid(open, at)`` on every edge.
+        """Call ``on_button(pressed, at)``, ``on_beam(blocked, at)``, ``on_lid(open, at)`` on each edge.
 
         The callbacks receive the logical level as a bool and the edge's time from the pin
-        backend on ``time.monotonic()``'s clock (:meth:`StampedInput.edge_time`). They run in the backend's thread
+        backend on ``time.monotonic()``'s clock (:meth:`StampedInput.edge_time`). They run in the
+        backend's thread
         (synchronously in the caller's thread with mock pins), so they should only hand the
         level over to the event loop. :data:`None` removes a callback; ``on_lid`` is ignored
         without a lid switch.
@@ -223,8 +224,9 @@ class Hardware:
                 if device is None:
                     continue
                 inverted = self._inverted[device]
-                device.when_activated = None if callback is None else partial(with_edge_time, device, callback, not inverted)
-                device.when_deactivated = None if callback is None else partial(with_edge_time, device, callback, inverted)
+                edge = None if callback is None else partial(with_edge_time, device, callback)
+                device.when_activated = None if edge is None else partial(edge, not inverted)
+                device.when_deactivated = None if edge is None else partial(edge, inverted)
 
     @property
     def button_pressed(self) -> bool:
@@ -367,4 +369,5 @@ class Hardware:
         self.close()
 
 
-__all__ = ["HEADER_PINS", "Hardware", "INPUT_LEVELS", "MOTOR_DIRECTIONS", "StampedInput", "describe_pins", "with_edge_time"]
+__all__ = ["HEADER_PINS", "Hardware", "INPUT_LEVELS", "MOTOR_DIRECTIONS", "StampedInput", "describe_pins",
+           "with_edge_time"]
