@@ -12,9 +12,11 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
   A late ``Tick`` therefore gives the same result as a punctual one, and an edge that arrives
   after a deadline without a ``Tick`` in between is judged after that deadline has done its work.
   Time never runs backwards: a ``now`` earlier than the last one seen is taken as the last one.
-  A beam block's length alone is measured between the two edges' own times as given (the pin
-  backend's, which an edge handed over late still carries), so a card whose edges both reach the
-  driver late is still as long as it was at the slot.
+  An edge handed over late comes with ``at``, the pin backend's time of it: a beam block's length
+  is measured between its two edges' ``at``, so a card whose edges both reach the driver late is
+  still as long as it was at the slot. Everything else (deadlines, the motor's phases, the stall
+  check) runs on ``now``, when the driver got the event: a late edge must not cut a reverse pulse
+  short or arm a deadline already past.
 - Within one list of actions, device actions come before ``Emit`` events (each kind keeping its
   order), so a subscriber that hears of a state already finds the devices in it.
 - Debounce: a ``ButtonLevel`` change counts once the raw level has stayed the same for
@@ -334,9 +336,9 @@ class Launcher:
         self._button_request: int | None = None  # the request behind the pending press edge
         self._beam_blocked = False
         self._block_start = now
-        # The block's edge time as the driver gave it, before the clamp of handle(): the card's length.
+        # The block's ``at`` (handle()): the card's length is measured from it.
         self._block_edge_at = now
-        self._event_at = now  # the time the event being handled happened, as given
+        self._event_at = now  # when the event being handled happened
         self._jam_counted = False  # the current block has been counted as a jam
         self._lid_open = False
 
@@ -367,10 +369,14 @@ class Launcher:
 
     # ---- the driver's interface ----------------------------------------------------------
 
-    def handle(self, event: Event, now: float) -> list[Action]:
-        """Run the timers due by ``now``, then ``event``; return the actions to apply, in order."""
-        self._event_at = now
+    def handle(self, event: Event, now: float, at: float | None = None) -> list[Action]:
+        """Run the timers due by ``now``, then ``event``; return the actions to apply, in order.
+
+        ``at``: when the event happened, where that was before ``now`` (a pin edge: the backend's
+        time); a beam block's length is measured on it, nothing else.
+        """
         now = max(now, self._now)
+        self._event_at = now if at is None else min(at, now)
         if self._stall_seen(now):
             return self._on_stall(event, now)
         actions = []

@@ -20,7 +20,7 @@ from test_core import T0, ScriptedPolicy
 
 from firmware.config import build_config
 from firmware.core import Launcher
-from firmware.events import BeamLevel, ButtonLevel, Tick
+from firmware.events import BeamLevel, ButtonLevel, Motor, Tick
 from firmware.sim import sim_pin_factory
 
 DRY = """
@@ -127,13 +127,27 @@ def test_every_block_as_long_as_a_card_is_counted_however_late_its_edges_come(bl
     core.handle(Tick(True), T0 + 0.010)
     core.handle(ButtonLevel(False), T0 + 0.020)
     core.handle(Tick(False), T0 + 0.030)
-    at = T0 + 0.050
+    edge = arrived = T0 + 0.050
     for gap_ms, length_ms, late_block_ms, late_clear_ms in blocks:
-        blocked, cleared = at + gap_ms / 1000, at + (gap_ms + length_ms) / 1000
-        # The loop has moved on (a Tick at a later time) before each edge is handed over.
-        core.handle(Tick(False), blocked + late_block_ms / 1000)
-        core.handle(BeamLevel(True), blocked)
-        core.handle(Tick(False), max(cleared, blocked + late_block_ms / 1000) + late_clear_ms / 1000)
-        core.handle(BeamLevel(False), cleared)
-        at = cleared
+        for blocked, step_ms, late_ms in ((True, gap_ms, late_block_ms), (False, length_ms, late_clear_ms)):
+            edge += step_ms / 1000
+            # Handed over late, and never before the edge handed over before it.
+            arrived = max(arrived, edge + late_ms / 1000)
+            core.handle(BeamLevel(blocked), arrived, at=edge)
     assert core.get_status()["cards_ejected"] == sum(length >= 2 for _, length, _, _ in blocks)
+
+
+def test_a_late_edge_does_not_shorten_the_reverse_pulse():
+    """Deadlines run from when an edge was handed over: the pulse that ends a burst lasts
+    retract_ms from the moment the motor reversed, however old the edge that ended the burst."""
+    config = build_config({"timing": {"beam_filter_ms": 2, "button_debounce_ms": 5}})
+    core = Launcher(config, ScriptedPolicy([1]), T0)
+    core.handle(ButtonLevel(True), T0)
+    now = T0 + 0.010
+    core.handle(Tick(True), now)  # the press: the motor starts
+    core.handle(ButtonLevel(False), now)
+    core.handle(BeamLevel(True), now + 0.050, at=now + 0.040)
+    reversed_at = now + 0.300  # the card's clearing (at +0.055) reaches the core 245 ms late
+    actions = core.handle(BeamLevel(False), reversed_at, at=now + 0.055)
+    assert any(isinstance(a, Motor) and a.direction == "reverse" for a in actions), actions
+    assert core.next_deadline() == pytest.approx(reversed_at + config.motor.retract_ms / 1000)
