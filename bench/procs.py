@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from bench import long_log
+from firmware.api import MAX_IN_FLIGHT
 from bench.common import (
     BENCH, BIN, PYTHON, Launcherd, cpu_ticks, percentile, rss_kb, thread_count, voluntary_switches,
 )
@@ -165,7 +166,9 @@ GROWTH_CONFIG = {
     "motor": {"duty": 1.0, "retract_ms": 0, "kick_ms": 10},
     "ejection": {"profile": "fixed", "sequence": [0, 0, 0, 0, 0, 0, 0, 0, 0, 1]},
 }
-BATCH = 50  # requests written before reading the replies (one connection, handled in order)
+# Requests written before reading the replies (one connection, handled in order): as many as the
+# daemon lets one connection have running.
+BATCH = MAX_IN_FLIGHT
 
 
 def growth(presses: int, checkpoints: tuple[int, ...]) -> dict:
