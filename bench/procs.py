@@ -194,11 +194,15 @@ def growth(presses: int, checkpoints: tuple[int, ...]) -> dict:
                             if "error" in message:
                                 raise RuntimeError(f"launcher/launch failed: {message['error']}")
                             reply = message["result"]
-                            outcomes[reply["outcome"]] = outcomes.get(reply["outcome"], 0) + 1
-                            hopper -= reply["cards"]
+                            # A launch asked for while one runs is ignored (said so), not queued:
+                            # it is no press, and another is sent in its place.
+                            outcome = reply["outcome"] if "outcome" in reply else reply["event"]
+                            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+                            if outcome != "ignored":
+                                done += 1
+                                hopper -= reply["cards"]
                             if not ids:
                                 break
-                        done += batch
                         if hopper < 200:
                             client.call("launcher/reload", {"cards": 10000})
                             hopper = 10000
