@@ -192,7 +192,15 @@ def growth(presses: int, checkpoints: tuple[int, ...]) -> dict:
                                 continue
                             ids.discard(message["id"])
                             if "error" in message:
-                                raise RuntimeError(f"launcher/launch failed: {message['error']}")
+                                # The motor's rest or duty rule: wait as it asks, send another.
+                                wait = message["error"].get("retry_after_s")
+                                if wait is None:
+                                    raise RuntimeError(f"launcher/launch failed: {message['error']}")
+                                outcomes["rested"] = outcomes.get("rested", 0) + 1
+                                time.sleep(wait + 0.05)
+                                if not ids:
+                                    break
+                                continue
                             reply = message["result"]
                             # A launch asked for while one runs is ignored (said so), not queued:
                             # it is no press, and another is sent in its place.
