@@ -14,8 +14,10 @@ import threading
 import time
 from pathlib import Path
 
+from bench import long_log
+from firmware.api import MAX_IN_FLIGHT
 from bench.common import (
-    BENCH, PYTHON, Launcherd, cpu_ticks, percentile, rss_kb, thread_count, voluntary_switches,
+    BENCH, BIN, PYTHON, Launcherd, cpu_ticks, percentile, rss_kb, thread_count, voluntary_switches,
 )
 
 GAME = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
@@ -164,7 +166,9 @@ GROWTH_CONFIG = {
     "motor": {"duty": 1.0, "retract_ms": 0, "kick_ms": 10},
     "ejection": {"profile": "fixed", "sequence": [0, 0, 0, 0, 0, 0, 0, 0, 0, 1]},
 }
-BATCH = 50  # requests written before reading the replies (one connection, handled in order)
+# Requests written before reading the replies (one connection, handled in order): as many as the
+# daemon lets one connection have running.
+BATCH = MAX_IN_FLIGHT
 
 
 def growth(presses: int, checkpoints: tuple[int, ...]) -> dict:
@@ -188,13 +192,25 @@ def growth(presses: int, checkpoints: tuple[int, ...]) -> dict:
                                 continue
                             ids.discard(message["id"])
                             if "error" in message:
-                                raise RuntimeError(f"launcher/launch failed: {message['error']}")
+                                # The motor's rest or duty rule: wait as it asks, send another.
+                                wait = message["error"].get("retry_after_s")
+                                if wait is None:
+                                    raise RuntimeError(f"launcher/launch failed: {message['error']}")
+                                outcomes["rested"] = outcomes.get("rested", 0) + 1
+                                time.sleep(wait + 0.05)
+                                if not ids:
+                                    break
+                                continue
                             reply = message["result"]
-                            outcomes[reply["outcome"]] = outcomes.get(reply["outcome"], 0) + 1
-                            hopper -= reply["cards"]
+                            # A launch asked for while one runs is ignored (said so), not queued:
+                            # it is no press, and another is sent in its place.
+                            outcome = reply["outcome"] if "outcome" in reply else reply["event"]
+                            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+                            if outcome != "ignored":
+                                done += 1
+                                hopper -= reply["cards"]
                             if not ids:
                                 break
-                        done += batch
                         if hopper < 200:
                             client.call("launcher/reload", {"cards": 10000})
                             hopper = 10000
@@ -225,6 +241,39 @@ COUNT_CONFIG = {
 }
 
 
+def _resting(call, rested: list[float]) -> dict:
+    """``call()``, again after the wait a refusal by the motor's rest or duty rule asks for."""
+    from firmware.errors import ApiError
+
+    while True:
+        try:
+            return call()
+        except ApiError as exc:
+            wait = (exc.data or {}).get("retry_after_s")
+            if wait is None:
+                raise
+            rested.append(wait)
+            time.sleep(wait + 0.05)
+
+
+def _dispense(daemon: Launcherd, client, count: int) -> dict:
+    """``launcher/dispense``, pulling a stuck card out while it runs: a dispense waits for that."""
+    reply: dict = {}
+
+    def dispense() -> None:
+        reply.update(client.call("launcher/dispense", {"count": count}))
+    thread = threading.Thread(target=dispense)
+    thread.start()
+    with daemon.client() as hand:
+        while thread.is_alive():
+            if hand.call("status/get")["sim"]["stuck"]:
+                hand.call("sim/clear")
+            thread.join(0.02)
+    if not reply:
+        raise RuntimeError(f"launcher/dispense {count} gave no reply")
+    return reply
+
+
 def count_exact(min_cards: int, seed: int = 11) -> dict:
     """Dispenses and bursts alternately until min_cards have come out; counted vs the sim's truth."""
     rng = random.Random(seed)
@@ -232,6 +281,7 @@ def count_exact(min_cards: int, seed: int = 11) -> dict:
     cards_true = cards_counted = 0
     ended: dict[str, int] = {}
     mismatches: list[dict] = []
+    rested: list[float] = []  # the waits the motor's rest and duty rules asked for
     with tempfile.TemporaryDirectory(prefix="bench-count-", dir=_tmpfs_dir()) as tmp:
         daemon = Launcherd(Path(tmp), COUNT_CONFIG, seed=seed).start()
         try:
@@ -240,9 +290,9 @@ def count_exact(min_cards: int, seed: int = 11) -> dict:
                 while cards_true < min_cards:
                     if launches % 2:
                         count = rng.randint(1, 20)
-                        reply = client.call("launcher/dispense", {"count": count})
+                        reply = _resting(lambda: _dispense(daemon, client, count), rested)
                     else:
-                        reply = client.call("launcher/launch")
+                        reply = _resting(lambda: client.call("launcher/launch"), rested)
                     launches += 1
                     ended[reply["ended"]] = ended.get(reply["ended"], 0) + 1
                     status = client.call("status/get")
@@ -276,7 +326,7 @@ def count_exact(min_cards: int, seed: int = 11) -> dict:
             daemon.stop()
     return {"launches": launches, "exact": exact, "exact_incl_late_cards": exact_last,
             "cards_true": cards_true, "cards_counted": cards_counted, "ended": ended,
-            "mismatches": mismatches}
+            "mismatches": mismatches, "rested_s": round(sum(rested), 1)}
 
 
 # ---- API round trip -----------------------------------------------------------------------------
@@ -334,4 +384,52 @@ def api_roundtrip(requests: int, clients: int = 10) -> dict:
                            "p99_us": percentile(concurrent, 99)}}
 
 
-__all__ = ["api_roundtrip", "count_exact", "growth", "idle", "ready"]
+# ---- RSS of the three services together ---------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def services_rss(log_actions: int, settle_s: float = 3.0) -> dict:
+    """VmRSS of launcherd --sim, launcher-web and launcher-voice (--mute) side by side, a game
+    running: once started, then after game/stats and game/history over a ``log_actions`` log
+    (a Pi Zero 2 W has 512 MB for all three and the system)."""
+    result = {}
+    for label, actions in (("started", 0), (f"read_{log_actions}_actions", log_actions)):
+        with tempfile.TemporaryDirectory(prefix="bench-rss-") as tmp:
+            directory = Path(tmp)
+            (directory / "state").mkdir()
+            if actions:
+                long_log.build(directory / "state", actions)
+            daemon = Launcherd(directory).start()
+            others = []
+            try:
+                with daemon.client(timeout=600) as client:
+                    client.call("game/new", {**GAME, "force": True})
+                    if actions:
+                        client.call("game/stats")
+                        client.call("game/history")
+                common = ["--socket", str(daemon.socket)]
+                web = [str(BIN / "launcher-web"), *common, "--listen", f"127.0.0.1:{_free_port()}"]
+                voice = [str(BIN / "launcher-voice"), *common, "--mute", "--cache-dir", tmp]
+                others = [subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                           env={**daemon.env, "HOME": tmp}) for argv in (web, voice)]
+                time.sleep(settle_s)
+                running = {"launcherd": daemon.process, "launcher-web": others[0], "launcher-voice": others[1]}
+                # A service that has exited (none should) shows as null and adds nothing.
+                mb = {name: round(rss_kb(process.pid) / 1024, 1) if process.poll() is None else None
+                      for name, process in running.items()}
+                result[label] = {**{f"{name}_mb": value for name, value in mb.items()},
+                                 "together_mb": round(sum(value or 0 for value in mb.values()), 1)}
+            finally:
+                for process in others:
+                    process.terminate()
+                    process.wait(10)
+                daemon.stop()
+    return result
+
+
+__all__ = ["api_roundtrip", "count_exact", "growth", "idle", "ready", "services_rss"]

@@ -34,6 +34,8 @@ FULL = {
     "api_requests": 2000,
     "count_cards": 10000,
     "growth_presses": 100000, "growth_checkpoints": (1000, 10000, 20000, 50000, 75000),
+    "loaded": ["--presses", "200", "--jams", "20"],
+    "rss_log_actions": 100000,
 }
 QUICK = {
     "latency": ["--rounds", "2", "--presses", "120", "--jams", "15", "--warmup", "15"],
@@ -42,6 +44,8 @@ QUICK = {
     "api_requests": 1000,
     "count_cards": 2000,
     "growth_presses": 10000, "growth_checkpoints": (1000, 5000),
+    "loaded": ["--presses", "40", "--jams", "5", "--sizes", "1000,10000"],
+    "rss_log_actions": 10000,
 }
 PRESS_LIMIT_US = 500
 MIB = 1024  # /proc reports kB (KiB); the figures are MiB, written "mb" in the keys
@@ -80,6 +84,11 @@ def measure(params: dict) -> dict:
     raw["count"] = procs.count_exact(params["count_cards"])
     _log(f"growth: {params['growth_presses']} presses through the API, a game running")
     raw["growth"] = procs.growth(params["growth_presses"], params["growth_checkpoints"])
+    _log("loaded: press, jam and the loop's timers while stats/history are read over a 100,000-action"
+         " log, while each commit takes 500 ms, while a cold catalogue compiles; stats/history by log size")
+    raw["loaded"] = run_json("loaded.py", *params["loaded"])
+    _log("rss: launcherd, launcher-web and launcher-voice together, started and after reading a long log")
+    raw["services_rss"] = procs.services_rss(params["rss_log_actions"])
     return raw
 
 
@@ -199,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     document = {
         **result,
         "targets": checks,
+        # Each load beside the same run's idle figures, with its targets (bench/loaded.py).
+        "loaded": raw["loaded"],
+        "services_rss": raw["services_rss"],
         "meta": {
             "command": ".venv/bin/python bench/run.py" + (" --quick" if args.quick else ""),
             "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

@@ -821,24 +821,40 @@ class GameService:
         match = self._table().match
         return {"csv": scores_csv(match)} if csv else scores(match)
 
-    def history(self) -> list[dict[str, Any]]:
-        """Every match, oldest first, with its rounds and totals; the table's own is ``current``."""
+    def history(self, limit: int | None = None, before: int | None = None) -> list[dict[str, Any]]:
+        """Every match, oldest first, with its rounds and totals; the table's own is ``current``.
+
+        ``limit``: only the last so many (of those before match ``before``), for a page at a time.
+        A match's rounds and totals are kept in the log until its actions change
+        (``Store.keep_figures``), so a reading replays only the matches changed since the last.
+        """
         shown = []
         with self._reading() as store:
-            for record in store.matches():
+            records = store.matches(limit=limit, before=before)
+            kept = store.figures("summary", [record.id for record in records])
+            for record in records:
                 entry = record.to_json()
                 entry["current"] = record.id == self.match_id
-                try:
-                    if record.id == self.match_id and self.table is not None:
-                        table = self.table
-                    else:
-                        table = tables.replay(r.action for r in store.actions(record.id))
-                except ApiError as exc:
-                    entry.update(rounds=None, totals=None, error=exc.message)
+                if record.id == self.match_id and self.table is not None:
+                    entry.update(_summary(self.table))
+                elif record.id in kept:
+                    entry.update(kept[record.id])
                 else:
-                    entry.update(rounds=len(table.match.rounds), totals=scores(table.match)["totals"])
+                    try:
+                        summary = _summary(tables.replay(r.action for r in store.actions(record.id)))
+                    except ApiError as exc:
+                        # Not kept: the reason is said in the language of each request.
+                        summary = {"rounds": None, "totals": None, "error": exc.message}
+                    else:
+                        store.keep_figures(record.id, "summary", summary)
+                    entry.update(summary)
                 shown.append(entry)
         return shown
+
+
+def _summary(table: Any) -> dict[str, Any]:
+    """A match's line in game/history: how many rounds, and the totals."""
+    return {"rounds": len(table.match.rounds), "totals": scores(table.match)["totals"]}
 
 
 def _held_by_undo(store: Store, match_id: int) -> bool:
@@ -971,7 +987,10 @@ def _register(daemon: Any, service: GameService) -> None:
     }, doc="correct the hands of an ended round")
     r("game/scores", lambda p: service.scores(p["csv"]), {"csv": (bool, False)},
       doc="the score table (csv: as CSV text)")
-    r("game/history", lambda p: service.history(), doc="every match played")
+    r("game/history", lambda p: service.history(p["limit"], p["before"]), {
+        "limit": Param(int, None, minimum=1), "before": Param(int, None, minimum=1),
+    }, doc="every match played, oldest first (limit: only the last so many, before: of those before"
+           " that match, a page at a time)")
 
 
 def _register_code(daemon: Any, codes: JoinCode) -> None:

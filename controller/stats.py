@@ -208,14 +208,22 @@ def _winners(text: str | None) -> list[str]:
 
 
 def stats_of(store: Any, current: int | None, match_id: int | None = None) -> dict[str, Any]:
-    """``game/stats``: one match (the table's by default) and the whole history, from the store."""
+    """``game/stats``: one match (the table's by default) and the whole history, from the store.
+
+    Each match's figures are kept in the log (``Store.keep_figures``) until its actions change,
+    so only the matches changed since the last reading are replayed, not every match ever played.
+    """
+    records = store.matches()
+    kept = store.figures("stats", [record.id for record in records])
     matches = []
     chosen = None
-    for record in store.matches():
-        rows = [r.to_json() for r in store.actions(record.id)]
-        try:
-            figures = match_stats(rows)
-        except ApiError:
+    for record in records:
+        if record.id in kept:
+            figures = kept[record.id]
+        else:
+            figures = _replayed_stats(store, record.id)
+            store.keep_figures(record.id, "stats", figures)
+        if figures is None:
             continue  # a match this version cannot replay has no figures; game/history says why
         figures.update(id=record.id, winner=_winners(record.winner), started=record.started,
                        finished=record.finished)
@@ -226,6 +234,14 @@ def stats_of(store: Any, current: int | None, match_id: int | None = None) -> di
         raise NotFound(message("no_match_stats", match=match_id))
     return {"match_id": None if chosen is None else chosen["id"], "match": chosen,
             "history": history_stats(matches)}
+
+
+def _replayed_stats(store: Any, match_id: int) -> dict[str, Any] | None:
+    """A match's figures from its actions; None when this version cannot replay them."""
+    try:
+        return match_stats([r.to_json() for r in store.actions(match_id)])
+    except ApiError:
+        return None
 
 
 def register_stats(daemon: Any, service: Any) -> None:

@@ -63,11 +63,26 @@ _SCHEMA = (
     # The table's current match: absent before any "resume" or "abandon" (then the latest match),
     # an empty value after "abandon" (no match at the table).
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)",
+    # What game/stats and game/history compute from a match's actions, kept so that a reading
+    # costs the same at any log length (one replay per match changed since the last reading, not
+    # one per match ever played). Triggers drop a match's row in the same commit as any change to
+    # its actions, so a kept row always describes the log as it is. Not part of the story: it can
+    # be deleted at any time and is computed again.
+    """CREATE TABLE IF NOT EXISTS match_figures (
+        match_id INTEGER PRIMARY KEY REFERENCES matches(id),
+        stats    TEXT,                   -- JSON: controller.stats.match_stats, or null
+        summary  TEXT                    -- JSON: game/history's rounds and totals
+    )""",
+    *(f"""CREATE TRIGGER IF NOT EXISTS match_figures_on_{event.lower()} AFTER {event} ON actions
+        BEGIN DELETE FROM match_figures WHERE match_id = {row}.match_id; END"""
+      for event, row in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD"))),
 )
+FIGURES = ("stats", "summary")  # the kinds of match_figures
 _COLUMNS = {
     "matches": {"id", "started", "rules", "players", "finished", "winner"},
     "actions": {"seq", "match_id", "ts", "action", "undone"},
     "meta": {"key", "value"},
+    "match_figures": {"match_id", "stats", "summary"},
 }
 
 
@@ -326,11 +341,49 @@ class Store:
             raise NotFound(message("no_match", match=match_id))
         return _match(row)
 
-    def matches(self) -> list[MatchRecord]:
-        """Every match, oldest first."""
-        rows = self._db.execute(
-            "SELECT id, started, rules, players, finished, winner FROM matches ORDER BY id").fetchall()
-        return [_match(row) for row in rows]
+    def matches(self, *, limit: int | None = None, before: int | None = None) -> list[MatchRecord]:
+        """Every match, oldest first; or the last ``limit`` of them, or of those before match ``before``."""
+        query, args = "SELECT id, started, rules, players, finished, winner FROM matches", []
+        if before is not None:
+            query += " WHERE id < ?"
+            args.append(before)
+        query += " ORDER BY id DESC"
+        if limit is not None:
+            query += " LIMIT ?"
+            args.append(limit)
+        rows = self._db.execute(query, args).fetchall()
+        return [_match(row) for row in reversed(rows)]
+
+    def figures(self, kind: str, match_ids: list[int]) -> dict[int, Any]:
+        """The kept ``kind`` figures (:data:`FIGURES`) of those of ``match_ids`` that have them."""
+        if kind not in FIGURES:
+            raise ValueError(f"figures are {' or '.join(FIGURES)}, not {kind!r}")
+        kept: dict[int, Any] = {}
+        # In slices: SQLite allows a bounded number of parameters per statement.
+        for start in range(0, len(match_ids), 500):
+            part = match_ids[start:start + 500]
+            rows = self._db.execute(
+                f"SELECT match_id, {kind} FROM match_figures WHERE {kind} IS NOT NULL"
+                f" AND match_id IN ({', '.join('?' * len(part))})", part)
+            kept.update((match_id, json.loads(text)) for match_id, text in rows)
+        return kept
+
+    def keep_figures(self, match_id: int, kind: str, value: Any) -> None:
+        """Keep ``value`` as match ``match_id``'s ``kind`` figures, until its actions change.
+
+        Only an aid to reading: a log that cannot be written (a full disk, a read-only file)
+        keeps nothing, and the figures are computed again next time.
+        """
+        if kind not in FIGURES:
+            raise ValueError(f"figures are {' or '.join(FIGURES)}, not {kind!r}")
+        try:
+            with self._transaction():
+                self._db.execute(
+                    f"INSERT INTO match_figures (match_id, {kind}) VALUES (?, ?)"
+                    f" ON CONFLICT(match_id) DO UPDATE SET {kind} = excluded.{kind}",
+                    (match_id, json.dumps(value, sort_keys=True, separators=(",", ":"))))
+        except sqlite3.OperationalError:
+            pass
 
     def actions(self, match_id: int, *, include_undone: bool = False) -> list[ActionRecord]:
         """A match's actions in log order: the live ones, or every one with ``include_undone``."""

@@ -2,12 +2,13 @@
 
 Built like :class:`firmware.hardware.Hardware`: an injected pin factory, never at import time,
 every output constructed off, a failed build closes what it built and raises ``HardwareError``
-naming the GPIO. Slot sensors are plain ``DigitalInputDevice`` objects debounced by the core.
+naming the GPIO. Slot sensors are ``DigitalInputDevice`` objects debounced by the core.
 
 Each slot's contact (a microswitch the card closes, or an optical sensor's open collector) drives
 ``[blaster] slot_full`` while a card is in; the internal pull holds the other level, so a broken
-wire reads as an empty slot. The actuator (a solenoid or motor through a MOSFET or driver input)
-is on while its pin is high. A pulse is timed by gpiozero's own thread and never longer than
+wire reads as an empty slot. Slot edges carry the pin backend's time, as the launcher's inputs
+do (:class:`firmware.hardware.StampedInput`). The actuator (a solenoid or motor through a MOSFET
+or driver input) is on while its pin is high. A pulse is timed by gpiozero's own thread and never longer than
 ``max_on_ms``: the actuator goes off even if the daemon's loop stalls.
 """
 
@@ -19,15 +20,16 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from gpiozero import PWMLED, Buzzer, CallbackSetToNone, DigitalInputDevice, DigitalOutputDevice
+from gpiozero import PWMLED, Buzzer, CallbackSetToNone, DigitalOutputDevice
 
 from .blaster import SlotLevels
 from .config import Config
 from .errors import HardwareError
 from .events import Chime, Led
+from .hardware import StampedInput, with_edge_time
 from .pins import input_pull
 
-SlotCallback = Callable[[int, bool], Any]
+SlotCallback = Callable[[int, bool, float], Any]  # slot, full, the edge's time (time.monotonic())
 
 
 def describe_pins(config: Config) -> list[dict]:
@@ -64,7 +66,7 @@ class BlasterHardware:
                                          initial_value=False)
             pull_up = input_pull(config, "slot") == "up"
             self._slots = [
-                self._build(pin, f"[blaster] slot_pins (slot {n})", DigitalInputDevice,
+                self._build(pin, f"[blaster] slot_pins (slot {n})", StampedInput,
                             pull_up=pull_up, bounce_time=None)
                 for n, pin in enumerate(blaster.slot_pins, 1)
             ]
@@ -91,14 +93,16 @@ class BlasterHardware:
     # ---- inputs ---------------------------------------------------------------------------
 
     def watch(self, on_slot: SlotCallback | None) -> None:
-        """Call ``on_slot(slot, full)`` (slot from 1) on every edge, in the backend's thread."""
+        """Call ``on_slot(slot, full, at)`` (slot from 1, ``at`` the backend's time of the edge on
+        ``time.monotonic()``'s clock) on every edge, in the backend's thread."""
         self._check_open()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", CallbackSetToNone)
             for n, device in enumerate(self._slots, 1):
                 # The pull is opposite the full level, so "active" is always "a card is in".
-                device.when_activated = None if on_slot is None else partial(on_slot, n, True)
-                device.when_deactivated = None if on_slot is None else partial(on_slot, n, False)
+                edge = None if on_slot is None else partial(with_edge_time, device, on_slot, n)
+                device.when_activated = None if edge is None else partial(edge, True)
+                device.when_deactivated = None if edge is None else partial(edge, False)
 
     def levels(self) -> SlotLevels:
         """Every slot's level now, slot 1 first, for the core at start."""

@@ -12,6 +12,11 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
   A late ``Tick`` therefore gives the same result as a punctual one, and an edge that arrives
   after a deadline without a ``Tick`` in between is judged after that deadline has done its work.
   Time never runs backwards: a ``now`` earlier than the last one seen is taken as the last one.
+  An edge handed over late comes with ``at``, the pin backend's time of it: a beam block's length
+  is measured between its two edges' ``at``, so a card whose edges both reach the driver late is
+  still as long as it was at the slot. Everything else (deadlines, the motor's phases, the stall
+  check) runs on ``now``, when the driver got the event: a late edge must not cut a reverse pulse
+  short or arm a deadline already past.
 - Within one list of actions, device actions come before ``Emit`` events (each kind keeping its
   order), so a subscriber that hears of a state already finds the devices in it.
 - Debounce: a ``ButtonLevel`` change counts once the raw level has stayed the same for
@@ -350,6 +355,9 @@ class Launcher:
         self._button_request: int | None = None  # the request behind the pending press edge
         self._beam_blocked = False
         self._block_start = now
+        # The block's ``at`` (handle()): the card's length is measured from it.
+        self._block_edge_at = now
+        self._event_at = now  # when the event being handled happened
         self._jam_counted = False  # the current block has been counted as a jam
         self._lid_open = False
 
@@ -386,9 +394,14 @@ class Launcher:
 
     # ---- the driver's interface ----------------------------------------------------------
 
-    def handle(self, event: Event, now: float) -> list[Action]:
-        """Run the timers due by ``now``, then ``event``; return the actions to apply, in order."""
+    def handle(self, event: Event, now: float, at: float | None = None) -> list[Action]:
+        """Run the timers due by ``now``, then ``event``; return the actions to apply, in order.
+
+        ``at``: when the event happened, where that was before ``now`` (a pin edge: the backend's
+        time); a beam block's length is measured on it, nothing else.
+        """
         now = max(now, self._now)
+        self._event_at = now if at is None else min(at, now)
         if self._stall_seen(now):
             return self._on_stall(event, now)
         actions = []
@@ -875,6 +888,7 @@ class Launcher:
     def _beam_edge(self, blocked: bool, now: float) -> list[Action]:
         if blocked:
             self._block_start, self._jam_counted = now, False
+            self._block_edge_at = self._event_at
             if self._bench_until is not None and self._launch is None and self._phase is None:
                 # Bring-up: a hand in the slot with the motor still is neither a card nor a jam.
                 self._jam_counted = self._bench_block = True
@@ -886,7 +900,7 @@ class Launcher:
             return []
         if self._jam_counted:
             return self._enter(READY, now) if self._state == JAMMED else []
-        card = now - self._block_start >= self._filter_s
+        card = self._event_at - self._block_edge_at >= self._filter_s
         if self._feed_left is not None:
             self._feed_deadline = now + (self._feed_timeout_s if card else self._feed_left)
             self._feed_left = None

@@ -184,9 +184,9 @@ class Daemon:
         self._apply([DriverEnable(True), Led("on", self.config.feedback.led_brightness)])
         post = self._post_from_thread
         self.hardware.watch(
-            on_button=lambda level: post(ButtonLevel(level, self._button_request(level))),
-            on_beam=lambda level: post(BeamLevel(level)),
-            on_lid=lambda level: post(LidLevel(level)),
+            on_button=lambda level, at: post(ButtonLevel(level, self._button_request(level)), at),
+            on_beam=lambda level, at: post(BeamLevel(level), at),
+            on_lid=lambda level, at: post(LidLevel(level), at),
         )
         # Levels, not edges: a beam blocked at power-on must be judged too (a jam, not "empty").
         self.feed(self.hardware.levels())
@@ -206,7 +206,10 @@ class Daemon:
         self.core = blaster.build(config.blaster, config.feedback, config.timing, random.Random(rng_seed),
                                   self.loop.time())
         self._apply([Led("on", config.feedback.led_brightness)])
-        self.hardware.watch(lambda slot, full: self._post_from_thread(SlotLevel(slot, full, self._slot_request(full))))
+        # The blaster judges no length between two edges (its debounce runs from each edge's
+        # arrival), so the backend's time of a slot edge is not passed on.
+        self.hardware.watch(
+            lambda slot, full, _at: self._post_from_thread(SlotLevel(slot, full, self._slot_request(full)), None))
         # Levels, not edges: cards already in their slots at start are loaded cards, not insertions.
         self.feed(self.hardware.levels())
 
@@ -245,16 +248,18 @@ class Daemon:
         """The API request behind a press edge: only the simulated button has one."""
         return self.sim.held_for if pressed and self.sim is not None else None
 
-    def _post_from_thread(self, event: Event) -> None:
-        # Stamp the edge where it happened, not when the loop gets to it.
+    def _post_from_thread(self, event: Event, at: float | None) -> None:
+        """Hand an edge to the loop, stamped when it reached Python, with ``at``, the pin backend's
+        time of it (the loop's clock): a backend thread that comes late must not change how long
+        a level lasted, and the deadlines still run from when the edge was known."""
         now = time.monotonic()
         if threading.get_ident() == self._loop_thread:
             # Mock pins call back in the thread that drives them, which for the simulation is the
             # loop's: feed now, or a sim timer due in the same loop turn would run before the core
             # had seen the edge (a card let through after the motor should have stopped).
-            self.feed(event, now)
+            self.feed(event, now, at)
         else:
-            self.loop.call_soon_threadsafe(self.feed, event, now)
+            self.loop.call_soon_threadsafe(self.feed, event, now, at)
 
     def _register_methods(self) -> None:
         from . import bringup, methods
@@ -297,13 +302,15 @@ class Daemon:
 
     # ---- the core driver -----------------------------------------------------------------
 
-    def feed(self, event: Event, now: float | None = None) -> None:
-        """Give one event to the core and apply what it returns. Runs in the loop thread."""
+    def feed(self, event: Event, now: float | None = None, at: float | None = None) -> None:
+        """Give one event to the core and apply what it returns. Runs in the loop thread.
+
+        ``at``: when an edge happened by the pin backend, if known (``Launcher.handle``)."""
         if self.core is None:
             return
         now = self.loop.time() if now is None else now
         try:
-            actions = self.core.handle(event, now)
+            actions = self.core.handle(event, now) if at is None else self.core.handle(event, now, at)
         except Exception as exc:
             log.exception("launcher core failed on %r", event)
             self.shutdown(i18n.message("halted_internal_error", error=f"{type(exc).__name__}: {exc}"))

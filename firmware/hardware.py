@@ -10,11 +10,16 @@ driver (DRV8833/TB6612 style) and is never driven both ways at once. Inputs are 
 that wakes every 100 ms, and debouncing is done by the core, not here (``bounce_time`` is
 implemented differently by every backend and ignored by the mock). Each input's pull comes from
 :func:`firmware.pins.input_pull`, the rule the wiring documentation is generated from.
+
+Every edge is handed over with the time the pin backend gives it (:class:`StampedInput`), not the
+moment Python got to run the callback: lgpio stamps each edge in the kernel, so an interpreter
+busy elsewhere cannot make a card's crossing look shorter or longer than it was.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 import warnings
 from collections.abc import Callable
 from functools import partial
@@ -42,7 +47,38 @@ MOTOR_DIRECTIONS = ("forward", "reverse", "stop")
 # Each input pin and the [sensor] key giving the level the pin has when the input is active.
 INPUT_LEVELS = {"button": "button_active", "beam": "beam_blocked", "lid": "lid_open"}
 
-LevelCallback = Callable[[bool], Any]
+# Called with the logical level and the edge's time on time.monotonic()'s clock (the loop's).
+LevelCallback = Callable[[bool, float], Any]
+
+
+class StampedInput(DigitalInputDevice):
+    """A :class:`~gpiozero.DigitalInputDevice` that keeps the backend's time of its last edge.
+
+    gpiozero passes each edge's ``ticks`` from the pin backend down to ``_fire_events`` but calls
+    ``when_activated``/``when_deactivated`` without them; this keeps them for :meth:`edge_time`,
+    which those callbacks read in the same thread, before the next edge of the pin.
+    """
+
+    _edge_ticks = None
+
+    def _fire_events(self, ticks, new_active):
+        self._edge_ticks = ticks
+        super()._fire_events(ticks, new_active)
+
+    def edge_time(self) -> float:
+        """The last edge's time on ``time.monotonic()``'s clock, never in the future.
+
+        lgpio's ticks are the kernel's CLOCK_MONOTONIC nanoseconds (its line requests leave the
+        realtime flag off), as seconds from gpiozero, and a mock pin's are ``time.monotonic()``;
+        going through the factory's ``ticks_diff`` rather than taking them as they are keeps
+        any backend right, whatever its clock. An edge stamped later than now (another clock
+        than it claims) is taken as now.
+        """
+        now = time.monotonic()
+        if self._edge_ticks is None:
+            return now
+        factory = self.pin_factory
+        return now - max(0.0, factory.ticks_diff(factory.ticks(), self._edge_ticks))
 
 
 
@@ -63,6 +99,11 @@ def describe_pins(config: Config) -> list[dict]:
             direction, pull = "out", "-"
         rows.append({"bcm": bcm, "function": key, "direction": direction, "pull": pull})
     return rows
+
+
+def with_edge_time(device: StampedInput, callback: Callable[..., Any], *args: Any) -> Any:
+    """``callback(*args, at)`` with the time of ``device``'s edge: a ``when_activated`` body."""
+    return callback(*args, device.edge_time())
 
 
 def _explain(exc: Exception) -> str:
@@ -145,12 +186,12 @@ class Hardware:
         self._devices.append(device)
         return device
 
-    def _build_input(self, key: str) -> DigitalInputDevice:
+    def _build_input(self, key: str) -> StampedInput:
         # gpiozero takes the level opposite to the pull as active and allows no other choice
         # with a pull. The lid's pull holds "open" (a broken wire must stop the motor), so its
         # device is active while the lid is shut and its level is read inverted.
         pull_up = input_pull(self._config, key) == "up"
-        device = self._build(key, DigitalInputDevice, pull_up=pull_up, bounce_time=None)
+        device = self._build(key, StampedInput, pull_up=pull_up, bounce_time=None)
         active_low = getattr(self._config.sensor, INPUT_LEVELS[key]) == "low"
         self._inverted[device] = pull_up != active_low
         return device
@@ -166,9 +207,11 @@ class Hardware:
         on_beam: LevelCallback | None,
         on_lid: LevelCallback | None = None,
     ) -> None:
-        """Call ``on_button(pressed)``, ``on_beam(blocked)``, ``on_lid(open)`` on every edge.
+        """Call ``on_button(pressed, at)``, ``on_beam(blocked, at)``, ``on_lid(open, at)`` on each edge.
 
-        The callbacks receive the logical level as a bool. They run in the backend's thread
+        The callbacks receive the logical level as a bool and the edge's time from the pin
+        backend on ``time.monotonic()``'s clock (:meth:`StampedInput.edge_time`). They run in the
+        backend's thread
         (synchronously in the caller's thread with mock pins), so they should only hand the
         level over to the event loop. :data:`None` removes a callback; ``on_lid`` is ignored
         without a lid switch.
@@ -181,8 +224,9 @@ class Hardware:
                 if device is None:
                     continue
                 inverted = self._inverted[device]
-                device.when_activated = None if callback is None else partial(callback, not inverted)
-                device.when_deactivated = None if callback is None else partial(callback, inverted)
+                edge = None if callback is None else partial(with_edge_time, device, callback)
+                device.when_activated = None if edge is None else partial(edge, not inverted)
+                device.when_deactivated = None if edge is None else partial(edge, inverted)
 
     @property
     def button_pressed(self) -> bool:
@@ -325,4 +369,5 @@ class Hardware:
         self.close()
 
 
-__all__ = ["HEADER_PINS", "Hardware", "INPUT_LEVELS", "MOTOR_DIRECTIONS", "describe_pins"]
+__all__ = ["HEADER_PINS", "Hardware", "INPUT_LEVELS", "MOTOR_DIRECTIONS", "StampedInput", "describe_pins",
+           "with_edge_time"]

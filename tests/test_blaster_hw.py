@@ -61,7 +61,7 @@ class Rig:
                             BlastPolicy(TRIGGER, b.slots, random.Random(seed)), 0.0)
         self.events = []
         self.core.handle(self.hw.levels(), 0.0)
-        self.hw.watch(lambda slot, full: self.feed(SlotLevel(slot, full)))
+        self.hw.watch(lambda slot, full, at: self.feed(SlotLevel(slot, full)))
 
     def apply(self, actions):
         for action in actions:

@@ -220,6 +220,19 @@ def test_driver_enable_is_a_no_op_without_the_pin(factory):
 # ---- inputs ---------------------------------------------------------------------------------
 
 
+def levels_to(calls: list):
+    """A watch callback that keeps the levels only."""
+    return lambda level, at: calls.append(level)
+
+
+def test_an_edge_comes_with_the_mock_pins_own_time(hw, factory):
+    edges = []
+    hw.watch(None, lambda blocked, at: edges.append((blocked, at)))
+    factory.pin(27).drive_low()
+    # The pin's own stamp, brought onto time.monotonic() through the factory's ticks.
+    assert edges[0][0] is True and edges[0][1] == pytest.approx(factory.pin(27)._last_change, abs=1e-4)
+
+
 @pytest.mark.parametrize("active", ["low", "high"])
 @pytest.mark.parametrize(
     "key, bcm, sensor_key, prop",
@@ -233,7 +246,7 @@ def test_inputs_report_logical_levels(factory, active, key, bcm, sensor_key, pro
     config = build_config({"pins": {"lid": LID}, "sensor": {sensor_key: active}})
     calls = {"button": [], "beam": [], "lid": []}
     with Hardware(config, pin_factory=factory) as hw:
-        hw.watch(calls["button"].append, calls["beam"].append, calls["lid"].append)
+        hw.watch(levels_to(calls["button"]), levels_to(calls["beam"]), levels_to(calls["lid"]))
         pin = factory.pin(bcm)
         drive_active, drive_inactive = (
             (pin.drive_low, pin.drive_high) if active == "low" else (pin.drive_high, pin.drive_low)
@@ -253,16 +266,16 @@ def test_lid_is_optional(factory):
     calls = []
     with Hardware(make_config(), pin_factory=factory) as hw:
         assert hw.lid_open is None
-        hw.watch(calls.append, calls.append, calls.append)
-        hw.watch(calls.append, calls.append)
+        hw.watch(levels_to(calls), levels_to(calls), levels_to(calls))
+        hw.watch(levels_to(calls), levels_to(calls))
         factory.pin(17).drive_low()
         assert calls == [True]
 
 
 def test_watch_none_removes_a_callback(hw, factory):
     calls = []
-    hw.watch(calls.append, calls.append, None)
-    hw.watch(None, calls.append, None)
+    hw.watch(levels_to(calls), levels_to(calls), None)
+    hw.watch(None, levels_to(calls), None)
     factory.pin(17).drive_low()
     factory.pin(27).drive_low()
     assert calls == [True]

@@ -79,7 +79,7 @@ class Rig:
         self.hw = Hardware(self.config, pin_factory=self.factory)
         self.sim = SimulatedMechanism(self.config, self.factory, self.loop, rng or random.Random(1))
         self.beam = []
-        self.hw.watch(lambda pressed: None, lambda blocked: self.beam.append((self.loop.now, blocked)))
+        self.hw.watch(lambda pressed, at: None, lambda blocked, at: self.beam.append((self.loop.now, blocked)))
         self.hw.set_driver_enabled(True)
 
     def blocks(self):
@@ -281,7 +281,7 @@ def test_fast_feed_keeps_cards_apart(make_rig):
 def test_press_drives_and_releases_the_button(make_rig, active, pressed_state):
     rig = make_rig(sensor={"button_active": active}, timing={"button_debounce_ms": 20})
     presses = []
-    rig.hw.watch(presses.append, None)
+    rig.hw.watch(lambda pressed, at: presses.append(pressed), None)
     rig.sim.press()
     assert bool(rig.factory.pin(17).state) is pressed_state
     assert rig.hw.button_pressed
@@ -296,7 +296,7 @@ def test_press_drives_and_releases_the_button(make_rig, active, pressed_state):
 def test_presses_that_come_together_are_queued_not_dropped(make_rig):
     rig = make_rig(timing={"button_debounce_ms": 20})
     edges = []
-    rig.hw.watch(lambda pressed: edges.append((pressed, rig.sim.held_for)), None)
+    rig.hw.watch(lambda pressed, at: edges.append((pressed, rig.sim.held_for)), None)
     hold = 0.020 + PRESS_MARGIN_MS / 1000
     rig.sim.press(1)
     rig.loop.advance(0.010)

@@ -6,7 +6,10 @@ Reads the test's writes to the input lines (`pulls.txt`: CLOCK_MONOTONIC seconds
 and the kernel's trace on the same clock (`ftrace.txt`). gpiolib's edge thread (`irq/N-lg`)
 reads the line's level for each edge it reports (the `gpio_value ... get` events); an edge whose
 level it never read before the next write was merged with the next one and never reached
-lgpio, gpiozero or the daemon. Runs on the host with the standard library only.
+lgpio, gpiozero or the daemon. For the beam, it also gives how long each block lasted as the
+edge thread read it (low, then high): every one longer than beam_filter_ms is a card the kernel
+handed on, so a card the daemon did not count was lost above the kernel. Runs on the host with
+the standard library only.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 
 LINES = {17: "button", 27: "beam", 22: "lid"}  # the test config's input lines
 HELD_S = 0.002
+BEAM_FILTER_S = 0.002  # the shipped beam_filter_ms, which the test config keeps
 TRACE_LINE = re.compile(r"^\s*(?P<task>\S+)-\d+\s+\[\d+\]\s+\S+\s+(?P<t>[\d.]+): (?P<event>\w+): (?P<rest>.*)$")
 
 
@@ -73,7 +77,25 @@ def report(results: Path) -> list[str]:
                    f"{len(held)} of them held longer than {HELD_S * 1e3:.0f} ms")
         out += [f"    at {t:.6f} s to {'up' if v else 'down'}, next write {gap * 1e3:.2f} ms later"
                 for t, v, gap in (held or merged)[:20]]
+        if name == "beam":
+            blocks = block_lengths(rs)
+            if blocks:
+                out.append(f"  blocks as the edge thread read them: {len(blocks)}, shortest"
+                           f" {min(blocks) * 1e3:.2f} ms, {sum(b < BEAM_FILTER_S for b in blocks)} under"
+                           f" beam_filter_ms ({BEAM_FILTER_S * 1e3:.0f} ms)")
     return out
+
+
+def block_lengths(reads: list[tuple[float, int]]) -> list[float]:
+    """Seconds from each low read (blocked) to the next high read (clear) of the beam line."""
+    lengths, blocked_at = [], None
+    for t, level in reads:
+        if level == 0 and blocked_at is None:
+            blocked_at = t
+        elif level == 1 and blocked_at is not None:
+            lengths.append(t - blocked_at)
+            blocked_at = None
+    return lengths
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ out=/mnt/results
 echo "[systemtest guest] $(uname -r), $(python3 --version), systemd $(systemctl --version | head -n 1 | cut -d' ' -f2), up $(cut -d' ' -f1 /proc/uptime) s"
 # shellcheck source=/dev/null
 [ -f "$out/env" ] && . "$out/env" && export ${SYSTEMTEST_PRESSES+SYSTEMTEST_PRESSES} \
-    ${SYSTEMTEST_BASELINE_PRESSES+SYSTEMTEST_BASELINE_PRESSES} ${SYSTEMTEST_JAMS+SYSTEMTEST_JAMS} \
+    ${SYSTEMTEST_BASELINE_PRESSES+SYSTEMTEST_BASELINE_PRESSES} ${SYSTEMTEST_LOADED_PRESSES+SYSTEMTEST_LOADED_PRESSES} \
+    ${SYSTEMTEST_JAMS+SYSTEMTEST_JAMS} \
     ${SYSTEMTEST_TRACE+SYSTEMTEST_TRACE}
 cd /mnt/checkout
 # shellcheck disable=SC2086

@@ -205,7 +205,8 @@ class Mechanism:
 
     A thread watches the motor's forward line (software PWM: on while any read within a PWM
     period is high); after `feed_s` of running each card blocks the beam for `crossing_s`.
-    `jam()` makes the next card stick until `clear()`. The reverse line going high is recorded.
+    `jam()` makes the next card stick until `clear()`. The reverse line going high is recorded,
+    and each run's stop with the clearing of every card in it (`runs`).
     """
 
     def __init__(self, chip: Chip, forward: int, reverse: int, beam: int, *, period: float = PWM_WINDOW_S,
@@ -219,6 +220,9 @@ class Mechanism:
         self.cleared_at = 0.0  # and of its clearing (where the daemon counts it)
         # Seconds from the last card's clearing to the forward line seen low, per run.
         self.stop_reactions: list[float] = []
+        # Per run of the forward line: when it was seen low, and each card's clearing in it.
+        self.runs: list[tuple[float, list[float]]] = []
+        self._clearings: list[float] = []
         self._jam = threading.Event()
         self._stuck = threading.Event()
         self._stop = threading.Event()
@@ -259,8 +263,11 @@ class Mechanism:
                 running_for += now - last
             if on and not self.motor_on:
                 on_since = now
-            elif self.motor_on and not on and self.cleared_at > on_since:
-                self.stop_reactions.append(now - self.period - self.cleared_at)
+                self._clearings = []
+            elif self.motor_on and not on:
+                self.runs.append((now - self.period, self._clearings))
+                if self.cleared_at > on_since:
+                    self.stop_reactions.append(now - self.period - self.cleared_at)
             self.motor_on = on
             last = now
             if not on:
@@ -276,6 +283,7 @@ class Mechanism:
                 time.sleep(self.crossing_s)
                 self.chip.pull(self.beam, "up")
                 self.cleared_at = time.perf_counter()
+                self._clearings.append(self.cleared_at)
                 self.cards += 1
                 running_for = 0.0
                 last = time.perf_counter()
@@ -304,6 +312,15 @@ def trace_save() -> None:
         except OSError as exc:
             (RESULTS / name).write_text(f"{source}: {exc}\n")
     (RESULTS / "pulls.txt").write_text("".join(f"{ns / 1e9:.6f} {line} {level}\n" for ns, line, level in PULLS))
+
+
+def motor_rest_s() -> float:
+    """The service's motor_rest_ms in seconds: the shipped default unless its config sets one."""
+    with (CHECKOUT / "firmware" / "launcher.toml").open("rb") as file:
+        shipped = tomllib.load(file)["timing"]
+    with CONFIG.open("rb") as file:
+        configured = tomllib.load(file).get("timing", {})
+    return {**shipped, **configured}["motor_rest_ms"] / 1000
 
 
 def percentile(samples: list[float], q: float) -> float:

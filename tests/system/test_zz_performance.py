@@ -12,8 +12,8 @@ import json
 import os
 import platform
 import subprocess
+import threading
 import time
-import tomllib
 
 import rig
 from conftest import FIGURES, OUTCOMES, wait_ready, write_config
@@ -21,6 +21,9 @@ from conftest import FIGURES, OUTCOMES, wait_ready, write_config
 PRESSES = int(os.environ.get("SYSTEMTEST_PRESSES", "1000"))
 BASELINE_PRESSES = int(os.environ.get("SYSTEMTEST_BASELINE_PRESSES", "500"))
 JAMS = int(os.environ.get("SYSTEMTEST_JAMS", "20"))
+# The loaded run: as many presses again while four clients read game/stats and game/history.
+LOADED_PRESSES = int(os.environ.get("SYSTEMTEST_LOADED_PRESSES", "200"))
+READERS = 4
 DEBOUNCE_S = 0.020  # button_debounce_ms of the shipped config, kept by the test config
 JAM_S = 0.400
 # The daemon refuses a press once a chain of motor runs (runs less than motor_rest_ms apart) has
@@ -45,12 +48,36 @@ def press_to_high(chip: rig.Chip, button: int, forward: int, timeout: float = 30
     return time.perf_counter() - started
 
 
-def motor_rest_s() -> float:
-    with (rig.CHECKOUT / "firmware" / "launcher.toml").open("rb") as file:
-        shipped = tomllib.load(file)["timing"]
-    with rig.CONFIG.open("rb") as file:
-        configured = tomllib.load(file).get("timing", {})
-    return {**shipped, **configured}["motor_rest_ms"] / 1000
+class Readers:
+    """READERS clients reading game/stats and game/history in a loop, each on its own connection."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.readings = 0
+        self.errors: list[str] = []
+        self.threads = [threading.Thread(target=self._read, daemon=True) for _ in range(READERS)]
+
+    def _read(self) -> None:
+        api = rig.Api()
+        try:
+            while not self.stop.is_set():
+                api.call("game/stats")
+                api.call("game/history")
+                self.readings += 2
+        except Exception as exc:  # reported with the figures: a reader cut off is a finding too
+            self.errors.append(f"{type(exc).__name__}: {exc}")
+        finally:
+            api.close()
+
+    def __enter__(self) -> "Readers":
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(120)
 
 
 def test_performance_press_to_motor_and_jam_to_stop(installed, chip):
@@ -68,14 +95,22 @@ def test_performance_press_to_motor_and_jam_to_stop(installed, chip):
         api = rig.Api()
         api.call("events/subscribe")
         try:
-            rest_s = motor_rest_s()
-            for index in range(PRESSES):
-                if index and index % PRESSES_PER_REST == 0:
-                    time.sleep(rest_s + 0.5)
-                daemon.append(press_to_high(chip, button, forward) - DEBOUNCE_S)
-                chip.pull(button, "up")
-                api.next_event("launched", 120)
-                rig.wait_for(lambda: not mech.motor_on, 30, 0.001, "the motor off")
+            rest_s = rig.motor_rest_s()
+
+            def presses(count: int, into: list[float]) -> None:
+                for index in range(count):
+                    if index % PRESSES_PER_REST == 0:
+                        time.sleep(rest_s + 0.5)
+                    into.append(press_to_high(chip, button, forward) - DEBOUNCE_S)
+                    chip.pull(button, "up")
+                    api.next_event("launched", 120)
+                    rig.wait_for(lambda: not mech.motor_on, 30, 0.001, "the motor off")
+
+            presses(PRESSES, daemon)
+            loaded: list[float] = []
+            log_matches = len(api.call("game/history"))
+            with Readers() as readers:
+                presses(LOADED_PRESSES, loaded)
             jams = []
             for _ in range(JAMS):
                 mech.jam()
@@ -113,7 +148,13 @@ def test_performance_press_to_motor_and_jam_to_stop(installed, chip):
         wait_ready()
 
     daemon_us, baseline_us, jam_us = rig.summary_us(daemon), rig.summary_us(baseline), rig.summary_us(jams)
+    loaded_us = rig.summary_us(loaded)
     FIGURES.update({
+        # Beside the idle figures: the same presses while READERS clients read stats and history.
+        "loaded_press_to_motor_p50_us": loaded_us["p50"], "loaded_press_to_motor_p99_us": loaded_us["p99"],
+        "loaded_presses": loaded_us["n"], "loaded_readings": readers.readings,
+        "loaded_reader_errors": readers.errors[:3], "loaded_log_matches": log_matches,
+        "press_to_motor_p99_vs_baseline": round(daemon_us["p99"] / max(1, baseline_us["p99"]), 2),
         "press_to_motor_p50_us": daemon_us["p50"], "press_to_motor_p99_us": daemon_us["p99"],
         "press_to_motor_presses": daemon_us["n"],
         "baseline_press_to_motor_p50_us": baseline_us["p50"], "baseline_press_to_motor_p99_us": baseline_us["p99"],

@@ -106,7 +106,7 @@ say "booting Debian trixie, kernel $KVER, ${ACCEL[1]} $( [[ ${ACCEL[1]} == tcg ]
 
 # Knobs for one run, read by guest-run.sh: which tests (SYSTEMTEST_PYTEST_ARGS, e.g. "-k scenario_3")
 # the sample sizes of the performance test, and SYSTEMTEST_TRACE=1 for the kernel's view of the edges.
-env | grep -E '^SYSTEMTEST_(PYTEST_ARGS|PRESSES|BASELINE_PRESSES|JAMS|TRACE)=' | sed "s/=\(.*\)/='\1'/" > "$RESULTS/env" || true
+env | grep -E '^SYSTEMTEST_(PYTEST_ARGS|PRESSES|BASELINE_PRESSES|LOADED_PRESSES|JAMS|TRACE)=' | sed "s/=\(.*\)/='\1'/" > "$RESULTS/env" || true
 
 qemu-img create -q -f qcow2 -F raw -b "$IMAGE/rootfs.img" "$RESULTS/overlay.qcow2"
 CMDLINE="root=/dev/vda rw console=ttyS0 systemd.show_status=auto loglevel=4 panic=-1"

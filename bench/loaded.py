@@ -1,0 +1,194 @@
+"""The motor's loop under load (issue 19), each figure beside the same run's idle one.
+
+    .venv/bin/python bench/loaded.py [--presses N] [--jams N]
+
+One in-process launcherd (bench/latency.py's, the game layer loaded as main has it) per load:
+
+- idle: nothing else happening;
+- readers: four clients reading game/stats and game/history in a loop, over a 100,000-action log;
+- slow_commit: a match in play (every press is a logged action) with each commit slowed to 500 ms
+  by the store's test hook (LAUNCHER_TEST_COMMIT_DELAY_MS, read when the store opens);
+- cold_catalogue: a fresh daemon asked in French at once, pressed while it answers.
+
+For each: press-to-motor (p50/p99, debounce subtracted), jam-to-stop (p50/p99/max, jam_ms
+subtracted), the loop's timer lateness (a probe timer re-armed every 2 ms in the daemon's loop:
+p50/p99/max), and whether the daemon halted (a stall). Then game/stats and game/history at 1,000,
+10,000 and 100,000 actions (first reading, which computes and keeps every match's figures, and the
+median of the next ones). Prints one JSON line; bench/run.py stores it in bench/results.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import long_log  # noqa: E402
+from bench.common import percentile  # noqa: E402
+from bench.latency import InProcessDaemon  # noqa: E402
+from firmware.cli import Client  # noqa: E402
+
+LOG_ACTIONS = 100_000
+COMMIT_DELAY_MS = 500
+PROBE_S = 0.002
+TARGETS = {"press_p99_vs_idle": 1.5, "lateness_max_ms": 20.0, "jam_later_than_idle_ms": 5.0}
+
+
+class LatenessProbe:
+    """A timer in the daemon's loop, re-armed every PROBE_S: how late each one ran."""
+
+    def __init__(self, daemon) -> None:
+        self.loop = daemon.loop
+        self.samples: list[float] = []
+        self._running = True
+        self.loop.call_soon_threadsafe(self._arm)
+
+    def _arm(self) -> None:
+        due = self.loop.time() + PROBE_S
+        self.loop.call_at(due, self._ran, due)
+
+    def _ran(self, due: float) -> None:
+        self.samples.append(self.loop.time() - due)
+        if self._running:
+            self._arm()
+
+    def stop(self) -> dict:
+        self._running = False
+        ms = sorted(s * 1000 for s in self.samples) or [0.0]
+        return {"p50_ms": round(statistics.median(ms), 2), "p99_ms": round(percentile(ms, 99), 2),
+                "max_ms": round(ms[-1], 2), "n": len(ms)}
+
+
+def _us(samples: list[float]) -> dict:
+    ordered = sorted(samples)
+    return {"p50_us": round(statistics.median(ordered)), "p99_us": round(percentile(ordered, 99)),
+            "max_us": round(ordered[-1]), "n": len(ordered)}
+
+
+def _readers(socket: Path, stop: threading.Event, count: int = 4) -> list[threading.Thread]:
+    def read() -> None:
+        with Client(socket, timeout=120) as client:
+            while not stop.is_set():
+                client.call("game/stats")
+                client.call("game/history")
+    threads = [threading.Thread(target=read, daemon=True) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
+def measure(load: str, presses: int, jams: int) -> dict:
+    try:
+        return _measure(load, presses, jams)
+    finally:
+        os.environ.pop("LAUNCHER_TEST_COMMIT_DELAY_MS", None)
+
+
+def _measure(load: str, presses: int, jams: int) -> dict:
+    with tempfile.TemporaryDirectory(prefix=f"bench-loaded-{load}-") as tmp:
+        directory = Path(tmp)
+        if load == "readers":
+            (directory / "state").mkdir()
+            long_log.build(directory / "state", LOG_ACTIONS)
+        if load == "slow_commit":
+            # Set for the whole measurement (measure() unsets it): a game side started or
+            # restarted after the daemon reads it too.
+            os.environ["LAUNCHER_TEST_COMMIT_DELAY_MS"] = str(COMMIT_DELAY_MS)
+        stop = threading.Event()
+        threads: list[threading.Thread] = []
+        daemon = InProcessDaemon(directory).start()
+        try:
+            socket = daemon.daemon.socket_path
+            if load == "readers":
+                with Client(socket, timeout=600) as client:  # the first reading keeps the figures
+                    client.call("game/stats")
+                    client.call("game/history")
+                threads = _readers(socket, stop)
+            elif load == "slow_commit":
+                with Client(socket, timeout=60) as client:
+                    client.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob"]})
+            elif load == "cold_catalogue":
+                threads = [threading.Thread(target=lambda: Client(socket, timeout=60, lang="fr").call(
+                    "status/get"), daemon=True)]
+                threads[0].start()
+            probe = LatenessProbe(daemon.daemon)
+            press = [daemon.press() for _ in range(presses)]
+            jam = [daemon.jam() for _ in range(jams)]
+            lateness = probe.stop()
+            halted = daemon.daemon.core.get_status()["state"] == "halted"
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join(30)
+            daemon.stop()
+    return {"press": _us(press), "jam": _us(jam), "timer_lateness": lateness, "halted": halted,
+            "rested_s": round(daemon.rested_s, 1)}
+
+
+def game_log_costs(sizes: tuple[int, ...], repeats: int = 5) -> dict:
+    """game/stats and game/history over the socket at each log size: first and kept readings."""
+    costs = {}
+    for size in sizes:
+        with tempfile.TemporaryDirectory(prefix="bench-gamelog-") as tmp:
+            directory = Path(tmp)
+            (directory / "state").mkdir()
+            long_log.build(directory / "state", size)
+            daemon = InProcessDaemon(directory).start()
+            try:
+                with Client(daemon.daemon.socket_path, timeout=600) as client:
+                    figures = {}
+                    for method in ("game/stats", "game/history"):
+                        started = time.perf_counter()
+                        client.call(method)
+                        first = time.perf_counter() - started
+                        kept = []
+                        for _ in range(repeats):
+                            started = time.perf_counter()
+                            client.call(method)
+                            kept.append(time.perf_counter() - started)
+                        figures[method] = {"first_ms": round(first * 1000, 1),
+                                           "kept_ms": round(statistics.median(kept) * 1000, 1)}
+                    costs[str(size)] = figures
+            finally:
+                daemon.stop()
+    return costs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--presses", type=int, default=200)
+    parser.add_argument("--jams", type=int, default=20)
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    args = parser.parse_args()
+    loads = {load: measure(load, args.presses, args.jams)
+             for load in ("idle", "readers", "slow_commit", "cold_catalogue")}
+    idle = loads["idle"]
+    verdicts = {}
+    for load, figures in loads.items():
+        if load == "idle":
+            continue
+        verdicts[load] = {
+            "press_p99_vs_idle": round(figures["press"]["p99_us"] / max(1, idle["press"]["p99_us"]), 2),
+            "lateness_max_ms": figures["timer_lateness"]["max_ms"],
+            "jam_later_than_idle_ms": round((figures["jam"]["max_us"] - idle["jam"]["max_us"]) / 1000, 2),
+            "halted": figures["halted"],
+        }
+        verdicts[load]["ok"] = (verdicts[load]["press_p99_vs_idle"] <= TARGETS["press_p99_vs_idle"]
+                                and verdicts[load]["lateness_max_ms"] < TARGETS["lateness_max_ms"]
+                                and verdicts[load]["jam_later_than_idle_ms"] <= TARGETS["jam_later_than_idle_ms"]
+                                and not figures["halted"])
+    sizes = tuple(int(size) for size in args.sizes.split(","))
+    print(json.dumps({"loads": loads, "verdicts": verdicts, "targets": TARGETS,
+                      "game_log": game_log_costs(sizes)}))
+
+
+if __name__ == "__main__":
+    main()

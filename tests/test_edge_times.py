@@ -1,0 +1,153 @@
+"""Edges keep the pin backend's time: a card's crossing is judged between the times the backend
+gave its two edges, however late Python got to run their callbacks (a fresh-clone system test
+counted a burst of 8 for 9 cards: each card's two edges reached the loop together, an instant
+apart, and a block that short is a glitch under beam_filter_ms)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+
+import pytest
+from gpiozero.pins.mock import MockPin
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import ThreadDaemon
+from fake_lgpio import FakeLgpio, now_ns
+from test_core import T0, ScriptedPolicy
+
+from firmware.config import build_config
+from firmware.core import Launcher
+from firmware.events import BeamLevel, ButtonLevel, Motor, Tick
+from firmware.sim import sim_pin_factory
+
+DRY = """
+[ejection]
+profile = "fixed"
+sequence = [0]
+[timing]
+beam_filter_ms = 2
+"""
+MS = 1_000_000  # ns
+
+
+@pytest.fixture
+def lgpio(monkeypatch):
+    """gpiozero's own lgpio pin factory on a fake `lgpio` module, as on a Pi 4."""
+    fake = FakeLgpio()
+    monkeypatch.setitem(sys.modules, "lgpio", fake)
+    monkeypatch.delitem(sys.modules, "gpiozero.pins.lgpio", raising=False)
+    module = importlib.import_module("gpiozero.pins.lgpio")
+
+    class PiFourFactory(module.LGPIOFactory):
+        def _get_revision(self):
+            return 0xC03111  # a Pi 4B: gpiozero reads the header's pins from it
+
+    factory = PiFourFactory(chip=0)
+    yield fake, factory
+    factory.close()
+    sys.modules.pop("gpiozero.pins.lgpio", None)  # the next import finds the real lgpio, or none
+
+
+def flush(running) -> None:
+    """Everything posted to the loop before now has run (the loop runs callbacks in order)."""
+    running.in_loop(lambda: None)
+
+
+def test_lgpio_edges_delivered_late_keep_the_kernels_times(tmp_path, lgpio):
+    fake, factory = lgpio
+    with ThreadDaemon(tmp_path, DRY, sim=False, pin_factory=factory) as running:
+        pins = running.daemon.config.pins
+        assert ("callback", pins.beam, fake.BOTH_EDGES) in fake.calls  # the real gpiozero path
+        fake.edges_late([(pins.button, 0, now_ns())]).join()
+        running.wait_for(lambda s: s["presses"] == 1 and s["state"] == "ready")
+        fake.edges_late([(pins.button, 1, now_ns())]).join()
+        # Both pairs reach the daemon 50 ms after the kernel saw them, in one burst from lgpio's
+        # thread: a 1 ms flicker (under beam_filter_ms) and a 3 ms card.
+        t = now_ns() - 50 * MS
+        fake.edges_late([(pins.beam, 0, t), (pins.beam, 1, t + 1 * MS),
+                         (pins.beam, 0, t + 10 * MS), (pins.beam, 1, t + 13 * MS)]).join()
+        flush(running)
+        status = running.call("status/get")
+    assert status["cards_ejected"] == 1, status
+    assert status["last"]["cards"] == 1, status
+
+
+def test_lgpio_timestamps_on_another_clock_are_taken_as_now(tmp_path, lgpio):
+    """An edge stamped in the future (a clock lgpio does not use, such as CLOCK_REALTIME) is no
+    time travel: it counts as arriving now, as before backend times were used."""
+    fake, factory = lgpio
+    with ThreadDaemon(tmp_path, DRY, sim=False, pin_factory=factory) as running:
+        pins = running.daemon.config.pins
+        realtime = time.time_ns()
+        fake.edges_late([(pins.button, 0, realtime)]).join()
+        # Debounced from ~55 years ahead, the press would never come.
+        running.wait_for(lambda s: s["presses"] == 1 and s["state"] == "ready")
+
+
+def deliver(pin: MockPin, level: bool, ticks: float) -> None:
+    """What a mock pin does on an edge, with ``ticks`` chosen by the test."""
+    pin._state = level
+    super(MockPin, pin)._call_when_changed(ticks, level)
+
+
+def test_mock_pin_edges_keep_their_own_ticks(tmp_path):
+    factory = sim_pin_factory()
+    with ThreadDaemon(tmp_path, DRY, pin_factory=factory) as running:
+        pins = running.daemon.config.pins
+        button, beam = factory.pin(pins.button), factory.pin(pins.beam)
+        button.drive_low()
+        running.wait_for(lambda s: s["presses"] == 1 and s["state"] == "ready")
+        button.drive_high()
+        t = time.monotonic() - 0.05
+        for level, ticks in ((False, t), (True, t + 0.001), (False, t + 0.010), (True, t + 0.013)):
+            deliver(beam, level, ticks)
+        flush(running)
+        status = running.call("status/get")
+    assert status["cards_ejected"] == 1, status
+
+
+# ---- the core: a block's length is its edges' own times, however late they are handed over ----
+
+blocks = st.lists(st.tuples(
+    st.floats(5, 50),                                   # ms since the last clear
+    st.floats(0.1, 14).filter(lambda ms: abs(ms - 2) > 0.01),  # the block, around beam_filter_ms
+    st.floats(0, 30), st.floats(0, 30),                 # how late each edge reaches the core
+), max_size=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(blocks)
+def test_every_block_as_long_as_a_card_is_counted_however_late_its_edges_come(blocks):
+    config = build_config({"timing": {"beam_filter_ms": 2, "button_debounce_ms": 5}})
+    core = Launcher(config, ScriptedPolicy(), T0)
+    core.handle(ButtonLevel(True), T0)  # a dry press: the cards are the last press's
+    core.handle(Tick(True), T0 + 0.010)
+    core.handle(ButtonLevel(False), T0 + 0.020)
+    core.handle(Tick(False), T0 + 0.030)
+    edge = arrived = T0 + 0.050
+    for gap_ms, length_ms, late_block_ms, late_clear_ms in blocks:
+        for blocked, step_ms, late_ms in ((True, gap_ms, late_block_ms), (False, length_ms, late_clear_ms)):
+            edge += step_ms / 1000
+            # Handed over late, and never before the edge handed over before it.
+            arrived = max(arrived, edge + late_ms / 1000)
+            core.handle(BeamLevel(blocked), arrived, at=edge)
+    assert core.get_status()["cards_ejected"] == sum(length >= 2 for _, length, _, _ in blocks)
+
+
+def test_a_late_edge_does_not_shorten_the_reverse_pulse():
+    """Deadlines run from when an edge was handed over: the pulse that ends a burst lasts
+    retract_ms from the moment the motor reversed, however old the edge that ended the burst."""
+    config = build_config({"timing": {"beam_filter_ms": 2, "button_debounce_ms": 5}})
+    core = Launcher(config, ScriptedPolicy([1]), T0)
+    core.handle(ButtonLevel(True), T0)
+    now = T0 + 0.010
+    core.handle(Tick(True), now)  # the press: the motor starts
+    core.handle(ButtonLevel(False), now)
+    core.handle(BeamLevel(True), now + 0.050, at=now + 0.040)
+    reversed_at = now + 0.300  # the card's clearing (at +0.055) reaches the core 245 ms late
+    actions = core.handle(BeamLevel(False), reversed_at, at=now + 0.055)
+    assert any(isinstance(a, Motor) and a.direction == "reverse" for a in actions), actions
+    assert core.next_deadline() == pytest.approx(reversed_at + config.motor.retract_ms / 1000)
