@@ -147,7 +147,12 @@ def test_a_late_edge_does_not_shorten_the_reverse_pulse():
     core.handle(Tick(True), now)  # the press: the motor starts
     core.handle(ButtonLevel(False), now)
     core.handle(BeamLevel(True), now + 0.050, at=now + 0.040)
-    reversed_at = now + 0.300  # the card's clearing (at +0.055) reaches the core 245 ms late
-    actions = core.handle(BeamLevel(False), reversed_at, at=now + 0.055)
+    stopped_at = now + 0.300  # the card's clearing (at +0.055) reaches the core 245 ms late
+    actions = core.handle(BeamLevel(False), stopped_at, at=now + 0.055)
+    assert Motor("stop") in actions, actions
+    # The coast before the reverse runs from the stop too, not from the old edge.
+    reversed_at = stopped_at + config.motor.dead_time_ms / 1000
+    assert core.next_deadline() == pytest.approx(reversed_at)
+    actions = core.handle(Tick(False), reversed_at)
     assert any(isinstance(a, Motor) and a.direction == "reverse" for a in actions), actions
     assert core.next_deadline() == pytest.approx(reversed_at + config.motor.retract_ms / 1000)

@@ -99,12 +99,12 @@ def test_a_full_disk_is_told_at_once_and_a_press_is_reported_not_recorded(full):
     assert status["game"]["damage"]["kind"] == "unwritable"
     assert stack.get("/api/state")[1]["game"]["damage"]["kind"] == "unwritable"
     # An action meanwhile is refused, saying why; the log has one line about it, no traceback.
-    status, reply = stack.post("/api/game/play", {"card": "skip"}, code)
+    status, reply = stack.post("/api/game/play", {"card": "skip", "color": "red"}, code)
     assert status == 409 and "cannot be written" in reply["error"]["message"]
     log = (stack.dir / "launcherd.log").read_text()
     assert "Traceback" not in log and log.count("cannot be written since") == 1, log
     # Space again: the next action is written and the damage is gone.
     filler.unlink()
-    assert stack.post("/api/game/play", {"card": "skip"}, code)[0] == 200
+    assert stack.post("/api/game/play", {"card": "skip", "color": "red"}, code)[0] == 200
     after = stack.get("/api/state")[1]["game"]
     assert "damage" not in after, after
