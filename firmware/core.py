@@ -750,14 +750,15 @@ class Launcher:
             return actions + [self._ignored(source, request, self._state)]
         if self._jog is not None:
             return actions + [self._ignored(source, request, "jogging")]
-        if self._beam_blocked and self._state != EMPTY:
-            # A hand or a card in the slot: the motor would pull it in, or push against it.
-            return actions + [self._ignored(source, request, "beam_blocked")]
         if self._state != EMPTY:
             # Asked before the policy decides: a refused press is not counted and moves no history.
+            # Before the beam: the motor's rest is the longer wait, and it says when to try again.
             wait = self._on_time.wait(now, self._launch_need_s)
             if wait is not None:
                 return actions + [self._refused_wait(kind, source, request, *wait)]
+            if self._beam_blocked:
+                # A hand or a card in the slot: the motor would pull it in, or push against it.
+                return actions + [self._ignored(source, request, "beam_blocked")]
 
         if self._state == EMPTY:
             outcome, requested, target = "empty", dispense or 0, None

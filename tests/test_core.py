@@ -1019,6 +1019,22 @@ def test_a_press_while_jammed_or_with_the_lid_open_does_not_release_the_hold():
     assert rig.emits("resume")[0]["source"] == "button" and rig.motors() == []
 
 
+def test_a_spent_chain_is_said_before_a_blocked_beam():
+    """A card still in the slot after the chain's limit cut the motor: the request is refused with
+    when to try again (the longer wait), not merely ignored for the card."""
+    rig = Rig(hopper=50, timing={"launch_timeout_ms": 200, "max_on_ms": 300, "motor_rest_ms": 5000,
+                                 "jam_ms": 100, "feed_timeout_ms": 150, "card_crossing_ms": 40})
+    for request in (1, 2):
+        rig.send(Dispense(50, request=request))
+        for _ in range(8):  # a card every 40 ms: the feed never times out
+            rig.card(block_ms=5, after_ms=35)
+        rig.wait(200)
+    assert [p["ended"] for p in rig.emits("launched")] == ["timeout", "motor_limit"]
+    rig.send(BeamLevel(True))  # the card the cut left in the slot
+    (refused,) = emitted(rig.send(Dispense(50, request=3), after_ms=5), "refused")
+    assert refused["request"] == 3 and refused["retry_after_s"] > 4
+
+
 def test_the_motor_never_starts_while_the_beam_is_blocked():
     rig = Rig(script=[3], hopper=20)
     rig.send(BeamLevel(True))  # a hand in the slot, not yet a jam
