@@ -96,6 +96,7 @@ _WORDS: dict[str, Text] = {
     "ended:refused": _t("refused"),
     "ended:motor_limit": _t("motor_limit"),
     "ended:sleep": _t("sleep"),
+    "ended:cancelled": _t("cancelled"),
     # The launcher's states, and why a press was ignored (a state, or one of these).
     **{f"state:{state}": _t(state) for state in (
         "ready", "launching", "jammed", "empty", "lid_open", "sleeping", "halted", "bench", "jogging",
@@ -653,6 +654,7 @@ _LAUNCHER: dict[str, Text] = {
     "dispense_waiting_empty": _t("the hopper is empty: reload it"),
     "dispense_waiting_busy": _t("the launcher is busy"),
     "dispense_busy_because": _t("the launcher is busy (%(reason)s)", reason="state"),
+    "dispense_cancelled": _t("cancelled: what it was dealing for is over"),
     "dispense_waiting_press": _t(
         "%(after)s: press the button to go on (%(count)d card left to deal)",
         "%(after)s: press the button to go on (%(count)d cards left to deal)", "count",

@@ -620,9 +620,20 @@ class GameService:
         self._dealing = self._background(self._deal(self.match_id))
 
     def _stop_dealing(self) -> None:
+        """The deal the table owed is over (an undo, a match replaced, abandoned or ended): the
+        task stops, and so does a dispense of it under way (``launcher/cancel``: the cards that
+        are out by then are said as not counted)."""
         if self._dealing is not None:
             self._dealing.cancel()
             self._dealing = None
+        if self._dispensing is not None and not self._dispensing.done():
+            self._background(self._cancel_dispense())
+
+    async def _cancel_dispense(self) -> None:
+        try:
+            await self.daemon.call("launcher/cancel")
+        except ApiError as exc:
+            log.warning("game: the deal's dispense could not be cancelled: %s", exc.message)
 
     async def _deal(self, match_id: int | None) -> None:
         """Dispense every deal the round owes, front of the queue first, until it owes none."""

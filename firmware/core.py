@@ -98,9 +98,9 @@ from .config import NOT_FITTED, Config
 from . import i18n
 from .i18n import Message, message
 from .events import (
-    Action, BeamLevel, Bench, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Hold, Identify,
-    InputLevels, Jog, Launch, Led, LidLevel, Motor, Refill, Reload, Reset, Resume, Retract, SleepNow, Tick,
-    Wake,
+    Action, BeamLevel, Bench, ButtonLevel, Cancel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Hold,
+    Identify, InputLevels, Jog, Launch, Led, LidLevel, Motor, Refill, Reload, Reset, Resume, Retract,
+    SleepNow, Tick, Wake,
 )
 
 log = logging.getLogger(__name__)
@@ -137,7 +137,7 @@ MIN_DUTY = 0.05  # as [motor] duty allows
 _KICK, _RUN, _RETRACT, _JOG, _COAST = "kick", "run", "retract", "jog", "coast"
 _FEEDING = (_KICK, _RUN)
 # The state each way of ending a launch leads to (a halt is entered by shutdown itself).
-_AFTER = {"done": READY, "timeout": READY, "motor_limit": READY, "jam": JAMMED, "empty": EMPTY,
+_AFTER = {"done": READY, "timeout": READY, "motor_limit": READY, "cancelled": READY, "jam": JAMMED, "empty": EMPTY,
           "lid": LID_OPEN}
 _EPS = 1e-9  # float slack when comparing sums of on-time with a limit
 
@@ -390,6 +390,7 @@ class Launcher:
             Reload: self._on_reload, EStop: lambda event, now: self.shutdown(str(event.reason), now),
             Reset: self._on_reset, Refill: self._on_refill, Jog: self._on_jog, Bench: self._on_bench,
             Identify: self._on_identify, Hold: self._on_hold, Resume: self._on_resume,
+            Cancel: self._on_cancel,
         }
 
     # ---- the driver's interface ----------------------------------------------------------
@@ -1003,6 +1004,20 @@ class Launcher:
         if self._feedback.chime:
             actions.append(REFILL_CHIME if cards is not None else REFILL_UNKNOWN_CHIME)
         return actions + [Emit("refilled", {"source": str(event.source), "cards": cards, "previous": previous})]
+
+    def _on_cancel(self, event: Cancel, now: float) -> list[Action]:
+        """The running dispense of ``event.request`` ends now, as after its count; a dispense
+        already ending (its reverse pulse), or none, is left as it is."""
+        launch = self._launch
+        if launch is None or launch.request != event.request or self._phase not in _FEEDING + (_COAST,):
+            return []
+        if self._phase == _COAST:
+            if self._after_coast is not None and self._after_coast[0] not in _FEEDING:
+                return []  # the coast before its reverse pulse: it is ending already
+            self._clear_motion()  # it had not fed yet: nothing to pull back
+            launch.ended = "cancelled"
+            return self._finish("cancelled", now)
+        return self._end_feeding("cancelled", now)
 
     # ---- holds: what waits for a person's press ---------------------------------------------
 

@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, Union
 
 from .errors import InvalidParams
-from .events import Dispense, Emit, Hold, Reload
+from .events import Cancel, Dispense, Emit, Hold, Reload
 from .i18n import Message, message
 from .layer import LayerHost
 
@@ -87,10 +87,10 @@ _WAIT_FOR_STATE = {"jammed": WAITING_JAM, "lid_open": WAITING_LID, "empty": WAIT
 _WAIT_REASONS = {WAITING_JAM: "dispense_waiting_jam", WAITING_LID: "dispense_waiting_lid",
                  WAITING_EMPTY: "dispense_waiting_empty", WAITING_BUSY: "dispense_waiting_busy"}
 # The core's state once a launch has ended so (``launched`` comes before the ``state`` event).
-_AFTER = {"done": "ready", "timeout": "ready", "motor_limit": "ready", "jam": "jammed", "empty": "empty",
-          "lid": "lid_open", "halt": "halted"}
+_AFTER = {"done": "ready", "timeout": "ready", "motor_limit": "ready", "cancelled": "ready", "jam": "jammed",
+          "empty": "empty", "lid": "lid_open", "halt": "halted"}
 
-Output = Union[Dispense, Reload, Hold, Emit]
+Output = Union[Dispense, Reload, Hold, Cancel, Emit]
 
 
 @dataclass
@@ -109,6 +109,7 @@ class _Job:
     state: str = QUEUED
     reason: Message | str | None = None  # an e-stop's words are the only text
     resume_at: float | None = None  # waiting_motor, waiting_busy: ask again then
+    cancelled: Message | None = None  # cancel_all while its run was under way: why, for the outcome
     reported: tuple | None = None  # the last progress sent, so that nothing is sent twice
 
     @property
@@ -234,6 +235,21 @@ class Dealer:
         """Abandon everything (the daemon is stopping): each request gets its outcome."""
         return self._abandon_all(reason, now)
 
+    def cancel_all(self, reason: Message, now: float) -> list[Output]:
+        """What the dispenses were for is over: the queued ones and a waiting one are abandoned
+        now, a run under way is stopped (``Cancel``) and its request abandoned once it has
+        ended, with the cards it gave by then."""
+        job = self._job
+        if job is None or job.running is None:
+            return self._abandon_all(reason, now)
+        out: list[Output] = [Cancel(job.running)]
+        job.cancelled = reason
+        while self._queue:
+            queued = self._queue.popleft()
+            queued.state, queued.reason = ABANDONED, reason
+            out += self._report(queued) + [Emit(OUTCOME, queued.params())]
+        return out
+
     @property
     def busy(self) -> bool:
         return self._job is not None
@@ -252,6 +268,8 @@ class Dealer:
         ended = params.get("ended")
         # Emitted before the core's ``state`` event of the same batch: where the core now stands.
         self._core_state = _AFTER.get(ended, self._core_state)
+        if job.cancelled is not None:
+            return self._finish(job, ABANDONED, job.cancelled, now)
         if cards:
             job.misfeeds = 0
         elif ended == "timeout":
@@ -425,6 +443,8 @@ class DealerService:
         daemon.subscribe(self._heard)
         daemon.register("launcher/dispense", self.dispense, {"count": Param(int, minimum=1, maximum=500)},
                         doc="eject exactly count cards, through misfeeds, jams (once cleared) and reloads")
+        daemon.register("launcher/cancel", self.cancel_all,
+                        doc="what the dispenses were for is over: stop the running one, drop the queued ones")
         daemon.add_status("dealer", self._status)
         daemon.on_close(self.close)
         return self
@@ -441,6 +461,14 @@ class DealerService:
             return _with_texts(await future, None)
         finally:
             self._waiting.pop(request, None)
+
+    def cancel_all(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``launcher/cancel``: every dispense is abandoned, the running one stopped at once;
+        each caller is answered with the cards it got."""
+        status = self.dealer.get_status()
+        cancelled = len(status["queued"]) + (status["current"] is not None)
+        self._apply(self.dealer.cancel_all(message("dispense_cancelled"), self.daemon.loop.time()))
+        return {"cancelled": cancelled}
 
     def _status(self) -> dict[str, Any]:
         """The dealer's status, its reason in the request's language."""

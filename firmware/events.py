@@ -190,9 +190,17 @@ class Resume:
     request: int | str | None = None
 
 
+@dataclass(frozen=True)
+class Cancel:
+    """End the running dispense asked with ``request`` now (what it was for is over): the motor
+    stops as after a count, and its ``launched`` says ``ended = "cancelled"``."""
+
+    request: int | str | None
+
+
 Event = (
     ButtonLevel | BeamLevel | LidLevel | InputLevels | Tick | Launch | Dispense | Retract | SleepNow | Wake
-    | Reload | Refill | Jog | Bench | Identify | EStop | Reset | Hold | Resume
+    | Reload | Refill | Jog | Bench | Identify | EStop | Reset | Hold | Resume | Cancel
 )
 
 # ---- actions: out of the core ---------------------------------------------------------------

@@ -14,7 +14,7 @@ from firmware.config import build_config
 from firmware.core import STATES, Launcher
 from firmware.events import (
     BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, InputLevels, Jog, Launch, Led, LidLevel,
-    Hold, Motor, Reload, Reset, Resume, Retract, SleepNow, Tick, Wake,
+    Cancel, Hold, Motor, Reload, Reset, Resume, Retract, SleepNow, Tick, Wake,
 )
 from firmware.ejection import Outcome
 
@@ -1047,3 +1047,24 @@ def test_the_motor_never_starts_while_the_beam_is_blocked():
     rig.send(BeamLevel(False), after_ms=10)
     rig.send(Launch())
     assert rig.motors()[0].direction == "forward"
+
+
+# ---- a dispense whose purpose is over ------------------------------------------------------------
+
+
+def test_a_cancelled_dispense_stops_as_after_its_count_and_says_so():
+    rig = Rig(hopper=50)
+    rig.send(Dispense(10, request="deal"))
+    rig.card(block_ms=10, after_ms=50)
+    rig.card(block_ms=10, after_ms=50)
+    mark = rig.mark()
+    rig.send(Cancel("another"))  # not this dispense's request: nothing changes
+    assert rig.motors(mark) == []
+    rig.send(Cancel("deal"))
+    assert rig.motors(mark) == [Motor("stop")]
+    rig.wait(200)  # the coast and the reverse pulse, as after a count
+    assert [m.direction for m in rig.motors(mark)] == ["stop", "reverse", "stop"]
+    (launched,) = rig.emits("launched", mark)
+    assert (launched["ended"], launched["cards"], launched["requested"]) == ("cancelled", 2, 10)
+    assert rig.state == "ready"
+    assert rig.send(Cancel("deal")) == []  # over already

@@ -398,6 +398,20 @@ def test_a_beam_that_never_sees_a_card_halts_after_the_reload_instead_of_sprayin
     assert [type(i).__name__ for i in table.core_inputs].count("Dispense") == 4
 
 
+def test_cancel_all_stops_the_running_dispense_and_drops_the_queued_ones():
+    table = Table(operator=False)
+    table.dispense(20, "running")
+    table.dispense(5, "queued")
+    table.run(stop=lambda: table.mech.out == 3)
+    table._dealer_out(table.dealer.cancel_all({"id": "dispense_cancelled"}, table.now))
+    table.run()
+    running, queued = table.outcomes["running"], table.outcomes["queued"]
+    assert (queued["state"], queued["cards"]) == ("abandoned", 0)
+    assert running["state"] == "abandoned" and running["reason"] == {"id": "dispense_cancelled"}
+    assert 3 <= running["cards"] <= 4 and table.mech.out == running["cards"], "stopped at once"
+    assert [p["ended"] for p in table.named("launched")] == ["cancelled"]
+
+
 def test_empty_hopper_waits_for_reload_then_finishes():
     table = Table(operator=False, hopper=5)
     table.dispense(8, "e")
