@@ -222,10 +222,11 @@ class Dealer:
         if job is None or job.resume_at is None or now < job.resume_at:
             return []
         job.resume_at = None
-        if job.state == WAITING_MOTOR:
+        core = self._asleep_from if self._core_state == "sleeping" else self._core_state
+        if job.state == WAITING_MOTOR and core == "ready" and job.total < job.count:
             # The motor has rested: it starts again on a person's press, not by itself.
             return self._wait_for_press(job, WAITING_MOTOR)
-        job.state = DISPENSING
+        job.state = DISPENSING  # done meanwhile, or jammed: _advance says what it waits for
         return self._advance(now)
 
     def next_deadline(self) -> float | None:

@@ -209,7 +209,10 @@ def test_thirty_replaced_matches_deal_no_more_than_the_last_ones_deal(tmp_path):
         for _ in range(30):
             running.call("game/new", {"rules": "classic", "players": ten, "options": NO_PAUSE,
                                       "first_card": "5", "color": "red", "force": True})
+        running.wait_for(lambda s: s["state"] == "jammed")  # the card sticks, whichever deal it is in
         running.call("sim/clear")
+        running.wait_for(lambda s: s["pending"] is not None)  # the card pulled out: a press goes on
+        running.call("launcher/resume")
         status = settled(running)
         assert taken(status) == dict.fromkeys(ten, 7)
         # The last match's 70, and of the first match's pile, held by the stuck card when the match
