@@ -391,8 +391,10 @@ function renderActions(game) {
   const box = $("#cards");
   if (!rs || !playing) {
     box.replaceChildren();
-  } else if (box.dataset.ruleset !== `${rs.id}#${lang}`) {
-    box.dataset.ruleset = `${rs.id}#${lang}`;
+  } else if (box.dataset.ruleset !== `${rs.id}#${lang}#${words ? words.lang : ""}`) {
+    // Rebuilt when the names arrive too: a render between a switch of language and its names
+    // would otherwise keep the old language's names on the buttons.
+    box.dataset.ruleset = `${rs.id}#${lang}#${words ? words.lang : ""}`;
     box.replaceChildren(...rs.cards.map(({ card, notes }) => {
       const kinds = [];
       if (/^\d+$/.test(card)) kinds.push("number");
