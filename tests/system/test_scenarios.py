@@ -135,7 +135,7 @@ def test_scenario_1_service_ready_access_and_no_sandbox_denial(installed, chip, 
     since = rig.sh("date", "+%Y-%m-%d %H:%M:%S").stdout.strip()
     ctl = ["runuser", "-u", "maker", "--", "launcherctl", "game"]
     rig.sh(*ctl, "new", "--players", "Ann,Bob", "--target", "20", "--force")
-    rig.sh(*ctl, "play", "hit-1", "--by", "Ann")
+    rig.sh(*ctl, "play", "hit-1", "--color", "red", "--by", "Ann")
     api = rig.Api()
     api.call("events/subscribe")
     try:
@@ -299,7 +299,7 @@ def game_state() -> dict:
 
 def test_scenario_5_sigkill_mid_launch_safe_off_and_the_game_resumes(chip, pins, api, mech, safe_off_s):
     rig.sh("launcherctl", "game", "new", "--players", "Ann,Bob,Cy", "--force")
-    rig.sh("launcherctl", "game", "play", "hit-2", "--by", "Ann")
+    rig.sh("launcherctl", "game", "play", "hit-2", "--color", "red", "--by", "Ann")
     pid = rig.main_pid()
     # A reload starts the fixed sequence again: 3 cards, a dry press, then 8, long enough for the
     # kill to land in the middle of the launch (the test accepts a launch that ended first too).
