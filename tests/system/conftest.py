@@ -24,7 +24,10 @@ FIGURES: dict[str, object] = {}
 def pytest_runtest_logreport(report):
     if report.failed:
         # Said at once on the console (and so in console.log), not only at the end of a 20-minute run.
-        print(f"\n[systemtest] {report.nodeid} {report.when} failed:\n{report.longreprtext[-4000:]}", flush=True)
+        # Each line tagged, since the host shows only tagged lines of the console as the run goes.
+        lines = report.longreprtext[-4000:].splitlines()
+        print(f"\n[systemtest] {report.nodeid} {report.when} failed:", flush=True)
+        print("\n".join(f"[systemtest]   {line}" for line in lines), flush=True)
     if report.when == "call" or report.outcome != "passed":
         name = report.nodeid.split("::")[-1].removeprefix("test_")
         if name != "zz_report":
