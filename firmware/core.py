@@ -14,9 +14,12 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
   Time never runs backwards: a ``now`` earlier than the last one seen is taken as the last one.
   An edge handed over late comes with ``at``, the pin backend's time of it: a beam block's length
   is measured between its two edges' ``at``, so a card whose edges both reach the driver late is
-  still as long as it was at the slot. Everything else (deadlines, the motor's phases, the stall
-  check) runs on ``now``, when the driver got the event: a late edge must not cut a reverse pulse
-  short or arm a deadline already past.
+  still as long as it was at the slot. The two timers that measure how long a level has lasted
+  run from ``at`` too, never earlier than ``now``: the button's debounce (a press is known once
+  its level has been steady long enough, not that long after Python got to the edge) and the
+  beam's jam (a card stuck ``jam_ms`` stops the motor then). Everything else (the other deadlines,
+  the motor's phases, the stall check) runs on ``now``, when the driver got the event: a late edge
+  must not cut a reverse pulse short or arm a deadline already past.
 - Within one list of actions, device actions come before ``Emit`` events (each kind keeping its
   order), so a subscriber that hears of a state already finds the devices in it.
 - Debounce: a ``ButtonLevel`` change counts once the raw level has stayed the same for
@@ -688,8 +691,12 @@ class Launcher:
         if pressed:
             self._button_request = event.request
         # Every edge restarts the wait; an edge back to the debounced level cancels it.
-        self._button_deadline = now + self._debounce_s if pressed != self._button_stable else None
+        self._button_deadline = self._since_edge(self._debounce_s, now) if pressed != self._button_stable else None
         return self._trace(now, "button", level=pressed)
+
+    def _since_edge(self, wait_s: float, now: float) -> float:
+        """A deadline ``wait_s`` after the edge being handled happened, and not before ``now``."""
+        return max(self._event_at + wait_s, now)
 
     def _on_button_stable(self, at: float) -> list[Action]:
         self._button_deadline = None
@@ -889,7 +896,8 @@ class Launcher:
 
     def _beam_edge(self, blocked: bool, now: float) -> list[Action]:
         if blocked:
-            self._block_start, self._jam_counted = now, False
+            # The jam deadline (block start + jam_ms) from the edge's own time, but not in the past.
+            self._block_start, self._jam_counted = self._since_edge(self._jam_s, now) - self._jam_s, False
             self._block_edge_at = self._event_at
             if self._bench_until is not None and self._launch is None and self._phase is None:
                 # Bring-up: a hand in the slot with the motor still is neither a card nor a jam.
