@@ -355,7 +355,8 @@ def _scores(args: argparse.Namespace, client: Client) -> int:
 
 
 def _history(args: argparse.Namespace, client: Client) -> int:
-    return print_result(args, client.call("game/history"), format_history)
+    params = {key: value for key, value in (("limit", args.limit), ("before", args.before)) if value is not None}
+    return print_result(args, client.call("game/history", params), format_history)
 
 
 def _rules(args: argparse.Namespace, client: Client) -> int:
@@ -495,7 +496,10 @@ def register(subparsers: argparse._SubParsersAction, parents: list[argparse.Argu
 
     p = add("scores", _scores, "the score table")
     p.add_argument("--csv", action="store_true", help="rounds x players as CSV")
-    add("history", _history, "every match played")
+    p = add("history", _history, "every match played, oldest first")
+    p.add_argument("--limit", type=int, metavar="N", help="only the last N matches (a page of a long history)")
+    p.add_argument("--before", type=int, metavar="MATCH",
+                   help="with --limit: the page of matches before match MATCH (its number in the list)")
 
     p = add("code", _code, "the table's join code, which phones need to act on the game")
     p.add_argument("--new", action="store_true", help="a new code: the old one stops working")

@@ -174,3 +174,20 @@ def test_match_statistics_are_served_by_the_game_layer(tmp_path):
         shown = ctl(running, "stats")
         assert shown.returncode == 0, shown.stderr
         assert "Ann" in shown.stdout
+
+
+def test_game_history_comes_a_page_at_a_time_from_the_cli(tmp_path):
+    with ThreadDaemon(tmp_path) as running:
+        for _ in range(4):
+            running.call("game/new", {**THREE, "force": True})
+
+        def matches(*args: str) -> list[int]:
+            shown = ctl(running, "history", "--json", *args)
+            assert shown.returncode == 0, shown.stderr
+            return [entry["id"] for entry in json.loads(shown.stdout)]
+
+        assert matches() == [1, 2, 3, 4]
+        assert matches("--limit", "2") == [3, 4]
+        assert matches("--limit", "2", "--before", "3") == [1, 2]
+        refused = ctl(running, "history", "--limit", "0")
+        assert refused.returncode != 0 and "limit" in refused.stderr
