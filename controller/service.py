@@ -239,7 +239,8 @@ class GameService:
         if missed:
             log.info("game: catching up on %d launch outcome(s) from %d", len(missed), missed[0]["seq"])
         for outcome in missed:
-            self.on_event("launched", outcome)
+            name = outcome.pop("event", "launched")  # a record written before blasts were kept
+            self.on_event(name, outcome)
 
     def close(self) -> None:
         self._stop_dealing()  # the log stays the reference: a restart deals what it does not show
@@ -477,10 +478,8 @@ class GameService:
                 return
         elif name == "card":
             self._late_card(params)
-        elif name == "insert":
-            self._inserted(params)
-        elif name == "blast":
-            self._blasted(params)
+        elif name in ("insert", "blast"):
+            self._take_blaster_outcome(name, params)
         elif name == "ignored":
             self._press_ignored(params)
         elif name == "state":
@@ -577,30 +576,45 @@ class GameService:
 
     # ---- the blaster (blast) ----------------------------------------------------------------
 
-    def _inserted(self, params: dict[str, Any]) -> None:
-        """A card went into a slot: safe, logged now; firing, logged when its blast is counted."""
-        if self.table is None or self.table.game.ruleset != "blast":
+    def _take_blaster_outcome(self, name: str, params: dict[str, Any]) -> None:
+        """An insertion or a blast, taken in once, as a launch outcome is (``_take_outcome``)."""
+        seq = params.get("seq")
+        if isinstance(seq, int) and seq <= self._outcome_seq:
             return
+        logged = self._inserted(params, seq) if name == "insert" else self._blasted(params, seq)
+        if isinstance(seq, int):
+            if not logged:
+                self._note_outcome(seq)
+            self._outcome_seq = max(self._outcome_seq, seq)
+            self.daemon.outcomes_logged(seq)
+
+    def _inserted(self, params: dict[str, Any], seq: int | None) -> bool:
+        """A card went into a slot: safe, logged now; firing, logged when its blast is counted.
+        True when it was logged (with ``seq``)."""
+        if self.table is None or self.table.game.ruleset != "blast":
+            return False
         who = games.turn(self.table.game)
         if params.get("outcome") == "blast":
             self._blasts[params.get("insert_id")] = who
-            return
-        self._log_insert({"type": "insert", "blast": False, "cards": 0,
-                          "insert_id": params.get("insert_id")}, who)
+            return False
+        return self._log_insert({"type": "insert", "blast": False, "cards": 0,
+                                 "insert_id": params.get("insert_id")}, who, seq)
 
-    def _blasted(self, params: dict[str, Any]) -> None:
+    def _blasted(self, params: dict[str, Any], seq: int | None) -> bool:
         if self.table is None or self.table.game.ruleset != "blast":
-            return
+            return False
         insert_id = params.get("insert_id")
         who = self._blasts.pop(insert_id) if insert_id in self._blasts else games.turn(self.table.game)
-        self._log_insert({"type": "insert", "blast": True, "cards": params.get("cards", 0),
-                          "insert_id": insert_id}, who)
+        return self._log_insert({"type": "insert", "blast": True, "cards": params.get("cards", 0),
+                                 "insert_id": insert_id}, who, seq)
 
-    def _log_insert(self, action: dict[str, Any], who: str | None) -> None:
+    def _log_insert(self, action: dict[str, Any], who: str | None, seq: int | None) -> bool:
         try:
-            self.act(action if who is None else {**action, "by": who})
+            self.act(action if who is None else {**action, "by": who}, outcome_seq=seq)
+            return True
         except ApiError as exc:
             self.publish_message(says.uncounted_insert(action["insert_id"], action["cards"], says.reason(exc)))
+            return False
 
     # ---- dealer mode (classic, despicable-me-4) ------------------------------------------------
 

@@ -77,6 +77,9 @@ class Daemon:
                  load_layers: bool = True):
         self.config = with_sim_devices(config) if sim else config
         self.is_blaster = config.device.kind == "blaster"
+        # What a launch's outcome is, for the game: numbered, on disk before it is announced, and
+        # caught up on by a game layer that was not there (firmware/outcomes.py).
+        self._outcome_events = ("insert", "blast") if self.is_blaster else ("launched",)
         self.sim_mode = sim
         self.seed = seed
         self.socket_path = Path(socket_path or (default_sim_socket() if sim else config.daemon.socket))
@@ -375,11 +378,11 @@ class Daemon:
             self._refusals.append(params)
         if name == "state":
             self._update_notify_status()
-        if name == "launched" and self.outcomes is not None:
+        if name in self._outcome_events and self.outcomes is not None:
             # Announced once on disk; the motor goes on meanwhile (its actions are applied already).
             params = self.outcomes.number(params)
             self._unannounced.append([name, params, False])
-            self.outcomes.append(params, self._post_outcome_written)
+            self.outcomes.append({**params, "event": name}, self._post_outcome_written)
         elif self._unannounced:
             self._unannounced.append([name, params, True])  # in order, after the outcome before it
         else:

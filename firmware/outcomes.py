@@ -1,7 +1,8 @@
 """The outcome record: every launch outcome, numbered, on disk before anyone hears of it.
 
-Each ``launched`` event gets the next ``seq`` (1, 2, ... across restarts: the record keeps its last
-entry) and is appended to ``outcomes.jsonl`` in the state dir by a writer thread of its own, which
+Each launch outcome (a launcher's ``launched``; a blaster's ``insert`` and ``blast``) gets the next
+``seq`` (1, 2, ... across restarts: the record keeps its last entry) and is appended, with its
+event's name as ``event``, to ``outcomes.jsonl`` in the state dir by a writer thread of its own, which
 fsyncs and only then hands the outcome back to the motor's loop to be announced. The motor's loop
 never waits for the disk: it gives the outcome to the writer and goes on with its deadlines.
 

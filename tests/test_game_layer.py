@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from conftest import ThreadDaemon
+from conftest import BLASTER, ThreadDaemon
 from controller import messages
 from controller.service import GameService
 from controller.store import Store
@@ -313,3 +313,26 @@ def test_an_outcome_record_that_cannot_be_written_holds_no_launch_up(tmp_path):
     with ThreadDaemon(tmp_path, FIXED.format(seq="[1]"), load_layers=False) as running:
         assert [running.call("launcher/press")["seq"] for _ in range(2)] == [1, 2]
         assert running.call("status/get")["state"] == "ready"
+
+
+def test_a_blasters_insertions_are_outcomes_too_caught_up_once_after_the_layer_dies(
+        tmp_path, monkeypatch, quick_watch):
+    """An insertion made while the game layer is dead is in the game once it is back: a blaster's
+    ``insert`` and ``blast`` are numbered and recorded as a launcher's ``launched`` is."""
+    def die():
+        raise SystemExit("the game loop raises out")
+
+    hold_listener(monkeypatch, "insert", die)
+    with ThreadDaemon(tmp_path, BLASTER + 'profile = "rising"\n', seed=2) as running:
+        running.call("game/new", {"rules": "blast", "players": ["Ann", "Bob", "Cy"],
+                                  "first_card": "5", "color": "red"})
+        first = running.call("sim/insert", {"slot": 2})  # the layer dies on it
+        assert (first["outcome"], first["seq"]) == ("safe", 1)
+        layer_state(running, "down")
+        layer_state(running, "up")
+        second = running.call("sim/insert", {"slot": 3})
+        assert second["seq"] == 2
+        running.wait_for(lambda s: s["game"]["turn"] == "Cy", 10)
+        inserts = [(a["action"]["by"], a["action"]["insert_id"]) for a in running.call("game/log")["actions"]
+                   if a["action"]["type"] == "insert"]
+    assert inserts == [("Ann", first["insert_id"]), ("Bob", second["insert_id"])]
