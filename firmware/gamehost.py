@@ -16,8 +16,8 @@ scalars; a reply already JSON text), so neither side ever holds an object the ot
   after every request it served, every event it was given and every event it published (a deal's
   action is logged by the layer's own task): reading it costs the motor nothing.
 
-The host watches the game loop with a heartbeat. A loop that does not answer for
-``HUNG_AFTER_S`` is hung, one whose thread ended is dead, a setup that raised has failed: the
+The host watches the game loop with a heartbeat. A loop that neither answers it nor takes in
+an event or a request for ``HUNG_AFTER_S`` is hung (one working through a backlog is only slow), one whose thread ended is dead, a setup that raised has failed: the
 layer is then ``down`` (``status/get``'s ``game_layer``, with the reason as a message object),
 every request waiting on it and every new one is refused at once with that reason (Unavailable),
 and a fresh thread is started after ``RESTART_AFTER_S``. A thread cannot be killed: a hung one is
@@ -110,6 +110,7 @@ class GameHost:
         self._waiting: set[asyncio.Future] = set()  # replies the game loop owes
         self.sent = 0  # events and requests posted to the current door, counted
         self._ping_sent: float | None = None
+        self._seen_at_ping = 0  # the door's count of what its loop took in, when the ping went
         self._restart: asyncio.TimerHandle | None = None
         self._beat: asyncio.TimerHandle | None = None
         self._up = asyncio.Event()
@@ -215,8 +216,12 @@ class GameHost:
             return
         now = self.motor_loop.time()
         if self._ping_sent is None:
-            self._ping_sent = now
+            self._ping_sent, self._seen_at_ping = now, door.seen
             door.post(door.ping)
+        elif door.seen != self._seen_at_ping:
+            # The ping waits behind a backlog the loop is working through (a burst of presses on
+            # a busy machine): a loop that takes in events is slow, not hung. Timed from now.
+            self._ping_sent, self._seen_at_ping = now, door.seen
         elif now - self._ping_sent > (HUNG_AFTER_S if self.state == "up" else SETUP_HUNG_AFTER_S):
             log.error("the game layer has not answered for %.1f s: abandoning it", now - self._ping_sent)
             self._down(i18n.message("game_layer_hung", seconds=round(now - self._ping_sent, 1)))
@@ -371,7 +376,7 @@ class Door:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.snapshot: dict[str, dict[str, Any]] = {}  # language -> status keys; replaced, never changed
         self.snapshot_seen = 0  # how many of the events and requests posted to it the snapshot shows
-        self._seen = 0
+        self.seen = 0
         self._listeners: list[Listener] = []
         self._feedback_watchers: list[Callable[[Action], None]] = []
         self._status_providers: dict[str, Callable[[], Any]] = {}
@@ -410,7 +415,7 @@ class Door:
 
     def deliver(self, name: str, params: dict[str, Any]) -> None:
         """A launcher event, to every listener of the layer."""
-        self._seen += 1
+        self.seen += 1
         for listener in list(self._listeners):
             try:
                 listener(name, params)
@@ -426,7 +431,7 @@ class Door:
                 log.exception("game layer feedback watcher failed")
 
     def serve(self, handler: Handler, params: dict[str, Any], lang: str | None, reply: asyncio.Future) -> None:
-        self._seen += 1  # counted as it starts: a request that waits long must not hold status/get up
+        self.seen += 1  # counted as it starts: a request that waits long must not hold status/get up
         asyncio.ensure_future(self._serve(handler, params, lang, reply))
 
     async def _serve(self, handler: Handler, params: dict[str, Any], lang: str | None,
@@ -444,7 +449,7 @@ class Door:
         self._to_motor(self._host.settle, reply, result, error)
 
     def settle(self, reply: asyncio.Future) -> None:
-        if self._refresh_due or self.snapshot_seen != self._seen:
+        if self._refresh_due or self.snapshot_seen != self.seen:
             self.refresh()
         self._to_motor(self._host.settle, reply, None, None)
 
@@ -475,7 +480,7 @@ class Door:
                         log.exception("status of %s failed", name)
                         shown[name] = {"error": str(exc)}
             snapshot[lang] = shown
-        self.snapshot, self.snapshot_seen = snapshot, self._seen
+        self.snapshot, self.snapshot_seen = snapshot, self.seen
 
     # ---- the layer interface (firmware/layer.py) ------------------------------------------
 

@@ -336,3 +336,24 @@ def test_a_blasters_insertions_are_outcomes_too_caught_up_once_after_the_layer_d
         inserts = [(a["action"]["by"], a["action"]["insert_id"]) for a in running.call("game/log")["actions"]
                    if a["action"]["type"] == "insert"]
     assert inserts == [("Ann", first["insert_id"]), ("Bob", second["insert_id"])]
+
+
+def test_a_game_layer_working_through_a_backlog_is_slow_not_hung(tmp_path, monkeypatch, quick_watch):
+    """A burst of presses on a busy machine queues the heartbeat behind the events: the layer that
+    keeps taking them in stays up (the bench's 10,000 presses had it abandoned as hung)."""
+    original = GameService.on_event
+
+    def slow(self, name, params):
+        if name == "press":
+            time.sleep(0.15)  # a slow SD card's commit, on the game's thread
+        original(self, name, params)
+
+    monkeypatch.setattr(GameService, "on_event", slow)
+    with ThreadDaemon(tmp_path, FIXED.format(seq="[0]")) as running:
+        running.call("game/new", PLAYERS)
+        generation = running.in_loop(lambda: running.daemon.game_host.generation)
+        for _ in range(16):  # 2.4 s of work for the game's loop, over twice HUNG_AFTER_S
+            running.call("launcher/press")
+        running.wait_for(lambda s: s["game"]["turn"] == "Bob" and s["game_layer"]["state"] == "up", 15)
+        assert running.in_loop(lambda: running.daemon.game_host.generation) == generation
+        assert len(presses_logged(running)) == 16
