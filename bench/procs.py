@@ -5,6 +5,7 @@ Each function returns a dict of raw results; bench/run.py turns them into the ta
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import socket
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from bench import long_log
 from firmware.api import MAX_IN_FLIGHT
+from firmware.errors import ApiError
 from bench.common import (
     BENCH, BIN, PYTHON, Launcherd, cpu_ticks, percentile, rss_kb, thread_count, voluntary_switches,
 )
@@ -243,8 +245,6 @@ COUNT_CONFIG = {
 
 def _resting(call, rested: list[float]) -> dict:
     """``call()``, again after the wait a refusal by the motor's rest or duty rule asks for."""
-    from firmware.errors import ApiError
-
     while True:
         try:
             return call()
@@ -257,7 +257,8 @@ def _resting(call, rested: list[float]) -> dict:
 
 
 def _dispense(daemon: Launcherd, client, count: int) -> dict:
-    """``launcher/dispense``, pulling a stuck card out while it runs: a dispense waits for that."""
+    """``launcher/dispense``, pulling a stuck card out while it runs and then pressing to go on,
+    as a person does: a dispense waits for both."""
     reply: dict = {}
 
     def dispense() -> None:
@@ -266,8 +267,12 @@ def _dispense(daemon: Launcherd, client, count: int) -> dict:
     thread.start()
     with daemon.client() as hand:
         while thread.is_alive():
-            if hand.call("status/get")["sim"]["stuck"]:
+            status = hand.call("status/get")
+            if status["sim"]["stuck"]:
                 hand.call("sim/clear")
+            elif status.get("pending"):
+                with contextlib.suppress(ApiError):  # gone on by itself meanwhile: nothing to resume
+                    hand.call("launcher/resume")
             thread.join(0.02)
     if not reply:
         raise RuntimeError(f"launcher/dispense {count} gave no reply")
