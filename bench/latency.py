@@ -131,8 +131,11 @@ class InProcessDaemon:
         self._thread.join(10)
 
     def _settle(self) -> None:
-        # Let the release debounce (and the LED's return to steady) finish before the next edge.
-        time.sleep(DEBOUNCE_MS / 1000 + 0.004)
+        # Let the release debounce (and the LED's return to steady) finish before the next edge,
+        # and the motor coast after the burst's reverse pulse: a press sooner than dead_time_ms
+        # after it waits for the coast (the motor never plugs from reverse into forward), which
+        # is the rule at work, not the press path this measures. Presses are seconds apart in play.
+        time.sleep((DEBOUNCE_MS + self.config.motor.dead_time_ms) / 1000 + 0.004)
 
     def _card(self) -> None:
         self.beam.drive_low()
