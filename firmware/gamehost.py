@@ -111,6 +111,10 @@ class GameHost:
         self.sent = 0  # events and requests posted to the current door, counted
         self._ping_sent: float | None = None
         self._seen_at_ping = 0  # the door's count of what its loop took in, when the ping went
+        # Posts to the layer's loop, counted: the heartbeat stops once a ping answered after the
+        # last of them (nothing is then waiting there), so an idle launcher has no wake-ups.
+        self._posted = 0
+        self._posted_at_ping = -1
         self._restart: asyncio.TimerHandle | None = None
         self._beat: asyncio.TimerHandle | None = None
         self._up = asyncio.Event()
@@ -125,7 +129,6 @@ class GameHost:
         """Start the first layer thread and wait (bounded) for its setup: its methods are there
         before the socket serves. A layer slower than that is still starting, and refused."""
         self._spawn()
-        self._beat = self.motor_loop.call_later(HEARTBEAT_S, self._heartbeat)
         try:
             await asyncio.wait_for(self._up.wait(), START_WAIT_S)
         except asyncio.TimeoutError:
@@ -135,6 +138,7 @@ class GameHost:
         self.generation += 1
         self._handlers = {}
         self._ping_sent = None
+        self._posted_at_ping = -1
         self.sent = 0
         self.state = "starting"
         self.reason = i18n.message("game_layer_starting")
@@ -142,6 +146,7 @@ class GameHost:
         thread = threading.Thread(target=self._run, args=(door,), name=f"game-layer-{self.generation}",
                                   daemon=True)  # a hung one must not keep the process alive
         thread.start()
+        self._arm_heartbeat()
 
     def _run(self, door: "Door") -> None:
         """The layer thread: its loop, until closed or until it raises out."""
@@ -209,14 +214,29 @@ class GameHost:
             log.warning("starting the game layer again")
             self._spawn()
 
+    def _arm_heartbeat(self) -> None:
+        if self._beat is None and not self._closing:
+            self._beat = self.motor_loop.call_later(HEARTBEAT_S, self._heartbeat)
+
+    def _post_to_layer(self, door: "Door", fn: Callable[..., Any], *args: Any) -> None:
+        """Post to the layer's loop, with the heartbeat watching until the loop is through it."""
+        self._posted += 1
+        door.post(fn, *args)
+        self._arm_heartbeat()
+
     def _heartbeat(self) -> None:
-        self._beat = self.motor_loop.call_later(HEARTBEAT_S, self._heartbeat)
+        self._beat = None
         door = self.door
-        if door is None or door.loop is None:
+        if door is None:
+            return  # down: the next spawn watches again
+        if door.loop is None:
+            self._arm_heartbeat()  # its thread is starting
             return
         now = self.motor_loop.time()
         if self._ping_sent is None:
-            self._ping_sent, self._seen_at_ping = now, door.seen
+            if self.state == "up" and self._posted == self._posted_at_ping and not self._waiting:
+                return  # idle: the last ping was answered after everything posted; a post rearms
+            self._ping_sent, self._seen_at_ping, self._posted_at_ping = now, door.seen, self._posted
             door.post(door.ping)
         elif door.seen != self._seen_at_ping:
             # The ping waits behind a backlog the loop is working through (a burst of presses on
@@ -225,6 +245,8 @@ class GameHost:
         elif now - self._ping_sent > (HUNG_AFTER_S if self.state == "up" else SETUP_HUNG_AFTER_S):
             log.error("the game layer has not answered for %.1f s: abandoning it", now - self._ping_sent)
             self._down(i18n.message("game_layer_hung", seconds=round(now - self._ping_sent, 1)))
+            return
+        self._arm_heartbeat()
 
     def pong(self, generation: int) -> None:
         if generation == self.generation:
@@ -257,12 +279,12 @@ class GameHost:
         door = self.door
         if door is not None and door.loop is not None:
             self.sent += 1
-            door.post(door.deliver, name, plain(params))
+            self._post_to_layer(door, door.deliver, name, plain(params))
 
     def forward_feedback(self, action: Action) -> None:
         door = self.door
         if door is not None and door.loop is not None and door._feedback_watchers:
-            door.post(door.feedback, action)  # actions are frozen dataclasses
+            self._post_to_layer(door, door.feedback, action)  # actions are frozen dataclasses
 
     def status(self) -> dict[str, Any]:
         """``status/get``'s ``game_layer`` and, while the layer is up, its own keys."""
@@ -319,7 +341,7 @@ class GameHost:
             self._waiting.add(reply)
             try:
                 self.sent += 1
-                door.post(door.serve, handler, plain(params), i18n.requested(), reply)
+                self._post_to_layer(door, door.serve, handler, plain(params), i18n.requested(), reply)
                 return await reply
             finally:
                 self._waiting.discard(reply)

@@ -9,11 +9,13 @@ in ``status/get`` and the game's log: every launch in it exactly once.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -357,3 +359,30 @@ def test_a_game_layer_working_through_a_backlog_is_slow_not_hung(tmp_path, monke
         running.wait_for(lambda s: s["game"]["turn"] == "Bob" and s["game_layer"]["state"] == "up", 15)
         assert running.in_loop(lambda: running.daemon.game_host.generation) == generation
         assert len(presses_logged(running)) == 16
+
+
+def wakeups(pid: int) -> int:
+    """Every thread's voluntary context switches so far: how often the process woke from a wait."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            for line in (task / "status").read_text().splitlines():
+                if line.startswith("voluntary_ctxt_switches:"):
+                    total += int(line.split()[1])
+    return total
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts wake-ups in /proc (Linux)")
+def test_an_idle_launcher_with_a_game_does_not_wake_up(daemon_process):
+    """The game layer's heartbeat runs while something posted to it is not through yet, not
+    forever: at 2 beats a second it was 40 wake-ups of each loop in 20 s (target: at most 10)."""
+    running = daemon_process(FIXED.format(seq="[0]"))
+    running.call("game/new", PLAYERS)
+    running.call("launcher/press")
+    counts = [wakeups(running.process.pid)]
+    for _ in range(5):  # the last beats after the press die down within a second or two
+        time.sleep(2.0)
+        counts.append(wakeups(running.process.pid))
+        if counts[-1] - counts[-2] <= 1:
+            break
+    assert counts[-1] - counts[-2] <= 1, f"wake-ups in each 2 s of idling: {[b - a for a, b in zip(counts, counts[1:])]}"
