@@ -114,6 +114,8 @@ class GameService:
         self._shown: tuple[tables.Table, dict[str, Any]] | None = None  # the table's status, cached
         self._tasks: set[asyncio.Future] = set()
         self._dealing: asyncio.Task | None = None  # dealer mode: the deal of what the round owes
+        self._aiming: asyncio.Task | None = None  # the servo's one move under way
+        self._aim_next: tuple[int, int] | None = None  # (seat, seats) to turn to once it is done
         # An undo leaves what it took back owed again: nothing is dealt until a person moves on.
         self._deal_held = False
         self._dispensing: asyncio.Future | None = None  # the launcher/dispense under way, whoever asked
@@ -456,18 +458,23 @@ class GameService:
             self._aim(*tables.seat_of(self.table, player))
 
     def _aim(self, seat: int, seats: int) -> None:
-        """Turn the launcher to a chair, in the background: a servo must never hold up the game."""
-        async def turn() -> None:
+        """Turn the launcher to a chair, in the background: a servo must never hold up the game.
+
+        One move at a time, to the latest chair asked for: turns that come faster than the servo
+        moves (a burst of presses) are not queued behind each other, only where it ends up matters."""
+        self._aim_next = (seat, seats)
+        if self._aiming is None or self._aiming.done():
+            self._aiming = self._background(self._turn())
+
+    async def _turn(self) -> None:
+        while self._aim_next is not None:
+            (seat, seats), self._aim_next = self._aim_next, None
             try:
                 await self.daemon.call("launcher/aim", {"seat": seat, "seats": seats})
             except Unavailable:
                 pass  # no aim servo fitted: the launcher stays where it is
             except ApiError as exc:
                 log.warning("game: aiming at seat %d of %d failed: %s", seat, seats, exc.message)
-
-        task = asyncio.ensure_future(turn())
-        self._tasks.add(task)  # a reference until it is done, or the loop may drop it
-        task.add_done_callback(self._tasks.discard)
 
     # ---- launcher events -----------------------------------------------------------------
 

@@ -29,6 +29,7 @@ class Launcher:
         self.gives: list[int] = []
         self.state = "ready"
         self.hold: asyncio.Event | None = None  # set: dispenses wait for it
+        self.aim_hold: asyncio.Event | None = None  # set: aims wait for it (a slow servo, a busy loop)
         self._ids = itertools.count(1)
 
     def publish(self, name, params):
@@ -40,6 +41,8 @@ class Launcher:
         if method == "launcher/aim":
             if not self.servo:
                 raise Unavailable("no aim servo is configured ([pins] servo)")
+            if self.aim_hold is not None:
+                await self.aim_hold.wait()
             return {"angle": 0.0}
         assert method == "launcher/dispense", method
         if self.hold is not None:
@@ -446,3 +449,27 @@ def test_a_blast_game_follows_the_blasters_own_insertions(daemon_process):
     assert any(a["blast"] for a in inserts)  # 4 slots: a blast within every 4 insertions
     status = json.loads(launcherd.ctl("game", "status", "--json", check=True).stdout)
     assert sum(p["cards_taken"] for p in status["players"]) == sum(a["cards"] for a in inserts)
+
+
+def test_turns_faster_than_the_servo_are_one_move_to_the_latest_chair(tmp_path):
+    """Aims that come while the servo still turns are not queued one per move (a burst of presses
+    piled up a task each): one move at a time, to where the turn is by then."""
+    async def scenario():
+        launcher, service = table(tmp_path, servo=True)
+        service.start({"type": "new", "rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]})
+        await settle()
+        launcher.aim_hold = asyncio.Event()
+        first = len(launcher.aims())
+        service.act({"type": "play", "card": "7", "color": "red"})  # Ann plays: to Bob, the servo turns
+        await settle()
+        for card in ("8", "9"):  # Bob, Cy play while it still turns: the turn passes to Cy, then Dee
+            service.act({"type": "play", "card": card, "color": "red"})
+        await settle()
+        in_flight = launcher.aims()[first:]
+        launcher.aim_hold.set()
+        await settle()
+        return in_flight, launcher.aims()[first:], service
+
+    in_flight, aims, service = asyncio.run(scenario())
+    assert in_flight == [1]  # Bob's chair, the first of the three
+    assert aims == [1, 3]  # then straight to Dee's, where the turn is
