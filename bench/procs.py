@@ -173,9 +173,21 @@ GROWTH_CONFIG = {
 BATCH = MAX_IN_FLIGHT
 
 
+# The growth run's matches: a match is kept whole in memory (its table, for undo and replay), about
+# a kilobyte per action, which is its data, not a leak; a long real match is a few hundred presses.
+MATCH_PRESSES = 1000
+
+
+def _match_presses(client) -> int:
+    game = client.call("game/status")
+    return sum(p["presses"] for p in game.get("players", [])) if isinstance(game, dict) else 0
+
+
 def growth(presses: int, checkpoints: tuple[int, ...]) -> dict:
-    """RSS after each checkpoint of launcher/launch presses over one connection, a game running."""
+    """RSS after each checkpoint of launcher/launch presses over one connection, a game running
+    (a new match every MATCH_PRESSES presses)."""
     rss: dict[int, int] = {}
+    game_presses, next_match = 0, MATCH_PRESSES
     outcomes: dict[str, int] = {}
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bench-growth-", dir=_tmpfs_dir()) as tmp:
@@ -216,14 +228,18 @@ def growth(presses: int, checkpoints: tuple[int, ...]) -> dict:
                         if hopper < 200:
                             client.call("launcher/reload", {"cards": 10000})
                             hopper = 10000
+                        if done >= next_match:
+                            game_presses += _match_presses(client)
+                            client.call("game/new", {**GAME, "force": True})
+                            next_match += MATCH_PRESSES
                     rss[checkpoint] = rss_kb(daemon.pid)
                 status = client.call("status/get")
-                game = client.call("game/status")
+                game_presses += _match_presses(client)
         finally:
             daemon.stop()
     return {"rss_kb": rss, "outcomes": outcomes, "seconds": time.perf_counter() - started,
             "cards_ejected": status["cards_ejected"], "presses": status["presses"],
-            "game_presses": sum(p["presses"] for p in game.get("players", [])) if isinstance(game, dict) else None,
+            "game_presses": game_presses, "match_presses": MATCH_PRESSES,
             "state_dir": "tmpfs" if _tmpfs_dir() else "disk"}
 
 
