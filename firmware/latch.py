@@ -150,8 +150,10 @@ class Latch:
             raise StateDirError(f"cannot write the latch file {self.path} ({exc.strerror or exc}): launcherd"
                              " keeps the motor's faults there and does not run without it; free some"
                              " space or make the state dir writable") from None
-        finally:
-            os.close(fd)  # the mapping keeps the file
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd  # the writer thread's fsync: it releases the GIL, mmap.flush() (msync) does not
         self._current = 0  # the slot holding the newest record
         self._writer = threading.Thread(target=self._sync_forever, name="latch-sync", daemon=True)
         self._writer.start()
@@ -218,8 +220,8 @@ class Latch:
             self._changed.wait()
             self._changed.clear()
             try:
-                self._map.flush()  # msync: on the card, for a power cut
-            except (OSError, ValueError) as exc:  # ValueError: closed meanwhile
+                os.fsync(self._fd)  # the mapping's dirty page on the card, for a power cut
+            except OSError as exc:
                 if not self._closing:
                     log.error("cannot sync the latch file %s: %s", self.path, exc)
             if self._closing:
@@ -231,10 +233,12 @@ class Latch:
         self._changed.set()
         self._writer.join(2.0)
         try:
-            self._map.flush()
             self._map.close()
-        except (OSError, ValueError, BufferError):
+            os.fsync(self._fd)
+        except (OSError, BufferError):
             pass
+        finally:
+            os.close(self._fd)
 
 
 def _grown(ages: dict[str, Any], passed: float) -> dict[str, Any]:
