@@ -733,6 +733,7 @@ _LAUNCHER: dict[str, Text] = {
     "status_sim_stuck": _t("sim        hopper %(hopper)d, cards out %(out)d, a card is stuck", hopper="int",
                            out="int"),
     "status_pending": _t("waiting    %(what)s", what="text"),
+    "status_reset_how": _t("reset      hold the launch button %(seconds)s s, or launcherctl reset", seconds="seconds"),
     # the blaster's status: each slot's part begins with the space between two slots
     "status_slots": _t("slots     %(slots)s", slots="parts"),
     "status_slot_full": _t(" %(slot)d:full", slot="int"),

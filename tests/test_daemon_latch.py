@@ -94,6 +94,9 @@ def test_an_estop_survives_a_clean_restart_with_its_words(tmp_path):
     try:
         status = status_of(again)
         assert (status["state"], status["reason"]) == ("halted", "a child's hand in the slot")
+        shown = again.ctl("status").stdout
+        assert "state      halted (a child's hand in the slot)" in shown
+        assert "reset      hold the launch button 5.0 s, or launcherctl reset" in shown
         assert again.ctl("reset").returncode == 0
         assert status_of(again)["state"] == "ready"
         assert again.terminate() == 0
