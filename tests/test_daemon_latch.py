@@ -43,16 +43,12 @@ def kill_with_the_motor_on(proc: DaemonProcess) -> None:
         proc.process.wait(5)
 
 
-def restarted(tmp_path: Path, extra: str = SLOW, **options) -> DaemonProcess:
-    return DaemonProcess(tmp_path, extra, **options).start()
-
-
 def press_result(proc: DaemonProcess) -> dict:
     return proc.call("launcher/press")
 
 
-def test_a_kill_while_the_motor_runs_comes_back_halted_until_launcherctl_reset(tmp_path):
-    first = restarted(tmp_path)
+def test_a_kill_while_the_motor_runs_comes_back_halted_until_launcherctl_reset(tmp_path, daemon_process):
+    first = daemon_process(SLOW)
     kill_with_the_motor_on(first)
     with ThreadDaemon(tmp_path, SLOW) as running:
         status = running.call("status/get")
@@ -73,44 +69,38 @@ def test_a_kill_while_the_motor_runs_comes_back_halted_until_launcherctl_reset(t
         assert running.call("launcher/press")["event"] == "launched"
 
 
-def test_a_kill_while_idle_comes_back_ready(tmp_path):
-    first = restarted(tmp_path)
+def test_a_kill_while_idle_comes_back_ready(tmp_path, daemon_process):
+    first = daemon_process(SLOW)
     assert first.call("launcher/feed", {"count": 2})["cards"] == 2
     first.process.kill()
     first.process.wait(5)
-    again = restarted(tmp_path)
-    try:
-        status = status_of(again)
-        assert (status["state"], status["reason"], status["pending"]) == ("ready", None, None)
-    finally:
-        again.kill()
+    again = daemon_process(SLOW)
+    status = status_of(again)
+    assert (status["state"], status["reason"], status["pending"]) == ("ready", None, None)
 
 
-def test_an_estop_survives_a_clean_restart_with_its_words(tmp_path):
-    first = restarted(tmp_path)
+def test_an_estop_survives_a_clean_restart_with_its_words(tmp_path, daemon_process):
+    first = daemon_process(SLOW)
     first.call("system/estop", {"reason": "a child's hand in the slot"})
     assert first.terminate() == 0
-    again = restarted(tmp_path)
-    try:
-        status = status_of(again)
-        assert (status["state"], status["reason"]) == ("halted", "a child's hand in the slot")
-        shown = again.ctl("status").stdout
-        assert "state      halted (a child's hand in the slot)" in shown
-        assert "reset      hold the launch button 5.0 s, or launcherctl reset" in shown
-        assert again.ctl("reset").returncode == 0
-        assert status_of(again)["state"] == "ready"
-        assert again.terminate() == 0
-        assert status_of(restarted(tmp_path))["state"] == "ready", "a reset is kept too"
-    finally:
-        again.kill()
+    again = daemon_process(SLOW)
+    status = status_of(again)
+    assert (status["state"], status["reason"]) == ("halted", "a child's hand in the slot")
+    shown = again.ctl("status").stdout
+    assert "state      halted (a child's hand in the slot)" in shown
+    assert "reset      hold the launch button 5.0 s, or launcherctl reset" in shown
+    assert again.ctl("reset").returncode == 0
+    assert status_of(again)["state"] == "ready"
+    assert again.terminate() == 0
+    assert status_of(daemon_process(SLOW))["state"] == "ready", "a reset is kept too"
 
 
-def test_five_kills_in_a_row_come_back_halted_each_time_and_the_motor_never_runs(tmp_path):
-    proc = restarted(tmp_path)
+def test_five_kills_in_a_row_come_back_halted_each_time_and_the_motor_never_runs(tmp_path, daemon_process):
+    proc = daemon_process(SLOW)
     kill_with_the_motor_on(proc)
     cards = None
     for _ in range(5):
-        proc = restarted(tmp_path)
+        proc = daemon_process(SLOW)
         status = status_of(proc)
         assert (status["state"], status["reason_object"]) == ("halted", {"id": "halted_after_crash"})
         assert press_result(proc)["reason"] == "halted"
@@ -124,26 +114,23 @@ def test_five_kills_in_a_row_come_back_halted_each_time_and_the_motor_never_runs
         proc.process.wait(5)
 
 
-def test_the_motor_rest_is_still_required_after_a_kill(tmp_path):
-    proc = restarted(tmp_path, MOTOR_LIMITS)
+def test_the_motor_rest_is_still_required_after_a_kill(tmp_path, daemon_process):
+    proc = daemon_process(MOTOR_LIMITS)
     assert proc.call("launcher/feed", {"count": 500})["ended"] == "timeout"
     assert proc.call("launcher/feed", {"count": 500})["ended"] == "motor_limit"
     proc.process.kill()
     proc.process.wait(5)
-    again = restarted(tmp_path, MOTOR_LIMITS)
-    try:
-        assert status_of(again)["state"] == "ready"
-        with pytest.raises(ApiError) as refused:
-            again.call("launcher/feed", {"count": 500})
-        assert refused.value.code == ApiError.REFUSED
-        assert 0 < refused.value.data["retry_after_s"] <= 5
-    finally:
-        again.kill()
+    again = daemon_process(MOTOR_LIMITS)
+    assert status_of(again)["state"] == "ready"
+    with pytest.raises(ApiError) as refused:
+        again.call("launcher/feed", {"count": 500})
+    assert refused.value.code == ApiError.REFUSED
+    assert 0 < refused.value.data["retry_after_s"] <= 5
 
 
 @pytest.mark.parametrize("damage", ["garbage", "short", "checksum", "flag"])
-def test_a_damaged_latch_file_comes_up_halted_and_a_reset_writes_it_afresh(tmp_path, damage):
-    first = restarted(tmp_path)
+def test_a_damaged_latch_file_comes_up_halted_and_a_reset_writes_it_afresh(tmp_path, daemon_process, damage):
+    first = daemon_process(SLOW)
     assert first.terminate() == 0
     path = first.state_dir / FILENAME
     image = bytearray(path.read_bytes())
@@ -158,30 +145,24 @@ def test_a_damaged_latch_file_comes_up_halted_and_a_reset_writes_it_afresh(tmp_p
     else:
         image[10] = 7  # the motor flag reads neither 0 nor 1
     path.write_bytes(bytes(image))
-    proc = restarted(tmp_path, log_file=True)
+    proc = daemon_process(SLOW, log_file=True)
     status = status_of(proc)
     assert (status["state"], status["reason_object"]) == ("halted", {"id": "halted_latch_damaged"})
     assert f"the latch file {path} is damaged" in proc.log()
     assert proc.ctl("reset").returncode == 0
     assert proc.terminate() == 0
-    again = restarted(tmp_path)
-    try:
-        assert status_of(again)["state"] == "ready"
-    finally:
-        again.kill()
+    again = daemon_process(SLOW)
+    assert status_of(again)["state"] == "ready"
 
 
-def test_a_missing_latch_file_is_a_first_start(tmp_path):
-    first = restarted(tmp_path)
+def test_a_missing_latch_file_is_a_first_start(tmp_path, daemon_process):
+    first = daemon_process(SLOW)
     first.call("system/estop", {"reason": "stop"})
     assert first.terminate() == 0
     (first.state_dir / FILENAME).unlink()
-    again = restarted(tmp_path)
-    try:
-        assert status_of(again)["state"] == "ready"
-        assert (again.state_dir / FILENAME).stat().st_size == SIZE
-    finally:
-        again.kill()
+    again = daemon_process(SLOW)
+    assert status_of(again)["state"] == "ready"
+    assert (again.state_dir / FILENAME).stat().st_size == SIZE
 
 
 def test_a_latch_file_that_cannot_be_opened_refuses_to_start(tmp_path):
