@@ -631,6 +631,10 @@ _LAUNCHER: dict[str, Text] = {
     # firmware/daemon.py, firmware/methods.py
     "halted_internal_error": _t("internal error: %(error)s", error="raw"),
     "halted_device_error": _t("device error: %(error)s", error="raw"),
+    "halted_after_crash": _t("launcherd ended while the motor may have been running: check the launcher,"
+                             " then reset"),
+    "halted_latch_damaged": _t("the latch file in the state dir was damaged, so the last faults are unknown:"
+                               " check the launcher, then reset"),
     "no_outcome": _t("no outcome from the launcher in time"),
     # firmware/gamehost.py: the game layer's own thread, as the launcher sees it
     "game_layer_starting": _t("the game layer is starting"),
@@ -663,6 +667,7 @@ _LAUNCHER: dict[str, Text] = {
     "after_lid": _t("the lid is closed"),
     "after_reload": _t("the hopper is reloaded"),
     "after_rest": _t("the motor has rested"),
+    "after_restart": _t("the launcher has restarted"),
     "after_beam": _t("the slot is clear"),
     "dispense_no_card_timeout": _t("no card came out before the launch timeout"),
     "dispense_misfeed_retry": _t("misfeed: retry %(retry)d of %(retries)d", retry="int", retries="int"),
@@ -728,6 +733,7 @@ _LAUNCHER: dict[str, Text] = {
     "status_sim_stuck": _t("sim        hopper %(hopper)d, cards out %(out)d, a card is stuck", hopper="int",
                            out="int"),
     "status_pending": _t("waiting    %(what)s", what="text"),
+    "status_reset_how": _t("reset      hold the launch button %(seconds)s s, or launcherctl reset", seconds="seconds"),
     # the blaster's status: each slot's part begins with the space between two slots
     "status_slots": _t("slots     %(slots)s", slots="parts"),
     "status_slot_full": _t(" %(slot)d:full", slot="int"),

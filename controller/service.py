@@ -118,6 +118,9 @@ class GameService:
         self._aim_next: tuple[int, int] | None = None  # (seat, seats) to turn to once it is done
         # An undo leaves what it took back owed again: nothing is dealt until a person moves on.
         self._deal_held = False
+        # launcherd (or the game layer) has just started: the first deal waits for a person's press,
+        # nobody may be at the launcher (the dealer's wait_press).
+        self._after_restart = False
         self._dispensing: asyncio.Future | None = None  # the launcher/dispense under way, whoever asked
         self._drawing = False  # dealer mode: a draw's dispense is under way
         self._launcher_changed = asyncio.Event()  # a launcher state event came
@@ -268,7 +271,9 @@ class GameService:
         # The table's last word was an undo: what it left owed waits, as it did before the restart.
         self._deal_held = _held_by_undo(self.store, match.id)
         self._aim_at_turn()
-        self._follow_deals()  # what the log does not show dealt is dealt now, unless an undo holds it
+        # What the log does not show dealt is dealt, unless an undo holds it, once a person presses.
+        self._follow_deals()
+        self._after_restart = self._dealing is not None
 
     def _table(self) -> tables.Table:
         if self.table is None:
@@ -731,7 +736,9 @@ class GameService:
         replaced match lets its dispense finish, and nothing may queue behind it meanwhile."""
         while self._dispensing is not None and not self._dispensing.done():
             await asyncio.wait([self._dispensing])
-        call = asyncio.ensure_future(self.daemon.call("launcher/dispense", {"count": count}))
+        params = {"count": count, "wait_press": self._after_restart}
+        self._after_restart = False
+        call = asyncio.ensure_future(self.daemon.call("launcher/dispense", params))
         self._dispensing = call
         return call
 

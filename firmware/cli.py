@@ -208,6 +208,8 @@ def format_status(status: dict[str, Any]) -> str:
         i18n.message("status_sim_stuck" if sim.get("stuck") else "status_sim", hopper=sim.get("hopper"),
                      out=sim.get("cards_out")) if sim else None,
         i18n.message("status_pending", what=status["pending"]) if status.get("pending") else None,
+        i18n.message("status_reset_how", seconds=status["reset_hold_ms"] / 1000)
+        if status.get("state") == "halted" and "reset_hold_ms" in status else None,
     )
 
 

@@ -126,6 +126,11 @@ SCHEMA: dict[str, dict[str, Field]] = {
             "int", 2000, "holding the button this long while the hopper is empty says it has been"
             " refilled (closing the lid says so too); 0 turns the long press off", 0, 60000),
     },
+    "button": {
+        "reset_hold_ms": Field(
+            "int", 5000, "holding the launch button this long while the launcher is halted resets it, as"
+            " launcherctl reset does (the hold is no press)", 1000, 30000),
+    },
     "ejection": {
         "profile": Field("str", "classic", "how presses turn into bursts", choices=PROFILE_NAMES),
         "sequence": Field("int_list", (), "card counts of successive presses (profile fixed)", 0, 200),
@@ -218,6 +223,7 @@ class Config:
     motor: Section
     sensor: Section
     timing: Section
+    button: Section
     ejection: Section
     feedback: Section
     aim: Section

@@ -94,7 +94,7 @@ from __future__ import annotations
 import logging
 import math
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Protocol
 
 from .config import NOT_FITTED, Config
@@ -102,8 +102,8 @@ from . import i18n
 from .i18n import Message, message
 from .events import (
     Action, BeamLevel, Bench, ButtonLevel, Cancel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Hold,
-    Identify, InputLevels, Jog, Launch, Led, LidLevel, Motor, Refill, Reload, Reset, Resume, Retract,
-    SleepNow, Tick, Wake,
+    Identify, InputLevels, Jog, Launch, Led, LidLevel, Motor, OnTimeRecord, Persist, Refill, Reload, Reset,
+    Restore, Resume, Retract, SleepNow, Tick, Wake,
 )
 
 log = logging.getLogger(__name__)
@@ -213,6 +213,14 @@ class _OnTime:
         self.on_since, self.off_since = None, now
         while self.runs and self.runs[0][1] <= now - self.window:
             self.runs.popleft()
+
+    def record(self) -> OnTimeRecord:
+        return OnTimeRecord(self.chain, self.off_since, self.on_since, tuple(self.runs))
+
+    def restore(self, record: OnTimeRecord, now: float) -> None:
+        """Take over the last run's record (the motor is off now: a run it left open has ended)."""
+        self.chain, self.off_since, self.on_since = record.chain, record.off_since, None
+        self.runs = deque(run for run in record.runs if run[1] > now - self.window)
 
     def chained(self, now: float) -> float:
         """The on-time of the chain the motor is in now (0 once it has rested)."""
@@ -333,6 +341,10 @@ class Launcher:
         self._stalled = False  # halted by a stall: inputs are levels only until Reset
         self._sleep_after_s = float(timing.sleep_after_s)
         self._refill_hold_s = timing.refill_hold_ms / 1000
+        # Holding the button this long while halted is a reset, as launcherctl reset is.
+        self._reset_hold_s = config.button.reset_hold_ms / 1000
+        self._reset_deadline: float | None = None
+        self._persisted: tuple = (None, OnTimeRecord())  # what the last Persist said (a first start's)
         # A beam that is not connected reads "clear": every run then ends by the feed timeout with
         # cards flying uncounted. So many of those in a row, with cards in the hopper, halt.
         self._blind_runs_limit = config.sensor.blind_runs
@@ -393,7 +405,7 @@ class Launcher:
             Reload: self._on_reload, EStop: lambda event, now: self.shutdown(str(event.reason), now),
             Reset: self._on_reset, Refill: self._on_refill, Jog: self._on_jog, Bench: self._on_bench,
             Identify: self._on_identify, Hold: self._on_hold, Resume: self._on_resume,
-            Cancel: self._on_cancel,
+            Cancel: self._on_cancel, Restore: self._on_restore,
         }
 
     # ---- the driver's interface ----------------------------------------------------------
@@ -404,6 +416,9 @@ class Launcher:
         ``at``: when the event happened, where that was before ``now`` (a pin edge: the backend's
         time); a beam block's length is measured on it, nothing else.
         """
+        return self._persisting(self._handle(event, now, at))
+
+    def _handle(self, event: Event, now: float, at: float | None) -> list[Action]:
         now = max(now, self._now)
         self._event_at = now if at is None else min(at, now)
         if self._stall_seen(now):
@@ -440,6 +455,7 @@ class Launcher:
         now = max(now, self._now)
         self._now = now
         self._reason = reason if isinstance(reason, Mapping) else str(reason)
+        self._reset_deadline = None
         actions: list[Action] = [Motor("stop")]
         if self._motor_direction != "stop":
             self._last_run = (self._motor_direction, now)
@@ -452,7 +468,20 @@ class Launcher:
             actions += self._resolve("halt")
         actions += self._enter(HALTED, now) + self._end_jog("halt")
         actions.append(Emit("halted", {"reason": self._reason}))
-        return _hardware_first(actions)
+        return self._persisting(_hardware_first(actions))
+
+    def _persisting(self, actions: list[Action]) -> list[Action]:
+        """``actions``, with a ``Persist`` after the devices' ones when the halt or the motor's
+        on-time record changed: the next start must know both (firmware/latch.py)."""
+        # Written as each run ends, not as it starts: a run the process did not live to end is
+        # the latch's own "motor may be on" flag, set by the driver around the motor's start.
+        record = replace(self._on_time.record(), on_since=None)
+        kept = (self._reason if self._state == HALTED else None, record)
+        if kept == self._persisted:
+            return actions
+        self._persisted = kept
+        devices = [a for a in actions if not isinstance(a, Emit)]
+        return devices + [Persist(kept[0], record, self._now)] + actions[len(devices):]
 
     def get_status(self) -> dict[str, Any]:
         """The status keys of ``docs/internals.md``; plain JSON values only."""
@@ -474,6 +503,7 @@ class Launcher:
             "lid_open": self._lid_open,
             "driver_enabled": self._driver_enabled,
             "pending": self._pending(),
+            "reset_hold_ms": round(self._reset_hold_s * 1000),
         }
 
     def _pending(self) -> Any:
@@ -507,6 +537,7 @@ class Launcher:
         arm(self._phase_end, self._on_phase_end)
         arm(self._button_deadline, self._on_button_stable)
         arm(self._refill_deadline, self._on_refill_hold)
+        arm(self._reset_deadline, self._on_reset_hold)
         arm(self._bench_until, self._end_bench)
         if self._cues:
             arm(self._cues[0][0], self._on_cue)
@@ -557,6 +588,8 @@ class Launcher:
         if isinstance(event, ButtonLevel):
             self._button_raw = self._button_stable = bool(event.pressed)
             self._button_deadline = self._button_request = None
+            # Still the way out: holding the button resets (a backlog of edges is not a hold).
+            self._reset_deadline = now + self._reset_hold_s if self._button_raw and self._state == HALTED else None
         elif bool(event.blocked) != self._beam_blocked:
             self._beam_blocked = bool(event.blocked)
             self._block_start, self._jam_counted = now, self._beam_blocked
@@ -702,9 +735,12 @@ class Launcher:
         self._button_deadline = None
         self._button_stable = self._button_raw
         if not self._button_stable:
-            self._refill_deadline = None
+            self._refill_deadline = self._reset_deadline = None
             return []
         request, self._button_request = self._button_request, None
+        if self._state == HALTED:
+            # Held on, it is the reset (timed from the first edge); never a press.
+            self._reset_deadline = at + max(0.0, self._reset_hold_s - self._debounce_s)
         if self._bench_until is not None:
             return self._trace(at, "press") + [self._ignored("button", request, "bench")]
         if self._holds and self._state in (READY, EMPTY):
@@ -722,6 +758,13 @@ class Launcher:
         if self._state != EMPTY or not self._button_stable or not self._button_raw:
             return []
         return [Emit("refill_wanted", {"source": "button", "last_reload": self._last_reload})]
+
+    def _on_reset_hold(self, at: float) -> list[Action]:
+        self._reset_deadline = None
+        # Raw too: a finger lifted just before the hold time is not a hold, debounced or not.
+        if self._state != HALTED or not self._button_stable or not self._button_raw:
+            return []
+        return self._on_reset(Reset("button"), at)
 
     def _on_levels(self, event: InputLevels, now: float) -> list[Action]:
         # A level is not an edge: a button already down is taken as held, so only a release and
@@ -1138,4 +1181,11 @@ class Launcher:
             return self._refuse(event, message("refused_not_halted"))
         self._reason = None
         self._stalled = False
-        return self._enter(self._settled_state(), now)
+        self._reset_deadline = None
+        return self._enter(self._settled_state(), now) + [Emit("reset", {"source": str(event.source)})]
+
+    def _on_restore(self, event: Restore, now: float) -> list[Action]:
+        """What the last run left: its motor record, and the halt it must come up in."""
+        if event.on_time is not None:
+            self._on_time.restore(event.on_time, now)
+        return [] if event.halt is None else self.shutdown(event.halt, now)

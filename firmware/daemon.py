@@ -39,10 +39,14 @@ from .backend import hardware_pin_factory
 from .config import Config, with_sim_devices
 from .core import Launcher
 from .ejection import policy_from_config
-from .errors import InUse, Refused
+from .errors import InUse, Refused, StateDirError
 from .gamehost import GameHost
-from .events import Action, BeamLevel, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, LidLevel, Motor, Tick
+from .events import (
+    Action, BeamLevel, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, LidLevel, Motor, OnTimeRecord, Persist,
+    Restore, Tick,
+)
 from .hardware import Hardware
+from .latch import Latch
 from .methods import refusal, render_safely, with_texts
 from .blaster import Release, SlotLevel
 from .notify import Notifier
@@ -115,6 +119,7 @@ class Daemon:
         self._shut_down = False
         self._last_status_line = ""
         self.outcomes: OutcomeRecord | None = None  # launch outcomes, numbered, written off the loop
+        self.latch: Latch | None = None  # what the next start must know: halt, motor on, on-time
         # Events held back behind a launch outcome not written yet: [name, params, ready to announce].
         self._unannounced: deque[list[Any]] = deque()
         self.game_host: GameHost | None = None  # the layers' own thread and loop
@@ -184,7 +189,12 @@ class Daemon:
         policy = policy_from_config(self.config, random.Random(rng_seed))
         now = self.loop.time()
         self.core = Launcher(self.config, policy, now, hopper=hopper)
-        self._apply([DriverEnable(True), Led("on", self.config.feedback.led_brightness)])
+        restored = self.latch.restored
+        if restored.halt is None:  # else the driver stays off: halted from the first moment
+            self._apply([DriverEnable(True), Led("on", self.config.feedback.led_brightness)])
+        on_time = None if restored.on_time is None else OnTimeRecord.from_ages(
+            restored.on_time, now, self.config.timing.max_on_ms / 1000)
+        self.feed(Restore(restored.halt, on_time))
         post = self._post_from_thread
         self.hardware.watch(
             on_button=lambda level, at: post(ButtonLevel(level, self._button_request(level)), at),
@@ -238,6 +248,8 @@ class Daemon:
                 self.hardware.release(stop.ms)
             else:
                 self.hardware.motor("stop", 0.0)
+                if self.latch is not None:
+                    self.latch.motor_may_be_on(False)
         except BaseException as exc:
             try:
                 log.critical("the stop could not be applied (%s: %s): ending now, for safe-off to run",
@@ -345,7 +357,11 @@ class Daemon:
                 self._stop_or_die(action)
                 continue
             try:
-                if isinstance(action, Motor):
+                if isinstance(action, Persist):
+                    self.latch.record(action.halt, action.on_time, action.at, self.loop.time())
+                elif isinstance(action, Motor):
+                    # Set first: a process that dies with the motor on comes back halted.
+                    self.latch.motor_may_be_on(True)
                     hw.motor(action.direction, action.duty)
                 elif isinstance(action, Release):
                     hw.release(action.ms)
@@ -547,7 +563,11 @@ class Daemon:
         """Hold a lock on the state dir for the daemon's life: a second daemon there would
         acknowledge game moves the first one overwrites. :raises InUse: it is held."""
         path = self.state_dir / LOCK_FILE
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            self.state_dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise _unusable(self.state_dir, exc) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -555,8 +575,12 @@ class Daemon:
             os.close(fd)
             raise InUse(f"another launcherd (pid {holder}) is using the state dir {self.state_dir}:"
                         " stop it first, or give this one another --state-dir") from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+        except OSError as exc:
+            os.close(fd)
+            raise _unusable(self.state_dir, exc) from None
         self._lock_fd = fd
 
     def _unlock_state_dir(self) -> None:
@@ -573,8 +597,9 @@ class Daemon:
         i18n.set_daemon_language(self.config.daemon.language)
         sys.setswitchinterval(SWITCH_INTERVAL_S)
         try:
-            self.state_dir.mkdir(parents=True, exist_ok=True)
             self._lock_state_dir()
+            if not self.is_blaster:
+                self.latch = Latch(self.state_dir)  # read, and written whole, before any pin is claimed
             claim_socket_path(self.socket_path)  # before any pin is claimed
             self.outcomes = OutcomeRecord(self.state_dir)
             self._build()
@@ -590,6 +615,8 @@ class Daemon:
             self._close_devices()
             if self.outcomes is not None:
                 self.outcomes.close()
+            if self.latch is not None:
+                self.latch.close()
             self._unlock_state_dir()
             i18n.set_daemon_language(None)
             raise
@@ -649,9 +676,17 @@ class Daemon:
         self._close_devices()
         if self.outcomes is not None:
             self.outcomes.close()  # what is queued is written: the next start catches up on it
+        if self.latch is not None:
+            self.latch.close()  # the motor's flag clear: a clean end
         self._unlock_state_dir()
         i18n.set_daemon_language(None)  # the language was this daemon's, not the process's
         log.info("launcherd stopped")
+
+
+def _unusable(state_dir: Path, exc: OSError) -> StateDirError:
+    return StateDirError(f"cannot use the state dir {state_dir} ({exc.strerror or exc}): launcherd keeps its lock"
+                         " and the motor's latch there and does not run without them; free some space or"
+                         " make it writable")
 
 
 def precise_event_loop() -> asyncio.AbstractEventLoop:

@@ -73,8 +73,10 @@ WAITING_MOTOR, WAITING_BUSY = "waiting_motor", "waiting_busy"
 # Waiting for a person's press before the motor moves again (and why: a catalogue id).
 WAITING_PRESS = "waiting_press"
 HOLD_OWNER = "dealer"
+# A dispense asked with ``wait_press`` (the game's deal after a restart) waits before its first run.
+AFTER_RESTART = "restart"
 _AFTER_WAIT = {WAITING_JAM: "after_jam", WAITING_LID: "after_lid", WAITING_EMPTY: "after_reload",
-               WAITING_MOTOR: "after_rest", "beam_blocked": "after_beam"}
+               WAITING_MOTOR: "after_rest", "beam_blocked": "after_beam", AFTER_RESTART: "after_restart"}
 # The least wait after a refusal: a retry time rounded to 0 (a rest that ends in under a
 # millisecond) must not become a loop of refusals at one instant.
 MIN_WAIT_S = 0.01
@@ -110,6 +112,7 @@ class _Job:
     reason: Message | str | None = None  # an e-stop's words are the only text
     resume_at: float | None = None  # waiting_motor, waiting_busy: ask again then
     cancelled: Message | None = None  # cancel_all while its run was under way: why, for the outcome
+    wait_press: bool = False  # waits for a person's press before its first run (after a restart)
     reported: tuple | None = None  # the last progress sent, so that nothing is sent twice
 
     @property
@@ -148,11 +151,12 @@ class Dealer:
     # ---- the driver's interface ----------------------------------------------------------
 
     def start(self, count: int, request: Any, now: float, *, source: str = "dispense",
-              state: str | None = None) -> list[Output]:
+              state: str | None = None, wait_press: bool = False) -> list[Output]:
         """Begin (or queue behind the running one) a dispense of exactly ``count`` cards.
 
         ``request`` identifies it in every event about it. ``state`` (the core's, if given)
-        corrects the dealer's view of it.
+        corrects the dealer's view of it. ``wait_press``: nothing moves before a person's press
+        (the game's deal after launcherd restarted: nobody may be at the launcher).
 
         :raises InvalidParams: ``count`` is not a whole number of at least 1.
         """
@@ -160,7 +164,7 @@ class Dealer:
             raise InvalidParams(f"count must be a whole number of at least 1, not {count!r}")
         if state is not None:
             self._core_state = state
-        job = _Job(request, count, str(source))
+        job = _Job(request, count, str(source), wait_press=bool(wait_press))
         self._queue.append(job)
         if self._job is not None:
             return self._report(job)
@@ -326,6 +330,8 @@ class Dealer:
         self._job = self._queue.popleft()
         self._jobs += 1
         self._job.number = self._jobs
+        if self._job.wait_press:
+            return self._wait_for_press(self._job, AFTER_RESTART)
         self._job.state = DISPENSING
         return self._advance(now)
 
@@ -442,8 +448,10 @@ class DealerService:
 
         daemon = self.daemon
         daemon.subscribe(self._heard)
-        daemon.register("launcher/dispense", self.dispense, {"count": Param(int, minimum=1, maximum=500)},
-                        doc="eject exactly count cards, through misfeeds, jams (once cleared) and reloads")
+        daemon.register("launcher/dispense", self.dispense, {"count": Param(int, minimum=1, maximum=500),
+                                                             "wait_press": Param(bool, False)},
+                        doc="eject exactly count cards, through misfeeds, jams (once cleared) and reloads;"
+                            " wait_press: only after a person's press (status pending says so)")
         daemon.register("launcher/cancel", self.cancel_all,
                         doc="what the dispenses were for is over: stop the running one, drop the queued ones")
         daemon.add_status("dealer", self._status)
@@ -458,7 +466,7 @@ class DealerService:
         try:
             status = self.daemon.launcher_status()
             self._apply(self.dealer.start(params["count"], request, self.daemon.loop.time(),
-                                          state=status["state"]))
+                                          state=status["state"], wait_press=params["wait_press"]))
             return _with_texts(await future, None)
         finally:
             self._waiting.pop(request, None)

@@ -23,6 +23,11 @@ class InUse(LauncherError, OSError):
     """Another launcherd holds the socket or the state dir, or something else sits at the socket path."""
 
 
+class StateDirError(LauncherError, OSError):
+    """The state dir cannot be written (read-only, full, not ours): launcherd keeps its lock and the
+    motor's latch there (firmware/latch.py) and does not run without them."""
+
+
 class ApiError(LauncherError):
     """An API request failed; carries a stable numeric ``code`` for clients.
 

@@ -170,7 +170,10 @@ class EStop:
 
 @dataclass(frozen=True)
 class Reset:
-    """Leave the halted state."""
+    """Leave the halted state: a person's deliberate reset (``source``: ``api``, or ``button``
+    for the launch button held ``[button] reset_hold_ms``)."""
+
+    source: str = "api"
 
 
 @dataclass(frozen=True)
@@ -198,10 +201,71 @@ class Cancel:
     request: int | str | None
 
 
+@dataclass(frozen=True)
+class Restore:
+    """Fed once at start, before ``InputLevels``: what the last run left in the latch file
+    (``firmware/latch.py``). ``halt``: the reason to come up ``halted`` with (None: none);
+    ``on_time``: the motor's on-time record in the core's clock (None: rested)."""
+
+    halt: Any = None
+    on_time: Any = None
+
+
 Event = (
     ButtonLevel | BeamLevel | LidLevel | InputLevels | Tick | Launch | Dispense | Retract | SleepNow | Wake
-    | Reload | Refill | Jog | Bench | Identify | EStop | Reset | Hold | Resume | Cancel
+    | Reload | Refill | Jog | Bench | Identify | EStop | Reset | Hold | Resume | Cancel | Restore
 )
+
+# Runs an on-time record keeps for the duty window; more are merged (OnTimeRecord.bounded): a
+# record must fit the latch file's slot.
+MAX_RUNS = 48
+
+
+@dataclass(frozen=True)
+class OnTimeRecord:
+    """The motor's on-time as the core keeps it (``firmware/core.py`` ``_OnTime``), in the core's
+    clock: the current chain's finished on-time, when the motor last stopped (None: never ran),
+    when the running motor started (None: off), and the finished runs in the duty window."""
+
+    chain: float = 0.0
+    off_since: float | None = None
+    on_since: float | None = None
+    runs: tuple[tuple[float, float], ...] = ()
+
+    def bounded(self) -> "OnTimeRecord":
+        """At most ``MAX_RUNS`` runs: the oldest is moved to end where the next begins, which keeps
+        every second of on-time and only keeps it in the window longer (the safe side)."""
+        runs = list(self.runs)
+        while len(runs) > MAX_RUNS:
+            (a, b), (c, d) = runs[0], runs[1]
+            runs[:2] = [(c - (b - a), d)]
+        return OnTimeRecord(self.chain, self.off_since, self.on_since, tuple(runs))
+
+    def to_ages(self, now: float) -> dict[str, Any]:
+        def age(t: float | None) -> float | None:
+            return None if t is None else round(now - t, 4)
+        return {"chain": round(self.chain, 4), "off": age(self.off_since), "on": age(self.on_since),
+                "runs": [[age(a), age(b)] for a, b in self.bounded().runs]}
+
+    @classmethod
+    def from_ages(cls, ages: dict[str, Any], now: float, max_on: float) -> "OnTimeRecord":
+        """The record at ``now`` from its ages (already grown by the time since it was written).
+
+        A run still going when the process ended has no end on record: it is taken as ended
+        where the core would have cut it (its start plus what was left of ``max_on``), or now if
+        that is sooner. The motor then rests from that moment."""
+        def at(value: Any) -> float | None:
+            return None if value is None else now - float(value)
+        chain = float(ages.get("chain", 0.0))
+        off_since, on_since = at(ages.get("off")), at(ages.get("on"))
+        runs = [(now - float(a), now - float(b)) for a, b in ages.get("runs", [])]
+        if on_since is not None:
+            end = min(now, on_since + max(0.0, max_on - chain))
+            chain += end - on_since
+            runs.append((on_since, end))
+            off_since = end
+        return cls(chain, off_since, None, tuple(runs))
+
 
 # ---- actions: out of the core ---------------------------------------------------------------
 
@@ -251,4 +315,15 @@ class Emit:
     params: dict[str, Any] = field(default_factory=dict)
 
 
-Action = Motor | DriverEnable | Led | Chime | Emit
+@dataclass(frozen=True)
+class Persist:
+    """Keep this in the latch file (``firmware/latch.py``), for the next start: ``halt`` (the
+    reason while halted, else None) and ``on_time`` (the motor's on-time record), as of ``at``
+    in the core's clock. Returned whenever either changed."""
+
+    halt: Any
+    on_time: Any
+    at: float
+
+
+Action = Motor | DriverEnable | Led | Chime | Emit | Persist

@@ -121,7 +121,7 @@ class Rig:
 
 STATUS_KEYS = {
     "state", "presses", "dry_streak", "cards_ejected", "last", "profile", "motor", "hopper", "reason",
-    "tension", "beam_blocked", "lid_open", "driver_enabled", "pending",
+    "tension", "beam_blocked", "lid_open", "driver_enabled", "pending", "reset_hold_ms",
 }
 
 

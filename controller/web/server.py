@@ -220,6 +220,7 @@ class WebApp:
         app.router.add_post("/api/press", self.press)
         app.router.add_post("/api/reload", self.reload)
         app.router.add_post("/api/resume", self.resume)
+        app.router.add_post("/api/reset", self.reset)
         app.router.add_post("/api/{method:game/.+}", self.game_method)
         app.on_startup.append(self._startup)
         app.on_shutdown.append(self._shutdown)
@@ -475,6 +476,12 @@ class WebApp:
         """"Go on": what waits for a person's press (a dispense after a jam, ...) may move."""
         await self._require_code(request)
         return web.json_response(await self._call("launcher/resume", lang=self.language(request)))
+
+    async def reset(self, request: web.Request) -> web.Response:
+        """"Reset": the launcher leaves halted (a fault, an e-stop, launcherd ended with the motor on),
+        as launcherctl reset does; what was pending still waits for a press."""
+        await self._require_code(request)
+        return web.json_response(await self._call("system/reset", lang=self.language(request)))
 
     async def code_check(self, request: web.Request) -> web.Response:
         await self._require_code(request)

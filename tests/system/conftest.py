@@ -63,27 +63,31 @@ def restart_service() -> None:
     wait_ready()
 
 
-def wait_ready(timeout: float = 120) -> None:
+READY_STATES = ("ready", "empty", "sleeping")
+
+
+def wait_ready(timeout: float = 120, states: tuple[str, ...] = READY_STATES) -> None:
     """The service active (READY=1 sent), the world's levels written again over the biases the
-    daemon requested, and the launcher ready."""
+    daemon requested, and the launcher ready (or in one of ``states``: ``halted`` after a crash
+    with the motor on, issue #20's latch)."""
     rig.wait_for(lambda: rig.sh("systemctl", "is-active", "launcherd", check=False).stdout.strip() == "active",
                  timeout, 0.2, "launcherd active (READY=1)")
     rig.chip().reassert()
     last: list = []
     try:
-        rig.wait_for(lambda: _status_ok(last), timeout, 0.2, "launcherd answering on its socket, ready")
+        rig.wait_for(lambda: _status_ok(last, states), timeout, 0.2, f"launcherd answering on its socket, {states}")
     except AssertionError as exc:
         raise AssertionError(f"{exc}; last status: {last[-1] if last else None}") from None
 
 
-def _status_ok(last: list) -> bool:
+def _status_ok(last: list, states: tuple[str, ...]) -> bool:
     try:
         status = rig.status()
     except (OSError, ValueError, RuntimeError) as exc:
         last.append(repr(exc))
         return False
     last.append(status)
-    return status["state"] in ("ready", "empty", "sleeping")
+    return status["state"] in states
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -20,7 +20,7 @@ import time
 import pytest
 
 import rig
-from conftest import FIGURES, restart_service, wait_ready, write_config
+from conftest import FIGURES, READY_STATES, restart_service, wait_ready, write_config
 
 SEQUENCE = [3, 0, 8, 1, 0, 12, 5]  # conftest.test_config's fixed profile
 LAUNCH_TIMEOUT_S = 120  # for one launch's outcome under TCG
@@ -304,6 +304,18 @@ def test_scenario_4_lid_bias_as_wired_opening_stops_closing_forgets(chip, pins, 
 # ---- 5, 6, 7: how the service ends ------------------------------------------------------------
 
 
+def reset_after_crash() -> dict:
+    """The service back after launcherd ended: halted when the motor may have been on (issue #20's
+    latch, ``halted_after_crash``), then reset as a person would; the status it came back with."""
+    wait_ready(states=("halted", *READY_STATES))
+    came_back = rig.status()
+    if came_back["state"] == "halted":
+        assert came_back["reason_object"] == {"id": "halted_after_crash"}, came_back
+        rig.sh("launcherctl", "reset")
+        wait_ready()
+    return came_back
+
+
 def game_state() -> dict:
     state = rig.api_call("game/status")
     return {key: value for key, value in state.items() if key not in ("updated", "now", "uptime_s")}
@@ -339,7 +351,7 @@ def test_scenario_5_sigkill_mid_launch_safe_off_and_the_game_resumes(chip, pins,
     # keeps the last level): that safe-off ran is read from its own line in the journal.
     safe_off_after = rig.safe_off_logged_after(killed_at, 60)
     rig.wait_for(lambda: rig.main_pid() not in (0, pid), 120, 0.2, "the restarted service")
-    wait_ready()
+    came_back = reset_after_crash()
     assert off_s <= 1
     after = game_state()
     # The reload advice follows the hopper, which a restart no longer knows.
@@ -356,7 +368,10 @@ def test_scenario_5_sigkill_mid_launch_safe_off_and_the_game_resumes(chip, pins,
     pressed = player(after, presser)["presses"] - player(before, presser)["presses"]
     FIGURES["scenario_5"] = {"kill_to_motor_low_ms": round(off_s * 1e3, 1),
                              "kill_to_safe_off_done_s": round(safe_off_after, 2), "cards_before_kill": out,
-                             "safe_off_alone_s": round(safe_off_s, 2), "launch_ended_before_kill": bool(pressed)}
+                             "safe_off_alone_s": round(safe_off_s, 2), "launch_ended_before_kill": bool(pressed),
+                             "came_back_halted": came_back["state"] == "halted"}
+    # Halted means the motor was on at the kill: the launch had not ended.
+    assert not (pressed and came_back["state"] == "halted"), came_back
     if pressed or heard:
         assert pressed == 1 and player(after, presser)["cards_taken"] - player(before, presser)["cards_taken"] \
             == out, (heard, out, after, before)
@@ -381,7 +396,7 @@ def test_scenario_6_sigstop_watchdog_ends_it_and_safe_off_follows(chip, pins, ap
     FIGURES["scenario_6"] = {"stop_to_motor_low_s": round(off_s, 2), "stop_to_exit_s": round(ended_after, 2),
                              "stop_to_safe_off_done_s": round(safe_off_after, 2), "watchdog_s": watchdog_s}
     rig.wait_for(lambda: rig.main_pid() not in (0, pid), 120, 0.2, "the restarted service")
-    wait_ready()
+    FIGURES["scenario_6"]["came_back_halted"] = reset_after_crash()["state"] == "halted"
     log = rig.journal("-u", "launcherd", "--since", since)
     assert re.search(r"[Ww]atchdog timeout", log), log[-3000:]
     # On gpio-sim the lines fall when the process dies (a Pi keeps them): the motor is low by
@@ -484,3 +499,105 @@ def test_scenario_9_hardening_left_out_for_want_of_a_pi(chip, pins, mech):
     FIGURES["scenario_9"] = {"works": works, "exposure": float(exposure.group(1)) if exposure else None}
     assert exposure, security[-2000:]
     assert float(exposure.group(1)) <= 1.0
+
+
+# ---- 10, 11: nothing moves after a restart without a person (issue #20) -----------------------------
+
+
+def restarted_after(pid: int) -> int:
+    """The service's new main process once systemd has started it again; its pid."""
+    rig.wait_for(lambda: rig.main_pid() not in (0, pid), 120, 0.2, "the restarted service")
+    return rig.main_pid()
+
+
+def test_scenario_10_the_latch_holds_across_five_segv_in_a_row(chip, pins, api, mech):
+    pid = rig.main_pid()
+    press_until_motor_runs(chip, pins, api, mech)
+    rig.sh("systemctl", "kill", "-s", "SEGV", "launcherd")
+    wait_motor_off(chip, pins, 30)
+    # The mechanism's own thread closes the run a moment later: count from there.
+    rig.wait_for(lambda: not mech.motor_on, 10, 0.01, "the mechanism to see the motor stop")
+    runs, reversed_before = len(mech.runs), mech.reverse_seen
+    restarts = []
+    try:
+        halted_five_times(pid, mech, runs, restarts)
+    finally:
+        # Whatever failed, the next scenarios find the service started and not halted.
+        rig.sh("systemctl", "reset-failed", "launcherd", check=False)
+        rig.sh("systemctl", "start", "launcherd", check=False)
+        wait_ready(states=("halted", *READY_STATES))
+        if rig.status()["state"] == "halted":
+            rig.sh("launcherctl", "reset")
+    wait_ready()
+    assert len(mech.runs) == runs and mech.reverse_seen == reversed_before, "the motor ran without a press"
+    fresh = rig.Api()
+    fresh.call("events/subscribe")
+    try:
+        press = press_until_motor_runs(chip, pins, fresh, mech)
+        fresh.next_event("launched", LAUNCH_TIMEOUT_S)
+    finally:
+        fresh.close()
+    settle(mech, chip, pins)
+    FIGURES["scenario_10"] = {"kills": 5, "kill_to_halted_ready_s": restarts, "motor_runs_while_halted": 0,
+                              "press_to_motor_after_reset_ms": round(press["edge_s"] * 1e3, 1)}
+
+
+def halted_five_times(pid: int, mech: rig.Mechanism, runs: int, restarts: list[float]) -> None:
+    """Five starts after a SEGV each (the first with the motor on): each comes up halted, the
+    motor line low throughout."""
+    for kill in range(5):
+        killed_at = time.monotonic()
+        pid = restarted_after(pid)
+        wait_ready(states=("halted",))
+        restarts.append(round(time.monotonic() - killed_at, 1))
+        status = rig.status()
+        assert status["reason_object"] == {"id": "halted_after_crash"}, status
+        assert not status["motor"]["on"] and not status["driver_enabled"]
+        assert len(mech.runs) == runs and not mech.motor_on, f"the motor line rose after kill {kill + 1}"
+        # Five crashes inside StartLimitIntervalSec would leave the unit failed (motor off, safe-off
+        # run) after the fifth: a crash loop ends there. The scenario wants each start seen halted,
+        # so it clears the count as someone at the launcher would with systemctl reset-failed.
+        rig.sh("systemctl", "reset-failed", "launcherd", check=False)
+        if kill < 4:
+            rig.sh("systemctl", "kill", "-s", "SEGV", "launcherd")
+    assert rig.status()["state"] == "halted"
+
+
+def test_scenario_11_a_restart_mid_deal_waits_for_a_press(chip, pins, mech):
+    rig.sh("launcherctl", "reload", "1000")
+    out = mech.cards
+    try:
+        rig.sh("launcherctl", "game", "new", "--rules", "classic", "--players", "Ann,Bob,Cy", "--force")
+        rig.wait_for(lambda: mech.cards - out >= 2, 60, 0.01, "the deal's first cards")
+        rig.sh("systemctl", "restart", "launcherd")  # an upgrade, a reinstall: a clean stop and start
+        wait_ready()
+        rig.wait_for(lambda: rig.status()["pending"] is not None, 60, 0.1, "the deal held for a press")
+        status = rig.status()
+        assert status["pending"]["after"] == {"id": "after_restart"}, status["pending"]
+        held_runs, held_cards = len(mech.runs), mech.cards
+        owed = status["game"]["owed"]
+        assert owed, status["game"]
+        time.sleep(2)  # what the deal would have dealt by now, unheld
+        assert (len(mech.runs), mech.cards, mech.motor_on) == (held_runs, held_cards, False), \
+            "the motor ran after the restart without a press"
+        api = rig.Api()
+        api.call("events/subscribe")
+        try:
+            pressed = time.perf_counter()
+            chip.pull(pins["button"], "down")
+            resumed = api.next_event("resume", LAUNCH_TIMEOUT_S)
+            chip.pull(pins["button"], "up")
+            rig.wait_for(lambda: mech.cards > held_cards, 60, 0.01, "the deal going on")
+            started_s = time.perf_counter() - pressed
+        finally:
+            api.close()
+        rig.wait_for(lambda: rig.status()["game"]["owed"] is None, 120, 0.2, "the deal done")
+        settle(mech, chip, pins)
+        game = rig.status()["game"]
+        assert [p["cards_taken"] for p in game["players"]] == [7, 7, 7], game
+        assert rig.status()["presses"] == status["presses"], "the press that let the deal go on was a launch"
+        FIGURES["scenario_11"] = {"cards_before_restart": held_cards - out, "press_to_deal_s": round(started_s, 2),
+                                  "resumed": [p.get("id") for p in resumed["params"]["pending"]]}
+    finally:
+        rig.sh("launcherctl", "game", "abandon", check=False)
+

@@ -16,7 +16,7 @@ const TEXTS = {
   en: {
     title: "Card launcher: the table", heading: "Card launcher", language: "Language", connecting: "⟳ connecting…",
     tableView: "Table display", phoneView: "Phone view", dismiss: "Dismiss", repair: "Repair the game log",
-    launcher: "Launcher", hopperCards: "Cards now in the hopper", reloaded: "Reloaded", goOn: "Go on", players: "Players",
+    launcher: "Launcher", hopperCards: "Cards now in the hopper", reloaded: "Reloaded", goOn: "Go on", resetLauncher: "Reset", players: "Players",
     player: "Player", owes: "Owes", cards: "Cards", presses: "Presses", score: "Score", play: "Play",
     joinCode: "Join code", codeDigits: "8 digits", useCode: "Use code",
     firstAttack: "Name the colour and the player to attack", lastCard: "it is the player's last card",
@@ -66,7 +66,7 @@ const TEXTS = {
   fr: {
     title: "Lanceur de cartes : la table", heading: "Lanceur de cartes", language: "Langue", connecting: "⟳ connexion…",
     tableView: "Affichage table", phoneView: "Vue téléphone", dismiss: "Fermer", repair: "Réparer le journal de partie",
-    launcher: "Lanceur", hopperCards: "Cartes dans le réservoir", reloaded: "Rechargé", goOn: "Continuer", players: "Joueurs",
+    launcher: "Lanceur", hopperCards: "Cartes dans le réservoir", reloaded: "Rechargé", goOn: "Continuer", resetLauncher: "Réinitialiser", players: "Joueurs",
     player: "Joueur", owes: "Doit", cards: "Cartes", presses: "Appuis", score: "Score", play: "Jouer",
     joinCode: "Code de la table", codeDigits: "8 chiffres", useCode: "Valider le code",
     firstAttack: "Nommer la couleur et le joueur à attaquer", lastCard: "c'est la dernière carte du joueur",
@@ -365,6 +365,10 @@ function renderLauncher() {
   const pending = state.launcher.pending;
   $("#pending").hidden = !pending;
   $("#pending-text").textContent = pending ? state.launcher.pending_text : "";
+  // Halted (a fault, an e-stop, a restart after the motor may have been on): why, and "Reset".
+  const halted = state.launcher.state === "halted";
+  $("#halted").hidden = !halted;
+  $("#halted-text").textContent = halted ? state.launcher.reason : "";
   const needed = (reload && reload.reload) || advice.state === "empty";
   $("#reload-form").hidden = !needed;
   $("#reload-text").textContent = needed ? t("reloadNow") : "";
@@ -613,6 +617,7 @@ function bind() {
   });
   $("#press").addEventListener("click", () => act("/api/press"));
   $("#resume").addEventListener("click", () => act("/api/resume"));
+  $("#reset").addEventListener("click", () => act("/api/reset"));
   $("#undo").addEventListener("click", () => act("/api/game/undo"));
   $("#repair").addEventListener("click", () => act("/api/game/repair"));
   $("#uno").addEventListener("click", async () => {

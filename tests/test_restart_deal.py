@@ -1,0 +1,67 @@
+"""A restart never deals by itself (issue #20): after launcherd ended mid-deal (a kill, a crash, a
+power cut), what the log says is owed waits for a person's press (status ``pending``), and that
+press is not also a draw. Through real launcherd --sim processes with the game layer."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from conftest import DaemonProcess, ThreadDaemon
+from test_game_dealer import new, table, settle
+
+SLOW = "[sim]\ncards_per_second = 8.0\nhopper = 200\n[timing]\nfeed_timeout_ms = 1000\n"
+PLAYERS = "Ann,Bob,Cy"
+
+
+def test_a_restarted_game_asks_its_first_deal_to_wait_for_a_press(tmp_path):
+    async def first_daemon():
+        launcher, service = table(tmp_path)
+        launcher.hold = asyncio.Event()  # the first pile is still coming out when the power goes
+        service.start(new())
+        await settle()
+        service.close()
+        return launcher
+
+    async def second_daemon():
+        launcher, service = table(tmp_path)
+        await settle()
+        return launcher
+
+    first = asyncio.run(first_daemon())
+    second = asyncio.run(second_daemon())
+    assert [p.get("wait_press") for m, p in first.calls if m == "launcher/dispense"] == [False]
+    waits = [p["wait_press"] for m, p in second.calls if m == "launcher/dispense"]
+    assert waits[0] is True and not any(waits[1:]), "only the first deal after the restart waits"
+
+
+def test_a_kill_mid_deal_leaves_the_motor_off_until_a_reset_and_a_press(tmp_path):
+    first = DaemonProcess(tmp_path, SLOW).start()
+    new = first.ctl("game", "new", "--rules", "classic", "--players", PLAYERS)
+    assert new.returncode == 0, new.stderr
+    deadline = time.monotonic() + 20
+    while not ((status := first.call("status/get"))["motor"]["on"] and status["cards_ejected"] >= 2):
+        assert time.monotonic() < deadline, status
+    first.process.kill()
+    first.process.wait(5)
+
+    with ThreadDaemon(tmp_path, SLOW) as running:
+        status = running.wait_for(lambda s: s["pending"] is not None and s.get("game") is not None)
+        assert status["state"] == "halted" and status["reason_object"] == {"id": "halted_after_crash"}
+        out = status["sim"]["cards_out"]
+        assert running.call("system/reset")["state"] == "ready"
+        status = running.call("status/get")
+        pending = status["pending"]
+        assert pending["id"] == "dispense_waiting_press" and pending["after"] == {"id": "after_restart"}
+        assert status["pending_text"].startswith("the launcher has restarted: press the button to go on")
+        assert status["dealer"]["current"]["state"] == "waiting_press"
+        assert status["motor"]["on"] is False and status["sim"]["cards_out"] == out
+        assert running.pin_state(12) == 0
+        taken = [p["cards_taken"] for p in status["game"]["players"]]
+        presses = status["presses"]
+
+        assert running.call("launcher/press")["event"] == "resume"
+        status = running.wait_for(lambda s: s["game"]["owed"] is None, timeout=60)
+    assert status["presses"] == presses, "the press that let the deal go on was no launch"
+    assert [p["cards_taken"] for p in status["game"]["players"]] == [7, 7, 7]
+    assert sum(taken) < 21 and status["sim"]["cards_out"] - out == 21 - sum(taken)
