@@ -879,16 +879,33 @@ class GameService:
                 elif record.id in kept:
                     entry.update(kept[record.id])
                 else:
-                    try:
-                        summary = _summary(tables.replay(r.action for r in store.actions(record.id)))
-                    except ApiError as exc:
-                        # Not kept: the reason is said in the language of each request.
-                        summary = {"rounds": None, "totals": None, "error": exc.message}
-                    else:
-                        store.keep_figures(record.id, "summary", summary)
-                    entry.update(summary)
+                    entry.update(_replayed_summary(store, record.id))
                 shown.append(entry)
         return shown
+
+    async def history_in_turns(self, limit: int | None = None, before: int | None = None) -> list[dict[str, Any]]:
+        """``game/history`` for the API: the matches whose summary is not kept yet (a log written
+        by an older version) are replayed one at a time, the game loop answering between them
+        (a 100,000-action log took longer than the host waits for a heartbeat)."""
+        with self._reading() as store:
+            records = store.matches(limit=limit, before=before)
+            missing = set(record.id for record in records) - set(store.figures("summary", [r.id for r in records]))
+        for match_id in sorted(missing - {self.match_id}):
+            with self._reading() as store:
+                _replayed_summary(store, match_id)
+            await asyncio.sleep(0)
+        return self.history(limit, before)
+
+
+def _replayed_summary(store: Store, match_id: int) -> dict[str, Any]:
+    """A match's summary from its actions, kept in the log; an error's words when it cannot be
+    replayed (not kept: the reason is said in the language of each request)."""
+    try:
+        summary = _summary(tables.replay(r.action for r in store.actions(match_id)))
+    except ApiError as exc:
+        return {"rounds": None, "totals": None, "error": exc.message}
+    store.keep_figures(match_id, "summary", summary)
+    return summary
 
 
 def _summary(table: Any) -> dict[str, Any]:
@@ -1026,7 +1043,7 @@ def _register(daemon: Any, service: GameService) -> None:
     }, doc="correct the hands of an ended round")
     r("game/scores", lambda p: service.scores(p["csv"]), {"csv": (bool, False)},
       doc="the score table (csv: as CSV text)")
-    r("game/history", lambda p: service.history(p["limit"], p["before"]), {
+    r("game/history", lambda p: service.history_in_turns(p["limit"], p["before"]), {
         "limit": Param(int, None, minimum=1), "before": Param(int, None, minimum=1),
     }, doc="every match played, oldest first (limit: only the last so many, before: of those before"
            " that match, a page at a time)")

@@ -27,6 +27,7 @@ Definitions, where the words alone leave a choice:
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sqlite3
 from datetime import datetime
 from typing import Any, Iterable
@@ -244,12 +245,25 @@ def _replayed_stats(store: Any, match_id: int) -> dict[str, Any] | None:
         return None
 
 
+async def keep_missing_figures(store: Any) -> None:
+    """Replay the matches whose figures are not kept yet (a log written by an older version), one
+    at a time, the game loop answering between them: all at once, a 100,000-action log took
+    longer than the host waits for the loop's heartbeat, and the layer was restarted mid-way."""
+    records = store.matches()
+    kept = store.figures("stats", [record.id for record in records])
+    for record in records:
+        if record.id not in kept:
+            store.keep_figures(record.id, "stats", _replayed_stats(store, record.id))
+            await asyncio.sleep(0)
+
+
 def register_stats(daemon: Any, service: Any) -> None:
     """Add ``game/stats`` to the daemon's API, reading the game service's log."""
-    def handler(params: dict[str, Any]) -> dict[str, Any]:
+    async def handler(params: dict[str, Any]) -> dict[str, Any]:
         if service.store is None:
             raise Unavailable(message("log_not_open", path=str(service.log_path)))
         try:
+            await keep_missing_figures(service.store)
             return stats_of(service.store, service.match_id, params["match"])
         except sqlite3.DatabaseError as exc:
             raise Unavailable(message("log_unreadable", reason=str(exc))) from None

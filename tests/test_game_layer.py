@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from conftest import BLASTER, ThreadDaemon
-from controller import messages
+from controller import messages, stats
+from controller import service as service_module
 from controller.service import GameService
 from controller.store import Store
 from firmware import gamehost, outcomes
@@ -386,3 +387,27 @@ def test_an_idle_launcher_with_a_game_does_not_wake_up(daemon_process):
         if counts[-1] - counts[-2] <= 1:
             break
     assert counts[-1] - counts[-2] <= 1, f"wake-ups in each 2 s of idling: {[b - a for a, b in zip(counts, counts[1:])]}"
+
+
+@pytest.mark.parametrize("method, slowed", [("game/stats", (stats, "_replayed_stats")),
+                                            ("game/history", (service_module, "_replayed_summary"))])
+def test_a_first_reading_longer_than_the_heartbeat_wait_leaves_the_layer_up(
+        tmp_path, monkeypatch, quick_watch, method, slowed):
+    """A log whose figures are not kept yet (an older version's, or a long one) is replayed match by
+    match with the game loop answering between them: all at once it outlasted the heartbeat
+    wait, the layer was restarted and the reading never came (the bench's 100,000-action log)."""
+    module, name = slowed
+    original = getattr(module, name)
+
+    def slow(*args):
+        time.sleep(0.3)  # one match's replay on a slow machine
+        return original(*args)
+
+    with ThreadDaemon(tmp_path, FIXED.format(seq="[0]")) as running:
+        for _ in range(6):
+            running.call("game/new", {**PLAYERS, "force": True})
+        generation = running.in_loop(lambda: running.daemon.game_host.generation)
+        monkeypatch.setattr(module, name, slow)
+        reply = running.call(method)
+        assert running.in_loop(lambda: running.daemon.game_host.generation) == generation
+    assert (reply["history"]["matches"] if method == "game/stats" else len(reply)) >= 5
