@@ -166,7 +166,7 @@ def test_the_hardware_ends_a_pulse_itself_at_max_on_ms(rig):
     r.hw.release(5000)  # asks far more than allowed: the device is cut at 20 ms
     assert r.hw.actuator_on
     # gpiozero's own thread times the pulse (that is the point): wait for that thread to end.
-    actuator = r.factory.pin(18)
+    actuator = r.factory.pin(22)
     thread = r.hw._actuator._blink_thread
     thread.join(2.0)
     assert not thread.is_alive() and actuator.state == 0
