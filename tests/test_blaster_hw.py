@@ -181,7 +181,7 @@ def test_close_turns_the_actuator_off_and_a_bad_pin_is_named():
     hw = BlasterHardware(config, factory)
     hw.release(100)
     hw.close()
-    assert factory.pin(18).state == 0
+    assert factory.pin(config.blaster.actuator).state == 0
     hw.release(0)  # off on a closed blaster is allowed
     with pytest.raises(HardwareError):
         hw.release(10)
