@@ -113,7 +113,8 @@ class SlotLevels:
 
 @dataclass(frozen=True)
 class Release:
-    """Pulse the release actuator for ``ms`` (the hardware ends the pulse itself); 0: off now."""
+    """Pulse the release actuator for ``ms`` (the driver times it; the wiring's one-shot bounds
+    it without the process); 0: off now."""
 
     ms: int
 

@@ -8,8 +8,15 @@ Each slot's contact (a microswitch the card closes, or an optical sensor's open 
 ``[blaster] slot_full`` while a card is in; the internal pull holds the other level, so a broken
 wire reads as an empty slot. Slot edges carry the pin backend's time, as the launcher's inputs
 do (:class:`firmware.hardware.StampedInput`). The actuator (a solenoid or motor through a MOSFET
-or driver input) is on while its pin is high. A pulse is timed by gpiozero's own thread and never longer than
-``max_on_ms``: the actuator goes off even if the daemon's loop stalls.
+or driver input) is on while its pin is high. A pulse is timed by gpiozero's own thread and never
+longer than ``max_on_ms``: the actuator goes off even if the daemon's loop stalls.
+
+That thread dies with the process, and a frozen kernel runs none: a kill or a freeze mid-pulse
+would leave the pin high, and a Pi keeps it high. lgpio's counted pulses (``tx_pulse``) run in
+lgpio's thread, in the same process, and would not change that. What ends the pulse without the
+process is the one-shot in the wiring (wiring/heartbeat.svg, docs/build.md): a 74HC123 between the
+pin and the MOSFET's gate turns the gate off a fixed time after the pin rose, however long the pin
+stays high; then safe-off (``ExecStopPost=``) drives the pin low for good.
 """
 
 from __future__ import annotations

@@ -35,7 +35,9 @@ QUIET_AT_BOOT_PIN_KEYS = ("chime", "servo")
 # lgpio's software PWM (the backend on a Pi 5, and gpiozero's first choice elsewhere) refuses
 # frequencies above this when the motor is first driven, long after the configuration was read.
 LGPIO_MAX_PWM_HZ = 10_000
-MOTOR_PIN_KEYS = ("motor_forward", "motor_reverse", "motor_enable")
+# Every pin of the motor driver: safe-off drives them low, config.txt holds them low from boot, and
+# none may be on a pin that is high while the Pi boots.
+MOTOR_PIN_KEYS = ("motor_forward", "motor_reverse", "motor_enable", "motor_heartbeat")
 LEVELS = ("low", "high")
 DEVICE_KINDS = ("launcher", "blaster")
 # [daemon] language: a language of firmware.i18n, or "" to follow the locale.
@@ -70,6 +72,10 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "motor_forward": _pin(12, "motor driver input 1 (AIN1/IN1), PWM: feeds cards out"),
         "motor_reverse": _pin(13, "motor driver input 2 (AIN2/IN2), PWM: the retraction pulse"),
         "motor_enable": _optional_pin(16, "driver standby/nSLEEP, high = enabled"),
+        "motor_heartbeat": _optional_pin(
+            None, "heartbeat to the driver's enable gate (a retriggerable monostable on STBY/nSLEEP,"
+            " docs/build.md): toggled by the motor's loop only while the motor runs, so that a stalled"
+            " daemon, a frozen kernel or a dead Pi disables the driver; false: no gate fitted"),
         "button": _pin(17, "launch button (to ground, internal pull-up)"),
         "beam": _pin(27, "break-beam receiver at the exit slot"),
         "lid": _optional_pin(None, "hopper lid switch"),
@@ -167,16 +173,19 @@ SCHEMA: dict[str, dict[str, Field]] = {
     },
     "blaster": {
         "slots": Field("int", 4, "slots of the blaster, each with a card-present sensor", 1, 8),
-        "slot_pins": Field("int_list", (5, 6, 19, 26),
+        # Off GPIO 18-21: they are the I2S sound interface of a Pi 5's or a Zero 2 W's speaker.
+        "slot_pins": Field("int_list", (5, 6, 16, 26),
                            "card-present sensor of each slot, slot 1 first (BCM GPIOs)", 0, 27),
-        "actuator": Field("pin", 18, "release solenoid or motor, through a MOSFET or driver input;"
-                          " high fires", 0, 27),
+        "actuator": Field("pin", 22, "release solenoid or motor, through the one-shot and a MOSFET or"
+                          " driver input (wiring/heartbeat.svg); high fires", 0, 27),
         "slot_full": Field("str", "low", "level of a slot's sensor pin while a card is in it",
                            choices=LEVELS),
         "debounce_ms": Field("int", 30, "a slot's sensor must be stable this long", 1, 500),
         "pulse_ms": Field("int", 150, "how long the release actuator is on for one blast", 10, 2000),
-        "max_on_ms": Field("int", 500, "longest the actuator may ever stay on; the hardware ends a"
-                           " pulse there even if the daemon stalls", 10, 5000),
+        "max_on_ms": Field("int", 500, "longest the daemon keeps the actuator on. Only the one-shot in"
+                           " the wiring (wiring/heartbeat.svg) ends a pulse when the daemon stalls, is"
+                           " killed or the Pi freezes: without it a pin left high keeps the release"
+                           " energised until safe-off runs", 10, 5000),
         "rest_ms": Field("int", 1000, "the actuator stays off this long between pulses; a blast"
                          " decided sooner waits", 0, 60000),
         "settle_ms": Field("int", 400, "a slot still full this long after the release is jammed",

@@ -46,6 +46,7 @@ from .events import (
     Restore, Tick,
 )
 from .hardware import Hardware
+from .heartbeat import Heartbeat
 from .latch import Latch
 from .methods import refusal, render_safely, with_texts
 from .blaster import Release, SlotLevel
@@ -100,6 +101,7 @@ class Daemon:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
         self.hardware: Hardware | None = None
+        self.heartbeat: Heartbeat | None = None  # the driver's enable gate, toggled while the motor runs
         self.pin_factory: Any = None
         self.sim = None
         self.core: Launcher | None = None
@@ -179,6 +181,8 @@ class Daemon:
             return
         self.hardware = Hardware(self.config, factory)
         self.hardware.motor("stop", 0.0)
+        if self.hardware.has_heartbeat:
+            self.heartbeat = Heartbeat(self.loop, self.hardware.heartbeat)
         hopper = None
         if self.sim_mode:
             from .sim import SimulatedMechanism
@@ -250,6 +254,7 @@ class Daemon:
                 self.hardware.motor("stop", 0.0)
                 if self.latch is not None:
                     self.latch.motor_may_be_on(False)
+                self._still_heartbeat()
         except BaseException as exc:
             try:
                 log.critical("the stop could not be applied (%s: %s): ending now, for safe-off to run",
@@ -258,6 +263,16 @@ class Daemon:
                     handler.flush()
             finally:
                 os._exit(EXIT_STOP_FAILED)
+
+    def _still_heartbeat(self) -> None:
+        """The heartbeat stops with the motor. A pin that cannot be written low stops toggling
+        all the same, and the gate's monostable runs out: no reason to end the process."""
+        if self.heartbeat is None:
+            return
+        try:
+            self.heartbeat.still()
+        except Exception:
+            log.exception("the heartbeat pin could not be set low; it no longer toggles")
 
     def _button_request(self, pressed: bool) -> int | None:
         """The API request behind a press edge: only the simulated button has one."""
@@ -363,6 +378,8 @@ class Daemon:
                     # Set first: a process that dies with the motor on comes back halted.
                     self.latch.motor_may_be_on(True)
                     hw.motor(action.direction, action.duty)
+                    if self.heartbeat is not None:
+                        self.heartbeat.run()
                 elif isinstance(action, Release):
                     hw.release(action.ms)
                 elif isinstance(action, DriverEnable):

@@ -115,9 +115,10 @@ def _explain(exc: Exception) -> str:
 
 
 class Hardware:
-    """The motor, driver standby, button, beam, lid, LED, chime and aim servo of one launcher.
+    """The motor, driver standby and heartbeat, button, beam, lid, LED, chime and aim servo of one launcher.
 
-    :param config: the checked configuration; optional pins (``motor_enable``, ``lid``, ``servo``)
+    :param config: the checked configuration; optional pins (``motor_enable``, ``motor_heartbeat``,
+        ``lid``, ``servo``)
         that are not fitted get no device.
     :param pin_factory: the gpiozero pin factory; :data:`None` means gpiozero's default.
     :raises HardwareError: a device could not be built; the message names the GPIO and its
@@ -133,7 +134,7 @@ class Hardware:
         self._motor_lock = threading.Lock()
         self._closed = False
         # Set before building so that close() can run after a failure half-way through.
-        self._forward = self._reverse = self._enable = None
+        self._forward = self._reverse = self._enable = self._heartbeat = None
         # Inputs whose device is active at the opposite of their logical level (see _build_input).
         self._inverted: dict[Any, bool] = {}
         pins = config.pins
@@ -149,6 +150,11 @@ class Hardware:
                 None
                 if pins.motor_enable is NOT_FITTED
                 else self._build("motor_enable", DigitalOutputDevice, initial_value=False)
+            )
+            self._heartbeat = (
+                None
+                if pins.motor_heartbeat is NOT_FITTED
+                else self._build("motor_heartbeat", DigitalOutputDevice, initial_value=False)
             )
             self._button = self._build_input("button")
             self._beam = self._build_input("beam")
@@ -284,6 +290,17 @@ class Hardware:
         if self._enable is not None:
             self._enable.value = bool(on)
 
+    @property
+    def has_heartbeat(self) -> bool:
+        """True when the driver's enable gate is fitted (``[pins] motor_heartbeat``)."""
+        return self._heartbeat is not None
+
+    def heartbeat(self, level: bool) -> None:
+        """Set the heartbeat pin (firmware/heartbeat.py toggles it); nothing without the pin."""
+        self._check_open()
+        if self._heartbeat is not None:
+            self._heartbeat.value = bool(level)
+
     def led(self, action: Led) -> None:
         """Show a :class:`~firmware.events.Led` action on the button LED.
 
@@ -356,8 +373,9 @@ class Hardware:
             for device in (self._forward, self._reverse):
                 if device is not None:
                     device.value = 0
-            if self._enable is not None:
-                self._enable.off()
+            for device in (self._enable, self._heartbeat):
+                if device is not None:
+                    device.off()
             for device in self._devices:
                 device.close()
             self._devices.clear()

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from firmware.blaster import Settings, build
-from firmware.config import build_config
+from firmware.config import PIN_KEYS, SCHEMA, build_config, load_config
 from firmware.errors import ConfigError
 
 
@@ -18,7 +18,7 @@ def test_defaults_are_the_launcher_and_a_four_slot_blaster():
     got = sections()
     assert got["device"].kind == "launcher"
     b = got["blaster"]
-    assert (b.slots, b.slot_pins, b.actuator, b.pulse_ms, b.max_on_ms) == (4, (5, 6, 19, 26), 18, 150, 500)
+    assert (b.slots, b.slot_pins, b.actuator, b.pulse_ms, b.max_on_ms) == (4, (5, 6, 16, 26), 22, 150, 500)
     config = build_config({})
     settings = Settings.from_sections(b, config.feedback, config.timing)
     assert settings == Settings()  # the core's defaults are the file's
@@ -28,7 +28,7 @@ def test_blaster_checks_apply_only_to_a_blaster():
     assert sections(blaster={"slots": 3})["blaster"].slots == 3  # a launcher ignores the mismatch
     with pytest.raises(ConfigError) as err:
         sections(device={"kind": "blaster"}, blaster={"slots": 3})
-    assert str(err.value) == ("blaster.toml: [blaster] slot_pins = [5, 6, 19, 26]: must list one GPIO per"
+    assert str(err.value) == ("blaster.toml: [blaster] slot_pins = [5, 6, 16, 26]: must list one GPIO per"
                               " slot (slots = 3), slot 1 first")
 
 
@@ -67,3 +67,19 @@ def test_build_uses_the_configured_profile_and_slots():
     b = sections(device={"kind": "blaster"}, blaster={"slots": 2, "slot_pins": [5, 6], "profile": "rising"})["blaster"]
     core = build(b, config.feedback, config.timing, random.Random(1), 0.0)
     assert core.get_status()["profile"] == "rising" and core.get_status()["slots"] == [False, False]
+
+
+def test_the_release_limit_says_what_really_ends_a_pulse():
+    # The daemon's thread times a pulse; a kill or a frozen kernel leaves the pin high, and only
+    # the one-shot in the wiring ends the pulse then.
+    doc = SCHEMA["blaster"]["max_on_ms"].doc
+    assert "one-shot" in doc and "wiring/heartbeat.svg" in doc and "safe-off" in doc
+    assert "the hardware ends a pulse there even if the daemon stalls" not in doc
+
+
+def test_no_default_pin_is_on_the_i2s_sound_interface():
+    # GPIO 18-21: the I2S speaker of a Pi 5 or a Zero 2 W.
+    config = load_config()
+    launcher = {getattr(config.pins, key) for key in PIN_KEYS}
+    blaster = {config.blaster.actuator, *config.blaster.slot_pins, config.pins.led, config.pins.chime}
+    assert not (launcher | blaster) & {18, 19, 20, 21}

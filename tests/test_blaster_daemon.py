@@ -15,7 +15,7 @@ from firmware.errors import ApiError
 
 # Its first insertion seldom fires (1 in 16): most tests see a card stay in its slot first.
 RISING = BLASTER + 'profile = "rising"\n'
-ACTUATOR = 18  # [blaster] actuator by default
+ACTUATOR = 22  # [blaster] actuator by default
 
 
 def insert_until_blast(running, limit=4):

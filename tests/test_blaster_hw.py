@@ -166,7 +166,7 @@ def test_the_hardware_ends_a_pulse_itself_at_max_on_ms(rig):
     r.hw.release(5000)  # asks far more than allowed: the device is cut at 20 ms
     assert r.hw.actuator_on
     # gpiozero's own thread times the pulse (that is the point): wait for that thread to end.
-    actuator = r.factory.pin(18)
+    actuator = r.factory.pin(22)
     thread = r.hw._actuator._blink_thread
     thread.join(2.0)
     assert not thread.is_alive() and actuator.state == 0
@@ -181,7 +181,7 @@ def test_close_turns_the_actuator_off_and_a_bad_pin_is_named():
     hw = BlasterHardware(config, factory)
     hw.release(100)
     hw.close()
-    assert factory.pin(18).state == 0
+    assert factory.pin(config.blaster.actuator).state == 0
     hw.release(0)  # off on a closed blaster is allowed
     with pytest.raises(HardwareError):
         hw.release(10)

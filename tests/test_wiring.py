@@ -68,7 +68,7 @@ def test_every_configured_pin_is_in_the_table_with_its_header_pin(generate):
     rows = table_rows((WIRING / "pins.md").read_text(encoding="utf-8"))
     assert list(rows) == list(PIN_KEYS)
     for key, (bcm, header, _, function, direction, pull) in rows.items():
-        assert int(bcm) == getattr(placed.pins, key)
+        assert int(bcm) == (getattr(placed.pins, key) or generate.DRAWN_ON[key])
         assert int(header) == generate.HEADER_PINS[int(bcm)]
         assert direction.startswith("output" if key not in ("button", "beam", "lid") else "input")
         assert ("*optional*" in function) == (getattr(load_config().pins, key) is None)
@@ -145,9 +145,10 @@ def test_the_driver_tables_and_the_driver_drawing_agree(generate):
         for name, chip_pins, goes_to, _ in rows:
             assert name in labels and chip_pins in labels, (board, name)
             assert goes_to.replace("`", "") in labels, (board, goes_to)
-    # Every motor pin of the config reaches an input of each chip.
+    # Every motor pin of the config reaches an input of each chip; the heartbeat reaches their
+    # STBY/nSLEEP through the enable gate (heartbeat.svg).
     for row in generate.pin_rows():
-        if row.key in MOTOR_PIN_KEYS:
+        if row.key in MOTOR_PIN_KEYS and row.key != "motor_heartbeat":
             assert labels.count(f"GPIO{row.bcm} · pin {row.header} ({row.key})") == 2
 
 
@@ -189,7 +190,7 @@ def test_the_readme_explains_pwma_nsleep_and_both_power_options():
         assert phrase in text, phrase
 
 
-@pytest.mark.parametrize("name", ["wiring.svg", "drivers.svg", "power.svg", "wiring-blaster.svg"])
+@pytest.mark.parametrize("name", ["wiring.svg", "drivers.svg", "power.svg", "wiring-blaster.svg", "heartbeat.svg"])
 def test_every_shape_starts_inside_its_drawing(name):
     """A part or label placed past the edge is cut off in every viewer."""
     root = ET.fromstring((WIRING / name).read_text(encoding="utf-8"))
@@ -235,3 +236,26 @@ def test_the_blaster_diagram_shows_every_pin_and_the_release_parts(generate):
     for part in ("Slot 1 card sensor", "Slot 4 card sensor", "Release (solenoid)", "N-MOSFET", "100 Ω",
                  "10k", "flyback diode", "Button LED", "Buzzer", "common ground"):
         assert part in labels, part
+
+
+def test_the_gate_drawing_shows_both_monostables_on_their_pins(generate):
+    labels = svg_labels("heartbeat.svg")
+    rows = {row.key: row for row in generate.pin_rows()}
+    actuator = next(row for row in generate.blaster_rows() if row.key == "[blaster] actuator")
+    for row in (rows["motor_heartbeat"], rows["motor_enable"], actuator):
+        assert generate.pin_label(row) in labels, row
+    for part in ("74HC123 (half 1)", "74HC123 (half 2)", "1B (pin 2)", "1CLR (pin 3)", "1Q (pin 13)",
+                 "STBY / nSLEEP", "2B + 2CLR (pins 10, 11)", "2Q (pin 5)", "MOSFET", "150 kΩ", "1 µF",
+                 "≈ 75 ms", "56 kΩ", "10 µF", "≈ 280 ms", "100 nF"):
+        assert part in labels, part
+    # The drawn times are what the docs compute, and they hold the issue's bounds: the driver
+    # off within 100 ms of the last edge, the one-shot between the shipped pulse_ms and max_on_ms.
+    from firmware.heartbeat import HALF_PERIOD_S
+
+    gate_ms, one_shot_ms = (int(times["tw"].removesuffix(" ms")) for times in (generate.GATE, generate.ONE_SHOT))
+    assert 2 * (2 * HALF_PERIOD_S * 1000) < gate_ms <= 100, "two heartbeat periods late still hold the gate"
+    blaster = load_config().blaster
+    assert blaster.pulse_ms < one_shot_ms <= blaster.max_on_ms
+    build = (ROOT / "docs" / "build.md").read_text(encoding="utf-8")
+    for phrase in ("0.5 × 150 kΩ × 1 µF = 75 ms", "0.5 × 56 kΩ × 10 µF = 280 ms"):
+        assert phrase in build, phrase

@@ -1,5 +1,5 @@
-"""Write wiring/pins.md and the wiring drawings (wiring.svg, drivers.svg, power.svg), and the card
-blaster's variant (pins-blaster.md, wiring-blaster.svg) for ``[device] kind = "blaster"``.
+"""Write wiring/pins.md and the wiring drawings (wiring.svg, drivers.svg, power.svg, heartbeat.svg),
+and the card blaster's variant (pins-blaster.md, wiring-blaster.svg) for ``[device] kind = "blaster"``.
 
 The pin map lives in one place, firmware/config.py, and every input's pull in firmware/pins.py.
 Run `.venv/bin/python wiring/generate.py` after changing a default pin; tests/test_wiring.py
@@ -27,6 +27,24 @@ HAT_EEPROM_PINS = (0, 1)
 
 # Outputs that run PWM in the firmware (motor speed, LED brightness, servo position).
 PWM_KEYS = {"motor_forward", "motor_reverse", "led", "servo"}
+# Where the drawings put an optional pin that simulation does not place (it has no simulated part).
+DRAWN_ON = {"motor_heartbeat": 26}
+
+# GPIO 18-21 carry I2S sound (BCLK, LRCLK, DIN, DOUT): a speaker HAT or I2S amplifier of a Pi 5 or
+# a Zero 2 W (neither has an analogue jack) takes them; the defaults leave them free.
+I2S_NOTE = (
+    "GPIO 18, 19, 20 and 21 are the I2S sound interface (clock, frame, data in, data out): a Pi 5",
+    "and a Zero 2 W have no analogue audio, so launcher-voice's speaker there is an I2S HAT or",
+    "amplifier on these pins, or USB. The defaults keep them free; do not move a pin onto them",
+    "if the speaker is I2S.",
+)
+
+# The enable gate and the release's one-shot: one 74HC123 (dual retriggerable monostable) at 3.3 V,
+# tW = K x R x C with K about 0.5 at 3.3 V (the datasheet: 0.55 at 5 V, 0.48 at 2 V). docs/build.md
+# has the reasoning behind each time.
+GATE_CHIP = "74HC123"
+GATE = {"r": "150 kΩ", "c": "1 µF", "tw": "75 ms"}
+ONE_SHOT = {"r": "56 kΩ", "c": "10 µF", "tw": "280 ms"}
 
 
 @dataclass(frozen=True)
@@ -49,13 +67,15 @@ def pull_prose(config: Config, key: str) -> str:
 
 def pin_rows(config: Config | None = None) -> list[PinRow]:
     """One row per pin (of the defaults unless given a config); optional devices that are not
-    fitted are shown on the pins that simulation gives them."""
+    fitted are shown on the pins that simulation gives them, or on :data:`DRAWN_ON`'s."""
     config = config if config is not None else load_config()
     placed = with_sim_devices(config)
     rows = []
     for key in PIN_KEYS:
         field = SCHEMA["pins"][key]
         bcm = getattr(placed.pins, key)
+        if bcm is NOT_FITTED:
+            bcm = DRAWN_ON[key]
         optional = getattr(config.pins, key) is NOT_FITTED
         if key in INPUT_KEYS:
             direction, pull = "input", pull_prose(config, key)
@@ -95,7 +115,7 @@ def driver_pins(config: Config | None = None) -> dict[str, list[DriverPin]]:
     stby_why = (
         "high = run; 10 kΩ to GND holds standby while the Pi pin floats" if enable_fitted
         else "motor_enable is not fitted: tie to 3V3 (the input pull-downs still hold the motor off)"
-    )
+    ) + f"; with the enable gate (motor_heartbeat) from the {GATE_CHIP}'s 1Q instead: heartbeat.svg"
     tb6612 = [
         DriverPin("AIN1", "21", "motor_forward", "PWM forward; 10 kΩ to GND"),
         DriverPin("AIN2", "22", "motor_reverse", "PWM reverse; 10 kΩ to GND"),
@@ -178,6 +198,13 @@ def pins_markdown(rows: list[PinRow], config: Config | None = None) -> str:
         "",
         "Motor pins must not be GPIO 0-8: those are pulled up at power-on and would run the motor",
         "while the Pi boots (the configuration refuses them).",
+        "",
+        "`motor_heartbeat` (optional, drawn on GPIO 26) feeds the driver's enable gate, half of a",
+        f"{GATE_CHIP} whose output drives STBY/nSLEEP in place of `motor_enable`",
+        "([heartbeat.svg](heartbeat.svg), docs/build.md): the driver runs only while the daemon's loop",
+        "toggles it. Without the gate leave it `false` and wire STBY/nSLEEP to `motor_enable`.",
+        "",
+        *I2S_NOTE,
         "",
         f"Free GPIOs: {free}. GPIO 0 and 1 are kept for HAT ID EEPROMs.",
     ]
@@ -315,6 +342,13 @@ PARTS = (
         "Launch button with LED",
         ("button to GND", "LED − to GND"),
         (("button", "switch"), ("led", "LED +")),
+    ),
+    Part(
+        "Driver enable gate",
+        (f"{GATE_CHIP}, one half: heartbeat.svg", "its 1Q drives STBY / nSLEEP,",
+         "motor_enable its 1CLR"),
+        (("motor_heartbeat", "1B (pin 2)"),),
+        optional=True,
     ),
     Part("Buzzer", ("active, 3-5 V: + to 5V (pin 2)", "NPN: 2N2222 or BC337"), (("chime", ""),)),
     Part("Lid switch", ("closed while the lid is shut",), (("lid", "switch"),), optional=True),
@@ -591,12 +625,91 @@ def power_svg() -> str:
     return c.svg(1220, height, height - 14)
 
 
+# ---- the hardware gates: the driver's enable and the release's one-shot ------------------------
+
+
+def _gate_half(c: Canvas, y: int, half: int, inputs: list[tuple[str, str, str]], output: tuple[str, str],
+               timing: dict[str, str], notes: list[str]) -> int:
+    """One half of the 74HC123, its Pi wires on the left, its output on the right; the next free y.
+
+    ``inputs``: (Pi pin label, wire label, chip pins) of each input wire; ``output``: (the chip's
+    output pin, where it goes)."""
+    chip_x, chip_w = 560, 280
+    height = 70 + 40 * len(inputs) + 60
+    c.box(chip_x, y, chip_w, height, "part")
+    c.text(chip_x + 10, y + 22, f"{GATE_CHIP} (half {half})", "title")
+    c.text(chip_x + 10, y + 40, "VCC pin 16 to 3V3 (100 nF to GND), GND pin 8", "note")
+    ty = y + 70
+    for pi_label, wire, chip_pins in inputs:
+        c.text(PI_X + PI_W - 130, ty + 5, pi_label, "label")
+        c.dot(PI_X + PI_W, ty)
+        c.line([(PI_X + PI_W, ty), (chip_x, ty)], "wire")
+        c.text(PI_X + PI_W + 20, ty - 6, wire, "wirelabel")
+        c.resistor_to_ground(chip_x - 60, ty, "10k")
+        c.text(chip_x + 10, ty + 5, chip_pins, "label")
+        ty += 40
+    c.text(chip_x + 10, ty + 5, f"{half}A (pin {1 if half == 1 else 9}) to GND", "label")
+    c.ground(chip_x - 20, ty)
+    c.line([(chip_x - 20, ty), (chip_x, ty)], "gnd")
+    out_y = y + 70
+    pin, goes_to = output
+    c.text(chip_x + chip_w - 90, out_y + 5, pin, "label")
+    c.line([(chip_x + chip_w, out_y), (chip_x + chip_w + 300, out_y)], "wire")
+    c.resistor_to_ground(chip_x + chip_w + 260, out_y, "10k")
+    c.text(chip_x + chip_w + 20, out_y - 8, goes_to, "wirelabel")
+    # The timing parts: R from 3V3 to Rext/Cext, C between Cext and Rext/Cext.
+    rc_y = out_y + 50
+    rext, cext = (15, 14) if half == 1 else (7, 6)
+    c.text(chip_x + chip_w + 20, rc_y, f"R {timing['r']}: 3V3 to pin {rext} (Rext/Cext)", "label")
+    c.text(chip_x + chip_w + 20, rc_y + 18, f"C {timing['c']}: pin {cext} (Cext) to pin {rext}", "label")
+    c.text(chip_x + chip_w + 20, rc_y + 36,
+           f"tW = 0.5 × {timing['r']} × {timing['c']} ≈ {timing['tw']}", "title")
+    bottom = y + height
+    for i, note in enumerate(notes):
+        c.text(PI_X, bottom + 22 + 18 * i, note, "note")
+    return bottom + 22 + 18 * len(notes) + 20
+
+
+def gate_svg(rows: list[PinRow], blaster: list[PinRow]) -> str:
+    """The driver's enable gate fed by the heartbeat, and the blaster's one-shot on its release."""
+    by_key = {row.key: row for row in rows}
+    actuator = next(row for row in blaster if row.key == "[blaster] actuator")
+    c = Canvas()
+    c.text(PI_X, 30, f"Hardware gates: one {GATE_CHIP} (dual retriggerable monostable) at 3.3 V;"
+           " parts, times and why: docs/build.md", "title")
+    c.text(PI_X, 50, "Each holds its output high only for tW after a rising edge of its input, so nothing"
+           " the Pi leaves behind", "note")
+    c.text(PI_X, 66, "(a stalled loop, a kill, a frozen kernel, a dead Pi, a pin stuck high or low) keeps it"
+           " on.", "note")
+    heartbeat, enable = by_key["motor_heartbeat"], by_key["motor_enable"]
+    c.text(PI_X, 90, "Launcher: the driver's enable (optional, [pins] motor_heartbeat)", "title")
+    y = _gate_half(
+        c, 110, 1,
+        [(pin_label(heartbeat), "motor_heartbeat (toggles)", "1B (pin 2)"),
+         (pin_label(enable), "motor_enable (or 3V3 if not fitted)", "1CLR (pin 3)")],
+        ("1Q (pin 13)", "to the driver's STBY / nSLEEP (not motor_enable)"), GATE,
+        ["A rising edge every 20 ms keeps 1Q high; none for 75 ms and the driver goes to standby: within"
+         " 100 ms of a stall, a freeze or a dead Pi. Still and low while the motor is off.",
+         "motor_enable low clears 1Q at once (the launcher asleep or halted). The DRV8833 board's own"
+         " pull-up on nSLEEP, if stiff, must go (wiring/README.md)."])
+    c.text(PI_X, y + 10, "Card blaster: the release's one-shot", "title")
+    y = _gate_half(
+        c, y + 30, 2,
+        [(pin_label(actuator), "[blaster] actuator", "2B + 2CLR (pins 10, 11)")],
+        ("2Q (pin 5)", "100 Ω to the release MOSFET's gate"), ONE_SHOT,
+        ["The pin rising starts 2Q for at most 280 ms (between pulse_ms, 150, and max_on_ms, 500); the pin"
+         " falling ends it at once (2CLR). A pin left high cannot keep the solenoid on.",
+         "A new pulse needs the pin low first: the daemon rests rest_ms between pulses."])
+    return c.svg(WIDTH, y + 30, y + 16)
+
+
 # ---- the card blaster ([device] kind = "blaster") ---------------------------------------------
 
 # What each of the blaster's pins drives or reads, in the table's words.
 BLASTER_KEYS = {"actuator": "[blaster] actuator", "led": "[pins] led", "chime": "[pins] chime"}
 BLASTER_FUNCTIONS = {
-    "actuator": "release: logic-level N-MOSFET gate (100 Ω in series, 10 kΩ to GND); high fires the blast",
+    "actuator": (f"release: through the one-shot ({GATE_CHIP} half 2, at most {ONE_SHOT['tw']} on: heartbeat.svg)"
+                 " to a logic-level N-MOSFET gate (100 Ω in series, 10 kΩ to GND); high fires the blast"),
     "led": "button LED (PWM), as on the launcher",
     "chime": "active buzzer, as on the launcher",
 }
@@ -652,6 +765,15 @@ def blaster_pins_markdown(rows: list[PinRow]) -> str:
         "release off while the Pi boots or the daemon is dead; the actuator must not be GPIO 0-8, which",
         "are pulled up at power-on (the configuration refuses them).",
         "",
+        f"The one-shot: half of a {GATE_CHIP} between the actuator pin and the gate resistor",
+        f"([heartbeat.svg](heartbeat.svg)). The pin rising turns the gate on for at most {ONE_SHOT['tw']}",
+        f"({ONE_SHOT['r']} × {ONE_SHOT['c']}), the pin falling turns it off at once. The daemon times each pulse",
+        "(`pulse_ms`, never past `max_on_ms`) in a thread of its own process, which a kill or a frozen",
+        "kernel stops with the pin high, and a Pi keeps a released pin at its last level: only the",
+        "one-shot ends that pulse, and safe-off (`ExecStopPost=`) then drives the pin low.",
+        "",
+        *I2S_NOTE,
+        "",
         "A broken sensor wire reads as an empty slot (the internal pull holds that level).",
         "",
         f"Free GPIOs: {free}. GPIO 0 and 1 are kept for HAT ID EEPROMs.",
@@ -674,13 +796,21 @@ def blaster_wiring_svg(rows: list[PinRow]) -> str:
         is_slot = row.key.startswith("[blaster] slot_pins")
         height = 66
         if row.key == "[blaster] actuator":
-            height = 150
+            height = 160
         elif row.key == "[pins] chime":
             height = 96
         c.box(PART_X, y, PART_W, height, "part")
         pi_rows.append((ty, pin_label(row)))
         c.line([(PI_X + PI_W, ty), (PART_X, ty)], "wire")
-        c.text(PI_X + PI_W + 20, ty - 6, f"{function} (GPIO{row.bcm})", "wirelabel")
+        if row.key == "[blaster] actuator":
+            # The one-shot between the pin and the gate ends a pulse without the daemon.
+            c.text(PI_X + PI_W + 20, ty - 18, f"{function} (GPIO{row.bcm})", "wirelabel")
+            c.box(PI_X + PI_W + 30, ty - 12, 90, 24, "part")
+            c.text(PI_X + PI_W + 36, ty + 4, f"{GATE_CHIP} 2B", "label")
+            c.text(PI_X + PI_W + 20, ty + 30, f"one-shot: 2Q on at most {ONE_SHOT['tw']}", "note")
+            c.text(PI_X + PI_W + 20, ty + 46, "(heartbeat.svg)", "note")
+        else:
+            c.text(PI_X + PI_W + 20, ty - 6, f"{function} (GPIO{row.bcm})", "wirelabel")
         if is_slot:
             slot = function.removeprefix("slot_pins (").removesuffix(")")
             c.text(PART_X + 150, y + 24, f"{slot.capitalize()} card sensor", "title")
@@ -693,6 +823,8 @@ def blaster_wiring_svg(rows: list[PinRow]) -> str:
             c.text(PART_X + 150, y + 62, "solenoid between V+ and drain", "note")
             c.text(PART_X + 150, y + 80, "flyback diode 1N4007 across it", "note")
             c.text(PART_X + 150, y + 98, "own supply: never the Pi's 5 V", "note")
+            c.text(PART_X + 150, y + 116, "gate from the one-shot's 2Q:", "note")
+            c.text(PART_X + 150, y + 134, "a pin left high cannot hold it on", "note")
             c.text(PART_X + 10, ty + 5, "gate", "label")
             # The pull-down at the gate, after the series resistor: it holds the gate low on its own.
             c.resistor_h(PART_X - 130, ty, "100 Ω")
@@ -739,6 +871,7 @@ def outputs() -> dict[Path, str]:
         HERE / "wiring.svg": wiring_svg(rows),
         HERE / "drivers.svg": drivers_svg(rows, config),
         HERE / "power.svg": power_svg(),
+        HERE / "heartbeat.svg": gate_svg(rows, blaster),
         HERE / "pins-blaster.md": blaster_pins_markdown(blaster),
         HERE / "wiring-blaster.svg": blaster_wiring_svg(blaster),
     }

@@ -34,15 +34,19 @@ def pytest_runtest_logreport(report):
             OUTCOMES[name] = OUTCOMES.get(name, True) and report.outcome == "passed"
 
 
+HEARTBEAT_LINE = 26  # [pins] motor_heartbeat of the test config
+
+
 def test_config(chip: rig.Chip, **timing) -> str:
-    """The config the service runs with in the tests: the chip, the lid and servo fitted, a
+    """The config the service runs with in the tests: the chip, the lid, servo and heartbeat fitted, a
     fixed burst sequence so that each press's count is known, no duty limit in the way of
     hundreds of presses, no sleep unless asked, and the motor at full duty: under TCG lgpio's
     software PWM stalls for milliseconds, so a 70 % line's low stretches could not be told from
     a stopped motor."""
     timing = {"sleep_after_s": 0, "max_duty": 1.0, "max_on_ms": 120000, **timing}
     lines = [
-        "[pins]", f"chip = {chip.number}", "lid = 22", "servo = 25", "",
+        # The heartbeat on a line no default uses: the gate it feeds is not in the VM, its toggling is.
+        "[pins]", f"chip = {chip.number}", "lid = 22", "servo = 25", f"motor_heartbeat = {HEARTBEAT_LINE}", "",
         "[motor]", "duty = 1.0", "",
         "[ejection]", 'profile = "fixed"', "sequence = [3, 0, 8, 1, 0, 12, 5]", "",
         "[timing]", *(f"{key} = {json.dumps(value)}" for key, value in timing.items()), "",

@@ -14,8 +14,10 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import statistics
 import time
+import tomllib
 
 import pytest
 
@@ -601,3 +603,140 @@ def test_scenario_11_a_restart_mid_deal_waits_for_a_press(chip, pins, mech):
     finally:
         rig.sh("launcherctl", "game", "abandon", check=False)
 
+
+# ---- 12-14: outside the software (issue 20) --------------------------------------------------
+
+MOVING_KEYS = ("motor_forward", "motor_reverse", "motor_enable", "motor_heartbeat")
+
+
+def changes(chip: rig.Chip, line: int, window: float) -> list[float]:
+    """perf_counter() of every change of the line's value seen in window seconds of reads."""
+    end, seen = time.perf_counter() + window, []
+    last = chip.value(line)
+    while (now := time.perf_counter()) < end:
+        value = chip.value(line)
+        if value != last:
+            seen.append(now)
+            last = value
+    return seen
+
+
+def safe_off_line(since: float, timeout: float = 60) -> str:
+    """The journal's safe-off line (which pins it drove low) of the first safe-off after since."""
+    rig.safe_off_logged_after(since, timeout)
+    for line in rig.journal("-u", "launcherd", "-g", "safe-off: motor pins driven low").splitlines():
+        try:
+            if float(line.partition("]")[0].strip("[ ")) >= since:
+                return line
+        except ValueError:
+            continue
+    raise AssertionError("no safe-off line after the kill")
+
+
+def killed_and_restarted(pid: int) -> None:
+    """After a kill: the service systemd restarted, then what a restart may leave waiting (a
+    latched halt, a hold) let go as a person would, so that the next scenario finds it ready."""
+    rig.wait_for(lambda: rig.main_pid() not in (0, pid), 120, 0.2, "the restarted service")
+    rig.wait_for(lambda: rig.sh("systemctl", "is-active", "launcherd", check=False).stdout.strip() == "active",
+                 120, 0.2, "launcherd active (READY=1)")
+    status = rig.wait_for(lambda: _status_or_none(), 120, 0.2, "launcherd answering")
+    if status["state"] == "halted":
+        rig.api_call("system/reset")
+    if rig.status().get("pending"):
+        rig.api_call("launcher/resume")
+    wait_ready()
+
+
+def _status_or_none() -> dict | None:
+    try:
+        return rig.status()
+    except (OSError, ValueError, RuntimeError):
+        return None
+
+
+def test_scenario_12_the_heartbeat_stops_within_100_ms_of_sigstop(chip, pins, api):
+    heartbeat = pins["motor_heartbeat"]
+    idle = changes(chip, heartbeat, 0.5)
+    assert idle == [] and chip.value(heartbeat) == 0, "the heartbeat is still and low while the motor is off"
+    # A slow feed: any burst of the sequence then runs the motor half a second before its first card.
+    with rig.Mechanism(chip, pins["motor_forward"], pins["motor_reverse"], pins["beam"], feed_s=0.5) as mech:
+        press_until_motor_runs(chip, pins, api, mech)
+        running = changes(chip, heartbeat, 0.2)
+        pid = rig.main_pid()
+        stopped = time.perf_counter()
+        os.kill(pid, signal.SIGSTOP)
+        after = changes(chip, heartbeat, 0.5)
+        forward_held = chip.value(pins["motor_forward"])
+        rig.sh("systemctl", "kill", "-s", "KILL", "launcherd")
+    last_s = max(after, default=stopped) - stopped
+    FIGURES["scenario_12"] = {"heartbeat_changes_per_s_running": round(len(running) / 0.2),
+                              "stop_to_last_heartbeat_change_ms": round(last_s * 1e3, 1),
+                              "heartbeat_changes_after_stop": len(after),
+                              "forward_line_high_while_stopped": bool(forward_held)}
+    killed_and_restarted(pid)
+    assert len(running) >= 4, f"the heartbeat toggled {len(running)} times in 0.2 s of motor run"
+    assert last_s <= 0.1, f"the heartbeat changed {last_s * 1e3:.0f} ms after SIGSTOP"
+
+
+def test_scenario_13_safe_off_after_a_kill_drives_every_moving_pin_low(chip, pins, api):
+    # A stop that fails (sim/fault) exists only under --sim; on real lines the nearest is a process
+    # that dies with the motor on: safe-off must then claim every moving pin, the heartbeat too.
+    # gpio-sim drops a line to its pull when its process dies (a Pi keeps it), so the lines read
+    # low at once: what safe-off drove is read from its own line in the journal.
+    moving = [pins[key] for key in MOVING_KEYS]
+    with rig.Mechanism(chip, pins["motor_forward"], pins["motor_reverse"], pins["beam"], feed_s=0.5) as mech:
+        press_until_motor_runs(chip, pins, api, mech)
+        rig.wait_for(lambda: changes(chip, pins["motor_heartbeat"], 0.05), 5, 0.0, "the heartbeat toggling")
+        pid = rig.main_pid()
+        killed_at = rig.uptime()
+        rig.sh("systemctl", "kill", "-s", "KILL", "launcherd")
+        line = safe_off_line(killed_at)
+    low = {bcm: chip.value(bcm) == 0 for bcm in moving}
+    FIGURES["scenario_13"] = {"safe_off_line": line.partition("safe-off:")[2].strip(), "lines_low": low}
+    killed_and_restarted(pid)
+    for bcm in moving:
+        assert re.search(rf"\bGPIO {bcm}\b", line), (bcm, line)
+    assert all(low.values()), low
+
+
+def test_scenario_14_a_blaster_install_holds_and_drives_the_blasters_pins(chip):
+    boot = rig.Path("/boot/firmware/config.txt")
+    made_dir = not boot.parent.exists()
+    boot.parent.mkdir(parents=True, exist_ok=True)
+    boot.write_text("# config.txt of the system test: install.sh adds its block below\n")
+    rig.CONFIG.write_text(f'[pins]\nchip = {chip.number}\n[device]\nkind = "blaster"\n')
+    shipped = tomllib.loads((rig.CHECKOUT / "firmware" / "launcher.toml").read_text())
+    actuator = shipped["blaster"]["actuator"]
+    try:
+        started = time.monotonic()
+        result = rig.sh("runuser", "-u", "maker", "--", "sudo", "systemd/install.sh", cwd=rig.CHECKOUT,
+                        check=False, timeout=1800)
+        install_s = time.monotonic() - started
+        (rig.RESULTS / "install-blaster.log").write_text(result.stdout + result.stderr)
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+        block = boot.read_text().splitlines()
+        rig.wait_for(lambda: (_status_or_none() or {}).get("device") == "blaster", 120, 0.2, "the blaster answering")
+        pid = rig.main_pid()
+        killed_at = rig.uptime()
+        rig.sh("systemctl", "kill", "-s", "KILL", "launcherd")
+        line = safe_off_line(killed_at)
+        FIGURES["scenario_14"] = {"install_s": round(install_s, 1), "config_txt": block,
+                                  "safe_off_line": line.partition("safe-off:")[2].strip()}
+        assert f"gpio={actuator}=op,dl" in block, block
+        assert re.search(rf"\bGPIO {actuator}\b", line) and not re.search(r"\bGPIO 1[23]\b", line), line
+        assert chip.value(actuator) == 0
+        rig.wait_for(lambda: rig.main_pid() not in (0, pid), 120, 0.2, "the restarted blaster")
+    finally:
+        boot.unlink(missing_ok=True)
+        if made_dir:
+            boot.parent.rmdir()
+        write_config(chip)
+        restart_service_released()
+
+
+def restart_service_released() -> None:
+    """restart_service(), letting go of what a restart may leave waiting (killed_and_restarted)."""
+    pid = rig.main_pid()
+    rig.sh("systemctl", "reset-failed", "launcherd", check=False)
+    rig.sh("systemctl", "restart", "launcherd")
+    killed_and_restarted(pid)
