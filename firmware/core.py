@@ -14,12 +14,11 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
   Time never runs backwards: a ``now`` earlier than the last one seen is taken as the last one.
   An edge handed over late comes with ``at``, the pin backend's time of it: a beam block's length
   is measured between its two edges' ``at``, so a card whose edges both reach the driver late is
-  still as long as it was at the slot. The two timers that measure how long a level has lasted
-  run from ``at`` too, never earlier than ``now``: the button's debounce (a press is known once
-  its level has been steady long enough, not that long after Python got to the edge) and the
-  beam's jam (a card stuck ``jam_ms`` stops the motor then). Everything else (the other deadlines,
-  the motor's phases, the stall check) runs on ``now``, when the driver got the event: a late edge
-  must not cut a reverse pulse short or arm a deadline already past.
+  still as long as it was at the slot. The beam's jam timer runs from ``at`` too, never earlier
+  than ``now`` (a card stuck ``jam_ms`` stops the motor then). Everything else (the debounce, the
+  other deadlines, the motor's phases, the stall check) runs on ``now``, when the driver got the
+  event: a late edge must not cut a reverse pulse short or arm a deadline already past, and a
+  debounce timed from the backend's edge let a bounced press count twice on the VM's real lines.
 - Within one list of actions, device actions come before ``Emit`` events (each kind keeping its
   order), so a subscriber that hears of a state already finds the devices in it.
 - Debounce: a ``ButtonLevel`` change counts once the raw level has stayed the same for
@@ -724,7 +723,7 @@ class Launcher:
         if pressed:
             self._button_request = event.request
         # Every edge restarts the wait; an edge back to the debounced level cancels it.
-        self._button_deadline = self._since_edge(self._debounce_s, now) if pressed != self._button_stable else None
+        self._button_deadline = now + self._debounce_s if pressed != self._button_stable else None
         return self._trace(now, "button", level=pressed)
 
     def _since_edge(self, wait_s: float, now: float) -> float:
