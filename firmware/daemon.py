@@ -119,6 +119,9 @@ class Daemon:
         self.aim_angle: float | None = None
         self._led: Led | None = None
         self._shut_down = False
+        # Set on the way down: from then on nothing may start the motor again (a jam's reverse
+        # deadline or an edge that arrives while the API and the layers close).
+        self._stopping = False
         self._last_status_line = ""
         self.outcomes: OutcomeRecord | None = None  # launch outcomes, numbered, written off the loop
         self.latch: Latch | None = None  # what the next start must know: halt, motor on, on-time
@@ -371,6 +374,10 @@ class Daemon:
             if action == Motor("stop", 0.0) or action == Release(0):
                 self._stop_or_die(action)
                 continue
+            if self._stopping and (isinstance(action, (Motor, Release))
+                                   or action == DriverEnable(True)):
+                log.info("stopping: %r not applied", action)
+                continue
             try:
                 if isinstance(action, Persist):
                     self.latch.record(action.halt, action.on_time, action.at, self.loop.time())
@@ -568,10 +575,12 @@ class Daemon:
     # ---- run -----------------------------------------------------------------------------
 
     def request_stop(self) -> None:
+        self._stopping = True
         if self._stop is not None:
             self._stop.set()
 
     def _on_signal(self, sig: signal.Signals) -> None:
+        self._stopping = True
         self._safe_off()  # now, before anything else of the way down
         log.info("%s: motor stopped; stopping", sig.name)
         self.request_stop()
@@ -677,6 +686,7 @@ class Daemon:
         if self._shut_down:
             return
         self._shut_down = True
+        self._stopping = True
         if self.notifier is not None:
             self.notifier.stopping()
         self._safe_off()
