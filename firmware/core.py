@@ -469,6 +469,16 @@ class Launcher:
         actions.append(Emit("halted", {"reason": self._reason}))
         return self._persisting(_hardware_first(actions))
 
+    def stopping(self, now: float) -> list[Action]:
+        """The process is ending: the motor stops, and the run it was in goes into the on-time
+        record kept across the restart (a SIGTERM mid-run must not hand the next start a motor
+        that looks rested). The state is left as it is: nothing follows in this process."""
+        now = max(now, self._now)
+        self._now = now
+        actions = self._drive("stop", 0.0, now)
+        self._clear_motion()
+        return self._persisting(actions)
+
     def _persisting(self, actions: list[Action]) -> list[Action]:
         """``actions``, with a ``Persist`` after the devices' ones when the halt or the motor's
         on-time record changed: the next start must know both (firmware/latch.py)."""

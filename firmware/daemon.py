@@ -690,6 +690,8 @@ class Daemon:
         if self.notifier is not None:
             self.notifier.stopping()
         self._safe_off()
+        if self.latch is not None and self.core is not None:  # the launcher's core, not the blaster's
+            self._apply(self.core.stopping(self.loop.time()))  # the run's on-time into the latch
         if self._timer is not None:
             self._timer.cancel()
         for closer in self._closers:

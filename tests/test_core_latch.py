@@ -242,3 +242,15 @@ def test_after_a_restored_latch_nothing_starts_the_motor_until_a_reset_and_a_fre
         starts = [a for a in actions if isinstance(a, Motor) and a.direction != "stop"]
         assert not (starts and not (reset and fresh)), f"the motor started on {kind} {value}"
         assert not started or (reset and fresh)
+
+
+def test_a_process_stopping_mid_run_keeps_that_run_in_the_on_time_record():
+    rig = Rig(script=[30])
+    rig.send(Launch())
+    actions = rig.core.stopping(rig.now + 0.25)
+    assert actions[0] == Motor("stop")
+    kept = persisted(actions)
+    assert len(kept) == 1 and kept[0].halt is None, "a clean stop is no fault"
+    record = kept[0].on_time
+    assert abs(record.chain - 0.25) < 1e-9 and record.on_since is None
+    assert record.runs[-1] == (T0, T0 + 0.25)

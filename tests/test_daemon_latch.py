@@ -15,7 +15,7 @@ import pytest
 
 from conftest import BIN, MOTOR_LIMITS, DaemonProcess, ThreadDaemon
 from firmware.errors import ApiError
-from firmware.latch import FILENAME, SIZE
+from firmware.latch import FILENAME, SIZE, Latch
 
 SLOW = "[sim]\ncards_per_second = 5.0\nhopper = 500\n"
 MOTOR_PINS = (12, 13)  # [pins] motor_forward, motor_reverse
@@ -67,6 +67,22 @@ def test_a_kill_while_the_motor_runs_comes_back_halted_until_launcherctl_reset(t
         assert running.call("status/get")["state"] == "ready"
         assert [running.pin_state(pin) for pin in MOTOR_PINS] == [0, 0], "the reset itself moves nothing"
         assert running.call("launcher/press")["event"] == "launched"
+
+
+def test_a_sigterm_mid_run_comes_back_ready_with_that_runs_on_time_kept(tmp_path, daemon_process):
+    proc = daemon_process(SLOW)
+    with proc.client() as client:
+        client.send("launcher/feed", {"count": 200})
+        wait_status(proc, lambda s: s["motor"]["on"])
+        proc.process.terminate()
+        assert proc.process.wait(10) == 0
+    latch = Latch(proc.state_dir)  # what the next start reads
+    try:
+        assert latch.restored.halt is None, "a clean stop is no fault"
+        record = latch.restored.on_time
+        assert record is not None and record["chain"] > 0 and record["on"] is None and record["runs"], record
+    finally:
+        latch.close()
 
 
 def test_a_kill_while_idle_comes_back_ready(tmp_path, daemon_process):
