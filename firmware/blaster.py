@@ -47,7 +47,7 @@ from typing import Any, Callable, Mapping
 
 from .blast_policy import BlastPolicy, get_profile
 from .config import Section
-from .events import Chime, EStop, Emit, Led, Reset, SleepNow, Tick, Wake
+from .events import Chime, EStop, Emit, Led, Persist, Reset, Restore, SleepNow, Tick, Wake
 from .core import Logged
 from .i18n import Message, message
 
@@ -169,7 +169,7 @@ class Blaster:
         self._handlers: dict[type, Callable[[Any, float], list]] = {
             SlotLevel: self._on_slot, SlotLevels: self._on_levels, Tick: lambda event, now: [],
             EStop: lambda event, now: self.shutdown(str(event.reason), now), Reset: self._on_reset,
-            SleepNow: self._on_sleep_now, Wake: self._on_wake,
+            SleepNow: self._on_sleep_now, Wake: self._on_wake, Restore: self._on_restore,
         }
 
     # ---- the driver's interface ----------------------------------------------------------
@@ -207,6 +207,8 @@ class Blaster:
             empty = frozenset(s for s in self._blast.loaded if not self._full[s - 1])
             actions += self._confirm(empty, "halt")
         actions += self._enter(HALTED, now)
+        # Kept in the latch file: an e-stop or a fault is still there after a restart, until a reset.
+        actions.append(Persist(self._reason, None, now))
         actions.append(Emit("halted", {"reason": self._reason}))
         return _hardware_first(actions)
 
@@ -378,7 +380,13 @@ class Blaster:
         if self._state != HALTED:
             return self._refuse(event, message("refused_not_halted"))
         self._reason = None
-        return self._ready(now)
+        return _hardware_first(self._ready(now) + [Persist(None, None, now)])
+
+    def _on_restore(self, event: Restore, now: float) -> list:
+        """What the last run left in the latch file: a halt comes back halted with its reason.
+        The blaster keeps no on-time (its release is a pulse the hardware ends) and no "may be
+        on" flag: a restarted blaster fires only on a card put in, a person's own act."""
+        return [] if event.halt is None else self.shutdown(event.halt, now)
 
     def _go_to_sleep(self, at: float) -> list:
         return self._enter(SLEEPING, at)

@@ -225,7 +225,10 @@ class Daemon:
         config = self.config
         self.core = blaster.build(config.blaster, config.feedback, config.timing, random.Random(rng_seed),
                                   self.loop.time())
-        self._apply([Led("on", config.feedback.led_brightness)])
+        restored = self.latch.restored
+        if restored.halt is None:  # else it comes up halted, the alert showing
+            self._apply([Led("on", config.feedback.led_brightness)])
+        self.feed(Restore(restored.halt))
         # The blaster judges no length between two edges (its debounce runs from each edge's
         # arrival), so the backend's time of a slot edge is not passed on.
         self.hardware.watch(
@@ -624,8 +627,7 @@ class Daemon:
         sys.setswitchinterval(SWITCH_INTERVAL_S)
         try:
             self._lock_state_dir()
-            if not self.is_blaster:
-                self.latch = Latch(self.state_dir)  # read, and written whole, before any pin is claimed
+            self.latch = Latch(self.state_dir)  # read, and written whole, before any pin is claimed
             claim_socket_path(self.socket_path)  # before any pin is claimed
             self.outcomes = OutcomeRecord(self.state_dir)
             self._build()
@@ -690,7 +692,7 @@ class Daemon:
         if self.notifier is not None:
             self.notifier.stopping()
         self._safe_off()
-        if self.latch is not None and self.core is not None:  # the launcher's core, not the blaster's
+        if not self.is_blaster and self.core is not None:  # the blaster keeps no on-time
             self._apply(self.core.stopping(self.loop.time()))  # the run's on-time into the latch
         if self._timer is not None:
             self._timer.cancel()

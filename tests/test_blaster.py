@@ -8,7 +8,7 @@ from firmware.blast_policy import TRIGGER, BlastPolicy
 from firmware.blaster import (
     FIRING, HALTED, JAMMED, READY, SLEEPING, Blaster, Release, Settings, SlotLevel, SlotLevels,
 )
-from firmware.events import Chime, EStop, Emit, Led, Reset, SleepNow, Tick, Wake
+from firmware.events import Chime, EStop, Emit, Led, Persist, Reset, Restore, SleepNow, Tick, Wake
 
 DEBOUNCE = 0.030
 
@@ -158,6 +158,24 @@ def test_estop_turns_the_actuator_off_first_and_no_pulse_while_halted():
     assert rig.releases() == [150, 0]
     rig.feed(Reset())
     assert rig.status["state"] == READY
+
+
+def test_a_halt_is_kept_for_the_next_start_and_a_reset_clears_it():
+    rig = Rig(fires={1})
+    kept = [a for a in rig.feed(EStop("a hand at the slot")) if isinstance(a, Persist)]
+    assert [(p.halt, p.on_time) for p in kept] == [("a hand at the slot", None)]
+    cleared = [a for a in rig.feed(Reset()) if isinstance(a, Persist)]
+    assert [(p.halt, p.on_time) for p in cleared] == [(None, None)]
+
+
+def test_a_restored_halt_comes_up_halted_with_its_reason_and_never_fires():
+    rig = Rig(fires={1})
+    out = rig.feed(Restore({"id": "halted_after_crash"}))
+    assert out[0] == Release(0)
+    assert rig.status["state"] == HALTED and rig.status["reason"] == {"id": "halted_after_crash"}
+    rig.insert(1)
+    assert rig.releases() == [0] and rig.emits("ignored")[-1]["reason"] == HALTED
+    assert rig.feed(Restore(None)) == [] and rig.status["state"] == HALTED
 
 
 def test_a_pulse_cut_by_an_estop_still_rests_before_the_next():

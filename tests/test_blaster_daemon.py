@@ -95,6 +95,22 @@ def test_estop_halts_and_an_insertion_while_halted_never_fires(tmp_path):
     assert status["slots"] == [True, False, False, False] and status["cards_ejected"] == 0
 
 
+def test_an_estop_survives_a_restart_until_a_reset(tmp_path, daemon_process):
+    first = daemon_process(RISING)
+    first.call("system/estop", {"reason": "a hand at the slot"})
+    first.process.terminate()
+    assert first.process.wait(10) == 0
+    again = daemon_process(RISING)
+    status = again.call("status/get")
+    assert (status["state"], status["reason"]) == ("halted", "a hand at the slot")
+    assert again.call("sim/insert", {"slot": 1})["event"] == "ignored"
+    assert again.call("system/reset")["state"] == "ready"
+    again.process.terminate()
+    assert again.process.wait(10) == 0
+    third = daemon_process(RISING)
+    assert third.call("status/get")["state"] == "ready"
+
+
 def test_sleep_and_wake_and_an_insertion_wakes_it(tmp_path):
     with ThreadDaemon(tmp_path, BLASTER, seed=5) as running:
         assert running.call("launcher/sleep")["state"] == "sleeping"
