@@ -42,12 +42,14 @@ def test_config(chip: rig.Chip, **timing) -> str:
     fixed burst sequence so that each press's count is known, no duty limit in the way of
     hundreds of presses, no sleep unless asked, and the motor at full duty: under TCG lgpio's
     software PWM stalls for milliseconds, so a 70 % line's low stretches could not be told from
-    a stopped motor."""
+    a stopped motor. The reverse pulse likewise runs at full duty and for 150 ms (60 by default): a
+    guest vCPU busy with launcherd's end of a launch can keep the rig's mechanism thread from
+    sampling the lines for tens of milliseconds, and scenario 2 asks for every pulse to be seen."""
     timing = {"sleep_after_s": 0, "max_duty": 1.0, "max_on_ms": 120000, **timing}
     lines = [
         # The heartbeat on a line no default uses: the gate it feeds is not in the VM, its toggling is.
         "[pins]", f"chip = {chip.number}", "lid = 22", "servo = 25", f"motor_heartbeat = {HEARTBEAT_LINE}", "",
-        "[motor]", "duty = 1.0", "",
+        "[motor]", "duty = 1.0", "retract_duty = 1.0", "retract_ms = 150", "",
         "[ejection]", 'profile = "fixed"', "sequence = [3, 0, 8, 1, 0, 12, 5]", "",
         "[timing]", *(f"{key} = {json.dumps(value)}" for key, value in timing.items()), "",
     ]

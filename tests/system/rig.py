@@ -252,8 +252,9 @@ class Mechanism:
         running_for = 0.0
         last = on_since = time.perf_counter()
         while not self._stop.is_set():
-            # The reverse pulse is software PWM at 50 % for retract_ms: one read of it per window
-            # missed a whole pulse in about one launch in 60 (6 reads, each low half the time).
+            # The reverse pulse may be software PWM (50 % by default) for retract_ms: one read of
+            # it per window missed a whole pulse in about one launch in 60 (6 reads, each low half
+            # the time).
             highs = self.chip.highs_within((self.forward, self.reverse), self.period)
             on = self.forward in highs
             if self.reverse in highs:

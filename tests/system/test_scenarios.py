@@ -212,7 +212,12 @@ def test_scenario_2_bounced_presses_and_exact_counts_over_150_bursts(chip, pins,
             assert out == launched["requested"] + 1 and reaction > mech.feed_s, (launched, out, reaction)
             overshoots += 1
         if launched["cards"]:
-            rig.wait_for(lambda: mech.reverse_seen > reverse_before, 5, 0.01, "the reverse pulse")
+            try:
+                rig.wait_for(lambda: mech.reverse_seen > reverse_before, 5, 0.01, "the reverse pulse")
+            except AssertionError:
+                # Which ending it was (only a count or a timeout pulses) and what the model saw.
+                raise AssertionError(("no reverse pulse seen", launched, out, mech.runs[runs_before:],
+                                      rig.status()["state"])) from None
         cards += out
         bursts += out > 0
     # One press event per physical press, however it bounced.
