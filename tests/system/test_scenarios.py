@@ -446,12 +446,17 @@ def test_scenario_8_sleep_and_wake_on_the_real_lines(chip, pins, mech):
         restart_service()
         standby, led = pins["motor_enable"], pins["led"]
         assert chip.value(standby) == 1
-        slept = rig.wait_for(lambda: chip.value(standby) == 0, sleep_s + 60, 0.05, "the standby line low")
-        assert slept
-        led_share = chip.high_share(led, 0.5)
+        # Under TCG the start (the game layer's catch-up) can outlast sleep_after_s, and the lid
+        # levels wait_ready writes again read as a refill a moment later, which wakes the launcher:
+        # the LED is judged over a stretch the launcher slept through from end to end.
+        for _ in range(3):
+            rig.wait_for(lambda: chip.value(standby) == 0, sleep_s + 60, 0.05, "the standby line low")
+            led_share = chip.high_share(led, 0.5)
+            if chip.value(standby) == 0 and rig.status()["state"] == "sleeping":
+                break
         FIGURES["scenario_8_led_high_share_asleep"] = round(led_share, 3)
+        assert chip.value(standby) == 0 and rig.status()["state"] == "sleeping", "it never stayed asleep"
         assert led_share == 0, f"the LED line is high in {led_share:.0%} of reads while asleep"
-        assert rig.status()["state"] == "sleeping"
         ejected, model_cards = rig.status()["cards_ejected"], mech.cards
         bounce_press(chip, pins["button"])
         rig.wait_for(lambda: chip.value(standby) == 1, 30, 0.01, "the standby line high again")
