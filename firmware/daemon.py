@@ -119,8 +119,8 @@ class Daemon:
         self.aim_angle: float | None = None
         self._led: Led | None = None
         self._shut_down = False
-        # Set on the way down: from then on nothing may start the motor again (a jam's reverse
-        # deadline or an edge that arrives while the API and the layers close).
+        # Set on the way down: from then on nothing may start the motor again (a request the API
+        # had read, or a press whose edge arrives while the API and the layers close).
         self._stopping = False
         self._last_status_line = ""
         self.outcomes: OutcomeRecord | None = None  # launch outcomes, numbered, written off the loop
