@@ -317,9 +317,11 @@ def reset_after_crash() -> dict:
     wait_ready(states=("halted", *READY_STATES))
     came_back = rig.status()
     if came_back["state"] == "halted":
-        assert came_back["reason_object"] == {"id": "halted_after_crash"}, came_back
-        rig.sh("launcherctl", "reset")
+        rig.sh("launcherctl", "reset")  # first: whatever the reason, the next scenarios find it reset
         wait_ready()
+        # A process stopped by SIGSTOP is sent SIGCONT with systemd's abort: its loop may then see
+        # its own stall and latch "stalled" before the abort ends it. Either halt survived.
+        assert came_back["reason_object"]["id"] in ("halted_after_crash", "stalled"), came_back
     return came_back
 
 
