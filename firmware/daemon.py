@@ -625,6 +625,13 @@ class Daemon:
         self.loop.set_exception_handler(self._loop_exception)
         i18n.set_daemon_language(self.config.daemon.language)
         sys.setswitchinterval(SWITCH_INTERVAL_S)
+        # Before the socket answers: a stop signal from then on (a client that saw the socket,
+        # systemd) ends the daemon through its own way down, never by the signal's default death.
+        for sig in STOP_SIGNALS:
+            try:
+                self.loop.add_signal_handler(sig, self._on_signal, sig)
+            except (NotImplementedError, RuntimeError):
+                pass  # not the main thread (tests): request_stop() is the way out
         try:
             self._lock_state_dir()
             self.latch = Latch(self.state_dir)  # read, and written whole, before any pin is claimed
@@ -648,11 +655,6 @@ class Daemon:
             self._unlock_state_dir()
             i18n.set_daemon_language(None)
             raise
-        for sig in STOP_SIGNALS:
-            try:
-                self.loop.add_signal_handler(sig, self._on_signal, sig)
-            except (NotImplementedError, RuntimeError):
-                pass  # not the main thread (tests): request_stop() is the way out
         log.info("launcherd %s listening on %s (%s); game state in %s", __version__, self.socket_path,
                  "simulation" if self.sim_mode else "hardware", self.state_dir)
         if self.notifier is not None:

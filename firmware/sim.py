@@ -83,8 +83,11 @@ class KeptState:
         while True:
             self._changed.wait()
             self._changed.clear()
+            # Read before the write: a change kept while an older one was being written, just
+            # before close(), is written by the next round instead of being left behind.
+            closing = self._closing
             self._write_latest()
-            if self._closing:
+            if closing:
                 return
 
     def _write_latest(self) -> None:

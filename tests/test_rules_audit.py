@@ -25,7 +25,7 @@ def cards_out(running) -> int:
     return running.call("status/get")["sim"]["cards_out"]
 
 
-def settled(daemon, timeout: float = 20.0) -> dict:
+def settled(daemon, timeout: float = 60.0) -> dict:
     """``game/status`` once nothing is owed and the launcher's dealer has nothing to do (a daemon in
     a thread or a process: polled as ``ThreadDaemon.wait_for`` does)."""
     deadline = time.monotonic() + timeout
