@@ -243,3 +243,41 @@ def test_a_summary_logs_the_first_at_once_then_a_count_a_minute(caplog):
         summary.note("10.0.0.9", "refused again")
     assert [record.getMessage() for record in caplog.records][3:] == [
         "join codes refused: 30 more in the last 60 s, from 3 address(es)", "join codes refused: refused again"]
+
+
+def _raw_status(port: int, host: str, origin: str | None = None, method: str = "GET") -> int:
+    """The status of one request sent byte for byte (urllib and aiohttp refuse a malformed Host)."""
+    import socket
+
+    lines = [f"{method} /api/state HTTP/1.1", f"Host: {host}", "Connection: close", "Content-Length: 0"]
+    lines += [f"Origin: {origin}"] if origin is not None else []
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        return int(conn.makefile("rb").readline().split()[1])
+
+
+@pytest.mark.parametrize(("host", "origin", "expected"), [
+    ("[evil", None, 421),
+    ("evil]:80", None, 421),
+    ("127.0.0.1:port", None, 421),
+    ("evil@127.0.0.1", None, 421),
+    ("{here}", "http://[x", 403),
+    ("{here}", "http://127.0.0.1:port", 403),
+    ("{here}", "http://[::1", 403),
+])
+def test_a_malformed_host_or_origin_is_refused_precisely_without_a_traceback(stack, host, origin, expected):
+    host = host.format(here=f"127.0.0.1:{stack.port}")
+    assert _raw_status(stack.port, host, origin, "POST" if origin else "GET") == expected
+    assert _raw_status(stack.port, f"127.0.0.1:{stack.port}") == 200
+    log = stack.web_log()
+    assert "Traceback" not in log and "Error handling request" not in log, log
+
+
+def test_the_name_of_url_is_the_pages_own():
+    from controller.web.guard import HostRule
+
+    rule = HostRule(["http://table.example:8080/", "other.example"], names=set())
+    assert rule.allows("table.example:8080") and rule.allows("other.example")
+    assert not rule.allows("http") and not rule.allows("evil.example")
+    assert rule.same_origin("http://table.example:8080", "table.example:8080")
+    assert not rule.same_origin("http://table.example:port", "table.example:port")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import logging
+import re
 import secrets
 import socket
 import time
@@ -180,18 +181,46 @@ class ReadLimit:
         return 0.0
 
 
+# Never in a Host header nor an Origin's authority: a user name, a path, a query, a fragment, spaces.
+_NOT_IN_AUTHORITY = re.compile(r"[@/?#\\\s]")
+
+
+def _authority(authority: str) -> tuple[str, int | None] | None:
+    """``host[:port]`` (IPv6 in brackets) -> (the host, lower case, without a final dot; the port or
+    None); None when it is no authority at all (``[evil``, a port that is not a number, a path)."""
+    if _NOT_IN_AUTHORITY.search(authority):
+        return None
+    try:  # urlsplit raises ValueError for an unclosed bracket, .port for a port that is no number
+        parts = urlsplit(f"//{authority}")
+        port = parts.port
+    except ValueError:
+        return None
+    host = (parts.hostname or "").rstrip(".").lower()
+    return (host, port) if host else None
+
+
 def _bare_host(authority: str) -> str:
-    """``host[:port]`` (IPv6 in brackets) -> the host, lower case, without a final dot."""
-    host = urlsplit(f"//{authority}").hostname or ""
-    return host.rstrip(".").lower()
+    """``host[:port]`` -> the host (:func:`_authority`); "" when malformed."""
+    parts = _authority(authority)
+    return parts[0] if parts else ""
 
 
 def _port(authority: str, scheme: str = "http") -> int | None:
-    try:
-        port = urlsplit(f"//{authority}").port
-    except ValueError:
+    """The port of ``host[:port]``, the scheme's when none is given; None when malformed."""
+    parts = _authority(authority)
+    if parts is None:
         return None
-    return port if port is not None else {"http": 80, "https": 443, "ws": 80, "wss": 443}.get(scheme)
+    return parts[1] if parts[1] is not None else {"http": 80, "https": 443, "ws": 80, "wss": 443}.get(scheme)
+
+
+def _name_given(name: str) -> str:
+    """A name of ``--allow-host`` (``table.example``) or ``--url`` (``http://table.example:8080/``)."""
+    if "://" in name:
+        try:
+            name = urlsplit(name).netloc
+        except ValueError:
+            return ""
+    return _bare_host(name)
 
 
 def machine_names() -> set[str]:
@@ -211,7 +240,8 @@ class HostRule:
     misdirected request."""
 
     def __init__(self, extra: list[str] | tuple[str, ...] = (), names: set[str] | None = None):
-        self.names = (machine_names() if names is None else set(names)) | {_bare_host(n) for n in extra}
+        self.names = (machine_names() if names is None else set(names)) | {_name_given(n) for n in extra}
+        self.names.discard("")
 
     def allows(self, authority: str) -> bool:
         host = _bare_host(authority)
@@ -224,8 +254,13 @@ class HostRule:
             return host in self.names or host.endswith(".localhost")
 
     def same_origin(self, origin: str, host_header: str) -> bool:
-        """Whether a browser's ``Origin`` is this page: an allowed name on the port the request came to."""
-        parts = urlsplit(origin)
+        """Whether a browser's ``Origin`` is this page: an allowed name on the port the request came to.
+        A malformed ``Origin`` (``http://[x``) or ``Host`` is no origin of the page's."""
+        try:
+            parts = urlsplit(origin)
+        except ValueError:
+            return False
         if parts.scheme not in ("http", "https") or not parts.netloc:
             return False  # "null" (a sandboxed frame, a file), or not a web origin
-        return self.allows(parts.netloc) and _port(parts.netloc, parts.scheme) == _port(host_header)
+        theirs, ours = _port(parts.netloc, parts.scheme), _port(host_header)
+        return self.allows(parts.netloc) and theirs is not None and theirs == ours
