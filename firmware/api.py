@@ -20,6 +20,7 @@ import logging
 import math
 import os
 import pwd
+import re
 import socket
 import stat
 import struct
@@ -49,6 +50,10 @@ REQUIRED = object()
 # Whole numbers a parameter may carry: those a double holds exactly (every JSON reader agrees on
 # them). Past this no count, id or duration means anything, and SQLite's integers end at 2^63.
 INT_BOUND = 2**53
+# Lists and objects within each other in a request: a method's parameters are two or three deep (a
+# list of names in an object). A request far deeper is refused before anything walks it, as every
+# copy, check and encoding that recurses would overflow the stack somewhere near 1,000.
+MAX_NESTING = 32
 
 Handler = Callable[[dict[str, Any]], Any | Awaitable[Any]]
 
@@ -99,6 +104,44 @@ def _short(value: Any) -> str:
     except (RecursionError, ValueError):
         text = f"a {type(value).__name__} nested too deeply"
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def too_deep(value: Any, limit: int = MAX_NESTING) -> bool:
+    """Whether a JSON value holds lists and objects nested more than ``limit`` deep (the value itself
+    is level 1). Walked without recursion, and only as far as ``limit``: the value may be far deeper."""
+    waiting = [(value, 1)]
+    while waiting:
+        item, level = waiting.pop()
+        if not isinstance(item, (dict, list)):
+            continue
+        if level > limit:
+            return True
+        waiting.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item)
+                       if isinstance(child, (dict, list)))
+    return False
+
+
+# A string (with its escapes) or a bracket, in a JSON text: what nests and what merely looks like it.
+_STRING_OR_BRACKET = re.compile(rb'"(?:[^"\\]|\\.)*"|[][{}]')
+
+
+def _cut_deep(line: bytes, limit: int = MAX_NESTING) -> bytes:
+    """``line`` with every list or object nested deeper than ``limit`` replaced by ``null``: what
+    is left of a request too deep for ``json.loads`` (its id and method) can be read and answered."""
+    kept, depth, start, cut_from = [], 0, 0, None
+    for token in _STRING_OR_BRACKET.finditer(line):
+        bracket = token.group()
+        if bracket in (b"[", b"{"):
+            depth += 1
+            if depth == limit + 1:
+                cut_from = token.start()
+        elif bracket in (b"]", b"}"):
+            if depth == limit + 1 and cut_from is not None:
+                kept += [line[start:cut_from], b"null"]
+                start, cut_from = token.end(), None
+            depth -= 1
+    kept.append(line[start:])
+    return b"".join(kept)
 
 
 def _as_param(spec: Any) -> Param:
@@ -450,8 +493,16 @@ class ApiServer:
                 buffer = b""
 
     def _start_request(self, line: bytes, client: _Client) -> None:
+        deep = False
         try:
-            request = json.loads(line)
+            try:
+                request = json.loads(line)
+            except RecursionError:  # nested too deep for the parser: read what is left without the depths
+                request, deep = json.loads(_cut_deep(line)), True
+                # Only the method is named: like a line too long, a line the parser cannot read
+                # whole is answered with no id (what is left of the id may not be the client's).
+                if isinstance(request, dict):
+                    request["id"] = None
         except (ValueError, RecursionError):
             client.send_in_turn(_error(None, ApiError(ApiError.PARSE_ERROR, "not valid JSON")))
             return
@@ -467,6 +518,10 @@ class ApiServer:
             client.send_in_turn(_error(request_id, ApiError(
                 ApiError.INVALID_REQUEST, '"lang" is one of ' + ", ".join(i18n.LANGUAGES)
                                           + f", not {_safe_id(lang)!r}")))
+            return
+        if deep or too_deep(request.get("params")):
+            client.send_in_turn(_error(request_id, InvalidParams(
+                f"{method[:80]}: params hold lists or objects nested more than {MAX_NESTING} deep")))
             return
         if client.running() >= MAX_IN_FLIGHT and method not in UNLIMITED_METHODS:
             client.send_in_turn(_error(request_id, ApiError(

@@ -66,12 +66,26 @@ CLOSE_WAIT_S = 3.0
 
 
 def plain(value: Any) -> Any:
-    """A copy of a JSON-like value, for the other side: its own dicts and lists."""
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    return value
+    """A copy of a JSON-like value, for the other side: its own dicts and lists.
+
+    Copied without recursion: launcherd bounds the nesting of a request's params, but a value of any
+    depth must not overflow the stack here (it did at 500 levels, two frames a level)."""
+    if not isinstance(value, (dict, list, tuple)):
+        return value
+    copy: dict | list = {} if isinstance(value, dict) else []
+    waiting: list[tuple[Any, dict | list]] = [(value, copy)]
+    while waiting:
+        original, into = waiting.pop()
+        for key, item in (original.items() if isinstance(original, dict) else enumerate(original)):
+            if isinstance(item, (dict, list, tuple)):
+                inner: dict | list = {} if isinstance(item, dict) else []
+                waiting.append((item, inner))  # filled later: it is in its place already
+                item = inner
+            if isinstance(into, dict):
+                into[key] = item
+            else:
+                into.append(item)
+    return copy
 
 
 # A container with more items than this is encoded item by item (see _json).

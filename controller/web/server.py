@@ -29,6 +29,7 @@ from typing import Any
 import segno
 from aiohttp import WSMsgType, web
 
+from firmware.api import MAX_NESTING, too_deep
 from firmware.errors import ApiError
 from firmware.i18n import is_message
 from firmware.paths import client_socket
@@ -96,7 +97,8 @@ TEXTS = {
                        "fr": "une page d'un autre site ({origin}) ne peut pas agir sur la table"},
     "slow_body": {"en": "the request's body did not arrive within {seconds:.0f} s",
                   "fr": "le corps de la requête n'est pas arrivé en {seconds:.0f} s"},
-    "too_deep": {"en": "the body is nested too deeply", "fr": "le corps est imbriqué trop profondément"},
+    "too_deep": {"en": "the body is nested too deeply (lists and objects at most {levels} levels deep)",
+                 "fr": "le corps est imbriqué trop profondément (listes et objets sur {levels} niveaux au plus)"},
     "unreachable": {"en": "{reason}; reconnecting", "fr": "launcherd ne répond pas ({reason}) ; reconnexion"},
 }
 
@@ -381,9 +383,11 @@ class WebApp:
         try:
             body = json.loads(raw)
         except RecursionError:
-            raise _json_error(400, ApiError.PARSE_ERROR, own_text("too_deep", lang)) from None
+            raise _too_deep(lang) from None
         except ValueError:
             raise _json_error(400, ApiError.PARSE_ERROR, "the body is not valid JSON") from None
+        if too_deep(body):  # launcherd would refuse it too, but encoding it for the link would overflow first
+            raise _too_deep(lang)
         if not isinstance(body, dict):
             raise _json_error(400, ApiError.INVALID_PARAMS, "the body must be a JSON object of parameters")
         return body
@@ -523,6 +527,10 @@ def _json_error(status: int, code: Any, message: str, message_object: dict[str, 
         body["error"]["message_object"] = message_object
     kind = _ERRORS.get(status, web.HTTPInternalServerError)
     return kind(text=json.dumps({**body, **extra}), content_type="application/json", headers=headers)
+
+
+def _too_deep(lang: str) -> web.HTTPException:
+    return _json_error(400, ApiError.INVALID_PARAMS, own_text("too_deep", lang, levels=MAX_NESTING))
 
 
 def _unreachable(exc: DaemonDown, lang: str) -> web.HTTPException:
