@@ -338,6 +338,10 @@ _GAME: dict[str, Text] = {
     "draw_still_owed": _t(
         "%(player)s is still to be dealt %(cards)s of the last Draw card: those cards count in the"
         " score, deal them first", player="name", cards="cards"),
+    "deal_still_owed": _t(
+        "the round cannot end while the launcher deals: %(player)s is still owed %(cards)s. End it once"
+        " they are dealt (where the launcher waits, a press of the button goes on), or take back what"
+        " owes them with game undo", player="name", cards="cards"),
     "attack_still_owed": _t(
         "%(player)s still owes %(presses)s of the last-card attack: those cards count in the score,"
         " press them first", player="name", presses="presses"),

@@ -333,6 +333,8 @@ class GameService:
                                outcome_seq=outcome_seq)
         self.table = table
         self._deal_held = False  # the table moved on: what the round owes is dealt
+        if table.match_over:
+            self._stop_dealing()  # a match that is over deals nothing more (it owes nothing)
         self.daemon.publish("game/action", {"seq": seq, "match_id": self.match_id, "action": action})
         if action["type"] == "end_round" and not table.match_over:
             effects.append(wording.effect(says.dealing_advice(table.game.ruleset, len(table.game.players))))

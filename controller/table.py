@@ -225,16 +225,32 @@ def _next_round(table: Table, match: scores.MatchState, first_card: Any = None,
     return replace(table, game=state, match=match), _seat_effects(match, effects)
 
 
+def _dealing(table: Table) -> None:
+    """The dealer games: a round does not end while the launcher deals (the hands are not known
+    yet, and the cards under way would come out for a round that is over)."""
+    state = table.game
+    if state.ruleset in classic.RULESETS and state.queue and game.new_action():
+        owed = state.queue[0]
+        raise Refused(message("deal_still_owed", player=state.players[owed.seat], cards=owed.presses))
+
+
+def _over(table: Table) -> Table:
+    """A match that is over owes nothing: its last round's deals and presses are dropped, and
+    nothing is left to catch or to answer."""
+    return replace(table, game=replace(table.game, queue=(), catchable=None, awaiting=None))
+
+
 def _end_round(table: Table, p: dict[str, Any]) -> tuple[Table, Effects]:
     winner = _name(table, p["winner"])
     ejected = _ejected(table, winner)
+    _dealing(table)
     match = scores.end_round(table.match, winner, _hands(table, p["hands"]), ejected,
                              number=table.game.round_no)
     effects = _round_messages(table.match, match)
     if scores.scores(match)["match_over"]:
         if p["first_card"] is not None or p["color"] is not None:
             raise InvalidParams(message("no_next_round"))
-        return replace(table, match=match), effects
+        return _over(replace(table, match=match)), effects
     table, dealt = _next_round(table, match, p["first_card"], p["color"])
     return table, effects + dealt
 
@@ -243,7 +259,7 @@ def _edit_round(table: Table, p: dict[str, Any]) -> tuple[Table, Effects]:
     match = scores.edit_round(table.match, p["round"], _hands(table, p["hands"]))
     effects = [wording.said("round_corrected", round=p["round"])] + _round_messages(table.match, match)[1:]
     if scores.scores(match)["match_over"]:
-        return replace(table, match=match), effects
+        return _over(replace(table, match=match)), effects
     current = table.game
     same_round = (current.round_no == len(match.rounds) + 1
                   and list(current.players) == scores.seated(match)

@@ -355,3 +355,64 @@ def test_a_restarted_blaster_simulation_keeps_the_cards_in_its_slots(tmp_path):
         assert status["inserts"] == 0  # cards found in their slots are no insertions
     finally:
         daemon.kill()
+
+
+# ---- a match that is over deals nothing more (#21, second pass) ----------------------------------
+
+
+def idle_dealer(status) -> bool:
+    return status["dealer"]["current"] is None and not status["dealer"]["queued"]
+
+
+def jammed_deal(running) -> None:
+    """The next card sticks in the slot: the deal under way waits for it to be pulled out."""
+    running.wait_for(lambda s: s["state"] == "jammed")
+
+
+def test_end_round_while_the_launcher_deals_is_refused_with_what_to_do(tmp_path):
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        classic(running)
+        running.call("sim/jam")
+        play(running, "draw-two")  # Bob's 2: the first card sticks
+        jammed_deal(running)
+        error = refused(running.call, "game/end-round", {"winner": "Ann", "hands": {"Bob": 10, "Cy": 0}})
+        assert error.data["message_object"] == {"id": "deal_still_owed", "player": "Bob", "cards": 2}
+        assert error.message == ("the round cannot end while the launcher deals: Bob is still owed 2 cards."
+                                 " End it once they are dealt (where the launcher waits, a press of the button"
+                                 " goes on), or take back what owes them with game undo")
+        running.call("sim/clear")
+        running.wait_for(lambda s: s["pending"] is not None)
+        running.call("launcher/resume")
+        status = settled(running)
+        assert taken(status)["Bob"] == 9 and status["match"]["rounds_played"] == 0
+        assert cards_out(running) == 23
+
+
+def test_a_match_ended_by_a_correction_mid_deal_stops_the_deal_and_owes_nothing(tmp_path):
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        classic(running, target=100)
+        running.call("sim/jam")
+        running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 10, "Cy": 10}})  # round 2 is dealt
+        jammed_deal(running)  # its first card sticks
+        ended = running.call("game/edit-round", {"round": 1, "hands": {"Bob": 90, "Cy": 10}})
+        assert ended["match"]["match_over"] and ended["owed"] is None and ended["queue"] == []
+        running.wait_for(idle_dealer)  # the deal's dispense was cancelled
+        running.call("sim/clear")
+        status = running.wait_for(lambda s: s["state"] == "ready")
+        assert status["pending"] is None  # nothing waits for a press: there is nothing to deal
+        assert running.call("game/status")["owed"] is None
+        assert cards_out(running) == 22  # the first match's 21 and the stuck card, nothing after
+
+
+def test_an_abandoned_match_mid_deal_stops_the_deal(tmp_path):
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        classic(running)
+        running.call("sim/jam")
+        play(running, "draw-two")
+        jammed_deal(running)
+        running.call("game/abandon")
+        running.wait_for(idle_dealer)
+        running.call("sim/clear")
+        status = running.wait_for(lambda s: s["state"] == "ready")
+        assert status["pending"] is None and status["game"] is None
+        assert cards_out(running) == 22
