@@ -281,3 +281,63 @@ def test_the_name_of_url_is_the_pages_own():
     assert not rule.allows("http") and not rule.allows("evil.example")
     assert rule.same_origin("http://table.example:8080", "table.example:8080")
     assert not rule.same_origin("http://table.example:port", "table.example:port")
+
+
+def _restart_daemon(stack: Stack, state_dir: Path | None = None) -> None:
+    """launcherd stops and starts again (an update, a crash); launcher-web's link comes back."""
+    from stack import wait_until
+
+    stack.stop_daemon()
+    wait_until(lambda: stack.get("/api/state")[0] == 503, 15, "launcher-web never saw launcherd go")
+    if state_dir is not None:
+        stack.state_dir = state_dir
+    stack.start_daemon()
+    wait_until(lambda: stack.get("/api/state")[0] == 200, 15, "launcher-web never reached launcherd again")
+
+
+def test_a_phone_that_joined_keeps_playing_after_launcherd_restarts_while_a_guest_guesses(stack):
+    code = stack.code()
+
+    async def scenario():
+        async with _phone("127.0.0.9") as phone:
+            assert (await _post(stack.url, "/api/code/check", "", code, session=phone))[0] == 200
+            await asyncio.to_thread(_restart_daemon, stack)
+            assert await asyncio.to_thread(stack.code) == code  # the code outlives the restart
+            sources = [f"127.0.7.{n}" for n in range(1, 41) for _ in range(3)]
+            guesses = await asyncio.to_thread(_guesses, stack, code, sources)
+            played = await _post(stack.url, "/api/game/new", "", code, FOUR, session=phone)
+            async with phone.get(stack.url + "/api/qr.svg") as qr:  # the table display shows the QR again
+                return guesses, played, qr.status
+
+    guesses, played, qr = asyncio.run(scenario())
+    assert guesses.count(429) == len(guesses) - TABLE  # the table's limit is full
+    assert played[0] == 200, played
+    assert qr == 200
+
+
+def test_a_launcherd_back_with_another_code_ends_the_sessions(stack):
+    code = stack.code()
+
+    async def scenario():
+        async with _phone("127.0.0.9") as phone:
+            assert (await _post(stack.url, "/api/code/check", "", code, session=phone))[0] == 200
+            await asyncio.to_thread(_restart_daemon, stack, stack.dir / "another-state")
+            assert await asyncio.to_thread(stack.code) != code
+            return await _post(stack.url, "/api/game/new", "", None, FOUR, session=phone)
+
+    status, reply = asyncio.run(scenario())
+    assert status == 403 and reply["error"]["code"] == "join_code"
+
+
+def test_the_qr_code_of_a_phone_that_joined_needs_no_code_header(stack):
+    code = stack.code()
+
+    async def scenario():
+        async with _phone("127.0.0.9") as phone:
+            assert (await _post(stack.url, "/api/code/check", "", code, session=phone))[0] == 200
+            async with phone.get(stack.url + "/api/qr.svg") as response:
+                return response.status, response.headers.get("X-Page-Url", ""), await response.text()
+
+    status, url, svg = asyncio.run(scenario())
+    assert status == 200 and url.endswith(f"?code={code}") and svg.lstrip().startswith("<svg")
+    assert "Traceback" not in stack.web_log()

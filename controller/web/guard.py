@@ -107,6 +107,8 @@ class CodeGuard:
         self._by_address: OrderedDict[str, deque[Guess]] = OrderedDict()
         self._table: deque[Guess] = deque()
         self._sessions: OrderedDict[str, bytes] = OrderedDict()  # token -> the code it was granted for
+        # Codes whose sessions were made before launcherd went away: checked once more when it is back.
+        self._unconfirmed: set[bytes] = set()
 
     def _recent(self, guesses: deque[Guess]) -> deque[Guess]:
         while guesses and (guesses[0].right or self.clock() - guesses[0].at > WRONG_CODES_WINDOW_S):
@@ -153,9 +155,33 @@ class CodeGuard:
             return False
         return code is None or hmac.compare_digest(code.encode(), granted)
 
+    def session_code(self, token: str | None) -> str | None:
+        """The code a live session was granted for (the QR code of a phone that joined), else None."""
+        granted = self._sessions.get(token) if token else None
+        return granted.decode() if granted is not None else None
+
+    def suspend_sessions(self) -> None:
+        """launcherd went away (or came back): it may hold another code now. Every session stays,
+        but the code it was granted for must be checked once more (:meth:`unconfirmed_code`)."""
+        self._unconfirmed = set(self._sessions.values())
+
+    def unconfirmed_code(self, token: str | None) -> str | None:
+        """The code to check again before ``token``'s session may act, or None when it holds as it is."""
+        granted = self._sessions.get(token) if token else None
+        return granted.decode() if granted is not None and granted in self._unconfirmed else None
+
+    def confirm(self, code: str, valid: bool) -> None:
+        """launcherd's answer for a code sessions were granted for: they hold, or they all end."""
+        granted = code.encode()
+        self._unconfirmed.discard(granted)
+        if not valid:
+            for token in [token for token, theirs in self._sessions.items() if theirs == granted]:
+                del self._sessions[token]
+
     def end_sessions(self) -> None:
-        """The code was rotated (or launcherd came back): every phone must give the code again."""
+        """The code was rotated: every phone must give the code again."""
         self._sessions.clear()
+        self._unconfirmed.clear()
 
 
 class ReadLimit:

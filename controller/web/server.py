@@ -288,9 +288,13 @@ class WebApp:
         return choose_language(request.query.get("lang"), request.headers.get("Accept-Language"), self.lang)
 
     def _on_event(self, name: str, params: dict[str, Any]) -> None:
-        if name in ("game/code_changed", "link"):
-            # A rotated code cuts every phone off; a launcherd that comes back may hold another code.
-            self.guard.end_sessions()
+        if name == "game/code_changed":
+            self.guard.end_sessions()  # a rotated code cuts every phone off
+        elif name == "link":
+            # A launcherd that comes back may hold another code (or have rotated it while the link was
+            # down): each session's code is checked again, once and uncounted, before it acts. Ending
+            # them instead would send every phone to the guessing limit a guest may be filling.
+            self.guard.suspend_sessions()
         if name == "game/message":
             self._message_no += 1
             # The object, when the daemon sends one, so that each reader gets it in their language.
@@ -351,7 +355,12 @@ class WebApp:
         address = request.remote or "?"
         lang = self.language(request)
         code = request.headers.get(CODE_HEADER)
-        if self.guard.session_holds(request.cookies.get(SESSION_COOKIE), code):
+        token = request.cookies.get(SESSION_COOKIE)
+        granted = self.guard.unconfirmed_code(token)
+        if granted is not None:  # launcherd came back since this session was made: still that code?
+            answer = await self._call("game/code/check", {"code": granted}, lang)
+            self.guard.confirm(granted, bool(answer.get("valid")))
+        if self.guard.session_holds(token, code):
             return
         refused = f"refused {request.method} {request.path} from {address}"
         wait = self.guard.wait_s(address)
@@ -495,7 +504,9 @@ class WebApp:
         """The page's address with the code, as an SVG QR code; only for whoever has the code."""
         await self._require_code(request)
         base = self.public_url or f"{request.scheme}://{request.host}/"
-        url = f"{base}{'&' if '?' in base else '?'}code={request.headers[CODE_HEADER]}"
+        # A phone that joined may ask without the code in its header: its session's code is the table's.
+        code = request.headers.get(CODE_HEADER) or self.guard.session_code(request.cookies.get(SESSION_COOKIE))
+        url = f"{base}{'&' if '?' in base else '?'}code={code}"
         out = io.BytesIO()
         segno.make(url, error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False,
                                         dark="#000", light="#fff")
