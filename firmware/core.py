@@ -93,7 +93,7 @@ from __future__ import annotations
 import logging
 import math
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
 from .config import NOT_FITTED, Config
@@ -482,9 +482,12 @@ class Launcher:
     def _persisting(self, actions: list[Action]) -> list[Action]:
         """``actions``, with a ``Persist`` after the devices' ones when the halt or the motor's
         on-time record changed: the next start must know both (firmware/latch.py)."""
-        # Written as each run ends, not as it starts: a run the process did not live to end is
-        # the latch's own "motor may be on" flag, set by the driver around the motor's start.
-        record = replace(self._on_time.record(), on_since=None)
+        # Written as each run starts and as it ends: a run the process does not live to end
+        # (SIGKILL, a crash, a watchdog kill) is in the record with its start and the chain it
+        # continues, and the next start counts it as run until the core would have cut it
+        # (max_on_ms) or until that start, whichever is sooner (OnTimeRecord.from_ages). A store
+        # into the latch's mapping: no system call on the loop (firmware/latch.py).
+        record = self._on_time.record()
         kept = (self._reason if self._state == HALTED else None, record)
         if kept == self._persisted:
             return actions

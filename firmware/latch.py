@@ -12,12 +12,20 @@ process dies however it dies. A writer thread of its own ``msync``s the mapping 
 for a power cut.
 
 Layout (``SIZE`` bytes): ``MAGIC``; one byte "motor may be on" (0 or 1: a single store, never
-torn); two slots of ``SLOT_SIZE`` bytes, each ``seq`` (u64), payload length (u32), CRC-32 of
+torn); at ``START_AT`` the CLOCK_BOOTTIME at which that flag last went from 0 to 1 (a double;
+0: unknown), stored before the flag so that a flag of 1 always has its time; two slots of ``SLOT_SIZE`` bytes, each ``seq`` (u64), payload length (u32), CRC-32 of
 the payload (u32), the payload (JSON). A record goes into the slot not holding the newest one,
 payload first and its header last: a process killed between the two leaves the other slot as
 it was, and the newest slot whose CRC matches is the record. A file of another size, another
 magic, a flag byte other than 0 or 1, or no slot that checks out is damaged: the launcher comes
 up halted (``halted_latch_damaged``) and the file is written afresh.
+
+A run the process did not live to end: the core keeps each run's start in its record as the
+motor starts (``on``), and the next start counts it as run until the core would have cut it or
+until that start, whichever is sooner (``OnTimeRecord.from_ages``). The driver applies the motor
+before that record, so a kill in the microseconds between leaves the flag without a run on
+record; the flag's own start time then stands for it, the run taken as lasting until this start
+and continuing the chain on record (the conservative choice: nothing knows when the process died).
 
 Times: the loop's clock (CLOCK_MONOTONIC) starts again at every boot, so a record carries ages
 (seconds before it was written) with the boot's id and CLOCK_BOOTTIME at the write. After a
@@ -49,6 +57,8 @@ FILENAME = "launcher.latch"
 SIZE = 4096
 MAGIC = b"LCHLATCH\x00\x01"  # the name, and the layout's version
 FLAG_AT = len(MAGIC)
+START_AT = 16  # the motor's start (CLOCK_BOOTTIME) for the flag: 8 bytes, inside the header's 64
+_START = struct.Struct("<d")
 SLOTS_AT = 64
 SLOT_SIZE = (SIZE - SLOTS_AT) // 2
 _HEADER = struct.Struct("<QII")  # seq, payload length, CRC-32 of the payload
@@ -174,10 +184,26 @@ class Latch:
             log.error("launcherd ended while the motor may have been running: halted until reset")
             halt = i18n.message("halted_after_crash")
         on_time = None
-        if record.get("boot") == self._boot and self._boot and isinstance(record.get("on_time"), dict):
-            passed = max(0.0, self._clock() - float(record.get("at", 0.0)))
-            on_time = _grown(record["on_time"], passed)
+        if record.get("boot") == self._boot and self._boot:
+            now = self._clock()
+            passed = max(0.0, now - float(record.get("at", 0.0)))
+            ages = record.get("on_time")
+            on_time = _grown(ages if isinstance(ages, dict) else {}, passed)
+            if image[FLAG_AT] == 1 and on_time["on"] is None:
+                on_time = self._unrecorded_run(image, on_time, now)
         return Restored(halt=halt, on_time=on_time), seq
+
+    def _unrecorded_run(self, image: bytes, on_time: dict[str, Any], now: float) -> dict[str, Any]:
+        """The flag says the motor may have been on, and the record has no run under way: the
+        process died between the motor's start and its record. The flag's start time stands for
+        the run's, taken as run until now (when it ended is unknown) and as continuing the chain."""
+        (start,) = _START.unpack_from(image, START_AT)
+        if not 0.0 < start <= now:
+            return on_time  # a file of an older launcherd: no start time kept
+        ran = now - start
+        log.error("the motor's last run (started %.1f s ago) was not on record: counted as run until now", ran)
+        return {**on_time, "chain": on_time["chain"] + ran, "off": 0.0, "on": None,
+                "runs": on_time["runs"] + [[ran, 0.0]]}
 
     # ---- the loop's writes: stores into the mapping, no system call --------------------------
 
@@ -185,6 +211,9 @@ class Latch:
         """Set before the motor is started, cleared once a stop has been applied."""
         if self._map.closed:
             return  # the daemon has stopped: its last stop cleared the flag
+        if on and self._map[FLAG_AT] == 0:
+            # The start's time first, then the flag: a flag of 1 always has its start.
+            self._map[START_AT:START_AT + _START.size] = _START.pack(self._clock())
         self._map[FLAG_AT] = 1 if on else 0
         self._changed.set()
 
@@ -242,7 +271,7 @@ class Latch:
 
 
 def _grown(ages: dict[str, Any], passed: float) -> dict[str, Any]:
-    """The on-time record's ages, ``passed`` seconds later."""
+    """The on-time record's ages, ``passed`` seconds later (``{}``: the motor never ran)."""
     def older(value: Any) -> float | None:
         return None if value is None else float(value) + passed
     return {"chain": float(ages.get("chain", 0.0)), "off": older(ages.get("off")), "on": older(ages.get("on")),

@@ -144,6 +144,46 @@ def test_the_motor_rest_is_still_required_after_a_kill(tmp_path, daemon_process)
     assert 0 < refused.value.data["retry_after_s"] <= 5
 
 
+# One launch's worth of motor time per window: launch_timeout_ms + [motor] retract_ms (10) fills it.
+ONE_LAUNCH_PER_WINDOW = SLOW + "[timing]\nlaunch_timeout_ms = {ms}\nduty_window_s = {window}\nmax_duty = {share}\n"
+
+
+def refused_by_the_duty(proc: DaemonProcess) -> dict:
+    with pytest.raises(ApiError) as refused:
+        proc.call("launcher/feed", {"count": 200})
+    assert refused.value.code == ApiError.REFUSED
+    assert refused.value.data["message_object"]["id"] == "motor_duty_window", refused.value.data
+    return refused.value.data
+
+
+def test_a_run_a_kill_ended_midway_still_counts_in_the_duty_share_after_the_restart_and_reset(
+        tmp_path, daemon_process):
+    # A 5 s launch: the kill lands mid-run however slow the machine. The window holds one launch.
+    config = ONE_LAUNCH_PER_WINDOW.format(ms=5000, window=50, share=0.1002)
+    kill_with_the_motor_on(daemon_process(config))
+    image = (tmp_path / "state" / FILENAME).read_bytes()
+    assert image[10] == 1, "the motor's flag is set"
+    again = daemon_process(config)
+    assert status_of(again)["reason_object"] == {"id": "halted_after_crash"}
+    assert again.ctl("reset").returncode == 0
+    # Before the fix the killed run was in no record: the window looked empty and the feed ran.
+    data = refused_by_the_duty(again)
+    assert 0 < data["retry_after_s"] <= 50
+    status = status_of(again)
+    assert (status["state"], status["motor"]["on"]) == ("ready", False)
+
+
+def test_the_duty_share_carries_over_a_clean_restart(tmp_path, daemon_process):
+    config = ONE_LAUNCH_PER_WINDOW.format(ms=1000, window=10, share=0.101)
+    first = daemon_process(config)
+    assert first.call("launcher/feed", {"count": 200})["ended"] == "timeout"  # 1 s of the 1.01 s
+    assert first.terminate() == 0
+    again = daemon_process(config)
+    assert status_of(again)["state"] == "ready"
+    data = refused_by_the_duty(again)
+    assert 0 < data["retry_after_s"] <= 10
+
+
 @pytest.mark.parametrize("damage", ["garbage", "short", "checksum", "flag"])
 def test_a_damaged_latch_file_comes_up_halted_and_a_reset_writes_it_afresh(tmp_path, daemon_process, damage):
     first = daemon_process(SLOW)
