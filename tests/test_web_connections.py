@@ -99,3 +99,39 @@ def test_the_unit_raises_the_descriptor_limit():
     unit.optionxform = str
     unit.read(UNIT)
     assert int(unit["Service"]["LimitNOFILE"]) >= 8192
+
+
+def test_running_out_of_descriptors_is_logged_once_a_minute_with_a_count(caplog):
+    """The accept loop fails with EMFILE at every turn while descriptors are out: one line at once,
+    then one a minute with the count, never a traceback; any other failure goes to asyncio's handler."""
+    import errno
+    import logging
+
+    from controller.web.connections import Gate
+
+    now = [0.0]
+    gate = Gate(lambda: asyncio.Protocol(), limit=10, clock=lambda: now[0])
+
+    class Loop:
+        handed_on: list[dict] = []
+
+        def default_exception_handler(self, context: dict) -> None:
+            self.handed_on.append(context)
+
+    loop = Loop()
+    emfile = OSError(errno.EMFILE, "Too many open files")
+    with caplog.at_level(logging.WARNING, "launcher-web"):
+        for tenth in range(1_500):  # 150 s of failures, ten a second
+            now[0] = tenth / 10
+            gate.loop_exception(loop, {"message": "socket.accept() out of system resource",
+                                       "exception": emfile})
+        now[0] = 180.0
+        for summary in gate.summaries():  # the server flushes them every second
+            summary.flush()
+        gate.loop_exception(loop, {"message": "something else", "exception": ValueError("not ours")})
+    lines = [record.getMessage() for record in caplog.records]
+    assert lines == ["accepting connections failed: Too many open files (0 connections open)",
+                     "accepting connections failed: 599 more in the last 60 s, from 1 address(es)",
+                     "accepting connections failed: 600 more in the last 60 s, from 1 address(es)",
+                     "accepting connections failed: 300 more in the last 60 s, from 1 address(es)"], lines
+    assert [context["message"] for context in loop.handed_on] == ["something else"]

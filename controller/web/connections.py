@@ -15,10 +15,11 @@ import asyncio
 import errno
 import logging
 import resource
+import time
 from collections import Counter, OrderedDict
 from typing import Any, Callable
 
-from .guard import Summary
+from .guard import Clock, Summary
 
 log = logging.getLogger("launcher-web")
 
@@ -47,15 +48,16 @@ def connection_limit() -> int:
 class Gate:
     """The protocol factory handed to ``loop.create_server``: aiohttp's, wrapped."""
 
-    def __init__(self, factory: Callable[[], asyncio.Protocol], limit: int | None = None):
+    def __init__(self, factory: Callable[[], asyncio.Protocol], limit: int | None = None,
+                 clock: Clock = time.monotonic):
         self.factory = factory
         self.limit = connection_limit() if limit is None else limit
         self.per_address: Counter[str] = Counter()
         self.idle: OrderedDict[Connection, None] = OrderedDict()  # not in a request, oldest first
         self.by_transport: dict[Any, Connection] = {}
-        self.refused = Summary(log, "connections refused")
-        self.timed_out = Summary(log, "connections closed")
-        self.accept_errors = Summary(log, "accepting connections failed")
+        self.refused = Summary(log, "connections refused", clock)
+        self.timed_out = Summary(log, "connections closed", clock)
+        self.accept_errors = Summary(log, "accepting connections failed", clock)
 
     def __call__(self) -> "Connection":
         return Connection(self)
