@@ -118,9 +118,10 @@ class GameService:
         self._aim_next: tuple[int, int] | None = None  # (seat, seats) to turn to once it is done
         # An undo leaves what it took back owed again: nothing is dealt until a person moves on.
         self._deal_held = False
-        # launcherd (or the game layer) has just started: the first deal waits for a person's press,
-        # nobody may be at the launcher (the dealer's wait_press).
-        self._after_restart = False
+        # The next deal's dispense waits for a person's press (the dealer's wait_press): launcherd
+        # (or the game layer) has just started, or the last one was cut short by a halt or refused;
+        # nobody may be at the launcher, and a reset is no press.
+        self._wait_press = False
         self._dispensing: asyncio.Future | None = None  # the launcher/dispense under way, whoever asked
         self._drawing = False  # dealer mode: a draw's dispense is under way
         self._launcher_changed = asyncio.Event()  # a launcher state event came
@@ -273,7 +274,7 @@ class GameService:
         self._aim_at_turn()
         # What the log does not show dealt is dealt, unless an undo holds it, once a person presses.
         self._follow_deals()
-        self._after_restart = self._dealing is not None
+        self._wait_press = self._dealing is not None
 
     def _table(self) -> tables.Table:
         if self.table is None:
@@ -717,6 +718,7 @@ class GameService:
             raise
         except ApiError as exc:  # refused: the motor rests, the lid is open, halted...
             self.publish_message(says.deal_waits(player, says.reason(exc)))
+            self._wait_press = True  # what is left goes on at a person's press, not by itself
             await self._launcher_ready(exc.data.get("retry_after_s"))
             return 0
         cards = min(outcome.get("cards", 0), count)  # never above what is owed
@@ -730,6 +732,10 @@ class GameService:
                 return None
         if cards < count:
             self.publish_message(says.deal_short(player, cards, count, outcome.get("ended")))
+            if outcome.get("state") != "done":
+                # Abandoned by a halt (an e-stop, a fault) or failed: after the reset, the rest
+                # waits for a person's press (status pending), as after a restart (#20).
+                self._wait_press = True
             await self._launcher_ready(DEAL_RETRY_S)
         return cards
 
@@ -738,8 +744,8 @@ class GameService:
         replaced match lets its dispense finish, and nothing may queue behind it meanwhile."""
         while self._dispensing is not None and not self._dispensing.done():
             await asyncio.wait([self._dispensing])
-        params = {"count": count, "wait_press": self._after_restart}
-        self._after_restart = False
+        params = {"count": count, "wait_press": self._wait_press}
+        self._wait_press = False
         call = asyncio.ensure_future(self.daemon.call("launcher/dispense", params))
         self._dispensing = call
         return call

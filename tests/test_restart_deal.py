@@ -65,3 +65,31 @@ def test_a_kill_mid_deal_leaves_the_motor_off_until_a_reset_and_a_press(tmp_path
     assert status["presses"] == presses, "the press that let the deal go on was no launch"
     assert [p["cards_taken"] for p in status["game"]["players"]] == [7, 7, 7]
     assert sum(taken) < 21 and status["sim"]["cards_out"] - out == 21 - sum(taken)
+
+
+def test_a_deal_halted_by_an_estop_waits_after_the_reset_for_a_press(tmp_path):
+    """A halt abandons the deal's dispense; after the reset nothing comes out until a person
+    presses (status ``pending``), and then exactly the rest of the deal (#20)."""
+    with ThreadDaemon(tmp_path, SLOW) as running, running.client() as events:
+        events.call("events/subscribe")
+        running.call("game/new", {"rules": "classic", "players": PLAYERS.split(","),
+                                  "options": {"deal_pause_s": "0"}, "first_card": "5", "color": "red"})
+        running.wait_for(lambda s: s["motor"]["on"] and s["cards_ejected"] >= 2, timeout=30)
+        running.call("system/estop")
+        # The game has logged what the abandoned dispense gave, and said the deal is short.
+        next(m for m in events.messages() if m.get("event") == "game/message"
+             and m["params"]["message"]["id"] == "deal_short")
+        assert running.call("system/reset")["state"] == "ready"
+        status = running.wait_for(lambda s: s["pending"] is not None)
+        assert status["dealer"]["current"]["state"] == "waiting_press"
+        assert status["motor"]["on"] is False and running.pin_state(12) == 0
+        out, presses = status["sim"]["cards_out"], status["presses"]
+        taken = sum(p["cards_taken"] for p in status["game"]["players"])
+        assert 0 < taken < 21 and out in (taken, taken + 1)  # a card crossing at the halt may be uncounted
+
+        assert running.call("launcher/press")["event"] == "resume"  # a person presses: no launch
+        status = running.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None,
+                                  timeout=60)
+        assert [p["cards_taken"] for p in status["game"]["players"]] == [7, 7, 7]
+        assert status["sim"]["cards_out"] - out == 21 - taken
+        assert status["presses"] == presses, "the press that let the deal go on was no launch"
