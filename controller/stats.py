@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sqlite3
+import weakref
 from datetime import datetime
 from typing import Any, Iterable
 
@@ -52,9 +54,16 @@ def _seconds(start: str, end: str) -> float:
 
 
 class _Tally:
-    """The running figures of one match while its actions are replayed."""
+    """The running figures of one match while its actions are replayed.
 
-    def __init__(self, first: dict[str, Any], ts: str):
+    With ``journal``, every change to ``bursts`` (the one figure that grows with the match) is
+    journalled, so that :meth:`mark` is cheap (the table is immutable, the rest is small) and
+    :meth:`restore` goes back to a mark: how an undone action's figures go without a replay of
+    the whole match.
+    """
+
+    def __init__(self, first: dict[str, Any], ts: str, journal: bool = False):
+        self.journal: list[tuple[int | None, tuple[str, int] | None]] | None = [] if journal else None
         self.table, _ = tables.new_table(first)
         # Hits exist in the Attack rulesets only; blast and classic matches have no hits to send.
         ruleset_id = self.table.game.ruleset
@@ -91,7 +100,7 @@ class _Tally:
         figures = self.players[presser]
         figures["presses"] += 1
         figures["cards"] += cards
-        self.bursts[action.get("press_id")] = (presser, cards)
+        self._burst(action.get("press_id"), (presser, cards))
         figures["biggest_burst"] = max(figures["biggest_burst"], cards)
         self.dry[presser] = 0 if cards else self.dry[presser] + 1
         figures["longest_dry_streak"] = max(figures["longest_dry_streak"], self.dry[presser])
@@ -105,6 +114,39 @@ class _Tally:
                 self.pending.remove((owed, victim))
                 break
 
+    def _burst(self, press_id: int | None, value: tuple[str, int]) -> None:
+        if self.journal is not None:
+            self.journal.append((press_id, self.bursts.get(press_id)))
+        self.bursts[press_id] = value
+
+    def mark(self) -> dict[str, Any]:
+        """What :meth:`restore` needs to come back to the figures as they are now."""
+        return {"table": self.table, "players": {name: dict(f) for name, f in self.players.items()},
+                "dry": dict(self.dry), "launcher_dry": self.launcher_dry,
+                "longest_launcher_dry": self.longest_launcher_dry, "pending": list(self.pending),
+                "chain": None if self.chain is None else dict(self.chain),
+                "round_started": self.round_started, "rounds": list(self.rounds),
+                "journal": len(self.journal) if self.journal is not None else None}
+
+    def restore(self, mark: dict[str, Any]) -> None:
+        """Back to the figures of ``mark`` (the latest of the marks still to come back to)."""
+        while len(self.journal) > mark["journal"]:
+            press_id, previous = self.journal.pop()
+            if previous is None:
+                del self.bursts[press_id]
+            else:
+                self.bursts[press_id] = previous
+        self.table, self.launcher_dry = mark["table"], mark["launcher_dry"]
+        self.longest_launcher_dry, self.round_started = mark["longest_launcher_dry"], mark["round_started"]
+        self.players = {name: dict(f) for name, f in mark["players"].items()}
+        self.dry, self.pending, self.rounds = dict(mark["dry"]), list(mark["pending"]), list(mark["rounds"])
+        self.chain = None if mark["chain"] is None else dict(mark["chain"])
+
+    def forget_journal(self, length: int) -> int:
+        """Drop the first ``length`` journal entries (no mark left goes back that far)."""
+        del self.journal[:length]
+        return length
+
     def _late(self, presser: str, action: dict[str, Any]) -> None:
         cards = action["cards"]
         figures = self.players[presser]
@@ -113,7 +155,7 @@ class _Tally:
         self.dry[presser] = 0
         self.launcher_dry = 0
         owner, so_far = self.bursts.get(action.get("press_id"), (presser, 0))
-        self.bursts[action.get("press_id")] = (owner, so_far + cards)
+        self._burst(action.get("press_id"), (owner, so_far + cards))
         figures["biggest_burst"] = max(figures["biggest_burst"], so_far + cards)
 
     def _attack(self, before: games.GameState, after: games.GameState, by: str, card: str) -> None:
@@ -155,12 +197,12 @@ class _Tally:
                      key=lambda item: item[1], default=(None, 0))
         return {
             "ruleset": self.ruleset_id,
-            "players": self.players,
+            "players": {name: dict(figures) for name, figures in self.players.items()},
             "biggest_burst": {"player": biggest[0], "cards": biggest[1]} if biggest[1] else None,
             "longest_dry_streak": {"player": driest[0], "presses": driest[1]} if driest[1] else None,
             "launcher_longest_dry_streak": self.longest_launcher_dry,
-            "longest_mega_hit": self.chain,
-            "rounds": self.rounds,
+            "longest_mega_hit": None if self.chain is None else dict(self.chain),
+            "rounds": [dict(played) for played in self.rounds],
             "round_in_play": None if self.table.match_over else self.table.game.round_no,
             "match_over": self.table.match_over,
         }
@@ -211,16 +253,24 @@ def _winners(text: str | None) -> list[str]:
 def stats_of(store: Any, current: int | None, match_id: int | None = None) -> dict[str, Any]:
     """``game/stats``: one match (the table's by default) and the whole history, from the store.
 
-    Each match's figures are kept in the log (``Store.keep_figures``) until its actions change,
-    so only the matches changed since the last reading are replayed, not every match ever played.
+    Each finished or set-aside match's figures are kept in the log (``Store.keep_figures``) until
+    its actions change, so only the matches changed since the last reading are replayed, not every
+    match ever played. The table's own match changes at every action: its figures are kept up in
+    memory (:class:`_Live`), fed only the actions logged since the last reading.
     """
     records = store.matches()
     kept = store.figures("stats", [record.id for record in records])
+    lives = _lives(store)
     matches = []
     chosen = None
     for record in records:
         if record.id in kept:
             figures = kept[record.id]
+        elif record.id == current:
+            figures = _live(store, record.id).figures(store)
+        elif record.id in lives:  # the table's match until now: what it has, kept on disk
+            figures = lives.pop(record.id).figures(store)
+            store.keep_figures(record.id, "stats", figures)
         else:
             figures = _replayed_stats(store, record.id)
             store.keep_figures(record.id, "stats", figures)
@@ -245,15 +295,119 @@ def _replayed_stats(store: Any, match_id: int) -> dict[str, Any] | None:
         return None
 
 
-async def keep_missing_figures(store: Any) -> None:
+# ---- the table's match, kept up as its actions come in -------------------------------------
+
+MARK_EVERY = 256  # live actions between two marks: an undo replays at most this many (and what came after)
+MARKS = 16  # marks kept: undos reaching back further than MARKS * MARK_EVERY actions replay the match
+_CHUNK = 2000  # actions fed per turn of the game loop while catching up (keep_missing_figures)
+
+
+class _Live:
+    """One match's figures, kept up to date with its log by feeding only what is new.
+
+    The log only ever changes in two ways (``controller.store``): an action is appended (a higher
+    ``seq``), or the last live action is marked undone, which nothing makes live again. So the
+    live actions up to the last one fed are always a prefix of those fed, and the last live one
+    among them (one indexed look-up) says how many were undone: the figures go back to the latest
+    mark at or before it and the live actions after the mark are fed again. Undos reaching back
+    past every mark kept, or a match that cannot be replayed, start again from the ``new`` action.
+    """
+
+    def __init__(self, match_id: int) -> None:
+        self.match_id = match_id
+        self.tally: _Tally | None = None
+        self.fed = 0  # live actions fed, the opening one included
+        self.last_seq = 0  # the seq of the last one fed
+        self.marks: list[tuple[int, int, dict[str, Any]]] = []  # (fed, last_seq, _Tally.mark())
+        self.unreplayable = False
+
+    def catch_up(self, store: Any, limit: int | None = None) -> bool:
+        """Feed the actions logged since the last call (at most ``limit``); True when up to date."""
+        db = store._db  # the store's own reading connection, on this (the game layer's) thread
+        if self.tally is not None:
+            row = db.execute("SELECT MAX(seq) FROM actions WHERE match_id = ? AND undone = 0 AND seq <= ?",
+                             (self.match_id, self.last_seq)).fetchone()
+            if row[0] != self.last_seq:
+                self._rewind(row[0] or 0)
+        query = ("SELECT seq, ts, action FROM actions WHERE match_id = ? AND undone = 0 AND seq > ?"
+                 " ORDER BY seq")
+        args: tuple = (self.match_id, self.last_seq)
+        if limit is not None:
+            query += " LIMIT ?"
+            args += (limit,)
+        rows = db.execute(query, args).fetchall()
+        try:
+            for seq, ts, text in rows:
+                action = json.loads(text)
+                if self.tally is None:
+                    self.tally = _Tally(action, ts, journal=True)
+                else:
+                    self.tally.feed(action, ts)
+                self.fed += 1
+                self.last_seq = seq
+                if self.fed % MARK_EVERY == 0:
+                    self._mark()
+        except ApiError:
+            self.unreplayable = True
+            self.last_seq = rows[-1][0]
+        return limit is None or len(rows) < limit
+
+    def figures(self, store: Any) -> dict[str, Any] | None:
+        """The match's figures as its log says now (what :func:`match_stats` would replay)."""
+        self.catch_up(store)
+        if self.unreplayable or self.tally is None:
+            return None
+        return self.tally.result()
+
+    def _mark(self) -> None:
+        self.marks.append((self.fed, self.last_seq, self.tally.mark()))
+        if len(self.marks) > MARKS:
+            self.marks.pop(0)
+            dropped = self.tally.forget_journal(self.marks[0][2]["journal"])
+            self.marks = [(fed, seq, {**mark, "journal": mark["journal"] - dropped})
+                          for fed, seq, mark in self.marks]
+
+    def _rewind(self, last_live: int) -> None:
+        """The actions after ``last_live`` were undone: back to the latest mark at or before it."""
+        while self.marks and self.marks[-1][1] > last_live:
+            self.marks.pop()
+        if not self.marks or self.unreplayable:
+            self.__init__(self.match_id)  # type: ignore[misc]
+            return
+        self.fed, self.last_seq, mark = self.marks[-1]
+        self.tally.restore(mark)
+
+
+_LIVES: "weakref.WeakKeyDictionary[Any, dict[int, _Live]]" = weakref.WeakKeyDictionary()
+
+
+def _lives(store: Any) -> dict[int, _Live]:
+    """The matches kept up in memory for ``store`` (a reopened log starts afresh)."""
+    return _LIVES.setdefault(store, {})
+
+
+def _live(store: Any, match_id: int) -> _Live:
+    lives = _lives(store)
+    if match_id not in lives:
+        lives[match_id] = _Live(match_id)
+    return lives[match_id]
+
+
+async def keep_missing_figures(store: Any, current: int | None = None) -> None:
     """Replay the matches whose figures are not kept yet (a log written by an older version), one
-    at a time, the game loop answering between them: all at once, a 100,000-action log took
-    longer than the host waits for the loop's heartbeat, and the layer was restarted mid-way."""
+    at a time, and catch the table's match up (``current``) a slice at a time, the game loop
+    answering between them: all at once, a 100,000-action log took longer than the host waits
+    for the loop's heartbeat, and the layer was restarted mid-way."""
     records = store.matches()
     kept = store.figures("stats", [record.id for record in records])
+    lives = _lives(store)
     for record in records:
-        if record.id not in kept:
+        if record.id not in kept and record.id != current and record.id not in lives:
             store.keep_figures(record.id, "stats", _replayed_stats(store, record.id))
+            await asyncio.sleep(0)
+    if current is not None and current not in kept:
+        live = _live(store, current)
+        while not live.catch_up(store, _CHUNK):
             await asyncio.sleep(0)
 
 
@@ -263,7 +417,7 @@ def register_stats(daemon: Any, service: Any) -> None:
         if service.store is None:
             raise Unavailable(message("log_not_open", path=str(service.log_path)))
         try:
-            await keep_missing_figures(service.store)
+            await keep_missing_figures(service.store, service.match_id)
             return stats_of(service.store, service.match_id, params["match"])
         except sqlite3.DatabaseError as exc:
             raise Unavailable(message("log_unreadable", reason=str(exc))) from None
