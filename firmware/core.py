@@ -74,7 +74,10 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
   is no press: it emits ``resume`` (with every ``what``), clears the holds and runs no motor;
   ``Resume`` (the API's ``launcher/resume``) does the same, and is refused when nothing waits.
   ``pending`` events say each change. No press, launch or dispense starts the motor while the
-  beam is blocked (``ignored``, ``beam_blocked``): a hand or a card is in the slot.
+  beam is blocked (``ignored``, ``beam_blocked``): a hand or a card is in the slot. ``Jog`` and
+  ``Retract`` are refused then too (``refused_beam_blocked``), in every mode, and a jog or lone
+  pulse whose coast sees the beam blocked does not start (the jog ends ``cancelled``); with the lid
+  open they are refused by the state (``lid_open``).
 - Activity (for sleep) is every event but ``Tick``, and every state change.
 - LED: ``ready`` on at ``feedback.led_brightness``; flashes at full brightness (launching, jammed,
   empty, halted, after a dry press); ``sleeping`` and ``lid_open`` off.
@@ -886,6 +889,12 @@ class Launcher:
             assert self._after_coast is not None
             phase, direction, duty, seconds = self._after_coast
             self._after_coast = None
+            if self._launch is None and self._beam_blocked:
+                # A jog or a lone reverse pulse waited for its coast, and something came into the
+                # slot meanwhile: the motor does not start on it (Jog, Retract are refused so).
+                log.info("the beam was blocked during the coast: the %s does not start", phase)
+                self._phase = self._phase_end = None
+                return self._end_jog("cancelled")
             return self._run_phase(phase, direction, duty, seconds, at)
         if self._phase == _KICK:
             self._phase, self._phase_end = _RUN, None
@@ -1118,9 +1127,12 @@ class Launcher:
             return self._refuse(event, message("refused_ms"))
         if not _duty(event.duty):
             return self._refuse(event, message("refused_duty", minimum=MIN_DUTY))
-        if self._state not in (READY, EMPTY) or self._phase is not None:
+        # The lid open is the state lid_open (or halted): refused as such, and checked again here.
+        if self._state not in (READY, EMPTY) or self._phase is not None or self._lid_open:
             return self._refuse(event, message("refused_jog_state"))
-        if self._bench_block:
+        if self._beam_blocked:
+            # In every mode, not only bench: a finger or a card in the slot, and the motor would
+            # pull it in or push against it until jam_ms.
             return self._refuse(event, message("refused_beam_blocked"))
         if event.standby and not self._has_standby:
             return self._refuse(event, message("refused_no_standby"))
@@ -1178,8 +1190,11 @@ class Launcher:
         return actions
 
     def _on_retract(self, event: Retract, now: float) -> list[Action]:
-        if self._state != READY or self._phase is not None:
+        if self._state != READY or self._phase is not None or self._lid_open:
             return self._refuse(event, message("refused_retract"))
+        if self._beam_blocked:
+            # A finger or a card in the slot (a block not yet a jam, or a hand in bench mode).
+            return self._refuse(event, message("refused_beam_blocked"))
         if self._motor_cfg.retract_ms == 0:
             return self._refuse(event, message("refused_no_retract"))
         wait = self._on_time.wait(now, self._motor_cfg.retract_ms / 1000)

@@ -3,7 +3,8 @@
 A checker drives the core the way the daemon does (a Tick at every deadline on the way to the next
 event) and checks, after every call, what must hold whatever happens: motor limits, motor off in
 the states that forbid it, one ``launched`` per ``press``, every card attributed to one press, the
-status JSON. Timings are shrunk so that random waits cross every threshold.
+status JSON, and no motor start with the lid open or, outside a launch (a jog, a lone reverse
+pulse), with the beam blocked. Timings are shrunk so that random waits cross every threshold.
 """
 
 from __future__ import annotations
@@ -17,14 +18,14 @@ from hypothesis import strategies as st
 from firmware.config import build_config
 from firmware.core import STATES, Launcher
 from firmware.events import (
-    BeamLevel, ButtonLevel, Dispense, EStop, Emit, Launch, LidLevel, Motor, Reload, Reset, Retract,
+    BeamLevel, ButtonLevel, Dispense, EStop, Emit, Jog, Launch, LidLevel, Motor, Reload, Reset, Retract,
     SleepNow, Tick, Wake,
 )
 from firmware.ejection import Outcome
 
 EPS = 1e-6
 MOTOR_OFF_STATES = {"lid_open", "jammed", "sleeping", "halted"}
-IGNORED_REASONS = {"launching", "jammed", "lid_open", "halted", "sleeping", "beam_blocked"}
+IGNORED_REASONS = {"launching", "jammed", "lid_open", "halted", "sleeping", "beam_blocked", "jogging"}
 
 QUICK = {
     "timing": {"jam_ms": 200, "feed_timeout_ms": 300, "launch_timeout_ms": 600, "max_on_ms": 1000,
@@ -89,6 +90,7 @@ class Checker:
         self.motor_on_since: float | None = None
         self.motor_direction = "stop"
         self.beam_blocked = False
+        self.lid_open = False
         self.dead_time_s = config.motor.dead_time_ms / 1000
         self.last_run: tuple[str, float] | None = None  # the direction that ran last, and its stop
         self.next_card_at: float | None = None
@@ -108,6 +110,8 @@ class Checker:
                   and (deadline is None or deadline > self.now))
         if isinstance(event, BeamLevel):
             self.beam_blocked = bool(event.blocked)
+        if isinstance(event, LidLevel):
+            self.lid_open = bool(event.open)
         if shutdown is not None:
             actions = self.core.shutdown(shutdown, self.now)
         else:
@@ -161,6 +165,9 @@ class Checker:
     def _absorb(self, actions):
         kinds = [isinstance(a, Emit) for a in actions]
         assert kinds == sorted(kinds), "an event before a device action"
+        # A launch under way, or one these actions start (its press comes after the motor's start).
+        launching = len(self.launched) < len(self.presses) or any(
+            isinstance(a, Emit) and a.name == "press" for a in actions)
         for action in actions:
             if isinstance(action, Motor):
                 if action.direction == "stop":
@@ -174,6 +181,9 @@ class Checker:
                         assert coasted >= self.dead_time_s - EPS, f"reversed after {coasted * 1000:.1f} ms"
                     assert 0 < action.duty <= 1
                     if self.motor_on_since is None:
+                        assert not self.lid_open, "the motor started with the lid open"
+                        # A launch's own reverse pulse may start with its last card in the slot.
+                        assert launching or not self.beam_blocked, "the motor started with the beam blocked"
                         self.motor_on_since = self.now
                 if action.direction != "forward":
                     self.next_card_at = None
@@ -238,7 +248,7 @@ class Checker:
 KINDS = (
     ["card"] * 4 + ["button_down", "button_up"] * 3 + ["launch"] * 4 + ["dispense"] * 2
     + ["reset", "lid_open", "lid_close"] * 2
-    + ["beam_on", "beam_off", "reload", "estop", "sleep", "wake", "retract", "tick", "shutdown", "junk"]
+    + ["beam_on", "beam_off", "reload", "estop", "sleep", "wake", "retract", "jog", "tick", "shutdown", "junk"]
 )
 # Mostly quick succession (cards of one burst), sometimes long enough for every timer.
 WAITS = st.one_of(st.integers(0, 40), st.integers(0, 40), st.integers(0, 400), st.integers(0, 3000))
@@ -261,6 +271,7 @@ def apply(checker: Checker, kind: str, arg: int):
         "dispense": Dispense(arg % 8, "dispense"), "reload": Reload(arg * 4 - 8),
         "lid_open": LidLevel(True), "lid_close": LidLevel(False), "estop": EStop("test"),
         "reset": Reset(), "sleep": SleepNow(), "wake": Wake(), "retract": Retract(), "tick": Tick(),
+        "jog": Jog("forward" if arg % 2 else "reverse", arg * 5 + 5, 0.5),
         "junk": object(),
     }[kind])
 
