@@ -442,3 +442,93 @@ def test_what_waits_for_a_press_is_said_even_when_quiet():
         assert render(announcer.next(10.5), lang) == said
         announcer.launcher_event("pending", {"pending": None, "pending_text": None}, 11.0)
         assert announcer.next(11.0) is None
+
+
+def test_the_warm_up_prepares_phrases_as_they_will_be_said_shortened():
+    """A name longer than this launcher allows (an older log, another launcherd): the phrase is said
+    shortened, so it is rendered shortened ahead of time, or its file would never be used."""
+    from controller.voice.service import MAX_PHRASE_CHARS, shortened
+
+    long_name = "Bartholomew " * 20
+    status = {"players": [{"name": long_name}, {"name": "Cy"}], "turn": "Cy", "owed": None, "chain": None}
+    warmed = []
+
+    async def warm(texts):
+        warmed.extend(texts)
+
+    async def speak(text):
+        pass
+
+    async def main():
+        voice = Voice(Announcer(), "en", speak, warm)
+        await voice.listen(ScriptedConnection([status], []))
+        await asyncio.sleep(0)  # the warm-up runs in the background
+
+    asyncio.run(main())
+    said = shortened(render({"id": "voice_turn", "player": long_name}, "en"))
+    assert said in warmed and len(said) <= MAX_PHRASE_CHARS + 1
+    assert all(len(text) <= MAX_PHRASE_CHARS + 1 for text in warmed)
+
+
+def test_each_phrase_that_cannot_be_said_is_logged_once(caplog):
+    import logging
+
+    from controller.voice.announcer import ALERT, MOVE, Phrase
+
+    async def speak(text):
+        if "Bob" in text:
+            raise SpeechError(f"espeak-ng refuses {text!r}")
+
+    async def main():
+        voice = Voice(Announcer(), "en", speak)
+        for message, slot in [({"id": "voice_turn", "player": "Bob"}, MOVE),
+                              ({"id": "from_a_newer_version"}, MOVE),
+                              ({"id": "voice_turn", "player": "Bob"}, MOVE),  # again: not logged again
+                              ({"id": "from_a_newer_version"}, MOVE),
+                              ({"id": "voice_jam"}, ALERT),  # said
+                              ({"id": "voice_press_twice", "player": "Bob"}, MOVE),  # another phrase
+                              ({"id": "voice_turn", "player": None}, MOVE)]:  # a parameter missing
+            await voice.say(Phrase(message, 0.0, slot))
+
+    with caplog.at_level(logging.ERROR, "launcher-voice"):
+        asyncio.run(asyncio.wait_for(main(), 5))
+    lines = [record.getMessage() for record in caplog.records]
+    assert len(lines) == 4, lines
+    assert "Bob's move" in lines[0] and "from_a_newer_version" in lines[1]
+    assert "Bob, press twice" in lines[2] and "voice_turn" in lines[3]
+
+
+def test_the_speaking_loop_is_started_again_if_it_fails(monkeypatch, caplog):
+    import logging
+
+    from controller.voice import service
+
+    monkeypatch.setattr(service, "RESTART_SPEAKING_S", 0.0)
+    announcer = Announcer()
+    said = []
+    original = announcer.next_phrase
+    failed = []
+
+    def next_phrase(now):
+        if not failed:
+            failed.append(now)
+            raise RuntimeError("a bug in the announcer")
+        return original(now)
+
+    announcer.next_phrase = next_phrase
+
+    async def speak(text):
+        said.append(text)
+
+    async def main():
+        announcer.launcher_event("jammed", {}, asyncio.get_running_loop().time())
+        voice = Voice(announcer, "en", speak)
+        task = asyncio.ensure_future(voice.speak_for_good())
+        while not said:
+            await asyncio.sleep(0)
+        task.cancel()
+
+    with caplog.at_level(logging.ERROR, "launcher-voice"):
+        asyncio.run(asyncio.wait_for(main(), 5))
+    assert said == ["A card is stuck"]
+    assert any("starting it again" in record.getMessage() for record in caplog.records)

@@ -121,6 +121,23 @@ def test_a_jam_cuts_a_long_phrase_short(speaking):
     log.wait_for("cut \"Ann's move\" short for an alert")
 
 
+@pytest.mark.parametrize(("make_it", "alert"), [
+    (lambda client: (client.call("launcher/reload", {"cards": 0}), client.call("launcher/feed", {"count": 1})),
+     "The launcher is empty"),
+    (lambda client: client.call("system/estop", {"reason": "a hand in the slot"}),
+     "The launcher has stopped: see the table page"),
+], ids=["empty", "halted"])
+def test_an_empty_hopper_and_a_halt_cut_a_long_phrase_short(speaking, make_it, alert):
+    client, voice, log, played, _ = speaking
+    client.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Cy"]})
+    _said(played, "Ann's move")  # a minute long
+    started = time.monotonic()
+    make_it(client)
+    _said(played, alert, timeout=10)
+    assert time.monotonic() - started < 10
+    log.wait_for("cut \"Ann's move\" short for an alert")
+
+
 def test_phrases_that_cannot_be_said_are_logged_once_and_the_voice_goes_on(speaking):
     client, voice, log, played, tried = speaking
     for players in (["Bob", "Cy"], ["Cy", "Bob"], ["Dee", "Eve"], ["Eve", "Fay"]):
@@ -131,7 +148,8 @@ def test_phrases_that_cannot_be_said_are_logged_once_and_the_voice_goes_on(speak
     assert "Cy's move" in played.read_text()
     assert voice.poll() is None
     failures = [line for line in log.seen + list(log.lines.queue) if "could not say" in line]
-    assert len(failures) == 1, failures
+    # Once per phrase: Bob's (refused by espeak-ng) and Dee's (a broken file), each once.
+    assert len(failures) == 2 and "Bob's move" in failures[0] and "Dee's move" in failures[1], failures
     assert "Bob" not in played.read_text() and "Dee" not in played.read_text()
 
 
@@ -185,30 +203,34 @@ def test_a_flood_of_actions_is_not_followed_action_by_action_and_a_jam_after_it_
     directory = Path(tempfile.mkdtemp(prefix="voice-flood-", dir="/tmp"))
     flood = Flood(directory / "launcher.sock")
 
-    async def main() -> tuple[float, int]:
+    async def main() -> tuple[float, int, list[str]]:
         server = await asyncio.start_unix_server(flood.serve, str(flood.path))
         voice = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "controller.voice.service", "--mute", "--lang", "en",
             "--socket", str(flood.path), "--max-age", "30", cwd=ROOT,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        said: list[str] = []
         try:
-            async with asyncio.timeout(60):
-                while b"A card is stuck" not in await voice.stdout.readline():
-                    pass
+            await _read_until(voice.stdout, "A card is stuck", said, timeout=60)
             lag = time.monotonic() - flood.sent_all_at
             with open(f"/proc/{voice.pid}/status") as status:
                 rss_kb = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
-            return lag, rss_kb
+            # The table as it is at the end is said too, before the jam or after it: Cy's move.
+            if "Cy's move" not in said:
+                await _read_until(voice.stdout, "Cy's move", said, timeout=10)
+            return lag, rss_kb, said
         finally:
             voice.terminate()
             await voice.wait()
             server.close()
 
     try:
-        lag, rss_kb = asyncio.run(main())
+        lag, rss_kb, said = asyncio.run(main())
     finally:
         shutil.rmtree(directory, ignore_errors=True)
     assert lag < 5, f"said the jam {lag:.1f} s after the last action"
+    moves = [line for line in said if line.endswith("'s move")]
+    assert moves[-1] == "Cy's move" and said.count("Cy's move") == 1, said
     assert flood.status_calls < ACTIONS // 10
     assert rss_kb < 64_000
 
@@ -233,3 +255,129 @@ def test_a_phrase_is_bounded_in_length():
     assert len(shortened(long)) <= MAX_PHRASE_CHARS + 1 and shortened(long).endswith("Bob…")
     assert shortened("B" * 4400) == "B" * MAX_PHRASE_CHARS + "…"
     assert shortened("Bob's move") == "Bob's move"
+
+
+# ---- what one phrase does wrong never silences the voice -------------------------------------------
+
+
+class Scripted:
+    """A stand-in for launcherd: no game, and the events the test sends, when it sends them."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.subscribers: list[asyncio.StreamWriter] = []
+        self.subscribed = asyncio.Event()
+
+    async def serve(self, reader, writer) -> None:
+        while line := await reader.readline():
+            request = json.loads(line)
+            if request["method"] == "events/subscribe":
+                reply = {"id": request["id"], "result": {"subscribed": True}}
+                self.subscribers.append(writer)
+                self.subscribed.set()
+            else:
+                reply = {"id": request["id"], "error": {"code": 3, "message": "no game"}}
+            writer.write(json.dumps(reply).encode() + b"\n")
+            await writer.drain()
+
+    async def send(self, event: str, params: dict) -> None:
+        for writer in self.subscribers:
+            writer.write(json.dumps({"event": event, "params": params}).encode() + b"\n")
+            await writer.drain()
+
+
+async def _read_until(stream: asyncio.StreamReader, wanted: str, seen: list[str], timeout: float = 15.0) -> None:
+    try:
+        async with asyncio.timeout(timeout):
+            while wanted not in (line := (await stream.readline()).decode()):
+                if not line:
+                    raise AssertionError(f"{wanted!r} never came, the stream ended: {seen}")
+                seen.append(line.rstrip("\n"))
+    except TimeoutError:
+        raise AssertionError(f"{wanted!r} not within {timeout} s: {seen}") from None
+    seen.append(line.rstrip("\n"))
+
+
+def test_a_message_this_version_does_not_know_is_skipped_and_a_jam_after_it_is_said():
+    """A newer launcherd says what waits with a message id this launcher-voice has no words for."""
+    directory = Path(tempfile.mkdtemp(prefix="voice-unknown-", dir="/tmp"))
+    daemon = Scripted(directory / "launcher.sock")
+    unknown = {"pending": {"id": "from_a_newer_version", "count": 2}, "pending_text": "..."}
+
+    async def main() -> tuple[list[str], list[str]]:
+        server = await asyncio.start_unix_server(daemon.serve, str(daemon.path))
+        voice = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "controller.voice.service", "--mute", "--lang", "en",
+            "--socket", str(daemon.path), "--max-age", "30", cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        said: list[str] = []
+        logged: list[str] = []
+        try:
+            await _read_until(voice.stderr, "listening to launcherd", logged)
+            await daemon.send("pending", unknown)
+            await _read_until(voice.stderr, "could not say", logged)
+            await daemon.send("pending", unknown)  # the same again: not logged again
+            await daemon.send("jammed", {"press_id": 1})
+            await _read_until(voice.stdout, "A card is stuck", said)
+            await daemon.send("pending", {"pending": {"id": "another_newer_one"}, "pending_text": "..."})
+            await _read_until(voice.stderr, "could not say", logged)
+            await daemon.send("empty", {"press_id": 2})
+            await _read_until(voice.stdout, "The launcher is empty", said)
+            assert voice.returncode is None
+        finally:
+            voice.terminate()
+            await voice.wait()
+            logged += (await voice.stderr.read()).decode().splitlines()
+            server.close()
+        return said, logged
+
+    try:
+        said, logged = asyncio.run(main())
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    failures = [line for line in logged if "could not say" in line]
+    assert len(failures) == 2, logged
+    assert "from_a_newer_version" in failures[0] and "another_newer_one" in failures[1]
+    assert not any("Traceback" in line for line in logged), logged
+
+
+def test_without_espeak_ng_the_voice_logs_each_phrase_once_and_speaks_once_it_is_installed(tmp_path):
+    fakes = tmp_path / "bin"
+    fakes.mkdir()
+    (fakes / "aplay").write_text(FAKE_APLAY.format(python=sys.executable))
+    (fakes / "aplay").chmod(0o755)
+    played, tried = tmp_path / "played", tmp_path / "tried"
+    played.touch()
+    tried.touch()
+    daemon = Stack()
+    daemon.start_daemon()
+    voice = subprocess.Popen(
+        [sys.executable, "-m", "controller.voice.service", "--lang", "en", "--device", "fake",
+         "--socket", str(daemon.socket), "--max-age", "30", "--cache-dir", str(tmp_path / "cache")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        env={**os.environ, "PATH": str(fakes), "FAKE_PLAYED": str(played), "FAKE_TRIED": str(tried)})
+    log = Lines(voice.stderr)
+    try:
+        log.wait_for("listening to launcherd")
+        with Client(daemon.socket, timeout=30) as client:
+            client.call("sim/lid", {"open": False})
+            client.call("game/new", {"rules": "attack-mega-hit", "players": ["Cy", "Eve"]})
+            log.wait_for("could not say \"Cy's move\": espeak-ng is not installed")
+            client.call("game/new", {"rules": "attack-mega-hit", "players": ["Cy", "Eve"], "force": True})
+            client.call("sim/jam")
+            client.call("launcher/feed", {"count": 1})
+            log.wait_for("could not say 'A card is stuck'")
+            (fakes / "espeak-ng").write_text(FAKE_ESPEAK.format(python=sys.executable))
+            (fakes / "espeak-ng").chmod(0o755)
+            client.call("sim/clear")
+            client.call("launcher/reload", {"cards": 0})
+            client.call("launcher/feed", {"count": 1})
+            _said(played, "The launcher is empty")
+        assert voice.poll() is None
+    finally:
+        voice.terminate()
+        voice.wait(10)
+        daemon.close()
+    failures = [line for line in log.seen + list(log.lines.queue) if "could not say" in line]
+    assert len(failures) == len(set(failures)) == 2, failures  # "Cy's move" twice: logged once
+    assert not any("Traceback" in line for line in log.seen + list(log.lines.queue))

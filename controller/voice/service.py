@@ -7,8 +7,9 @@ come back.
 
 It never falls behind for long: the events waiting are bounded, and of several game actions waiting
 only the latest is looked at (with the game status as it is now), so the phrases said are about the
-table as it is, not as it was. A phrase that cannot be said (espeak-ng refuses it, a binary is
-missing, a file is broken) is logged once per kind of failure, and the next phrase is said.
+table as it is, not as it was. A phrase that cannot be said (a message this version does not know,
+espeak-ng refuses it, a binary is missing, a file is broken) is logged once per phrase, and the next
+phrase is said; should the speaking loop fail all the same, it is started again.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import itertools
 import json
 import logging
 import sys
-from collections import deque
+from collections import OrderedDict, deque
 from pathlib import Path
 from typing import Any, AsyncIterator
 
@@ -28,7 +29,7 @@ from firmware.errors import ApiError, LauncherError
 from firmware.paths import client_socket
 
 from ..messages import LANGUAGES, default_language, render
-from .announcer import ALERT, MAX_AGE_S, VERBOSITY, Announcer, likely_phrases
+from .announcer import ALERT, MAX_AGE_S, VERBOSITY, Announcer, Phrase, likely_phrases
 from .speech import MAX_VOLUME, Speech, default_cache_dir
 
 log = logging.getLogger("launcher-voice")
@@ -42,6 +43,12 @@ CARD_RECHECK_S = 30.0  # how often a voice without a sound card looks for one ag
 EVENTS_KEPT = 256
 # A phrase is a sentence about a player or two: past this it is cut (a phrase of 4 KB took 79 s).
 MAX_PHRASE_CHARS = 160
+# Phrases whose failure was logged, remembered so as not to log it again; player names make the
+# set open-ended, so the oldest are forgotten past this.
+FAILURES_REMEMBERED = 256
+# Before the speaking loop is started again after a failure of its own: a bug that fails at once
+# every time fills the log with a line a second, not a busy loop.
+RESTART_SPEAKING_S = 1.0
 
 
 class SoundCard:
@@ -174,6 +181,7 @@ class Voice:
         self._wake = asyncio.Event()
         self._players: list[str] = []
         self._warming: asyncio.Future | None = None
+        self._failed: OrderedDict[str, None] = OrderedDict()  # the phrases whose failure was logged
 
     async def listen(self, connection: Connection) -> None:
         """Feed the announcer until the connection ends."""
@@ -202,35 +210,59 @@ class Voice:
         self._players = players
         if self._warming is not None:
             self._warming.cancel()
-        texts = [render(message, self.lang) for message in likely_phrases(players)]
+        # As they will be said: a long name's phrase is shortened, or its file would never be used.
+        texts = [shortened(render(message, self.lang)) for message in likely_phrases(players)]
         self._warming = asyncio.ensure_future(self.warm(texts))
         self._warming.add_done_callback(_report_warm_up)
 
     async def speak_forever(self) -> None:
+        """Say the announcer's phrases one at a time, for as long as launcher-voice runs."""
         loop = asyncio.get_running_loop()
-        failed: set[str] = set()  # the kinds of failure logged already
         while True:
             phrase = self.announcer.next_phrase(loop.time())
             if phrase is None:
                 await self._wake.wait()
                 self._wake.clear()
                 continue
-            text = shortened(render(phrase.message, self.lang))
-            speaking = asyncio.ensure_future(self.speak(text))
-            try:
-                await self._until_said_or_cut(speaking, phrase.slot == ALERT, text)
-            finally:
-                speaking.cancel()  # launcher-voice stopping: nothing goes on playing
-            if speaking.cancelled():
-                continue
-            failure = speaking.exception()
-            if failure is not None:  # whatever it is, the next phrase is still said
-                kind = type(failure).__name__
-                if kind not in failed:
-                    failed.add(kind)
-                    log.error("could not say %r: %s (logged once; later failures like it are not)",
-                              text, failure)
+            await self.say(phrase)
 
+    async def speak_for_good(self) -> None:
+        """:meth:`speak_forever`, started again should it fail: the voice is never silent for good."""
+        while True:
+            try:
+                await self.speak_forever()
+            except Exception:  # a bug; being cancelled (launcher-voice stopping) is no Exception
+                log.exception("the speaking loop failed; starting it again")
+                await asyncio.sleep(RESTART_SPEAKING_S)
+
+    async def say(self, phrase: Phrase) -> None:
+        """Say one phrase and return once it is said, cut short, or known not to be sayable (logged
+        once per phrase): whatever goes wrong with this phrase, the next one is still said."""
+        try:
+            text = shortened(render(phrase.message, self.lang))
+        except Exception as failure:  # a message id this version does not know (a newer launcherd)
+            self._could_not_say(json.dumps(phrase.message, sort_keys=True, default=str), failure)
+            return
+        speaking = asyncio.ensure_future(self.speak(text))
+        try:
+            await self._until_said_or_cut(speaking, phrase.slot == ALERT, text)
+        finally:
+            speaking.cancel()  # launcher-voice stopping: nothing goes on playing
+        if speaking.cancelled():
+            return
+        failure = speaking.exception()
+        if failure is not None:
+            self._could_not_say(repr(text), failure)
+
+    def _could_not_say(self, phrase: str, failure: BaseException) -> None:
+        if phrase in self._failed:
+            self._failed.move_to_end(phrase)
+            return
+        self._failed[phrase] = None
+        while len(self._failed) > FAILURES_REMEMBERED:
+            self._failed.popitem(last=False)
+        log.error("could not say %s: %s (logged once; this phrase failing again is not)", phrase,
+                  str(failure) or type(failure).__name__)
 
     async def _until_said_or_cut(self, speaking: asyncio.Future, alert: bool, text: str) -> None:
         """Wait for a phrase to be said; an alert that comes meanwhile cuts any other phrase short."""
@@ -278,7 +310,7 @@ async def run(args: argparse.Namespace) -> None:
             if card.present(loop.time()):
                 await speech.warm(texts)
         voice = Voice(announcer, lang, speak, warm)
-    speaker = asyncio.ensure_future(voice.speak_forever())
+    speaker = asyncio.ensure_future(voice.speak_for_good())
     path = client_socket(args.socket)
     told = False  # said that launcherd is not answering: once per absence, not every retry
     try:
