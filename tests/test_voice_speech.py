@@ -134,3 +134,26 @@ def test_a_failing_or_missing_player_is_a_speech_error(tmp_path):
 def test_bad_language_or_volume_is_refused(tmp_path, lang, volume):
     with pytest.raises(InvalidParams):
         Speech(lang, tmp_path, volume=volume)
+
+
+def test_part_files_a_render_left_behind_are_pruned_and_one_in_progress_is_not(tmp_path):
+    """launcher-voice killed in the middle of a render (or a full disk) leaves a ``.part`` file."""
+    import os
+    import sys
+    import time
+
+    from controller.voice.speech import PART_LEFT_OVER_S
+
+    fake = tmp_path / "espeak-ng"
+    fake.write_text(f"#!{sys.executable}\nimport sys\nargs = sys.argv[1:]\n"
+                    "open(args[args.index('-w') + 1], 'wb').write(bytes(1000))\n")
+    fake.chmod(0o755)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    left_over, in_progress = cache / "tmpabandoned.part", cache / "tmprendering.part"
+    for path in (left_over, in_progress):
+        path.write_bytes(bytes(4096))
+    long_ago = time.time() - PART_LEFT_OVER_S - 1
+    os.utime(left_over, (long_ago, long_ago))
+    Speech("en", cache, espeak=str(fake)).wav("Bob takes 4")
+    assert not left_over.exists() and in_progress.exists()

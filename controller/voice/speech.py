@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from firmware.errors import HardwareError, InvalidParams
@@ -26,6 +27,9 @@ CACHE_LIMIT = 500  # phrases kept; player names make the set open-ended
 # Bytes kept: the cache shares the SD card with the game log. A phrase is 50-200 KB.
 CACHE_BYTES = 32 * 1024 * 1024
 RENDER_TIMEOUT_S = 20.0
+# A ``.part`` file older than this is no render in progress (those end within RENDER_TIMEOUT_S) but
+# what a render left when launcher-voice was killed in its middle, or the disk filled up.
+PART_LEFT_OVER_S = 3 * RENDER_TIMEOUT_S
 
 
 class SpeechError(HardwareError):
@@ -83,7 +87,15 @@ class Speech:
         return path
 
     def _prune(self) -> None:
-        """Keep the most recently said phrases, at most CACHE_LIMIT of them and CACHE_BYTES in all."""
+        """Keep the most recently said phrases, at most CACHE_LIMIT of them and CACHE_BYTES in all,
+        and remove the ``.part`` files that renders left behind."""
+        now = time.time()
+        for path in self.cache_dir.glob("*.part"):
+            try:
+                if now - path.stat().st_mtime > PART_LEFT_OVER_S:
+                    path.unlink()
+            except FileNotFoundError:
+                continue  # finished or pruned meanwhile by the warm-up's thread
         phrases = []
         for path in self.cache_dir.glob("*.wav"):
             try:
