@@ -40,6 +40,9 @@ motor's: handlers are synchronous, so two requests never interleave between chec
 logging it. Every ``launched`` event carries the ``seq`` of the outcome record
 (firmware/outcomes.py); the last one taken in is kept in the log, in the same commit as the press it
 logged, and at start-up the service catches up on the outcomes recorded after it, each exactly once.
+An outcome whose commit fails (a full disk) is not marked logged: the record keeps it, and it is
+taken in, in order, before the next outcome or action once the log takes writes again, after a
+repair, or at the next start.
 """
 
 from __future__ import annotations
@@ -128,6 +131,10 @@ class GameService:
         self._pressed = asyncio.Event()  # the button was pressed (deal_pause=press)
         self._blasts: dict[Any, str | None] = {}  # insert_id of a firing insertion -> who inserted
         self._outcome_seq = 0  # the last launch outcome taken in (its seq), as the log says
+        # The first launch outcome whose commit failed (the log could not be written): it and every
+        # later one stay in the outcome record, and are taken in, in order, once the log takes them.
+        self._unlogged: int | None = None
+        self._catching_up = False
 
     @property
     def log_path(self) -> Any:
@@ -205,6 +212,8 @@ class GameService:
         self.open()
         if self.damage is not None:
             raise GameUnavailable(self.damage)
+        if self._unlogged is not None:
+            self.catch_up()  # the launches the log could not take, now that it can
         said = [says.moved_aside(moved) if moved else says.writable_again()]
         if self.table is not None:
             said.append(says.goes_on(self.match_id))
@@ -240,13 +249,24 @@ class GameService:
         self.resume()
 
     def catch_up(self) -> None:
-        """Take in the launch outcomes recorded while the service was not there to hear them."""
+        """Take in the launch outcomes recorded while the service was not there to hear them (or
+        could not log them), in order; one whose commit fails again stops it there."""
         missed = self.daemon.outcomes_after(self._outcome_seq)
         if missed:
             log.info("game: catching up on %d launch outcome(s) from %d", len(missed), missed[0]["seq"])
-        for outcome in missed:
-            name = outcome.pop("event", "launched")  # a record written before blasts were kept
-            self.on_event(name, outcome)
+        self._unlogged, self._catching_up = None, True
+        try:
+            for outcome in missed:
+                name = outcome.pop("event", "launched")  # a record written before blasts were kept
+                self.on_event(name, outcome)
+                if self._unlogged is not None:
+                    break
+        finally:
+            self._catching_up = False
+
+    def _behind(self) -> bool:
+        """An earlier launch outcome is not in the log yet: what comes now is taken in after it."""
+        return self._unlogged is not None and not self._catching_up
 
     def close(self) -> None:
         self._stop_dealing()  # the log stays the reference: a restart deals what it does not show
@@ -323,6 +343,8 @@ class GameService:
 
         ``outcome_seq``: the launch outcome the action takes in, logged in the same commit."""
         self._writable()
+        if self._behind():
+            self.catch_up()  # the presses the log could not take come before this action
         table = self._table()
         if action["type"] in TURN_ACTIONS and "by" not in action:
             turn = games.turn(table.game)
@@ -509,28 +531,56 @@ class GameService:
             return False
         if params.get("source") == "button":
             self._pressed.set()
+        if isinstance(seq, int) and self._behind():
+            # An earlier outcome's commit failed: it is taken in first, then this one (the record
+            # holds both), never this one before it.
+            self.catch_up()
+            if self._unlogged is not None:
+                if self._unlogged != seq:
+                    self._say_held(params)
+                return True
+            if seq <= self._outcome_seq:
+                return True
+            # Not in the record (it could not be written either): taken in as it comes.
         logged = self._launched(params, seq)
         if isinstance(seq, int):
             # A dispense is taken in by its caller, and seen again it is ignored again: only a
             # game press's outcome that logged nothing needs its own note.
-            if not logged and params.get("source") in GAME_PRESS_SOURCES:
-                self._note_outcome(seq)
-            self._outcome_seq = max(self._outcome_seq, seq)
-            self.daemon.outcomes_logged(seq)
+            self._taken(seq, logged, note=params.get("source") in GAME_PRESS_SOURCES)
         return True
 
-    def _note_outcome(self, seq: int) -> None:
+    def _taken(self, seq: int, logged: bool | None, note: bool) -> None:
+        """Outcome ``seq`` is in the log (``logged``), or needs no more than a note: the record may
+        let it go. ``logged`` None: its commit failed, so it stays in the record, and the log's
+        outcome seq stays before it, to be taken in once the log can be written (#19)."""
+        if logged is None or (not logged and note and not self._note_outcome(seq)):
+            if self._unlogged is None:
+                self._unlogged = seq
+            return
+        self._outcome_seq = max(self._outcome_seq, seq)
+        self.daemon.outcomes_logged(seq)
+
+    def _say_held(self, params: dict[str, Any]) -> None:
+        """A press taken in after one the log could not take: it waits with it."""
+        if params.get("source") in GAME_PRESS_SOURCES and self.table is not None and self.damage is not None:
+            self.publish_message(says.uncounted_press(params.get("press_id"), params.get("cards", 0),
+                                                      self.damage.message))
+
+    def _note_outcome(self, seq: int) -> bool:
+        """False when the note could not be written (it is taken in again later)."""
         try:
             with self._writing() as store:
                 store.note_outcome(seq)
+            return True
         except GameUnavailable:
-            pass  # the log's damage is said once where it was found; after a repair it is caught up on
-        except ApiError as exc:  # after a repair it is caught up on again
+            return False  # the log's damage is said once where it was found
+        except ApiError as exc:
             log.warning("game: launch outcome %d not noted: %s", seq, exc)
+            return False
 
-    def _launched(self, params: dict[str, Any], seq: int | None = None) -> bool:
+    def _launched(self, params: dict[str, Any], seq: int | None = None) -> bool | None:
         """A resolved press: the move of whose turn it is, unless it was no game press.
-        True when it was logged (with ``seq``)."""
+        True when it was logged (with ``seq``); None when its commit failed (the log's damage)."""
         if self.table is not None and params.get("source") == "dispense" and params.get("cards"):
             self._maybe_turned_up()
         if params.get("source") not in GAME_PRESS_SOURCES or self.table is None:
@@ -562,7 +612,7 @@ class GameService:
             self.act(press if presser is None else {**press, "by": presser}, outcome_seq=seq)
         except ApiError as exc:
             self.publish_message(says.uncounted_press(press_id, cards, says.reason(exc)))
-            return False
+            return None if isinstance(exc, GameUnavailable) else False
         self._last_press = (press_id, presser)
         return True
 
@@ -596,14 +646,15 @@ class GameService:
         seq = params.get("seq")
         if isinstance(seq, int) and seq <= self._outcome_seq:
             return
+        if isinstance(seq, int) and self._behind():
+            self.catch_up()  # an earlier outcome the log could not take goes first
+            if self._unlogged is not None or seq <= self._outcome_seq:
+                return
         logged = self._inserted(params, seq) if name == "insert" else self._blasted(params, seq)
         if isinstance(seq, int):
-            if not logged:
-                self._note_outcome(seq)
-            self._outcome_seq = max(self._outcome_seq, seq)
-            self.daemon.outcomes_logged(seq)
+            self._taken(seq, logged, note=True)
 
-    def _inserted(self, params: dict[str, Any], seq: int | None) -> bool:
+    def _inserted(self, params: dict[str, Any], seq: int | None) -> bool | None:
         """A card went into a slot: safe, logged now; firing, logged when its blast is counted.
         True when it was logged (with ``seq``)."""
         if self.table is None or self.table.game.ruleset != "blast":
@@ -615,7 +666,7 @@ class GameService:
         return self._log_insert({"type": "insert", "blast": False, "cards": 0,
                                  "insert_id": params.get("insert_id")}, who, seq)
 
-    def _blasted(self, params: dict[str, Any], seq: int | None) -> bool:
+    def _blasted(self, params: dict[str, Any], seq: int | None) -> bool | None:
         if self.table is None or self.table.game.ruleset != "blast":
             return False
         insert_id = params.get("insert_id")
@@ -623,13 +674,13 @@ class GameService:
         return self._log_insert({"type": "insert", "blast": True, "cards": params.get("cards", 0),
                                  "insert_id": insert_id}, who, seq)
 
-    def _log_insert(self, action: dict[str, Any], who: str | None, seq: int | None) -> bool:
+    def _log_insert(self, action: dict[str, Any], who: str | None, seq: int | None) -> bool | None:
         try:
             self.act(action if who is None else {**action, "by": who}, outcome_seq=seq)
             return True
         except ApiError as exc:
             self.publish_message(says.uncounted_insert(action["insert_id"], action["cards"], says.reason(exc)))
-            return False
+            return None if isinstance(exc, GameUnavailable) else False
 
     # ---- dealer mode (classic, despicable-me-4) ------------------------------------------------
 
