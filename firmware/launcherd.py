@@ -13,7 +13,7 @@ import sys
 from . import __version__
 from .backend import requested_backend
 from .config import DEFAULT_PATH, check_backend, load_config
-from .errors import ConfigError, HardwareError, LauncherError
+from .errors import ConfigError, HardwareError
 
 
 class _JournalFormatter(logging.Formatter):
@@ -73,6 +73,12 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     setup_logging(args.verbose)
+    if args.safe_off:
+        # Before any check of the rest of the config: safe-off drives the pins low whatever else
+        # in it is refused (a pwm_frequency over lgpio's limit, a timing), as long as the pins
+        # themselves can be read.
+        from .safe_off import run_safe_off
+        return run_safe_off(_config_path(args))
     try:
         config = load_config(_config_path(args))
         if not args.sim:
@@ -84,15 +90,6 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if args.check_config is not None:
         print(f"{config.source}: configuration is valid")
-        return 0
-    if args.safe_off:
-        from .safe_off import safe_off
-        try:
-            pins = safe_off(config)
-        except LauncherError as exc:
-            print(f"launcherd: safe-off failed: {exc}", file=sys.stderr)
-            return 1
-        print("motor pins driven low: " + ", ".join(f"GPIO {pin}" for pin in pins))
         return 0
     daemon = Daemon(config, sim=args.sim, seed=args.seed, socket_path=args.socket,
                     state_dir=args.state_dir, notifier=Notifier.from_environ())

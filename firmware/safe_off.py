@@ -16,13 +16,20 @@ the hardware pull-down on the driver's inputs, and from power-on until the daemo
 from __future__ import annotations
 
 import logging
+import tomllib
 from pathlib import Path
+from typing import Any
 
 from gpiozero import Device
 
 from .backend import hardware_pin_factory
-from .config import Config, load_config, moving_pins
+from .config import BOM, Config, build_config, load_config, moving_pins
 from .errors import ConfigError, HardwareError
+
+# What says which pins move: the device, its [pins] (all of them, so that a pin two keys claim is
+# still refused) and the blaster's pin keys. Nothing else of a config keeps safe-off from them.
+_PIN_SECTIONS = ("device", "pins")
+_BLASTER_PIN_KEYS = ("slots", "slot_pins", "actuator", "slot_full")
 
 log = logging.getLogger(__name__)
 
@@ -63,19 +70,63 @@ def safe_off(config: Config, pin_factory=None) -> list[int]:
     return driven
 
 
-def run_safe_off(config_path: str | Path | None, pin_factory=None) -> int:
-    """``launcherd --safe-off``: load the config, drive its motor pins low; the exit code.
+def load_pins(config_path: str | Path | None) -> Config:
+    """The config whose moving pins safe-off drives: the whole file when it is valid, else its
+    pins alone when they are (device kind, every [pins] key, the blaster's pin keys).
 
-    A config that does not load is not guessed around: driving the default pins could fight
-    whatever is wired there. The boot-time config.txt line and the pull-downs still hold.
+    Safe-off must not be kept from the motor by a key that has nothing to do with its pins: a
+    ``pwm_frequency`` the backend refuses, a timing out of range, an unknown key, edited in while
+    the daemon ran. Pins that are themselves refused, or a file that is not TOML, are not guessed
+    around: driving the default pins could fight whatever is wired there; the boot-time
+    config.txt line and the pull-downs still hold.
+
+    :raises ConfigError: the pins cannot be read (the whole file's errors).
     """
     try:
-        config = load_config(config_path)
-        safe_off(config, pin_factory)
+        return load_config(config_path)
+    except ConfigError as whole:
+        if config_path is None:
+            raise
+        pins = _pins_only(config_path)
+        if pins is None:
+            raise
+        try:
+            config = build_config(pins, str(config_path))
+        except ConfigError:
+            raise whole from None
+        log.warning("safe-off: the config is refused, its pins are not; driving them all the same:"
+                    " %s", whole)
+        return config
+
+
+def _pins_only(config_path: str | Path) -> dict[str, Any] | None:
+    """The sections of the file that name the moving pins; None: it is not a TOML document."""
+    try:
+        text = Path(config_path).read_bytes()
+        if text.startswith(BOM):
+            text = text[len(BOM):]
+        raw = tomllib.loads(text.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return None
+    pins = {section: raw[section] for section in _PIN_SECTIONS if section in raw}
+    blaster = raw.get("blaster")
+    if isinstance(blaster, dict):
+        pins["blaster"] = {key: blaster[key] for key in _BLASTER_PIN_KEYS if key in blaster}
+    return pins
+
+
+def run_safe_off(config_path: str | Path | None, pin_factory=None) -> int:
+    """``launcherd --safe-off``: read the config's pins (:func:`load_pins`), drive the moving
+    ones low; the exit code. What the backend refuses of the rest (a PWM frequency over lgpio's
+    limit) is no concern of a process that drives them low and exits."""
+    try:
+        config = load_pins(config_path)
+        pins = safe_off(config, pin_factory)
     except (ConfigError, HardwareError) as exc:
         log.error("safe-off failed: %s", exc)
         return 1
+    print("motor pins driven low: " + ", ".join(f"GPIO {pin}" for pin in pins))
     return 0
 
 
-__all__ = ["run_safe_off", "safe_off"]
+__all__ = ["load_pins", "run_safe_off", "safe_off"]

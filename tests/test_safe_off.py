@@ -140,3 +140,65 @@ def test_run_safe_off_without_a_gpio_backend_fails_cleanly(monkeypatch, caplog):
 def test_importing_builds_no_device_and_no_factory():
     code = "import firmware.safe_off, gpiozero; assert gpiozero.Device.pin_factory is None"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ---- safe-off drives the pins whatever else the config refuses (issue #20) ------------------------
+
+
+def _mock_backend(monkeypatch, factory):
+    """The daemon's backend choice, as on a Pi with lgpio, made on the mock pins."""
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")
+    monkeypatch.setattr("firmware.safe_off.hardware_pin_factory", lambda chip: factory)
+
+
+def test_launcherd_safe_off_drives_the_pins_low_with_a_pwm_frequency_lgpio_refuses(
+        factory, tmp_path, monkeypatch, capsys):
+    from firmware import launcherd
+
+    path = tmp_path / "launcher.toml"
+    path.write_text("[motor]\npwm_frequency = 15000\n")
+    _mock_backend(monkeypatch, factory)
+    monkeypatch.setattr(launcherd, "setup_logging", lambda verbose: None)  # the suite's logging stays
+    for number in (12, 13, 16):
+        factory.pin(number).output_with_state(True)  # what a killed daemon left
+    assert launcherd.main(["--check-config", str(path)]) == 1, "the daemon itself refuses it"
+    capsys.readouterr()
+    assert launcherd.main(["--safe-off", "--config", str(path)]) == 0
+    assert_driven_low(factory, [12, 13, 16])
+    assert "motor pins driven low: GPIO 12, GPIO 13, GPIO 16" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("refused", [
+    "[timing]\njam_ms = 99999\n",
+    "[motor]\nno_such_key = 1\n",
+    "[no_such_section]\nx = 1\n",
+    "[blaster]\npulse_ms = 1\n",
+])
+def test_safe_off_drives_the_configured_pins_whatever_else_is_refused(factory, tmp_path, caplog, refused):
+    path = tmp_path / "launcher.toml"
+    path.write_text("[pins]\nmotor_forward = 20\nmotor_reverse = 21\nmotor_enable = 26\n" + refused)
+    with caplog.at_level(logging.WARNING, logger="firmware.safe_off"):
+        assert run_safe_off(path, factory) == 0
+    assert_driven_low(factory, [20, 21, 26])
+    assert "the config is refused, its pins are not" in caplog.text
+    assert 12 not in factory.pins, "the configured pins, not the defaults"
+
+
+def test_a_blaster_whose_timing_is_refused_still_has_its_actuator_driven_low(factory, tmp_path):
+    path = tmp_path / "launcher.toml"
+    path.write_text('[device]\nkind = "blaster"\n[blaster]\nactuator = 25\nrest_ms = -5\n')
+    factory.pin(25).output_with_state(True)
+    assert run_safe_off(path, factory) == 0
+    assert_driven_low(factory, [25])
+
+
+@pytest.mark.parametrize("text", [
+    "[pins]\nmotor_forward = 3\n[timing]\njam_ms = 99999\n",  # the pins themselves refused
+    "[pins]\nmotor_forward = 20\nmotor_reverse = 20\n",  # one pin claimed twice
+    "[pins\nmotor_forward = 20\n",  # not TOML: nothing can be read
+])
+def test_safe_off_still_guesses_no_pin_when_the_pins_cannot_be_read(factory, tmp_path, text):
+    path = tmp_path / "launcher.toml"
+    path.write_text(text)
+    assert run_safe_off(path, factory) == 1
+    assert not factory.pins
