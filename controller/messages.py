@@ -413,11 +413,11 @@ _GAME: dict[str, Text] = {
         " and tell it how many: launcherctl reload N", hand="int", dealt="int"),
     "undone_cards": _t(
         "undone: %(action)s. That card did come out of the launcher and %(player)s holds it: it is no"
-        " longer counted for %(player)s, who keeps it in hand, or puts it back in the hopper and tells"
-        " the launcher: launcherctl reload N",
+        " longer counted for %(player)s, who puts it back on the draw pile (the launcher's hopper) and"
+        " tells the launcher how many it holds: launcherctl reload N",
         "undone: %(action)s. Those %(cards)d cards did come out of the launcher and %(player)s holds"
-        " them: they are no longer counted for %(player)s, who keeps them in hand, or puts them back"
-        " in the hopper and tells the launcher: launcherctl reload N",
+        " them: they are no longer counted for %(player)s, who puts them back on the draw pile (the"
+        " launcher's hopper) and tells the launcher how many it holds: launcherctl reload N",
         "cards", action="text", cards="int", player="name"),
     "still_running": _t(
         "match %(match)d (%(players)s, round %(round)d) is still being played: finish it, start"

@@ -119,6 +119,7 @@ class GameService:
         self._dealing: asyncio.Task | None = None  # dealer mode: the deal of what the round owes
         self._aiming: asyncio.Task | None = None  # the servo's one move under way
         self._aim_next: tuple[int, int] | None = None  # (seat, seats) to turn to once it is done
+        self._aim_stale = False  # an undo changed whose move it is without turning the launcher
         # An undo leaves what it took back owed again: nothing is dealt until a person moves on.
         self._deal_held = False
         # The next deal's dispense waits for a person's press (the dealer's wait_press): launcherd
@@ -443,13 +444,15 @@ class GameService:
         self._stop_dealing()  # never dealt again by an undo: the next undo may take back its cause
         self.table, self._last_press, self._deal_held = table, None, True
         self.daemon.publish("game/action", {"seq": last.seq, "match_id": self.match_id, "undone": True})
-        self._aim_at_turn()
         # Whose cards they are: the press's own record, or (older logs) whose move it is again.
         who = last.action.get("by") or games.turn(table.game)
         said = [says.undone(last.action, who)]
         if _owes_deal(table.game):
             said.append(says.deal_held(table.game.players[table.game.queue[0].seat], table.game.queue[0].presses))
+        # An undo never makes the launcher move, the aim servo included: it turns at the next move.
+        self._aim_stale = False  # (not even a turn left over from an undo before this one)
         reply = self._reply([wording.effect(message) for message in said])
+        self._aim_stale = True
         reply["undone"] = last.action
         return reply
 
@@ -472,6 +475,8 @@ class GameService:
                                                         "round": self.table.game.round_no})
         if aim is not None:
             self._aim(aim["seat"], aim["seats"])
+        elif self._aim_stale and self.table is not None:
+            self._aim_at_turn()  # the first move after an undo: the launcher faces whose move it is
         self.follow_hopper()  # a reload since the last launcher event is no event: the advice must see it
         return {**self.status(), **_messages(said)}
 
@@ -492,7 +497,7 @@ class GameService:
 
         One move at a time, to the latest chair asked for: turns that come faster than the servo
         moves (a burst of presses) are not queued behind each other, only where it ends up matters."""
-        self._aim_next = (seat, seats)
+        self._aim_next, self._aim_stale = (seat, seats), False
         if self._aiming is None or self._aiming.done():
             self._aiming = self._background(self._turn())
 

@@ -473,3 +473,28 @@ def test_turns_faster_than_the_servo_are_one_move_to_the_latest_chair(tmp_path):
     in_flight, aims, service = asyncio.run(scenario())
     assert in_flight == [1]  # Bob's chair, the first of the three
     assert aims == [1, 3]  # then straight to Dee's, where the turn is
+
+
+# ---- an undo never moves the launcher, the aim servo included (#21) -----------------------------
+
+
+def test_an_undo_never_turns_the_launcher_and_the_next_move_faces_whose_move_it_is(tmp_path):
+    async def run():
+        launcher, service = table(tmp_path, servo=True)
+        service.start({"type": "new", "rules": "attack-mega-hit", "players": P3})
+        service.act({"type": "play", "card": "7", "color": "red"})  # Bob's move: the launcher faces him
+        service.act({"type": "play", "card": "8", "color": "red"})  # then Cy
+        await settle()
+        assert launcher.aims()[-1] == 2
+        before = len(launcher.aims())
+        service.undo()  # Bob's move again
+        await settle()
+        service.undo()  # Ann's
+        await settle()
+        assert len(launcher.aims()) == before, "an undo turned the launcher"
+        assert service.status()["turn"] == "Ann"
+        service.act({"type": "uno", "player": "Ann"})  # the next action: the launcher follows
+        await settle()
+        assert launcher.aims()[before:] == [0]
+
+    asyncio.run(run())

@@ -90,7 +90,8 @@ def test_undo_of_a_deal_deals_nothing_and_the_next_undo_takes_back_its_draw_two(
 
         first = running.call("game/undo")
         assert first["undone"]["type"] == "press" and first["undone"]["by"] == "Bob"
-        assert "Bob holds them" in first["messages"][0]
+        assert ("Bob holds them: they are no longer counted for Bob, who puts them back on the draw pile"
+                in first["messages"][0])
         assert ("Bob is owed 2 cards again: nothing is dealt after an undo. game undo again takes back what"
                 " caused them; a press of the button deals them") in first["messages"]
         running.call("game/status")  # the loop has run whatever the undo started
