@@ -8,6 +8,12 @@ On lgpio every PWM duty cycle is sent as lgpio takes it, a fraction of a percent
 lgpio pin rounds it down to a whole percent (``int(value * 100)``), 101 steps. For the aim servo at
 50 Hz one step is 200 µs of a 1-2 ms pulse: six positions, the seats landing at -90/-54/-18/18/54/90°
 and the middle seat at -18°. lgpio times its pulses in microseconds.
+
+The servo stays on lgpio's PWM (``tx_pwm``), not its servo pulses (``tx_servo``): in lgpio both end
+in the same ``lgTxPulse`` (a high and a low time in whole microseconds, timed by the same thread),
+so the pulses and their jitter are the same; ``tx_servo`` only adds a 500-2500 µs range that is
+narrower than ``[aim] min_pulse_ms``/``max_pulse_ms`` allow. Jitter, and why it is acceptable for
+the aim servo: docs/raspberry-pi.md, "What jitter to expect".
 """
 
 from __future__ import annotations
