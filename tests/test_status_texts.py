@@ -3,7 +3,10 @@
 ``status_inserts`` was defined twice in ``controller/messages.py``: the second (the blaster's status
 line) silently replaced the game's, and ``game status`` crashed in Blast whenever an insertion was
 owed. The walk below plays random legal actions in each ruleset and renders what ``launcherctl game
-status`` and every action's reply print, in English and French, at each step.
+status`` and every action's reply print, in English and French, at each step. Its matches begin in
+every way a table begins one (scorings, low targets, a first card, a colour alone), its rounds are
+shown once won before their hands are entered, and together the walks must render every status
+text (``STATUS_TEXTS``): one that none reaches fails the test, a new one included.
 """
 
 from __future__ import annotations
@@ -15,12 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from controller import classic, messages, rulesets
+from controller import classic, cli, messages, rulesets
 from controller import table as tables
 from controller.points import COLORS
 from controller.cli import format_reply, format_status
 from controller.messages import LANGUAGES
 from controller.rulesets import RULESET_IDS
+from controller.scores import SCORINGS
 from firmware import i18n
 from firmware.errors import ApiError
 
@@ -51,22 +55,29 @@ def _is_catalogue_part(tree: ast.Module, node: ast.Dict) -> bool:
 
 
 def _candidates(ruleset: str, status: dict) -> list[dict]:
-    """Actions worth trying from here (most are refused; the reducer says which are legal)."""
+    """Actions worth trying from here, in a random order (most are refused; the reducer says
+    which are legal): the first legal one is taken, so no kind of move shadows another."""
     colors, cards = _deck(ruleset)
+    targets = [name for name in status["match"]["seated"]]
     actions = [{"type": "play", "card": card, "color": random.choice(colors),
-                "target": random.choice(PLAYERS) if card in ("wild-attack", "trade-hands") else None}
+                "target": random.choice(targets) if card in ("wild-attack", "trade-hands") else None,
+                "last": random.random() < 0.15}
                for card in random.sample(cards, min(6, len(cards)))]
     actions += [{"type": "press", "cards": random.choice((0, 1, 2))},
                 {"type": "insert", "blast": True, "cards": 2}, {"type": "insert", "blast": False, "cards": 0},
-                {"type": "uno", "player": random.choice(PLAYERS)}, {"type": "catch", "player": random.choice(PLAYERS)},
-                {"type": "hint", "player": random.choice(PLAYERS)}, {"type": "pass"}, {"type": "accept"},
+                {"type": "uno", "player": random.choice(targets)}, {"type": "catch", "player": random.choice(targets)},
+                {"type": "hint", "player": random.choice(targets)}, {"type": "pass"}, {"type": "accept"},
                 {"type": "challenge"}, {"type": "challenge-result", "result": random.choice(("legal", "illegal"))},
-                {"type": "first_attack", "color": colors[0], "target": "Bob"},
-                {"type": "minions", "counts": {name: 1 for name in PLAYERS}},
+                {"type": "first_attack", "color": colors[0], "target": random.choice(targets)},
+                {"type": "minions", "counts": {name: 1 for name in targets}},
                 {"type": "turn_up", "card": "4", "color": colors[0]}]
     if status.get("owed") and "cards" in status["owed"]:
         actions.append({"type": "press", "cards": status["owed"]["cards"]})
-    return [{key: value for key, value in action.items() if value is not None} for action in actions]
+    if status.get("catchable"):
+        actions.append({"type": "catch", "player": status["catchable"]})
+    random.shuffle(actions)
+    return [{key: value for key, value in action.items() if value is not None and value is not False}
+            for action in actions]
 
 
 def _deck(ruleset: str) -> tuple[list[str], list[str]]:
@@ -78,30 +89,100 @@ def _deck(ruleset: str) -> tuple[list[str], list[str]]:
     return list(flow.colors), list(flow.cards)
 
 
+def _new_table(ruleset: str) -> tables.Table:
+    """A match of ``ruleset`` begun in one of the ways a table begins one: any scoring, a low
+    target (matches end, players leave), a first card turned up (an action, a wild, a wild attack),
+    a colour without a card, or nothing told."""
+    colors, cards = _deck(ruleset)
+    start = random.choice(("card", "card", "color", "none"))
+    first = ({"first_card": random.choice(cards), "color": random.choice(colors)} if start == "card"
+             else {"color": random.choice(colors)} if start == "color" else {})
+    if first.get("first_card", "").startswith("wild") and random.random() < 0.5:
+        del first["color"]  # a wild turned up: the first player names the colour
+    action = {"type": "new", "rules": ruleset, "players": PLAYERS, "scoring": random.choice(SCORINGS),
+              "target": random.choice((30, 60, 500)), **first}
+    try:
+        return tables.new_table(action)[0]
+    except ApiError:
+        return tables.new_table({"type": "new", "rules": ruleset, "players": PLAYERS})[0]
+
+
+def _ids(said, found: set) -> None:
+    """Every message id in a message object, its parameters' messages included."""
+    if isinstance(said, dict):
+        if isinstance(said.get("id"), str):
+            found.add(said["id"])
+        for value in said.values():
+            _ids(value, found)
+    elif isinstance(said, list):
+        for value in said:
+            _ids(value, found)
+
+
+def _walk(ruleset: str, steps: int = 300) -> set[str]:
+    """Random legal play of ``ruleset``, rendered at every step in both languages as ``launcherctl
+    game status`` and an action's reply print it; the message ids rendered."""
+    random.seed(ruleset)
+    rendered: set[str] = set()
+    original = cli.text
+
+    def text(said):
+        _ids(said, rendered)
+        return original(said)
+
+    cli.text = text
+    try:
+        table = _new_table(ruleset)
+        for _ in range(steps):
+            status = {**tables.status(table), "match_id": 1, "state_dir": "/var/lib/card-launcher"}
+            for lang in LANGUAGES:
+                with i18n.speaking(lang):
+                    shown = format_status(status)
+                    format_reply({**status, "messages": [], "message_objects": []})
+                assert "%(" not in shown
+            if table.match_over or random.random() < 0.05:  # over, or the table starts another
+                table = _new_table(ruleset)
+            elif table.game.round_over:  # shown as it stands, then the hands are entered
+                hands = {name: random.choice((0, 10, 40)) for name in status["match"]["seated"]}
+                hands[status["winner"]] = 0
+                table = _applied(table, {"type": "end_round", "winner": status["winner"], "hands": hands})
+            else:
+                for action in _candidates(ruleset, status):
+                    try:
+                        table, _ = tables.apply(table, action)
+                        break
+                    except ApiError:
+                        continue
+                else:
+                    table = _new_table(ruleset)  # nothing legal is left to try: another match
+    finally:
+        cli.text = original
+    return rendered
+
+
+def _applied(table: tables.Table, action: dict) -> tables.Table:
+    """The table after ``action``, or a new match where the round cannot be ended so."""
+    try:
+        return tables.apply(table, action)[0]
+    except ApiError:
+        return _new_table(table.game.ruleset)
+
+
+# What game status and a reply print to say where the table stands (controller/cli.py).
+STATUS_TEXTS = frozenset(key for key in messages._GAME if key.startswith("status_"))
+
+
 @pytest.mark.parametrize("ruleset", RULESET_IDS)
 def test_every_status_text_of_every_ruleset_renders_in_both_languages(ruleset):
-    random.seed(ruleset)
-    first = {"first_card": "skip", "color": "red"} if ruleset == "blast" else {}
-    table, _ = tables.new_table({"type": "new", "rules": ruleset, "players": PLAYERS, **first})
-    seen = set()
-    for _ in range(300):
-        status = {**tables.status(table), "match_id": 1, "state_dir": "/var/lib/card-launcher"}
-        for lang in LANGUAGES:
-            with i18n.speaking(lang):
-                shown = format_status(status)
-                format_reply({**status, "messages": [], "message_objects": []})
-            assert "%(" not in shown
-        seen.add(format_status(status).splitlines()[1].split(" - ")[-1][:20])
-        for action in _candidates(ruleset, status):
-            try:
-                table, _ = tables.apply(table, action)
-                break
-            except ApiError:
-                continue
-        if table.game.round_over:
-            table, _ = tables.apply(table, {"type": "end_round", "winner": status["winner"] or "Ann",
-                                            "hands": {name: 0 for name in PLAYERS}})
-    assert len(seen) > 2  # the walk went through several kinds of move
+    rendered = _walk(ruleset)
+    assert len(rendered & STATUS_TEXTS) > 8  # the walk went through several kinds of move
+
+
+def test_the_walks_render_every_status_text():
+    """A status text no walk reaches is a text never checked: a new one must be reached too."""
+    rendered = set().union(*(_walk(ruleset) for ruleset in RULESET_IDS))
+    assert len(STATUS_TEXTS) >= 27
+    assert not STATUS_TEXTS - rendered, f"never rendered: {sorted(STATUS_TEXTS - rendered)}"
 
 
 def test_a_log_written_before_colours_were_required_still_replays():
