@@ -63,7 +63,7 @@ class _Tally:
     """
 
     def __init__(self, first: dict[str, Any], ts: str, journal: bool = False):
-        self.journal: list[tuple[int | None, tuple[str, int] | None]] | None = [] if journal else None
+        self.journal: list[tuple[int | None, int | None]] | None = [] if journal else None
         self.table, _ = tables.new_table(first)
         # Hits exist in the Attack rulesets only; blast and classic matches have no hits to send.
         ruleset_id = self.table.game.ruleset
@@ -73,7 +73,11 @@ class _Tally:
         self.dry = dict.fromkeys(self.players, 0)
         self.launcher_dry = 0
         self.longest_launcher_dry = 0
-        self.bursts: dict[int | None, tuple[str, int]] = {}  # press_id -> (presser, cards so far)
+        # press_id -> (presser, cards so far), packed in one small int (cards * seats + seat): a
+        # match of 100,000 presses keeps one entry each, and a tuple each took 5 MB more.
+        self._names = list(self.players)
+        self._seats = {name: seat for seat, name in enumerate(self._names)}
+        self.bursts: dict[int | None, int] = {}
         self.pending: list[tuple[games.Owed, str]] = []  # attack obligations not yet pressed
         self.chain: dict[str, Any] | None = None
         self.round_started = ts
@@ -100,7 +104,7 @@ class _Tally:
         figures = self.players[presser]
         figures["presses"] += 1
         figures["cards"] += cards
-        self._burst(action.get("press_id"), (presser, cards))
+        self._burst(action.get("press_id"), presser, cards)
         figures["biggest_burst"] = max(figures["biggest_burst"], cards)
         self.dry[presser] = 0 if cards else self.dry[presser] + 1
         figures["longest_dry_streak"] = max(figures["longest_dry_streak"], self.dry[presser])
@@ -114,10 +118,17 @@ class _Tally:
                 self.pending.remove((owed, victim))
                 break
 
-    def _burst(self, press_id: int | None, value: tuple[str, int]) -> None:
+    def _burst(self, press_id: int | None, presser: str, cards: int) -> None:
         if self.journal is not None:
             self.journal.append((press_id, self.bursts.get(press_id)))
-        self.bursts[press_id] = value
+        self.bursts[press_id] = cards * len(self._names) + self._seats[presser]
+
+    def _burst_of(self, press_id: int | None, presser: str) -> tuple[str, int]:
+        packed = self.bursts.get(press_id)
+        if packed is None:
+            return presser, 0
+        cards, seat = divmod(packed, len(self._names))
+        return self._names[seat], cards
 
     def mark(self) -> dict[str, Any]:
         """What :meth:`restore` needs to come back to the figures as they are now."""
@@ -154,8 +165,8 @@ class _Tally:
         # A press first counted dry was not: the streaks it seemed to extend end with it.
         self.dry[presser] = 0
         self.launcher_dry = 0
-        owner, so_far = self.bursts.get(action.get("press_id"), (presser, 0))
-        self._burst(action.get("press_id"), (owner, so_far + cards))
+        owner, so_far = self._burst_of(action.get("press_id"), presser)
+        self._burst(action.get("press_id"), owner, so_far + cards)
         figures["biggest_burst"] = max(figures["biggest_burst"], so_far + cards)
 
     def _attack(self, before: games.GameState, after: games.GameState, by: str, card: str) -> None:
