@@ -5,13 +5,16 @@
 One in-process launcherd (bench/latency.py's, the game layer loaded as main has it) per load:
 
 - idle: nothing else happening;
-- readers: four clients reading game/stats and game/history in a loop, over a 100,000-action log;
+- readers: four clients, each a process of its own (as launcher-web's and the CLI's are), reading
+  game/stats and game/history in a loop, over a 100,000-action log;
 - slow_commit: a match in play (every press is a logged action) with each commit slowed to 500 ms
   by the store's test hook (LAUNCHER_TEST_COMMIT_DELAY_MS, read when the store opens);
-- cold_catalogue: a fresh daemon asked in French at once, pressed while it answers.
+- cold_catalogue: a fresh daemon asked in French at once (by a client process), pressed while it
+  answers.
 
 For each: press-to-motor (p50/p99, debounce subtracted), jam-to-stop (p50/p99/max, jam_ms
-subtracted), the loop's timer lateness (a probe timer re-armed every 2 ms in the daemon's loop:
+subtracted), count-to-stop (the card asked for clearing the beam to the motor's stop:
+p50/p99/max), the loop's timer lateness (a probe timer re-armed every 2 ms in the daemon's loop:
 p50/p99/max), and whether the daemon halted (a stall). Then game/stats and game/history at 1,000,
 10,000 and 100,000 actions (first reading, which computes and keeps every match's figures, and the
 median of the next ones). Prints one JSON line; bench/run.py stores it in bench/results.json.
@@ -23,9 +26,9 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -39,7 +42,23 @@ from firmware.cli import Client  # noqa: E402
 LOG_ACTIONS = 100_000
 COMMIT_DELAY_MS = 500
 PROBE_S = 0.002
-TARGETS = {"press_p99_vs_idle": 1.5, "lateness_max_ms": 20.0, "jam_later_than_idle_ms": 5.0}
+TARGETS = {"press_p99_vs_idle": 1.5, "lateness_max_ms": 20.0, "jam_later_than_idle_ms": 5.0,
+           "count_later_than_idle_ms": 5.0}
+# A client of the daemon in a process of its own: its JSON decoding does not compete with the
+# daemon's threads for the daemon's GIL, as a real client's does not.
+READER = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from firmware.cli import Client
+with Client(sys.argv[2], timeout=600, lang=sys.argv[3] or None) as client:
+    methods = [method for method in sys.argv[4:] if method != "once"]
+    while True:
+        for method in methods:
+            client.call(method)
+        if "once" in sys.argv[4:]:
+            break
+"""
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class LatenessProbe:
@@ -73,16 +92,17 @@ def _us(samples: list[float]) -> dict:
             "max_us": round(ordered[-1]), "n": len(ordered)}
 
 
-def _readers(socket: Path, stop: threading.Event, count: int = 4) -> list[threading.Thread]:
-    def read() -> None:
-        with Client(socket, timeout=120) as client:
-            while not stop.is_set():
-                client.call("game/stats")
-                client.call("game/history")
-    threads = [threading.Thread(target=read, daemon=True) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    return threads
+def _clients(socket: Path, methods: list[str], count: int, lang: str = "") -> list[subprocess.Popen]:
+    """``count`` client processes calling ``methods`` in turn, without pause, until killed."""
+    return [subprocess.Popen([sys.executable, "-c", READER, str(ROOT), str(socket), lang, *methods])
+            for _ in range(count)]
+
+
+def _connected(daemon, count: int, timeout: float = 30) -> None:
+    """Wait until ``count`` clients are connected (the readers have started reading)."""
+    deadline = time.monotonic() + timeout
+    while daemon.daemon.api.client_count < count and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def measure(load: str, presses: int, jams: int) -> dict:
@@ -102,8 +122,7 @@ def _measure(load: str, presses: int, jams: int) -> dict:
             # Set for the whole measurement (measure() unsets it): a game side started or
             # restarted after the daemon reads it too.
             os.environ["LAUNCHER_TEST_COMMIT_DELAY_MS"] = str(COMMIT_DELAY_MS)
-        stop = threading.Event()
-        threads: list[threading.Thread] = []
+        clients: list[subprocess.Popen] = []
         daemon = InProcessDaemon(directory).start()
         try:
             socket = daemon.daemon.socket_path
@@ -111,26 +130,26 @@ def _measure(load: str, presses: int, jams: int) -> dict:
                 with Client(socket, timeout=600) as client:  # the first reading keeps the figures
                     client.call("game/stats")
                     client.call("game/history")
-                threads = _readers(socket, stop)
+                clients = _clients(socket, ["game/stats", "game/history"], 4)
+                _connected(daemon, 4)
             elif load == "slow_commit":
                 with Client(socket, timeout=60) as client:
                     client.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob"]})
             elif load == "cold_catalogue":
-                threads = [threading.Thread(target=lambda: Client(socket, timeout=60, lang="fr").call(
-                    "status/get"), daemon=True)]
-                threads[0].start()
+                clients = _clients(socket, ["status/get", "once"], 1, lang="fr")
             probe = LatenessProbe(daemon.daemon)
             press = [daemon.press() for _ in range(presses)]
             jam = [daemon.jam() for _ in range(jams)]
             lateness = probe.stop()
             halted = daemon.daemon.core.get_status()["state"] == "halted"
         finally:
-            stop.set()
-            for thread in threads:
-                thread.join(30)
+            for client in clients:
+                client.kill()
+                client.wait(30)
             daemon.stop()
-    return {"press": _us(press), "jam": _us(jam), "timer_lateness": lateness, "halted": halted,
-            "rested_s": round(daemon.rested_s, 1)}
+    return {"press": _us(press), "jam": _us(jam), "count_stop": _us(daemon.count_stop_us),
+            "timer_lateness": lateness, "halted": halted, "rested_s": round(daemon.rested_s, 1),
+            "overslept": daemon.overslept}
 
 
 def game_log_costs(sizes: tuple[int, ...], repeats: int = 5) -> dict:
@@ -179,11 +198,15 @@ def main() -> None:
             "press_p99_vs_idle": round(figures["press"]["p99_us"] / max(1, idle["press"]["p99_us"]), 2),
             "lateness_max_ms": figures["timer_lateness"]["max_ms"],
             "jam_later_than_idle_ms": round((figures["jam"]["max_us"] - idle["jam"]["max_us"]) / 1000, 2),
+            "count_later_than_idle_ms": round(
+                (figures["count_stop"]["max_us"] - idle["count_stop"]["max_us"]) / 1000, 2),
             "halted": figures["halted"],
         }
         verdicts[load]["ok"] = (verdicts[load]["press_p99_vs_idle"] <= TARGETS["press_p99_vs_idle"]
                                 and verdicts[load]["lateness_max_ms"] < TARGETS["lateness_max_ms"]
                                 and verdicts[load]["jam_later_than_idle_ms"] <= TARGETS["jam_later_than_idle_ms"]
+                                and verdicts[load]["count_later_than_idle_ms"]
+                                <= TARGETS["count_later_than_idle_ms"]
                                 and not figures["halted"])
     sizes = tuple(int(size) for size in args.sizes.split(","))
     print(json.dumps({"loads": loads, "verdicts": verdicts, "targets": TARGETS,

@@ -190,6 +190,30 @@ def table(result: dict, checks: dict, n: int) -> str:
     return "\n".join(out)
 
 
+def loaded_table(loaded: dict) -> str:
+    """bench/loaded.py's figures, each load on a line beside the same run's idle one."""
+    lines = [f"{'load':<15} {'press p50/p99 ms':>17} {'jam max ms':>10} {'count max ms':>12}"
+             f" {'lateness p50/p99/max ms':>24} {'halted':>6}  verdict"]
+    for load, got in loaded["loads"].items():
+        verdict = loaded["verdicts"].get(load)
+        misses = [] if verdict is None else [
+            key for key, limit in loaded["targets"].items()
+            if (verdict[key] >= limit if key == "lateness_max_ms" else verdict[key] > limit)]
+        lateness = got["timer_lateness"]
+        lines.append(
+            f"{load:<15} {got['press']['p50_us'] / 1000:>8.2f}/{got['press']['p99_us'] / 1000:<8.2f}"
+            f" {got['jam']['max_us'] / 1000:>10.2f} {got['count_stop']['max_us'] / 1000:>12.2f}"
+            f" {lateness['p50_ms']:>8.2f}/{lateness['p99_ms']:.2f}/{lateness['max_ms']:<8.2f}"
+            f" {str(got['halted']):>6}  "
+            + ("(the baseline)" if verdict is None else "PASS" if verdict["ok"]
+               else "MISS: " + ", ".join(misses + (["halted"] if got["halted"] else []))))
+    sizes = loaded.get("game_log", {})
+    for size, methods in sizes.items():
+        lines.append(f"{int(size):>7,} actions: " + "; ".join(
+            f"{method} first {cost['first_ms']} ms, kept {cost['kept_ms']} ms" for method, cost in methods.items()))
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer samples and presses (about 1 minute)")
@@ -228,6 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     output.write_text(json.dumps(document, indent=2) + "\n")
     print()
     print(table(result, checks, params["growth_presses"]))
+    print()
+    print(loaded_table(raw["loaded"]))
     print()
     print(f"{sum(not c['pass'] for c in checks.values())} of {len(checks)} targets missed;"
           f" {elapsed:.0f} s; written to {output.relative_to(ROOT) if output.is_relative_to(ROOT) else output}")
