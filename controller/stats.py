@@ -404,17 +404,27 @@ def _live(store: Any, match_id: int) -> _Live:
     return lives[match_id]
 
 
+async def _replayed_in_turns(store: Any, match_id: int) -> dict[str, Any] | None:
+    """:func:`_replayed_stats`, :data:`_CHUNK` actions per turn of the game loop: one long match
+    (100,000 actions: seconds) must not keep the loop from its heartbeat."""
+    live = _Live(match_id)
+    while not live.catch_up(store, _CHUNK):
+        await asyncio.sleep(0)
+    return live.figures(store)
+
+
 async def keep_missing_figures(store: Any, current: int | None = None) -> None:
-    """Replay the matches whose figures are not kept yet (a log written by an older version), one
-    at a time, and catch the table's match up (``current``) a slice at a time, the game loop
-    answering between them: all at once, a 100,000-action log took longer than the host waits
-    for the loop's heartbeat, and the layer was restarted mid-way."""
+    """Replay the matches whose figures are not kept yet (a log written by an older version, a
+    match set aside before its figures were read), a slice of one at a time, and catch the
+    table's match up (``current``), the game loop answering between the slices: all at once, a
+    100,000-action log took longer than the host waits for the loop's heartbeat, and the layer
+    was restarted mid-way."""
     records = store.matches()
     kept = store.figures("stats", [record.id for record in records])
     lives = _lives(store)
     for record in records:
         if record.id not in kept and record.id != current and record.id not in lives:
-            store.keep_figures(record.id, "stats", _replayed_stats(store, record.id))
+            store.keep_figures(record.id, "stats", await _replayed_in_turns(store, record.id))
             await asyncio.sleep(0)
     if current is not None and current not in kept:
         live = _live(store, current)

@@ -282,3 +282,26 @@ def test_stats_and_history_of_one_match_of_100000_actions_through_the_socket(one
     print(f"\none match of {ACTIONS} actions, readings (s): {costs}")
     # Replaying the match took 3-14 s; a reading is a few ms (the bound is loose for a loaded machine).
     assert max(costs.values()) < 1.0, costs
+
+
+def test_a_long_match_set_aside_is_replayed_a_slice_at_a_time(tmp_path, monkeypatch):
+    """A match not kept yet and not the table's (set aside before its figures were read, or a log
+    of an older version) is replayed 2,000 actions per turn of the game loop, not in one go, and
+    its figures are those of a full replay."""
+    import asyncio
+
+    path = long_log.build(tmp_path, 5_000, 5_000)
+    store = Store(path)
+    turns = []
+    real_sleep = asyncio.sleep
+
+    async def counted(delay, *args):
+        turns.append(delay)
+        await real_sleep(delay, *args)
+    monkeypatch.setattr(stats_module.asyncio, "sleep", counted)
+    try:
+        asyncio.run(stats_module.keep_missing_figures(store, current=None))
+        assert len(turns) >= 5_000 // stats_module._CHUNK
+        assert store.figures("stats", [1])[1] == match_stats([r.to_json() for r in store.actions(1)])
+    finally:
+        store.close()
