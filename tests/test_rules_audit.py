@@ -201,17 +201,27 @@ def test_launcherctl_fills_in_the_only_legal_colour(tmp_path):
         daemon.kill()
 
 
+# A machine loaded by other test workers can leave the daemon's process unscheduled for longer than
+# the stall limit (250 ms) while the stuck card's jam timer is due: the core then rightly halts as
+# stalled ("the daemon was stalled for 0.3 s"), and never reports the jam this test waits for (1 run
+# in 6 under a loaded suite; reproduced with five runs at once on two cores). What this test is
+# about is the deals, not the stall detector: it gives the daemon a limit a loaded machine keeps.
+LOADED = HOPPER + "[timing]\nstall_ms = 5000\n"
+
+
 def test_thirty_replaced_matches_deal_no_more_than_the_last_ones_deal(tmp_path):
     """A card sticks while the table starts 30 matches: no deal may queue behind the stuck one."""
     ten = [f"P{n}" for n in range(10)]
-    with ThreadDaemon(tmp_path, HOPPER) as running:
+    with ThreadDaemon(tmp_path, LOADED) as running:
         running.call("sim/jam")
         for _ in range(30):
             running.call("game/new", {"rules": "classic", "players": ten, "options": NO_PAUSE,
                                       "first_card": "5", "color": "red", "force": True})
-        running.wait_for(lambda s: s["state"] == "jammed")  # the card sticks, whichever deal it is in
+        # The card sticks, whichever deal it is in.
+        running.wait_for(lambda s: s["state"] == "jammed", timeout=60)
         running.call("sim/clear")
-        running.wait_for(lambda s: s["pending"] is not None)  # the card pulled out: a press goes on
+        # The card pulled out: a press goes on.
+        running.wait_for(lambda s: s["pending"] is not None, timeout=60)
         running.call("launcher/resume")
         status = settled(running)
         assert taken(status) == dict.fromkeys(ten, 7)
