@@ -460,8 +460,8 @@ def register(subparsers: argparse._SubParsersAction, parents: list[argparse.Argu
 
     p = add("insert", _action("game/insert", lambda a: {
         "blast": a.blast is not None, "cards": a.blast or 0, **_by(a)}),
-        "blast: the player whose move it is put a card in the blaster (typed by hand until the"
-        " blaster reports its insertions itself)")
+        "blast without a blaster fitted: the player whose move it is put a card in the blaster (a"
+        " fitted blaster reports its insertions itself, and this is refused)")
     p.add_argument("--blast", type=int, metavar="N", help="it fired and N cards came out")
     p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
 

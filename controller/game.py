@@ -229,6 +229,21 @@ def _command(kind: str) -> str:
     return kind.replace("_", "-")
 
 
+def _not_a_move(kind: str, ruleset: str, shapes: Mapping[str, object]) -> dict:
+    """What a table may do instead, as ``launcherctl game`` commands: a ``press`` is the launch
+    button (in the dealer games also ``game draw``) and ``cards`` (a late card) is the launcher's own."""
+    from . import classic
+
+    moves = []
+    for known in shapes:
+        if known == "press" and ruleset in classic.RULESETS:
+            moves.append("draw")
+        elif known not in ("press", "cards"):
+            moves.append(_command(known))
+    said = "not_a_move_of_or_press" if "press" in shapes else "not_a_move_of"
+    return message(said, move=_command(kind), ruleset=ruleset, moves=moves)
+
+
 def legal_colors(colors: tuple[str, ...], card: str, top_card: str | None, pile_color: str | None) -> list[str]:
     """The colours a coloured ``card`` may have on this pile: the pile's, unless it is the same card.
 
@@ -283,8 +298,7 @@ def checked(action: object, shapes: Mapping[str, Mapping[str, tuple[type, bool]]
         raise InvalidParams(f"an action is a JSON object, not {type(action).__name__}")
     kind = action.get("type")
     if kind not in shapes and ruleset is not None and isinstance(kind, str):
-        raise InvalidParams(message("not_a_move_of", move=_command(kind), ruleset=ruleset,
-                                    moves=[_command(known) for known in shapes]))
+        raise InvalidParams(_not_a_move(kind, ruleset, shapes))
     if kind not in shapes:
         raise InvalidParams(f"unknown action type {kind!r}; types: " + ", ".join(shapes))
     spec = shapes[kind]

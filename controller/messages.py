@@ -251,6 +251,9 @@ _GAME: dict[str, Text] = {
     "pile_starts": _t("the pile starts with %(card)s (%(color)s)", card="card", color="color"),
     "not_a_move_of": _t("game %(move)s is not a move of %(ruleset)s; its moves: %(moves)s", move="raw",
                         ruleset="name", moves="list"),
+    "not_a_move_of_or_press": _t("game %(move)s is not a move of %(ruleset)s; its moves: %(moves)s, and a"
+                                 " press of the launch button (launcherctl press)", move="raw",
+                                 ruleset="name", moves="list"),
     "needs_its_color": _t("%(card)s has a colour: give color, one of %(colors)s", card="card",
                           colors="color_list"),
     "catch_holds": _t("%(player)s holds %(cards)s: only a player left with one card can be caught",
@@ -371,6 +374,10 @@ _GAME: dict[str, Text] = {
     "hand_points_negative": _t("points cannot be negative (%(points)d): enter a total of 0 or more, or"
                                " the cards, e.g. 7,hit-2,wild", points="int"),
     "empty_hand": _t("empty hand: enter a total (0 for none) or cards, e.g. 7,hit-2,wild"),
+    "hand_card_missing": _t("a card is missing between two commas in '%(hand)s': name each card once,"
+                            " separated by commas, e.g. 7,hit-2,wild", hand="raw"),
+    "hand_card_not_a_name": _t("%(card)s is not a card's name: name the cards as text, e.g."
+                               " [\"7\", \"hit-2\", \"wild\"], or enter a total", card="raw"),
     "not_a_card_in_hand": _t("'%(card)s' is not a card of %(ruleset)s; its cards are: %(cards)s",
                              card="raw", ruleset="name", cards="card_list"),
     "hand_of": _t("%(player)s's hand: %(reason)s", player="name", reason="text"),

@@ -133,12 +133,24 @@ def _total(points: object) -> Hand:
     return Hand(points=points)
 
 
-def _cards(ruleset: str, names: Sequence[object]) -> Hand:
-    """A hand entered card by card, counted with the ruleset's table."""
+def _new_entry() -> bool:
+    """The hand is entered now, not replayed from a log written when ``[]`` was taken as 0."""
+    from .game import new_action  # controller.game imports nothing of this module's
+
+    return new_action()
+
+
+def _cards(ruleset: str, names: Sequence[object], entered: object = None) -> Hand:
+    """A hand entered card by card, counted with the ruleset's table (``entered``: as typed)."""
+    if not names and _new_entry():
+        raise InvalidParams(message("empty_hand"))  # [] is no hand: 0 is typed as 0
     cards = []
     for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidParams(f"a card name must be a non-empty text, not {name!r}")
+        if not isinstance(name, str):
+            raise InvalidParams(message("hand_card_not_a_name", card=repr(name)))
+        if not name.strip():
+            shown = entered if isinstance(entered, str) else ",".join(map(str, names))
+            raise InvalidParams(message("hand_card_missing", hand=shown))
         # Players type "Hit 2" as readily as "hit-2": both are the table's "hit-2".
         cards.append(re.sub(r"[\s_]+", "-", name.strip().lower()))
     table = _table(ruleset)
@@ -154,7 +166,7 @@ def _hand(ruleset: str, value: object) -> Hand:
         text = value.strip()
         if not text:
             raise InvalidParams(message("empty_hand"))
-        hand = _total(text) if _NUMBER.fullmatch(text) else _cards(ruleset, text.split(","))
+        hand = _total(text) if _NUMBER.fullmatch(text) else _cards(ruleset, text.split(","), text)
     elif isinstance(value, (list, tuple)):
         hand = _cards(ruleset, value)
         value = tuple(value)

@@ -244,8 +244,10 @@ def test_a_card_the_box_does_not_have_is_refused():
         apply(game("attack-2005"), play("wild-attack", color="red", target="Bob"))
 
 
-def test_colour_on_a_coloured_card_is_optional_but_checked():
+def test_colour_on_a_coloured_card_is_required_and_checked():
     assert status(run(game(), play("skip", color="yellow")))["color"] == "yellow"
+    with pytest.raises(InvalidParams, match="skip has a colour: give color"):
+        apply(game(), {"type": "play", "card": "skip"})
     with pytest.raises(InvalidParams):
         apply(game(), play("skip", color="orange"))
 

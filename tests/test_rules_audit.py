@@ -152,6 +152,23 @@ def test_a_draw_two_on_the_last_but_one_card_can_be_caught_while_and_after_its_d
         assert hands(status) == {"Ann": 3, "Bob": 4, "Cy": 2}
 
 
+def test_a_wild_mega_minions_on_the_last_but_one_card_can_be_caught_after_its_deals(tmp_path):
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        classic(running, rules="despicable-me-4")
+        for _ in range(len(P3) * 5):  # every seat plays blue numbers until each holds 2
+            play(running, "3", "blue")
+        status = play(running, "wild-mega-minions", "purple")  # Ann holds 1, and said no Uno
+        assert status["awaiting"] == "minions" and status["catchable"] == "Ann"
+        dealt = running.call("game/minions", {"counts": {"Bob": 1, "Cy": 2}})  # Bob's and Cy's deals begin
+        assert dealt["catchable"] == "Ann"
+        assert settled(running)["catchable"] == "Ann"  # the deals do not close the window: Bob's move does
+        caught = running.call("game/catch", {"player": "Ann"})
+        assert caught["messages"][0].startswith("Ann did not call Uno")
+        status = settled(running)
+        assert taken(status) == {"Ann": 9, "Bob": 8, "Cy": 9}
+        assert hands(status) == {"Ann": 3, "Bob": 2, "Cy": 2} and status["turn"] == "Bob"
+
+
 def test_hand_sizes_decide_catch_last_and_the_rounds_end(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
         classic(running)
@@ -239,10 +256,17 @@ def test_a_negative_or_meaningless_hand_is_refused_with_what_is_allowed(tmp_path
         for hand, said in (("Bob=-3", "Bob's hand: points cannot be negative (-3): enter a total of 0 or more,"
                                       " or the cards, e.g. 7,hit-2,wild"),
                            ("Bob=7,-3", "'-3' is not a card of attack-mega-hit"),
-                           ("Bob=٣", "points must be a whole number, not '٣': enter a total of 0 or more")):
+                           ("Bob=٣", "points must be a whole number, not '٣': enter a total of 0 or more"),
+                           ("Bob=7,,wild", "Bob's hand: a card is missing between two commas in '7,,wild': name"
+                                           " each card once, separated by commas, e.g. 7,hit-2,wild")):
             ended = daemon.ctl("game", "end-round", "--winner", "Ann", hand, "Cy=0")
             assert ended.returncode == 1 and said in ended.stderr, ended.stderr
+        with pytest.raises(ApiError) as error:  # a list of no cards is no hand: 0 is typed as 0
+            daemon.call("game/end-round", {"winner": "Ann", "hands": {"Bob": [], "Cy": 0}})
+        assert error.value.message == "Bob's hand: empty hand: enter a total (0 for none) or cards, e.g. 7,hit-2,wild"
         assert daemon.call("game/scores")["rounds"] == []
+        shown = daemon.ctl("game", "insert", "--help")
+        assert "a fitted blaster reports its insertions itself, and this is refused" in " ".join(shown.stdout.split())
     finally:
         daemon.kill()
 
@@ -319,7 +343,8 @@ def test_wording_of_the_audit(tmp_path):
         classic(running, force=True)
         for move, params in (("hint", {"player": "Bob"}), ("insert", {})):
             error = refused(running.call, f"game/{move}", params)
-            assert error.message.startswith(f"game {move} is not a move of classic; its moves: play, press,")
+            assert error.message.startswith(f"game {move} is not a move of classic; its moves: play, draw, pass,")
+            assert error.message.endswith(", and a press of the launch button (launcherctl press)")
 
         running.call("game/new", {"rules": "blast", "players": P3, "force": True})
         error = refused(running.call, "game/draw", {})

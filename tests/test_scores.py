@@ -91,7 +91,8 @@ def test_totals_are_taken_as_entered_whatever_the_table():
         ("blast", "wild-attack", "not a card of blast"),
         ("classic", "hit-2", "not a card of classic"),
         ("classic", "wild-mega-minions", "not a card of classic"),
-        ("attack-mega-hit", "7,,wild", "non-empty"),
+        ("attack-mega-hit", "7,,wild", "a card is missing between two commas in '7,,wild': name each card once,"
+                                       " separated by commas, e.g. 7,hit-2,wild"),
         ("nope", "37", "unknown ruleset"),
     ],
 )
@@ -365,7 +366,8 @@ def test_bad_ejected_counts(ejected, error):
         ("Ann", {"Bob": True, "Cid": 1}, InvalidParams, "whole number"),
         ("Ann", {"Bob": "lots", "Cid": 1}, InvalidParams, "Bob's hand: 'lots' is not a card"),
         ("Ann", {"Bob": "trade-hands", "Cid": 1}, InvalidParams, "not a card of attack-mega-hit"),
-        ("Ann", {"Bob": ["wild", 7], "Cid": 1}, InvalidParams, "card name"),
+        ("Ann", {"Bob": ["wild", 7], "Cid": 1}, InvalidParams, "7 is not a card's name"),
+        ("Ann", {"Bob": [], "Cid": 1}, InvalidParams, "Bob's hand: empty hand: enter a total"),
         ("Ann", {"Ann": 5, "Bob": 1, "Cid": 1}, InvalidParams, "Ann won the round"),
         ("Ann", {"Ann": ["wild"], "Bob": 1, "Cid": 1}, InvalidParams, "Ann won the round"),
         ("Ann", [("Bob", 1)], InvalidParams, "hands must map"),
