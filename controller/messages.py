@@ -342,9 +342,12 @@ _GAME: dict[str, Text] = {
         "%(player)s is still to be dealt %(cards)s of the last Draw card: those cards count in the"
         " score, deal them first", player="name", cards="cards"),
     "deal_still_owed": _t(
-        "the round cannot end while the launcher deals: %(player)s is still owed %(cards)s. End it once"
-        " they are dealt (where the launcher waits, a press of the button goes on), or take back what"
-        " owes them with game undo", player="name", cards="cards"),
+        "the round cannot end while the launcher deals: %(player)s is still owed %(cards)d card. End it"
+        " once it is dealt (where the launcher waits, a press of the button goes on), or take back what"
+        " owes it with game undo",
+        "the round cannot end while the launcher deals: %(player)s is still owed %(cards)d cards. End it"
+        " once they are dealt (where the launcher waits, a press of the button goes on), or take back"
+        " what owes them with game undo", "cards", player="name", cards="int"),
     "attack_still_owed": _t(
         "%(player)s still owes %(presses)s of the last-card attack: those cards count in the score,"
         " press them first", player="name", presses="presses"),

@@ -15,8 +15,11 @@ and is not a move either (the player presses again after the reload).
 Dealer mode (``classic``, ``despicable-me-4``, ``controller/classic.py``): what the round owes (the
 opening 7 to every seat, Draw Two, Wild Draw Four, penalties, Minions) is dealt by one background
 task that reads the owed deals from the state, aims at each seat (or pauses between the opening
-piles where no aim servo is fitted) and asks ``launcher/dispense``; each dispense's count is logged
-as a ``press`` of the player it was for, through ``act`` like any move. The log is the reference:
+piles where no aim servo is fitted) and asks ``launcher/dispense``; each run of the dispense is
+logged as a ``press`` of the player it was for, from its launch outcome (with its seq) as it is
+taken in, through ``act`` like any move (a card counted late is added from the reply). A game layer
+that starts with a deal owed counts for it the dispense outcomes it catches up on, and the runs of a
+dispense its predecessor left running, which its first deal cancels before asking for the rest. The log is the reference:
 ``game undo`` and ``game new`` stop the task and it starts again from the state they leave, and a
 daemon restarted mid-deal deals what the log does not show dealt. A press with nothing owed is a
 draw of exactly one card: a dry press is made good with a dispense of one.
@@ -128,6 +131,13 @@ class GameService:
         self._wait_press = False
         self._dispensing: asyncio.Future | None = None  # the launcher/dispense under way, whoever asked
         self._drawing = False  # dealer mode: a draw's dispense is under way
+        # The deal's dispense under way: whose cards, and how many of them are logged already (each
+        # run's outcome is logged as it is taken in, with its seq; the reply adds late cards).
+        self._deal_for: dict[str, Any] | None = None
+        # The game layer has just started with a deal owed: a dispense asked by the layer before it
+        # (dead or hung) may still be giving cards, which are the owed deal's. Until the first deal
+        # has cancelled it and heard its end, a dispense's outcome counts for what is owed.
+        self._orphaned = False
         self._launcher_changed = asyncio.Event()  # a launcher state event came
         self._pressed = asyncio.Event()  # the button was pressed (deal_pause=press)
         self._blasts: dict[Any, str | None] = {}  # insert_id of a firing insertion -> who inserted
@@ -294,6 +304,7 @@ class GameService:
         self._deal_held = _held_by_undo(self.store, match.id)
         self._aim_at_turn()
         # What the log does not show dealt is dealt, unless an undo holds it, once a person presses.
+        self._orphaned = _owes_deal(self.table.game)
         self._follow_deals()
         self._wait_press = self._dealing is not None
 
@@ -549,9 +560,9 @@ class GameService:
             # Not in the record (it could not be written either): taken in as it comes.
         logged = self._launched(params, seq)
         if isinstance(seq, int):
-            # A dispense is taken in by its caller, and seen again it is ignored again: only a
-            # game press's outcome that logged nothing needs its own note.
-            self._taken(seq, logged, note=params.get("source") in GAME_PRESS_SOURCES)
+            # A game press or a dispense that logged nothing is noted as taken in: a restart's
+            # catching up must not count it for a deal owed by then.
+            self._taken(seq, logged, note=params.get("source") in GAME_PRESS_SOURCES | {"dispense"})
         return True
 
     def _taken(self, seq: int, logged: bool | None, note: bool) -> None:
@@ -588,6 +599,8 @@ class GameService:
         True when it was logged (with ``seq``); None when its commit failed (the log's damage)."""
         if self.table is not None and params.get("source") == "dispense" and params.get("cards"):
             self._maybe_turned_up()
+        if params.get("source") == "dispense":
+            return self._dealt(params, seq)
         if params.get("source") not in GAME_PRESS_SOURCES or self.table is None:
             return False
         press_id, cards = params.get("press_id"), params.get("cards", 0)
@@ -619,6 +632,35 @@ class GameService:
             self.publish_message(says.uncounted_press(press_id, cards, says.reason(exc)))
             return None if isinstance(exc, GameUnavailable) else False
         self._last_press = (press_id, presser)
+        return True
+
+    def _dealt(self, params: dict[str, Any], seq: int | None) -> bool | None:
+        """A run of a dispense: the cards of the deal under way, logged with the outcome's seq, so
+        that a game layer that hangs or dies mid-deal loses none of them. A dispense nobody here
+        asked for counts for the deal owed while catching up on the record, or while a previous
+        game layer's dispense may still run (``_orphaned``); else it is no move (a turn-up, a
+        draw's card, logged by its caller)."""
+        cards = int(params.get("cards") or 0)
+        ours = self._deal_for
+        if not cards or self.table is None:
+            return False
+        if ours is not None:
+            player, take = ours["player"], cards
+        elif (self._catching_up or self._orphaned) and _owes_deal(self.table.game):
+            owed = self.table.game.queue[0]
+            player, take = self.table.game.players[owed.seat], min(cards, owed.presses)
+            if cards > take:
+                self.publish_message(says.dealt_too_many(player, cards, take))
+        else:
+            return False
+        try:
+            self.act({"type": "press", "cards": take, "press_id": params.get("press_id"), "by": player},
+                     outcome_seq=seq)
+        except ApiError as exc:
+            self.publish_message(says.uncounted_deal(take, player, says.reason(exc)))
+            return None if isinstance(exc, GameUnavailable) else False
+        if ours is not None:
+            ours["logged"] += take
         return True
 
     def _press_ignored(self, params: dict[str, Any]) -> None:
@@ -711,6 +753,7 @@ class GameService:
         if self._dealing is not None:
             self._dealing.cancel()
             self._dealing = None
+        self._deal_for = None  # what its dispense still gives is not counted
         if self._dispensing is not None and not self._dispensing.done():
             self._background(self._cancel_dispense())
 
@@ -724,6 +767,8 @@ class GameService:
         """Dispense every deal the round owes, front of the queue first, until it owes none."""
         aimed: bool | None = None  # whether an aim servo answers; asked at the first seat
         pause = False  # a pile of the opening deal was just finished: hand it over first
+        if self._orphaned:
+            await self._end_orphans()
         while self.match_id == match_id and self.table is not None and _owes_deal(self.table.game):
             game = self.table.game
             owed = game.queue[0]
@@ -739,6 +784,20 @@ class GameService:
             if cards is None:
                 return
             pause = owed.reason == "deal" and cards == owed.presses
+
+    async def _end_orphans(self) -> None:
+        """The first deal after the game layer started: a dispense its predecessor asked is
+        cancelled, and its last run's outcome heard (counted for the deal owed), before this
+        layer asks for what is still owed, so that no card is dealt twice."""
+        try:
+            await self.daemon.call("launcher/cancel")
+        except ApiError as exc:
+            log.warning("game: a previous dispense could not be cancelled: %s", exc.message)
+        while self.daemon.launcher_status().get("state") == "launching":
+            self._launcher_changed.clear()
+            await self._launcher_changed.wait()
+        await asyncio.sleep(0)  # an outcome posted before the state this loop saw is taken in
+        self._orphaned = False
 
     async def _aim_now(self, seat: int, seats: int) -> bool:
         """Turn to the seat before its cards come out; False when no aim servo is fitted."""
@@ -767,24 +826,34 @@ class GameService:
         dispense finish, and says that those cards are not counted.
         """
         call = await self._dispense_after_others(count)
+        dealt = self._deal_for = {"player": player, "logged": 0}
         try:
-            outcome = await asyncio.shield(call)
-        except asyncio.CancelledError:
-            call.add_done_callback(self._dealt_after_stop)
-            raise
-        except ApiError as exc:  # refused: the motor rests, the lid is open, halted...
-            self.publish_message(says.deal_waits(player, says.reason(exc)))
-            self._wait_press = True  # what is left goes on at a person's press, not by itself
-            await self._launcher_ready(exc.data.get("retry_after_s"))
-            return 0
+            try:
+                outcome = await asyncio.shield(call)
+            except asyncio.CancelledError:
+                call.add_done_callback(lambda done: self._dealt_after_stop(done, dealt["logged"]))
+                raise
+            except ApiError as exc:  # refused: the motor rests, the lid is open, halted...
+                self.publish_message(says.deal_waits(player, says.reason(exc)))
+                self._wait_press = True  # what is left goes on at a person's press, not by itself
+                await self._launcher_ready(exc.data.get("retry_after_s"))
+                return 0
+            if self._behind():
+                self.catch_up()  # a run whose commit failed is this deal's: taken in first
+            if self._unlogged is not None:
+                return None  # the log takes no write: what came out is caught up on later
+        finally:
+            if self._deal_for is dealt:
+                self._deal_for = None
         cards = min(outcome.get("cards", 0), count)  # never above what is owed
         if outcome.get("cards", 0) > count:
             self.publish_message(says.dealt_too_many(player, outcome["cards"], count))
-        if cards:
+        rest = cards - dealt["logged"]  # a card counted after its run's outcome (it fell out late)
+        if rest > 0:
             try:
-                self.act({"type": "press", "cards": cards, "press_id": outcome.get("press_id"), "by": player})
+                self.act({"type": "press", "cards": rest, "press_id": outcome.get("press_id"), "by": player})
             except ApiError as exc:
-                self.publish_message(says.uncounted_deal(cards, player, says.reason(exc)))
+                self.publish_message(says.uncounted_deal(rest, player, says.reason(exc)))
                 return None
         if cards < count:
             self.publish_message(says.deal_short(player, cards, count, outcome.get("ended")))
@@ -806,11 +875,11 @@ class GameService:
         self._dispensing = call
         return call
 
-    def _dealt_after_stop(self, call: asyncio.Future) -> None:
+    def _dealt_after_stop(self, call: asyncio.Future, logged: int = 0) -> None:
         if call.cancelled() or call.exception() is not None:
             return
-        cards = call.result().get("cards", 0)
-        if cards:
+        cards = call.result().get("cards", 0) - logged
+        if cards > 0:
             self.publish_message(says.dealt_after_stop(cards))
 
     async def _launcher_ready(self, after_s: float | None) -> None:

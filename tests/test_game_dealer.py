@@ -44,6 +44,8 @@ class Launcher:
             if self.aim_hold is not None:
                 await self.aim_hold.wait()
             return {"angle": 0.0}
+        if method == "launcher/cancel":  # the first deal cancels a previous game layer's dispense
+            return {"cancelled": 0}
         assert method == "launcher/dispense", method
         if self.hold is not None:
             await self.hold.wait()

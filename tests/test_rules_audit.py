@@ -412,10 +412,11 @@ def test_end_round_while_the_launcher_deals_is_refused_with_what_to_do(tmp_path)
         play(running, "draw-two")  # Bob's 2: the first card sticks
         jammed_deal(running)
         error = refused(running.call, "game/end-round", {"winner": "Ann", "hands": {"Bob": 10, "Cy": 0}})
-        assert error.data["message_object"] == {"id": "deal_still_owed", "player": "Bob", "cards": 2}
-        assert error.message == ("the round cannot end while the launcher deals: Bob is still owed 2 cards."
-                                 " End it once they are dealt (where the launcher waits, a press of the button"
-                                 " goes on), or take back what owes them with game undo")
+        # The stuck card is Bob's already (logged with its run's outcome): one more is owed.
+        assert error.data["message_object"] == {"id": "deal_still_owed", "player": "Bob", "cards": 1}
+        assert error.message == ("the round cannot end while the launcher deals: Bob is still owed 1 card."
+                                 " End it once it is dealt (where the launcher waits, a press of the button"
+                                 " goes on), or take back what owes it with game undo")
         running.call("sim/clear")
         running.wait_for(lambda s: s["pending"] is not None)
         running.call("launcher/resume")

@@ -1,0 +1,79 @@
+"""A game layer that dies mid-deal loses no card of it (#19): each run of the deal's dispense is
+logged from its launch outcome (with its seq), and a restarted layer catches up on the runs it did
+not log, counted for the deal owed, each once; then it deals only what is still owed, after a
+person's press (#20)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ThreadDaemon
+from controller.service import GameService
+from firmware import gamehost
+
+P3 = ["Ann", "Bob", "Cy"]
+CLASSIC = {"rules": "classic", "players": P3, "options": {"deal_pause_s": "0"}, "first_card": "5", "color": "red"}
+
+
+@pytest.fixture
+def quick_watch(monkeypatch):
+    """A dead layer restarted 1.5 s after it went down (instead of the default)."""
+    monkeypatch.setattr(gamehost, "HUNG_AFTER_S", 1.0)
+    monkeypatch.setattr(gamehost, "RESTART_AFTER_S", 1.5)
+
+
+def die_at_first(monkeypatch, wanted) -> None:
+    """The game layer's loop raises out at the first launcher event ``wanted(name, params)`` picks."""
+    original = GameService.on_event
+    died = []
+
+    def listener(self, name, params):
+        if not died and wanted(name, params):
+            died.append(name)
+            raise SystemExit("the game loop raises out mid-deal")
+        original(self, name, params)
+
+    monkeypatch.setattr(GameService, "on_event", listener)
+
+
+def deals(running) -> list[tuple]:
+    return [(a["action"]["by"], a["action"]["cards"]) for a in running.call("game/log")["actions"]
+            if a["action"]["type"] == "press"]
+
+
+def layer_up_again(running) -> None:
+    running.wait_for(lambda s: s["game_layer"]["state"] == "down", timeout=30)
+    running.wait_for(lambda s: s["game_layer"]["state"] == "up", timeout=30)
+
+
+def test_a_game_layer_that_dies_mid_deal_catches_up_on_its_cards_once(tmp_path, monkeypatch, quick_watch):
+    die_at_first(monkeypatch, lambda name, params: name == "launched" and params.get("source") == "dispense")
+    with ThreadDaemon(tmp_path, "[sim]\nhopper = 200\n") as running:
+        running.call("game/new", CLASSIC)  # Ann's 7 come out; the layer dies as it hears them
+        layer_up_again(running)
+        status = running.wait_for(lambda s: s["pending"] is not None, timeout=30)  # the rest waits
+        assert status["sim"]["cards_out"] == 7
+        assert deals(running) == [("Ann", 7)]  # caught up on from the outcome record
+        assert running.call("launcher/press")["event"] == "resume"
+        status = running.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None,
+                                  timeout=60)
+        assert deals(running) == [("Ann", 7), ("Bob", 7), ("Cy", 7)]
+        assert status["sim"]["cards_out"] == 21
+
+
+def test_a_dispense_left_running_by_a_dead_layer_is_cancelled_and_its_cards_counted_once(
+        tmp_path, monkeypatch, quick_watch):
+    slow = "[sim]\nhopper = 200\ncards_per_second = 3.0\n[timing]\nfeed_timeout_ms = 1000\n"
+    die_at_first(monkeypatch, lambda name, params: name == "card")  # Ann's first card: her pile goes on
+    with ThreadDaemon(tmp_path, slow) as running:
+        running.call("game/new", CLASSIC)
+        layer_up_again(running)  # while Ann's dispense still runs: the new layer cancels it
+        status = running.wait_for(lambda s: s["pending"] is not None, timeout=30)
+        first = status["sim"]["cards_out"]
+        assert 0 < first < 7 and deals(running) == [("Ann", first)]
+        assert status["game"]["owed"] == {**status["game"]["owed"], "player": "Ann", "cards": 7 - first}
+        running.call("launcher/resume")
+        status = running.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None,
+                                  timeout=60)
+        assert [p["cards_taken"] for p in status["game"]["players"]] == [7, 7, 7]
+        assert status["sim"]["cards_out"] == 21
