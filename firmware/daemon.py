@@ -536,6 +536,8 @@ class Daemon:
             "clients": self.api.client_count,
             "config": self.config.source,
         }
+        if self.hardware is not None and not self.is_blaster:
+            status["merged_edges"] = self.hardware.merged_edges()
         if self.sim is not None:
             status["sim"] = self.sim.get_status()
         for name, provider in self._status_providers.items():

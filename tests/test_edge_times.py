@@ -170,3 +170,19 @@ def test_a_stuck_card_is_a_jam_jam_ms_after_its_edge_however_late_the_edge_came(
     actions = core.handle(Tick(False), blocked_at + 0.400)
     assert Motor("stop") in actions, actions
     assert core.get_status()["state"] == "jammed"
+
+
+def test_an_edge_the_kernel_merged_with_the_next_is_counted_in_status_and_logged(tmp_path, lgpio, caplog):
+    """Linux reads a both-edges line's level in its interrupt thread: a beam block that ended
+    before that thread ran reaches lgpio as one edge at the level the line already had (traced
+    in the system test's VM). It is no card, and status and the log say it happened."""
+    fake, factory = lgpio
+    with ThreadDaemon(tmp_path, DRY, sim=False, pin_factory=factory) as running:
+        pins = running.daemon.config.pins
+        assert running.call("status/get")["merged_edges"] == {"button": 0, "beam": 0}  # no lid fitted
+        fake.edges_late([(pins.beam, 1, now_ns())]).join()  # "clear" while clear
+        flush(running)
+        status = running.call("status/get")
+    assert status["merged_edges"]["beam"] == 1, status
+    assert status["cards_ejected"] == 0, status
+    assert [r for r in caplog.records if "merged" in r.getMessage() and f"GPIO{pins.beam}" in r.getMessage()]
