@@ -34,7 +34,7 @@ demo: $(STAMP)
 # Two workers (pytest-xdist): most tests wait on a daemon, so two halve the time on two cores.
 TEST_JOBS ?= 2
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(TEST_JOBS)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --durations=15
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
