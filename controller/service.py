@@ -59,6 +59,7 @@ from typing import Any, Awaitable, Callable, Iterator
 
 from firmware.api import Param
 from firmware.errors import ApiError, InvalidParams, NotFound, Refused, Unavailable
+from firmware.i18n import message
 from firmware.layer import LayerHost
 
 from . import advice as says
@@ -97,6 +98,16 @@ def _dealer_mode(game: games.GameState) -> bool:
 
 def _owes_deal(game: games.GameState) -> bool:
     return _dealer_mode(game) and bool(game.queue)
+
+
+def _not_while_dealing(game: games.GameState) -> None:
+    """The dealer games: a round does not end while the launcher deals it (the hands are not known
+    yet, and the cards under way would come out for a round that is over). A new action only: a
+    log written before this rule replays as it was accepted. A round won with a last-card draw
+    still owed says so itself (``draw_still_owed``)."""
+    if _owes_deal(game) and not game.round_over:
+        owed = game.queue[0]
+        raise Refused(message("deal_still_owed", player=game.players[owed.seat], cards=owed.presses))
 
 
 def _winner_text(table: tables.Table) -> str | None:
@@ -361,6 +372,8 @@ class GameService:
         if action["type"] in TURN_ACTIONS and "by" not in action:
             turn = games.turn(table.game)
             action = action if turn is None else {**action, "by": turn}  # the log says who acted
+        if action["type"] == "end_round":
+            _not_while_dealing(table.game)
         table, effects = tables.apply(table, action)
         with self._writing() as store:
             seq = store.append(self.match_id, action, over=table.match_over,

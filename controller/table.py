@@ -225,15 +225,6 @@ def _next_round(table: Table, match: scores.MatchState, first_card: Any = None,
     return replace(table, game=state, match=match), _seat_effects(match, effects)
 
 
-def _dealing(table: Table) -> None:
-    """The dealer games: a round does not end while the launcher deals (the hands are not known
-    yet, and the cards under way would come out for a round that is over)."""
-    state = table.game
-    if state.ruleset in classic.RULESETS and state.queue and game.new_action():
-        owed = state.queue[0]
-        raise Refused(message("deal_still_owed", player=state.players[owed.seat], cards=owed.presses))
-
-
 def _over(table: Table) -> Table:
     """A match that is over owes nothing: its last round's deals and presses are dropped, and
     nothing is left to catch or to answer."""
@@ -243,7 +234,6 @@ def _over(table: Table) -> Table:
 def _end_round(table: Table, p: dict[str, Any]) -> tuple[Table, Effects]:
     winner = _name(table, p["winner"])
     ejected = _ejected(table, winner)
-    _dealing(table)
     match = scores.end_round(table.match, winner, _hands(table, p["hands"]), ejected,
                              number=table.game.round_no)
     effects = _round_messages(table.match, match)
