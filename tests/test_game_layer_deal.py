@@ -63,7 +63,7 @@ def test_a_game_layer_that_dies_mid_deal_catches_up_on_its_cards_once(tmp_path, 
 
 def test_a_dispense_left_running_by_a_dead_layer_is_cancelled_and_its_cards_counted_once(
         tmp_path, monkeypatch, quick_watch):
-    slow = "[sim]\nhopper = 200\ncards_per_second = 3.0\n[timing]\nfeed_timeout_ms = 1000\n"
+    slow = "[sim]\nhopper = 200\ncards_per_second = 2.0\n[timing]\nfeed_timeout_ms = 1500\n"
     die_at_first(monkeypatch, lambda name, params: name == "card")  # Ann's first card: her pile goes on
     with ThreadDaemon(tmp_path, slow) as running:
         running.call("game/new", CLASSIC)
