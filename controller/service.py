@@ -659,7 +659,8 @@ class GameService:
             return False
         if ours is not None:
             player, take = ours["player"], cards
-        elif (self._catching_up or self._orphaned) and _owes_deal(self.table.game):
+        elif ((self._catching_up or self._orphaned) and _owes_deal(self.table.game)
+              and (self._dispensing is None or self._dispensing.done())):  # not a draw's, logged by it
             owed = self.table.game.queue[0]
             player, take = self.table.game.players[owed.seat], min(cards, owed.presses)
             if cards > take:
