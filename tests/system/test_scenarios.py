@@ -468,9 +468,12 @@ def test_scenario_8_sleep_and_wake_on_the_real_lines(chip, pins, mech):
         assert chip.value(standby) == 1
         # Under TCG the start (the game layer's catch-up) can outlast sleep_after_s, and the lid
         # levels wait_ready writes again read as a refill a moment later, which wakes the launcher:
-        # the LED is judged over a stretch the launcher slept through from end to end.
+        # the LED is judged over a stretch the launcher slept through from end to end. It starts
+        # once status says "sleeping": the standby line goes low first in the same batch, before
+        # the LED's pattern thread has been stopped (a few ms under TCG).
         for _ in range(3):
-            rig.wait_for(lambda: chip.value(standby) == 0, sleep_s + 60, 0.05, "the standby line low")
+            rig.wait_for(lambda: chip.value(standby) == 0 and rig.status()["state"] == "sleeping",
+                         sleep_s + 60, 0.05, "the standby line low and the launcher asleep")
             led_share = chip.high_share(led, 0.5)
             if chip.value(standby) == 0 and rig.status()["state"] == "sleeping":
                 break
