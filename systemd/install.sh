@@ -11,6 +11,13 @@ set -euo pipefail
 SERVICE=launcherd.service  # the daemon; any other systemd/*.service of the checkout talks to it
 ACCOUNT=card-launcher   # the service's user and group; group members may use launcherctl
 GPIO_GROUP=gpio         # owns /dev/gpiochip* and /dev/gpiomem on Raspberry Pi OS
+# python3-lgpio from apt: PyPI has no lgpio wheels for Python 3.13 (Trixie), and the venv sees it
+# through --system-site-packages. espeak-ng and alsa-utils (aplay) are launcher-voice's voice and player.
+APT_PACKAGES=(python3-venv python3-lgpio espeak-ng alsa-utils)
+# The table page's unit, and where launcher-web listens when its ExecStart= gives no --listen
+# (DEFAULT_LISTEN in controller/web/server.py).
+WEB_SERVICE=launcher-web.service
+WEB_DEFAULT_LISTEN=0.0.0.0:8080
 
 # CARD_LAUNCHER_ROOT prefixes every file this script reads or writes, so that a dry run can be
 # pointed at a scratch tree (the test suite does). Only for --dry-run: the unit names the real
@@ -73,6 +80,56 @@ units() {
 finish() {
     echo
     if $DRY_RUN; then say "Dry run: nothing was changed"; else say "$1"; fi
+}
+
+# Where launcher-web listens, HOST:PORT: the --listen of the last ExecStart= in its unit and in
+# the drop-ins of `systemctl edit launcher-web` (which the install keeps).
+web_listen() {
+    local file line listen=$WEB_DEFAULT_LISTEN files=("$SRC/systemd/$WEB_SERVICE")
+    if [[ -d $UNIT_DIR/$WEB_SERVICE.d ]]; then files+=("$UNIT_DIR/$WEB_SERVICE.d"/*.conf); fi
+    for file in "${files[@]}"; do
+        [[ -f $file ]] || continue
+        while IFS= read -r line; do
+            if [[ $line =~ ^ExecStart=(.+)$ ]]; then
+                listen=$WEB_DEFAULT_LISTEN
+                if [[ ${BASH_REMATCH[1]} =~ --listen[=[:space:]]+([^[:space:]]+) ]]; then
+                    listen=${BASH_REMATCH[1]}
+                fi
+            fi
+        done < "$file"
+    done
+    echo "$listen"
+}
+
+# The last lines of an install: the table page's address on the table's network, and the join code.
+page_lines() {
+    local listen host port name address found=false
+    listen=$(web_listen)
+    host=${listen%:*} port=${listen##*:}
+    host=${host#[} host=${host%]}
+    echo "The table page, for the phones on the table's network (the Pi's Wi-Fi or Ethernet):"
+    case $host in
+        0.0.0.0 | :: | "")
+            name=$(hostname 2> /dev/null || true)
+            echo "    http://${name:-raspberrypi}.local:$port/"
+            for address in $(hostname -I 2> /dev/null || true); do
+                if [[ $address != *:* ]]; then echo "    http://$address:$port/"; found=true; fi
+            done
+            if ! $found; then
+                echo "    http://ADDRESS:$port/ (no address yet: put the Pi on the table's network, then: hostname -I)"
+            fi
+            echo "    (a phone that cannot open the .local name takes the address with the numbers)" ;;
+        127.* | ::1 | localhost)
+            echo "    only on the Pi itself, http://$listen/ (launcher-web --listen $listen):"
+            echo "    to let the phones in, sudo systemctl edit launcher-web with --listen 0.0.0.0:$port" ;;
+        *:*) echo "    http://[$host]:$port/" ;;
+        *) echo "    http://$host:$port/" ;;
+    esac
+    echo "    the table display, for a tablet or TV in the middle of the table: the same address with ?view=table"
+    echo "The join code, which the page asks for before any action:"
+    echo "    launcherctl game code       (--qr: a QR code of the page's address with the code, to scan;"
+    echo "                                 sudo launcherctl game code until you have logged in again)"
+    echo "    the table display shows it too, with that QR code"
 }
 
 usage() {
@@ -141,17 +198,43 @@ remove_boot_block() {
     mv "$tmp" "$file"
 }
 
+# The build requirements of the checkout ([build-system] requires of pyproject.toml), one a line.
+build_requirements() {
+    python3 -B -c '
+import sys, tomllib
+with open(sys.argv[1], "rb") as file:
+    print("\n".join(tomllib.load(file)["build-system"]["requires"]))
+' "$1/pyproject.toml"
+}
+
 # Installs the checkout into the venv, not editable: the service must not depend on the checkout.
 # pip builds in the source tree (build/, *.egg-info/): as root, that would leave root-owned files
 # in the maker's checkout and break their next `pip install -e .`, so a clean copy is built.
+# Without network once everything is installed: pip's build isolation would fetch setuptools at
+# every run, so the build requirements go into the venv itself (the first run fetches them, a
+# later run finds them satisfied) and the project is built against them (--no-build-isolation);
+# dependencies already installed are not looked up again.
 pip_install_checkout() {
-    local src=$1 venv=$2 copy
+    local src=$1 venv=$2 copy requirements
+    mapfile -t requirements < <(build_requirements "$src")
+    PIP_DISABLE_PIP_VERSION_CHECK=1 "$venv/bin/python" -m pip install "${requirements[@]}" || return 1
     copy=$(mktemp -d)
     tar -C "$src" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='*.egg-info' \
         --exclude=__pycache__ --exclude=./.pytest_cache --exclude=./.hypothesis -cf - . \
         | tar -C "$copy" -xf -
-    "$venv/bin/python" -m pip install --upgrade "$copy" || { rm -rf "$copy"; return 1; }
+    PIP_DISABLE_PIP_VERSION_CHECK=1 "$venv/bin/python" -m pip install --no-build-isolation --upgrade "$copy" \
+        || { rm -rf "$copy"; return 1; }
     rm -rf "$copy"
+}
+
+# The apt packages of APT_PACKAGES that are not installed, one a line (all of them without dpkg).
+missing_packages() {
+    local package
+    for package in "${APT_PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${db:Status-Abbrev}' "$package" 2> /dev/null | grep -q '^ii'; then
+            echo "$package"
+        fi
+    done
 }
 
 configure_boot() {
@@ -199,11 +282,13 @@ install_service() {
     fi
 
     say "Installing launcherd from $SRC"
-    # python3-lgpio from apt: PyPI has no lgpio wheels for Python 3.13 (Trixie), and the venv
-    # sees it through --system-site-packages. espeak-ng and alsa-utils (aplay) are launcher-voice's
-    # voice and player.
-    run apt-get update
-    run apt-get install -y python3-venv python3-lgpio espeak-ng alsa-utils
+    # apt only when a package is missing: a re-run on a Pi without network needs none.
+    if [[ -z $(missing_packages) ]]; then
+        say "Installed from apt already: ${APT_PACKAGES[*]}"
+    else
+        run apt-get update
+        run apt-get install -y "${APT_PACKAGES[@]}"
+    fi
 
     if getent group "$ACCOUNT" > /dev/null; then
         say "Group $ACCOUNT exists"
@@ -271,6 +356,7 @@ Check it:
 launcherctl works for root and members of the $ACCOUNT group (log in again after being added).
 Settings: $CONFIG, then: sudo systemctl restart launcherd
 EOF
+    if [[ " ${all_units[*]} " == *" $WEB_SERVICE "* ]]; then page_lines; fi
 }
 
 uninstall_service() {

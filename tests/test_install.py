@@ -54,7 +54,22 @@ def stubs(tmp_path):
             'case "$*" in *-nG*) echo "maker" ;; *) echo 999 ;; esac\n'
         )
         stub.chmod(0o755)
+    write_stub_dpkg_query_and_hostname(bin_dir)
     return bin_dir, log
+
+
+def write_stub_dpkg_query_and_hostname(bin_dir: Path) -> None:
+    """dpkg-query: no package installed unless STUB_PACKAGES=installed. hostname: the Pi "tablepi"
+    with the addresses of STUB_ADDRESSES (an IPv4 and an IPv6 one unless told), never setting it."""
+    (bin_dir / "dpkg-query").write_text(
+        '#!/bin/sh\n[ "$STUB_PACKAGES" = installed ] || exit 1\nprintf "ii "\n'
+    )
+    (bin_dir / "hostname").write_text(
+        '#!/bin/sh\ncase "$*" in\n  -I) echo "${STUB_ADDRESSES-192.168.1.23 fd00::23}" ;;\n'
+        '  "") echo tablepi ;;\n  *) exit 1 ;;\nesac\n'
+    )
+    for name in ("dpkg-query", "hostname"):
+        (bin_dir / name).chmod(0o755)
 
 
 @pytest.fixture
@@ -74,11 +89,13 @@ def snapshot(root: Path) -> dict[str, bytes | None]:
     }
 
 
-def run_script(*args: str, stubs, root: Path | None, accounts: str = "absent", sudo_user: str | None = None):
+def run_script(*args: str, stubs, root: Path | None, accounts: str = "absent", sudo_user: str | None = None,
+               **stub_env: str):
     bin_dir, log = stubs
     env = {key: value for key, value in os.environ.items() if key not in ("SUDO_USER", "CARD_LAUNCHER_ROOT")}
     env["PATH"] = f"{bin_dir}:{env['PATH']}"
     env["STUB_ACCOUNTS"] = accounts
+    env.update(stub_env)
     if root is not None:
         env["CARD_LAUNCHER_ROOT"] = str(root)
     if sudo_user:
@@ -222,6 +239,7 @@ def public_copy():
             stub.write_text(f'#!/bin/sh\necho "{name} $*" >> "{log}"\nexit 1\n')
         for name in ("getent", "id"):
             (stub_bin / name).write_text("#!/bin/sh\nexit 2\n")
+        write_stub_dpkg_query_and_hostname(stub_bin)
         for path in [copy, *copy.rglob("*"), stub_bin, *stub_bin.iterdir()]:
             path.chmod(0o755 if path.is_dir() or path.parent == stub_bin else 0o644)
         (copy / "systemd" / "install.sh").chmod(0o755)
@@ -456,3 +474,98 @@ def test_a_boot_block_without_its_end_is_never_cut_to_the_end_of_the_file(tmp_pa
     config_txt.write_text(text)
     assert boot_functions("remove_boot_block", str(config_txt)).returncode != 0
     assert config_txt.read_text() == text
+
+
+# ---- the last lines: where the page is, and the join code ---------------------------------------
+
+
+def closing_lines(output: str) -> list[str]:
+    """What the script says after its closing "==>" line."""
+    lines = output.splitlines()
+    return lines[max(i for i, line in enumerate(lines) if line.startswith("==> ")) + 1:]
+
+
+def test_the_last_lines_name_the_pages_address_on_the_network_and_how_to_get_the_join_code(stubs, scratch):
+    result = run_script("--dry-run", stubs=stubs, root=scratch)
+    assert result.returncode == 0, result.stderr
+    tail = closing_lines(result.stdout)
+    text = "\n".join(tail)
+    # launcher-web.service listens on 0.0.0.0:8080: the mDNS name and every IPv4 address.
+    assert "--listen 0.0.0.0:8080" in (ROOT / "systemd" / "launcher-web.service").read_text()
+    assert "    http://tablepi.local:8080/" in tail
+    assert "    http://192.168.1.23:8080/" in tail
+    assert "fd00" not in text
+    assert "?view=table" in text
+    assert "launcherctl game code" in text and "--qr" in text
+    # They are the last lines, after "check it".
+    assert text.index("systemctl status launcherd") < text.index("http://tablepi.local:8080/")
+    assert "join code" in "\n".join(tail[-4:])
+
+
+def test_a_drop_in_that_moves_the_page_is_what_the_last_lines_say(stubs, scratch):
+    dropins = scratch / "etc" / "systemd" / "system" / "launcher-web.service.d"
+    dropins.mkdir(parents=True)
+    (dropins / "override.conf").write_text(
+        "[Service]\nExecStart=\nExecStart=/opt/card-launcher/bin/launcher-web --listen=192.168.4.1:8000 --lang fr\n"
+    )
+    tail = "\n".join(closing_lines(run_script("--dry-run", stubs=stubs, root=scratch).stdout))
+    assert "    http://192.168.4.1:8000/" in tail
+    assert ".local" not in tail
+
+    (dropins / "override.conf").write_text("[Service]\nExecStart=\nExecStart=/x/launcher-web --listen 127.0.0.1:9090\n")
+    tail = "\n".join(closing_lines(run_script("--dry-run", stubs=stubs, root=scratch).stdout))
+    assert "only on the Pi itself, http://127.0.0.1:9090/" in tail
+    assert "sudo systemctl edit launcher-web" in tail and "--listen 0.0.0.0:9090" in tail
+
+    # No --listen at all: launcher-web's own default, 0.0.0.0:8080.
+    (dropins / "override.conf").write_text("[Service]\nExecStart=\nExecStart=/x/launcher-web --lang fr\n")
+    tail = "\n".join(closing_lines(run_script("--dry-run", stubs=stubs, root=scratch).stdout))
+    assert "http://tablepi.local:8080/" in tail
+
+
+def test_a_pi_without_an_address_yet_is_told_how_to_find_it(stubs, scratch):
+    result = run_script("--dry-run", stubs=stubs, root=scratch, STUB_ADDRESSES="")
+    tail = "\n".join(closing_lines(result.stdout))
+    assert "http://tablepi.local:8080/" in tail
+    assert "no address yet" in tail and "hostname -I" in tail
+
+
+# ---- a re-run needs no network ------------------------------------------------------------------
+
+
+def test_apt_is_left_alone_when_its_packages_are_installed(stubs, scratch):
+    result = run_script("--dry-run", stubs=stubs, root=scratch, STUB_PACKAGES="installed")
+    assert result.returncode == 0, result.stderr
+    assert not [step for step in actions(result.stdout) if step.startswith("apt-get")]
+    assert "Installed from apt already: python3-venv python3-lgpio espeak-ng alsa-utils" in result.stdout
+
+
+def test_a_second_pip_install_of_the_checkout_needs_no_network(tmp_path):
+    """The install's pip step, run twice into one venv: the first with this machine's index, the
+    second with every index unreachable, after a change to the source (a `git pull`)."""
+    src = tmp_path / "checkout"
+    src.mkdir()
+    for name in ("firmware", "controller"):
+        shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    venv = tmp_path / "venv"
+    subprocess.run(["python3", "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
+    command = f"source {shlex.quote(str(SCRIPT))}; pip_install_checkout {shlex.quote(str(src))} {shlex.quote(str(venv))}"
+
+    first = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
+
+    marker = "# changed after the first install"
+    with open(src / "firmware" / "__init__.py", "a", encoding="utf-8") as file:
+        file.write(f"\n{marker}\n")
+    offline = {key: value for key, value in os.environ.items() if not key.startswith("PIP_")}
+    offline.update(PIP_CONFIG_FILE=os.devnull, PIP_INDEX_URL="http://127.0.0.1:9/", PIP_RETRIES="0",
+                   PIP_TIMEOUT="5")
+    second = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=600, env=offline)
+    assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-3000:]
+    installed = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import firmware, pathlib; print(pathlib.Path(firmware.__file__).read_text())"],
+        capture_output=True, text=True, check=True, cwd=tmp_path, timeout=60,
+    ).stdout
+    assert marker in installed
