@@ -59,3 +59,44 @@ def test_the_wiring_links_reach_files():
     assert {"../wiring/drivers.svg", "../wiring/power.svg", "build.md"} <= set(targets)
     for target in targets:
         assert (DOC.parent / target).resolve().exists(), target
+
+
+# ---- the install: what install.sh does, and how the project gets onto the Pi ---------------------
+
+README = ROOT / "README.md"
+INSTALL_SH = ROOT / "systemd" / "install.sh"
+
+
+def install_section(path: Path) -> str:
+    text = path.read_text(encoding="utf-8")
+    return text.split("## Install on a Raspberry Pi\n", 1)[1].split("\n## ", 1)[0]
+
+
+def apt_packages() -> list[str]:
+    return re.search(r"^APT_PACKAGES=\(([^)]*)\)", INSTALL_SH.read_text(), re.M).group(1).split()
+
+
+def test_the_readme_and_the_guide_say_what_install_sh_installs():
+    units = sorted(path.stem for path in (ROOT / "systemd").glob("*.service"))
+    assert {"launcherd", "launcher-web", "launcher-voice"} <= set(units)
+    assert "python3-lgpio" in apt_packages()
+    for path in (README, DOC):
+        text = install_section(path)
+        for fact in [*apt_packages(), *units, "/opt/card-launcher", "/etc/card-launcher/launcher.toml",
+                     "config.txt", "RuntimeWatchdogSec=10s", "/usr/local/bin", "--dry-run", "--uninstall",
+                     "launcherctl game code", ":8080/", "needs no network"]:
+            assert f"`{fact}`" in text or fact in text, f"{path.name} does not say {fact!r}"
+    # The two say it in the same words, from "That is the whole install" to the uninstall.
+    def body(path: Path) -> str:
+        text = " ".join(install_section(path).split())
+        return text[text.index("That is the whole install"):text.index("and says so.")]
+    assert body(README) == body(DOC)
+
+
+def test_the_guide_says_how_to_get_the_project_onto_the_pi_and_the_readme_links_there():
+    text = section("Getting the project onto the Pi")
+    for step in ("git clone", "git archive", "scp ", "tar -xzf", "sudo card-launcher/systemd/install.sh"):
+        assert step in text, step
+    link = "docs/raspberry-pi.md#getting-the-project-onto-the-pi"
+    assert link in install_section(README)
+    assert "(#getting-the-project-onto-the-pi)" in install_section(DOC)
