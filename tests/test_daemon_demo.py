@@ -6,6 +6,7 @@ import asyncio
 import io
 import subprocess
 import sys
+from pathlib import Path
 
 from conftest import ThreadDaemon
 
@@ -55,3 +56,82 @@ def test_the_screen_shows_the_table_page_with_its_join_code_and_how_to_refill(tm
     assert f"table page: http://127.0.0.1:8080/   join code {code}" in last
     assert "l twice (lid open, lid closed)" in last
     assert "  voice: silent, no sound card" in last  # what make demo found about its voice
+
+
+def frame(screen: Screen) -> str:
+    """The last screen drawn."""
+    return screen.getvalue().rsplit("\x1b[H", 1)[-1]
+
+
+def test_every_key_answers_with_a_line_at_once(tmp_path):
+    from firmware.demo import DemoView
+
+    with ThreadDaemon(tmp_path, "[sim]\nhopper = 40\n") as running:
+        screen = Screen()
+        view = DemoView(running.daemon, out=screen)
+        running.in_loop(running.daemon.subscribe, view.on_event)
+        # Each line is on the screen when the key's handler returns, before anything it causes.
+        for key, line in [("r", "r: reload 40 cards"), ("j", "j: the next card will jam"),
+                          ("c", "c: no card is stuck"), ("s", "s: sleep"), ("w", "w: wake"),
+                          ("z", "z: not a key of the demo")]:
+            running.in_loop(view.on_key, key)
+            assert line in frame(screen), key
+        running.in_loop(lambda: None)  # the reload's done callback has run by the next turn
+        assert "reloaded: the hopper holds 40 cards" in frame(screen)
+
+
+def test_a_jam_says_that_c_clears_it_and_events_are_short_lines(tmp_path):
+    from firmware.demo import DemoView
+
+    config = '[sim]\nhopper = 40\n[ejection]\nprofile = "fixed"\nsequence = [3]\n'
+    with ThreadDaemon(tmp_path, config) as running:
+        screen = Screen()
+        view = DemoView(running.daemon, out=screen)
+        running.in_loop(running.daemon.subscribe, view.on_event)
+        running.in_loop(view.on_key, " ")
+        running.wait_for(lambda s: s["last"] is not None and s["state"] == "ready")
+        running.in_loop(view.on_key, "j")
+        running.in_loop(view.on_key, " ")
+        running.wait_for(lambda s: s["state"] == "jammed")
+        running.in_loop(view.draw)
+        jammed = frame(screen)
+        running.in_loop(view.on_key, "c")
+        running.wait_for(lambda s: s["state"] != "jammed")
+        running.in_loop(view.draw)
+        cleared = frame(screen)
+    assert "press 1: 3 cards" in jammed
+    assert "c clears it" in jammed.split("recent events:")[0]  # the advice, above the events
+    assert "a card is stuck in the exit slot: c clears it" in jammed.split("recent events:")[1]
+    assert "c: the stuck card is pulled out" in cleared
+    for raw in ("request=None", "press_id=", "previous="):
+        assert raw not in jammed + cleared
+
+
+def test_message_objects_in_events_are_shown_through_the_catalogue():
+    from firmware import i18n
+    from firmware.demo import event_line
+
+    reason = i18n.message("refused_sleep")
+    line = event_line("refused", {"event": "SleepNow", "request": None, "state": "launching", "reason": reason})
+    assert line == f"refused: {i18n.render(reason)}"
+    assert "refused_sleep" not in line and "{" not in line
+    assert event_line("card", {"press_id": 1, "count": 1}) is None
+    assert event_line("game/whatever", {"seq": None, "text": "Bob presses"}) == "game/whatever: text=Bob presses"
+
+
+def test_the_lid_opened_and_closed_refills_whatever_is_left_as_the_readme_says(tmp_path):
+    from firmware.demo import DemoView
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert "`l` twice (lid open, lid closed) refills the hopper at any time, empty or not" in " ".join(readme.split())
+    with ThreadDaemon(tmp_path, "[sim]\nhopper = 112\n") as running:
+        screen = Screen()
+        view = DemoView(running.daemon, out=screen)
+        running.in_loop(running.daemon.subscribe, view.on_event)
+        running.call("launcher/dispense", {"count": 10})
+        running.in_loop(view.on_key, "l")
+        running.wait_for(lambda s: s["lid_open"])
+        running.in_loop(view.on_key, "l")
+        running.wait_for(lambda s: not s["lid_open"] and s["hopper"] == 112)
+        running.in_loop(view.draw)
+    assert "refilled: 112 cards (102 before)" in frame(screen)
