@@ -190,7 +190,8 @@ def test_the_readme_explains_pwma_nsleep_and_both_power_options():
         assert phrase in text, phrase
 
 
-@pytest.mark.parametrize("name", ["wiring.svg", "drivers.svg", "power.svg", "wiring-blaster.svg", "heartbeat.svg"])
+@pytest.mark.parametrize("name", ["wiring.svg", "drivers.svg", "power.svg", "wiring-blaster.svg", "heartbeat.svg",
+                                  "button-led.svg"])
 def test_every_shape_starts_inside_its_drawing(name):
     """A part or label placed past the edge is cut off in every viewer."""
     root = ET.fromstring((WIRING / name).read_text(encoding="utf-8"))
@@ -259,3 +260,52 @@ def test_the_gate_drawing_shows_both_monostables_on_their_pins(generate):
     build = (ROOT / "docs" / "build.md").read_text(encoding="utf-8")
     for phrase in ("0.5 × 150 kΩ × 1 µF = 75 ms", "0.5 × 56 kΩ × 10 µF = 280 ms"):
         assert phrase in build, phrase
+
+
+def polylines(name: str) -> list[tuple[str, list[tuple[float, float]]]]:
+    root = ET.fromstring((WIRING / name).read_text(encoding="utf-8"))
+    return [(element.get("class"), [tuple(map(float, point.split(","))) for point in element.get("points").split()])
+            for element in root.iter(f"{SVG}polyline")]
+
+
+def label_y(name: str, label: str) -> float:
+    root = ET.fromstring((WIRING / name).read_text(encoding="utf-8"))
+    return next(float(element.get("y")) for element in root.iter(f"{SVG}text") if element.text == label)
+
+
+def test_the_break_beams_emitter_and_receiver_both_take_3v3(generate):
+    labels = svg_labels("wiring.svg")
+    assert "Adafruit 2167" in labels
+    lines = polylines("wiring.svg")
+    rail = next(points for cls, points in lines if cls == "power" and points[0][0] == generate.PI_X + generate.PI_W)
+    for terminal in ("receiver VCC", "emitter +"):
+        y = label_y("wiring.svg", terminal) - 5
+        # A power wire from the 3V3 rail to the terminal, and the rail reaches down to it.
+        assert ("power", [(generate.RAIL_3V3_X, y), (generate.PART_X, y)]) in lines, terminal
+        assert rail[-1][1] >= y, terminal
+
+
+def test_the_buzzer_hangs_between_5v_and_the_transistors_collector(generate):
+    labels = svg_labels("wiring.svg")
+    assert "BZ" in labels and "+5 V: the Pi's 5V, pin 2" in labels
+    root = ET.fromstring((WIRING / "wiring.svg").read_text(encoding="utf-8"))
+    npn = next(element for element in root.iter(f"{SVG}circle") if element.get("class") == "npn")
+    collector_top = (float(npn.get("cx")) + 6, float(npn.get("cy")) - 22)
+    lines = polylines("wiring.svg")
+    # The buzzer's − runs down to the collector, and its + is a power wire out to the 5V label.
+    minus = next(points for cls, points in lines if points[-1] == collector_top and points[0][0] == collector_top[0])
+    plus = next(points for cls, points in lines if cls == "power" and points[0][0] == collector_top[0])
+    assert plus[0][1] < minus[0][1]
+
+
+def test_the_button_led_drawing_gives_a_transistor_for_5_and_12_v_leds(generate):
+    labels = svg_labels("button-led.svg")
+    led = {row.key: row for row in generate.pin_rows()}["led"]
+    for part in (f"GPIO{led.bcm}, pin {led.header}", "330 Ω", "1 kΩ", "2N2222 or BC337", "low-side NPN",
+                 "+5 V (pin 2) or +12 V", "2.6 mA", "AO3400", "100 Ω", "10k", "N-MOSFET"):
+        assert part in labels, part
+    svg = (WIRING / "button-led.svg").read_text(encoding="utf-8")
+    assert 'class="npn"' in svg
+    # The parts list and the README of the wiring name it.
+    readme = (WIRING / "README.md").read_text(encoding="utf-8")
+    assert "button-led.svg" in readme and "2N2222" in readme and "Adafruit 2167" in readme

@@ -1,5 +1,5 @@
-"""Write wiring/pins.md and the wiring drawings (wiring.svg, drivers.svg, power.svg, heartbeat.svg),
-and the card blaster's variant (pins-blaster.md, wiring-blaster.svg) for ``[device] kind = "blaster"``.
+"""Write wiring/pins.md and the wiring drawings (wiring.svg, drivers.svg, power.svg, heartbeat.svg,
+button-led.svg), and the card blaster's variant (pins-blaster.md, wiring-blaster.svg) for ``[device] kind = "blaster"``.
 
 The pin map lives in one place, firmware/config.py, and every input's pull in firmware/pins.py.
 Run `.venv/bin/python wiring/generate.py` after changing a default pin; tests/test_wiring.py
@@ -335,12 +335,13 @@ PARTS = (
     ),
     Part(
         "Break-beam at the exit slot",
-        ("IR emitter + receiver", "receiver: open collector"),
-        (("beam", "OUT"), ("3V3", "VCC")),
+        ("e.g. Adafruit 2167 (3 mm) or 2168 (5 mm)", "receiver: open collector",
+         "emitter − and receiver − to GND", "a bare IR LED: + through 100 Ω"),
+        (("beam", "receiver OUT"), ("3V3", "receiver VCC"), ("3V3", "emitter +")),
     ),
     Part(
         "Launch button with LED",
-        ("button to GND", "LED − to GND"),
+        ("button to GND", "LED − to GND (a 3.3 V LED)", "5 V or 12 V LED: NPN, button-led.svg"),
         (("button", "switch"), ("led", "LED +")),
     ),
     Part(
@@ -401,8 +402,10 @@ def wiring_svg(rows: list[PinRow]) -> str:
     for part in PARTS:
         terminal_y = [y + 28 + i * ROW for i in range(len(part.terminals))]
         height = max(len(part.terminals) * ROW + 16, 56 + 18 * len(part.notes))
-        if part.title in ("Buzzer", "Aim servo"):
+        if part.title == "Aim servo":
             height = 96
+        if part.title == "Buzzer":
+            height = 180
         c.box(PART_X, y, PART_W, height, "part optional" if part.optional else "part")
         title = part.title + (" (optional)" if part.optional else "")
         c.text(PART_X + 150, y + 24, title, "title")
@@ -450,13 +453,22 @@ def wiring_svg(rows: list[PinRow]) -> str:
             c.text(PART_X + 150, terminal_y[4] + 5, "PWMA tied high", "note")
         if part.title == "Buzzer":
             # The GPIO only drives the base: the buzzer's current comes from 5V, not the pin.
-            bx, by = PART_X + 60, terminal_y[0] + 16
+            # The buzzer hangs between the Pi's 5V and the collector (low side).
+            bx, by = PART_X + 60, terminal_y[0] + 100
             c.line([(PART_X, terminal_y[0]), (bx - 30, terminal_y[0]), (bx - 30, by), (bx - 22, by)], "wire")
             c.npn(bx, by)
             c.text(bx - 26, by + 16, "B", "note")
-            c.text(bx + 12, by - 18, "C: buzzer −", "note")
+            c.text(bx + 12, by - 14, "C", "note")
             c.text(bx + 12, by + 22, "E", "note")
             c.ground(bx + 6, by + 22, compact=True)
+            buzzer_top = terminal_y[0] + 52
+            c.body.append(f'<rect class="sym" x="{bx - 6:g}" y="{buzzer_top:g}" width="24" height="18"/>')
+            c.text(bx - 3, buzzer_top + 13, "BZ", "note")
+            c.line([(bx + 6, buzzer_top + 18), (bx + 6, by - 22)], "gnd thin")
+            c.text(bx + 22, buzzer_top + 28, "−", "note")
+            c.line([(bx + 6, buzzer_top), (bx + 6, buzzer_top - 8), (PART_X + 146, buzzer_top - 8)], "power")
+            c.text(bx + 22, buzzer_top + 6, "+", "note")
+            c.text(PART_X + 150, buzzer_top - 4, f"+5 V: the Pi's 5V, pin {PIN_5V[0]}", "powerlabel")
         if part.title == "Aim servo":
             # A 5 V regulator fed from the motor supply: the servo's stall current stays off the Pi.
             rx, ry = PART_X + 90, terminal_y[0] + 8
@@ -488,6 +500,100 @@ def wiring_svg(rows: list[PinRow]) -> str:
     c.ground(GND_X, bus_y)
     c.text(PI_X + PI_W + 40, bottom + 30, "common ground: Pi, driver, motor supply, every part", "wirelabel")
     return c.svg(WIDTH, bottom + 70, bottom + 56)
+
+
+# The launch button's LED through a low-side switch: values shown in button-led.svg and why.
+LED_NPN = {"part": "2N2222 or BC337", "base": "1 kΩ"}
+LED_MOSFET = {"part": "AO3400 or IRLZ44N", "gate": "100 Ω", "pull": "10k"}
+
+
+def _led_panel(c: Canvas, x: int, title: str, notes: list[str]) -> None:
+    c.box(x, 70, 360, 390, "part")
+    c.text(x + 12, 94, title, "title")
+    for i, note in enumerate(notes):
+        c.text(x + 12, 330 + 18 * i, note, "note")
+
+
+def _led_from_supply(c: Canvas, x: float, top: float, bottom: float, supply: str) -> None:
+    """The button's LED (resistor inside) from ``supply`` at the top down to ``bottom``."""
+    c.line([(x, top - 40), (x, top)], "power")
+    c.text(x + 8, top - 30, supply, "powerlabel")
+    c.body.append(f'<rect class="sym" x="{x - 10:g}" y="{top:g}" width="20" height="30"/>')
+    c.text(x + 16, top + 12, "LED +", "label")
+    c.text(x + 16, top + 28, "LED −", "label")
+    c.line([(x, top + 30), (x, bottom)], "gnd thin")
+
+
+def button_led_svg(rows: list[PinRow]) -> str:
+    """The launch button's LED three ways: from the pin, or switched low-side for 5 V and 12 V LEDs."""
+    row = {r.key: r for r in rows}["led"]
+    wire = f"led: GPIO{row.bcm}, pin {row.header}"
+    c = Canvas()
+    c.text(30, 30, "The launch button's LED: from the pin, or through a transistor for a 5 V or 12 V LED",
+           "title")
+    c.text(30, 50, "Most LED push buttons are sold for 5 V or 12 V with the resistor inside: a 3.3 V pin"
+           " lights them dimly or not at all. The pin keeps its job (high = LED on, PWM dims it).", "note")
+
+    # A: a 3.3 V LED straight from the pin, through 330 Ω.
+    ax = 30
+    _led_panel(c, ax, "A. An LED that runs on 3.3 V", [
+        "forward voltage under about 2.8 V, no resistor", "inside (a bare LED, or the original's):",
+        "330 Ω gives about 4 mA from the pin.", "Check with a meter's diode test."])
+    wy, lx = 230, ax + 270
+    c.dot(ax + 12, wy)
+    c.text(ax + 12, wy + 18, wire, "wirelabel")
+    c.line([(ax + 12, wy), (lx, wy), (lx, wy + 10)], "wire")
+    c.resistor_h(ax + 120, wy, "330 Ω")
+    c.body.append(f'<rect class="sym" x="{lx - 10:g}" y="{wy + 10:g}" width="20" height="30"/>')
+    c.text(lx - 70, wy + 30, "LED", "label")
+    c.line([(lx, wy + 40), (lx, wy + 60)], "gnd")
+    c.ground(lx, wy + 60)
+
+    # B: the LED between its supply and an NPN's collector (low side), base from the pin.
+    bx = 420
+    _led_panel(c, bx, "B. 5 V or 12 V LED: low-side NPN", [
+        f"{LED_NPN['part']}; base {LED_NPN['base']}: (3.3 − 0.7) V / 1 kΩ = 2.6 mA,",
+        "saturates it for an LED's 10-30 mA (to ~100 mA).",
+        "The pin drives only the base; the LED's current",
+        "comes from its supply. 5 V: the Pi's pin 2.",
+        "12 V: a 12 V supply, its − to the common GND",
+        "(on a 6-9 V motor supply a 12 V LED is dim).",
+        "Never 12 V near a GPIO: only the base is wired to it."])
+    nx, ny = bx + 230, 262
+    _led_from_supply(c, nx + 6, 180, ny - 22, f"+5 V (pin {PIN_5V[0]}) or +12 V")
+    c.dot(bx + 12, ny)
+    c.text(bx + 12, ny + 18, wire, "wirelabel")
+    c.line([(bx + 12, ny), (nx - 22, ny)], "wire")
+    c.resistor_h(bx + 120, ny, LED_NPN["base"])
+    c.npn(nx, ny)
+    c.text(nx - 30, ny + 18, "B", "note")
+    c.text(nx + 12, ny + 24, "E", "note")
+    c.text(nx + 22, ny + 4, "NPN", "label")
+    c.ground(nx + 6, ny + 22)
+
+    # C: the same with a logic-level N-MOSFET, gate resistor and pull-down.
+    mx = 810
+    _led_panel(c, mx, "C. Or a logic-level N-MOSFET", [
+        f"{LED_MOSFET['part']} (logic level): on at a 3.3 V gate",
+        "for an LED's current. 100 Ω in the gate limits the pin's",
+        "current into the gate; 10k holds the gate low while",
+        "the pin floats (boot, a dead daemon): LED off.",
+        "Supply as in B."])
+    gx, gy = mx + 200, 262
+    _led_from_supply(c, gx + 20, 180, gy - 22, f"+5 V (pin {PIN_5V[0]}) or +12 V")
+    c.dot(mx + 12, gy)
+    c.text(mx + 12, gy + 18, wire, "wirelabel")
+    c.line([(mx + 12, gy), (gx - 6, gy)], "wire")
+    c.resistor_h(mx + 110, gy, LED_MOSFET["gate"])
+    c.resistor_to_ground(gx - 30, gy, LED_MOSFET["pull"])
+    c.body.append(f'<rect class="sym" x="{gx - 6:g}" y="{gy - 22:g}" width="40" height="44"/>')
+    c.text(gx - 2, gy + 4, "G", "note")
+    c.text(gx + 24, gy - 10, "D", "note")
+    c.text(gx + 24, gy + 18, "S", "note")
+    c.text(gx + 40, gy + 4, "N-MOSFET", "label")
+    c.line([(gx + 20, gy + 22), (gx + 20, gy + 30)], "gnd")
+    c.ground(gx + 20, gy + 30)
+    return c.svg(1200, 500, 486)
 
 
 def drivers_svg(rows: list[PinRow], config: Config | None = None) -> str:
@@ -872,6 +978,7 @@ def outputs() -> dict[Path, str]:
         HERE / "drivers.svg": drivers_svg(rows, config),
         HERE / "power.svg": power_svg(),
         HERE / "heartbeat.svg": gate_svg(rows, blaster),
+        HERE / "button-led.svg": button_led_svg(rows),
         HERE / "pins-blaster.md": blaster_pins_markdown(blaster),
         HERE / "wiring-blaster.svg": blaster_wiring_svg(blaster),
     }
