@@ -682,6 +682,7 @@ _LAUNCHER: dict[str, Text] = {
     "after_reload": _t("the hopper is reloaded"),
     "after_rest": _t("the motor has rested"),
     "after_restart": _t("the launcher has restarted"),
+    "after_reset": _t("the launcher was reset"),
     "after_beam": _t("the slot is clear"),
     "dispense_no_card_timeout": _t("no card came out before the launch timeout"),
     "dispense_misfeed_retry": _t("misfeed: retry %(retry)d of %(retries)d", retry="int", retries="int"),

@@ -138,8 +138,9 @@ class GameService:
         self._deal_held = False
         # The next deal's dispense waits for a person's press (the dealer's wait_press): launcherd
         # (or the game layer) has just started, or the last one was cut short by a halt or refused;
-        # nobody may be at the launcher, and a reset is no press.
-        self._wait_press = False
+        # nobody may be at the launcher, and a reset is no press. False, or what it waits after
+        # (``wait_press`` of launcher/dispense): "restart", "reset" (after a halt), True (a refusal).
+        self._wait_press: bool | str = False
         self._dispensing: asyncio.Future | None = None  # the launcher/dispense under way, whoever asked
         self._drawing = False  # dealer mode: a draw's dispense is under way
         # The deal's dispense under way: whose cards, and how many of them are logged already (each
@@ -317,7 +318,7 @@ class GameService:
         # What the log does not show dealt is dealt, unless an undo holds it, once a person presses.
         self._orphaned = _owes_deal(self.table.game)
         self._follow_deals()
-        self._wait_press = self._dealing is not None
+        self._wait_press = "restart" if self._dealing is not None else False
 
     def _table(self) -> tables.Table:
         if self.table is None:
@@ -873,8 +874,8 @@ class GameService:
             self.publish_message(says.deal_short(player, cards, count, outcome.get("ended")))
             if outcome.get("state") != "done":
                 # Abandoned by a halt (an e-stop, a fault) or failed: after the reset, the rest
-                # waits for a person's press (status pending), as after a restart (#20).
-                self._wait_press = True
+                # waits for a person's press (status pending says the launcher was reset) (#20).
+                self._wait_press = "reset" if outcome.get("state") == "abandoned" else True
             await self._launcher_ready(DEAL_RETRY_S)
         return cards
 

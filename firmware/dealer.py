@@ -34,6 +34,8 @@ Rules, as settled here:
   (``ignored``: ``launching``, ``jogging``, ...) waits for the core to be ready, or ``poll_s`` at
   most; a blocked beam (``ignored``: ``beam_blocked``) waits for a press.
 - A halt (e-stop, fault) abandons the running dispense and every queued one, with the cards so far.
+- ``wait_press`` (``"restart"``, ``True`` alike, or ``"reset"``): the dispense waits for a press
+  before its first run, saying after what.
 - Requests are served one at a time in the order they came; the others are ``queued``.
 
 Outputs are core events (``Dispense``, ``Reload``) and ``Emit``s: ``dealer/dispense`` for progress
@@ -73,10 +75,14 @@ WAITING_MOTOR, WAITING_BUSY = "waiting_motor", "waiting_busy"
 # Waiting for a person's press before the motor moves again (and why: a catalogue id).
 WAITING_PRESS = "waiting_press"
 HOLD_OWNER = "dealer"
-# A dispense asked with ``wait_press`` (the game's deal after a restart) waits before its first run.
-AFTER_RESTART = "restart"
+# A dispense asked with ``wait_press`` waits before its first run, and says after what: a restart
+# (the game's deal after launcherd started; ``true`` means this) or a reset (the rest of a deal a
+# halt abandoned).
+AFTER_RESTART, AFTER_RESET = "restart", "reset"
+WAIT_PRESS_REASONS = (AFTER_RESTART, AFTER_RESET)
 _AFTER_WAIT = {WAITING_JAM: "after_jam", WAITING_LID: "after_lid", WAITING_EMPTY: "after_reload",
-               WAITING_MOTOR: "after_rest", "beam_blocked": "after_beam", AFTER_RESTART: "after_restart"}
+               WAITING_MOTOR: "after_rest", "beam_blocked": "after_beam", AFTER_RESTART: "after_restart",
+               AFTER_RESET: "after_reset"}
 # The least wait after a refusal: a retry time rounded to 0 (a rest that ends in under a
 # millisecond) must not become a loop of refusals at one instant.
 MIN_WAIT_S = 0.01
@@ -112,7 +118,7 @@ class _Job:
     reason: Message | str | None = None  # an e-stop's words are the only text
     resume_at: float | None = None  # waiting_motor, waiting_busy: ask again then
     cancelled: Message | None = None  # cancel_all while its run was under way: why, for the outcome
-    wait_press: bool = False  # waits for a person's press before its first run (after a restart)
+    wait_press: str | None = None  # waits for a person's press before its first run, after this
     reported: tuple | None = None  # the last progress sent, so that nothing is sent twice
 
     @property
@@ -151,20 +157,24 @@ class Dealer:
     # ---- the driver's interface ----------------------------------------------------------
 
     def start(self, count: int, request: Any, now: float, *, source: str = "dispense",
-              state: str | None = None, wait_press: bool = False) -> list[Output]:
+              state: str | None = None, wait_press: bool | str = False) -> list[Output]:
         """Begin (or queue behind the running one) a dispense of exactly ``count`` cards.
 
         ``request`` identifies it in every event about it. ``state`` (the core's, if given)
-        corrects the dealer's view of it. ``wait_press``: nothing moves before a person's press
-        (the game's deal after launcherd restarted: nobody may be at the launcher).
+        corrects the dealer's view of it. ``wait_press``: nothing moves before a person's press,
+        and the wait says after what: ``"restart"`` (or ``True``: the game's deal after launcherd
+        started, nobody may be at the launcher) or ``"reset"`` (the rest of a deal a halt
+        abandoned).
 
-        :raises InvalidParams: ``count`` is not a whole number of at least 1.
+        :raises InvalidParams: ``count`` is not a whole number of at least 1, or ``wait_press``
+            is neither true, false nor one of :data:`WAIT_PRESS_REASONS`.
         """
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise InvalidParams(f"count must be a whole number of at least 1, not {count!r}")
+        after = wait_reason(wait_press)
         if state is not None:
             self._core_state = state
-        job = _Job(request, count, str(source), wait_press=bool(wait_press))
+        job = _Job(request, count, str(source), wait_press=after)
         self._queue.append(job)
         if self._job is not None:
             return self._report(job)
@@ -330,8 +340,8 @@ class Dealer:
         self._job = self._queue.popleft()
         self._jobs += 1
         self._job.number = self._jobs
-        if self._job.wait_press:
-            return self._wait_for_press(self._job, AFTER_RESTART)
+        if self._job.wait_press is not None:
+            return self._wait_for_press(self._job, self._job.wait_press)
         self._job.state = DISPENSING
         return self._advance(now)
 
@@ -449,9 +459,10 @@ class DealerService:
         daemon = self.daemon
         daemon.subscribe(self._heard)
         daemon.register("launcher/dispense", self.dispense, {"count": Param(int, minimum=1, maximum=500),
-                                                             "wait_press": Param(bool, False)},
+                                                             "wait_press": _wait_press_param()},
                         doc="eject exactly count cards, through misfeeds, jams (once cleared) and reloads;"
-                            " wait_press: only after a person's press (status pending says so)")
+                            " wait_press (true or \"restart\", \"reset\"): only after a person's press"
+                            " (status pending says so, and after what)")
         daemon.register("launcher/cancel", self.cancel_all,
                         doc="what the dispenses were for is over: stop the running one, drop the queued ones")
         daemon.add_status("dealer", self._status)
@@ -523,6 +534,45 @@ class DealerService:
     def _tick(self) -> None:
         self._timer = None
         self._apply(self.dealer.tick(self.daemon.loop.time()))
+
+
+def wait_reason(wait_press: bool | str | None) -> str | None:
+    """What a dispense's ``wait_press`` waits after: None (it does not wait), ``"restart"``
+    (``True``, for the clients that send a flag) or ``"reset"``.
+
+    :raises InvalidParams: anything else.
+    """
+    if wait_press is None or wait_press is False:
+        return None
+    if wait_press is True:
+        return AFTER_RESTART
+    if isinstance(wait_press, str) and wait_press in WAIT_PRESS_REASONS:
+        return wait_press
+    raise InvalidParams(f"wait_press must be true, false, {_REASONS_SHOWN}, not {wait_press!r}")
+
+
+_REASONS_SHOWN = " or ".join(f'"{reason}"' for reason in WAIT_PRESS_REASONS)
+
+
+# The schema's name of wait_press's type (list_methods): true, false or a reason.
+_BoolOrReason = type("bool_or_reason", (), {})
+
+
+def _wait_press_param() -> Any:
+    """``launcher/dispense``'s ``wait_press``: a flag or a reason (:func:`wait_reason`)."""
+    from .api import Param
+
+    class WaitPress(Param):
+        def check(self, method: str, name: str, value: Any) -> Any:
+            try:
+                if value is None:  # as a bool parameter refuses it
+                    raise InvalidParams(f"wait_press must be true, false, {_REASONS_SHOWN}, not None")
+                wait_reason(value)
+            except InvalidParams as exc:
+                raise InvalidParams(f"{method}: {exc}") from None
+            return value
+
+    return WaitPress(_BoolOrReason, False)
 
 
 def _with_texts(params: dict[str, Any], lang: str | None) -> dict[str, Any]:

@@ -78,3 +78,13 @@ def test_launcherctl_resume(tmp_path):
                                 "resume"], capture_output=True, text=True, timeout=30)
     assert reply["cards"] == 5
     assert again.returncode == 1 and "nothing waits for a press" in again.stdout + again.stderr
+
+
+@pytest.mark.parametrize("wait_press", ["later", 1, 0, None, [True]])
+def test_wait_press_is_a_flag_or_a_reason(tmp_path, wait_press):
+    with ThreadDaemon(tmp_path, SLOW) as running:
+        with pytest.raises(ApiError) as refused:
+            running.call("launcher/dispense", {"count": 1, "wait_press": wait_press})
+        assert refused.value.code == ApiError.INVALID_PARAMS
+        assert 'wait_press must be true, false, "restart" or "reset"' in str(refused.value)
+        assert running.call("status/get")["dealer"]["current"] is None

@@ -32,7 +32,7 @@ def test_a_restarted_game_asks_its_first_deal_to_wait_for_a_press(tmp_path):
     second = asyncio.run(second_daemon())
     assert [p.get("wait_press") for m, p in first.calls if m == "launcher/dispense"] == [False]
     waits = [p["wait_press"] for m, p in second.calls if m == "launcher/dispense"]
-    assert waits[0] is True and not any(waits[1:]), "only the first deal after the restart waits"
+    assert waits[0] == "restart" and not any(waits[1:]), "only the first deal after the restart waits"
 
 
 def test_a_kill_mid_deal_leaves_the_motor_off_until_a_reset_and_a_press(tmp_path):
@@ -82,6 +82,11 @@ def test_a_deal_halted_by_an_estop_waits_after_the_reset_for_a_press(tmp_path):
         assert running.call("system/reset")["state"] == "ready"
         status = running.wait_for(lambda s: s["pending"] is not None)
         assert status["dealer"]["current"]["state"] == "waiting_press"
+        # It says after what: the reset, not a restart, in each language.
+        assert status["pending"]["after"] == {"id": "after_reset"}
+        assert status["pending_text"].startswith("the launcher was reset: press the button to go on")
+        french = running.call("status/get", lang="fr")["pending_text"]
+        assert french.startswith("le lanceur a été réinitialisé : appuyez sur le bouton pour continuer"), french
         assert status["motor"]["on"] is False and running.pin_state(12) == 0
         out, presses = status["sim"]["cards_out"], status["presses"]
         taken = sum(p["cards_taken"] for p in status["game"]["players"])
