@@ -35,7 +35,9 @@ Rules, as settled here:
   most; a blocked beam (``ignored``: ``beam_blocked``) waits for a press.
 - A halt (e-stop, fault) abandons the running dispense and every queued one, with the cards so far.
 - ``wait_press`` (``"restart"``, ``True`` alike, or ``"reset"``): the dispense waits for a press
-  before its first run, saying after what.
+  before its first run, saying after what. Asked while the core is ``halted`` it is
+  ``waiting_reset`` (nothing held: no press can go on) until the core leaves ``halted``, then
+  ``waiting_press``: a halted launcher waits for its reset first, and a reset is no press.
 - Requests are served one at a time in the order they came; the others are ``queued``.
 
 Outputs are core events (``Dispense``, ``Reload``) and ``Emit``s: ``dealer/dispense`` for progress
@@ -77,9 +79,10 @@ WAITING_PRESS = "waiting_press"
 HOLD_OWNER = "dealer"
 # A dispense asked with ``wait_press`` waits before its first run, and says after what: a restart
 # (the game's deal after launcherd started; ``true`` means this) or a reset (the rest of a deal a
-# halt abandoned).
+# halt abandoned). Asked while the launcher is halted, it first waits for the reset.
 AFTER_RESTART, AFTER_RESET = "restart", "reset"
 WAIT_PRESS_REASONS = (AFTER_RESTART, AFTER_RESET)
+WAITING_RESET = "waiting_reset"
 _AFTER_WAIT = {WAITING_JAM: "after_jam", WAITING_LID: "after_lid", WAITING_EMPTY: "after_reload",
                WAITING_MOTOR: "after_rest", "beam_blocked": "after_beam", AFTER_RESTART: "after_restart",
                AFTER_RESET: "after_reset"}
@@ -164,7 +167,8 @@ class Dealer:
         corrects the dealer's view of it. ``wait_press``: nothing moves before a person's press,
         and the wait says after what: ``"restart"`` (or ``True``: the game's deal after launcherd
         started, nobody may be at the launcher) or ``"reset"`` (the rest of a deal a halt
-        abandoned).
+        abandoned). Asked while the core is halted, it is ``waiting_reset`` until the core leaves
+        ``halted``, then ``waiting_press``: a halted launcher waits for its reset first.
 
         :raises InvalidParams: ``count`` is not a whole number of at least 1, or ``wait_press``
             is neither true, false nor one of :data:`WAIT_PRESS_REASONS`.
@@ -341,18 +345,27 @@ class Dealer:
         self._jobs += 1
         self._job.number = self._jobs
         if self._job.wait_press is not None:
+            if self._core_view() == "halted":
+                # A halted launcher waits for its reset first: no press can go on before it.
+                self._job.state, self._job.reason = WAITING_RESET, message("dispense_is_halted")
+                return self._report(self._job)
             return self._wait_for_press(self._job, self._job.wait_press)
         self._job.state = DISPENSING
         return self._advance(now)
+
+    def _core_view(self) -> str:
+        """The core's state, a sleeping core's as the one it wakes to."""
+        return self._asleep_from if self._core_state == "sleeping" else self._core_state
 
     def _advance(self, now: float) -> list[Output]:
         """Ask the core for what is missing if nothing stands in the way, else say what waits."""
         job = self._job
         if job is None or job.running is not None or job.resume_at is not None:
             return []
-        core = self._core_state
-        if core == "sleeping":
-            core = self._asleep_from
+        core = self._core_view()
+        if job.state == WAITING_RESET:
+            # Reset: now the dispense waits for a person's press (a reset is no press).
+            return [] if core == "halted" else self._wait_for_press(job, job.wait_press or AFTER_RESET)
         if job.total >= job.count and core != "jammed":
             # A last card stuck in the slot is handed over when it is pulled out.
             return self._finish(job, DONE, None, now)

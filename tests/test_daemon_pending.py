@@ -80,6 +80,37 @@ def test_launcherctl_resume(tmp_path):
     assert again.returncode == 1 and "nothing waits for a press" in again.stdout + again.stderr
 
 
+@pytest.mark.parametrize("wait_press, after", [(True, "after_restart"), ("restart", "after_restart"),
+                                               ("reset", "after_reset")])
+def test_a_dispense_asked_to_wait_while_halted_waits_for_the_reset_then_for_a_press(tmp_path, wait_press, after):
+    """Halted, a ``wait_press`` dispense waits for the reset first: it is not ``waiting_press`` and
+    nothing is pending (no press could go on). After the reset it waits for a press, saying after
+    what (``true`` still means a restart), and the press lets exactly the count out (#20)."""
+    with ThreadDaemon(tmp_path, SLOW) as running, running.client(timeout=60) as client:
+        client.call("events/subscribe")
+        running.call("system/estop")
+        request = client.send("launcher/dispense", {"count": 3, "wait_press": wait_press})
+        progress = next(m["params"] for m in client.messages() if m.get("event") == "dealer/dispense")
+        assert (progress["state"], progress["reason_object"]) == ("waiting_reset", {"id": "dispense_is_halted"})
+        status = running.call("status/get")
+        assert status["state"] == "halted" and status["pending"] is None
+        assert status["dealer"]["current"]["state"] == "waiting_reset"
+        out = status["sim"]["cards_out"]
+
+        assert running.call("system/reset")["state"] == "ready"
+        status = running.wait_for(lambda s: s["pending"] is not None)
+        assert status["pending"] == {"id": "dispense_waiting_press", "count": 3, "after": {"id": after}}
+        assert status["dealer"]["current"]["state"] == "waiting_press"
+        assert status["motor"]["on"] is False and status["sim"]["cards_out"] == out, "a reset is no press"
+        presses = status["presses"]
+
+        assert running.call("launcher/press")["event"] == "resume"
+        reply = next(m for m in client.messages() if m.get("id") == request)["result"]
+        status = running.call("status/get")
+    assert (reply["state"], reply["cards"]) == ("done", 3)
+    assert status["sim"]["cards_out"] - out == 3 and status["presses"] == presses
+
+
 @pytest.mark.parametrize("wait_press", ["later", 1, 0, None, [True]])
 def test_wait_press_is_a_flag_or_a_reason(tmp_path, wait_press):
     with ThreadDaemon(tmp_path, SLOW) as running:

@@ -46,8 +46,10 @@ def test_a_kill_mid_deal_leaves_the_motor_off_until_a_reset_and_a_press(tmp_path
     first.process.wait(5)
 
     with ThreadDaemon(tmp_path, SLOW) as running:
-        status = running.wait_for(lambda s: s["pending"] is not None and s.get("game") is not None)
+        # Halted, the deal waits for the reset first: nothing says a press would go on (#20).
+        status = running.wait_for(lambda s: s["dealer"]["current"] is not None and s.get("game") is not None)
         assert status["state"] == "halted" and status["reason_object"] == {"id": "halted_after_crash"}
+        assert status["dealer"]["current"]["state"] == "waiting_reset" and status["pending"] is None
         out = status["sim"]["cards_out"]
         assert running.call("system/reset")["state"] == "ready"
         status = running.call("status/get")
