@@ -129,7 +129,7 @@ page_lines() {
     echo "The join code, which the page asks for before any action:"
     echo "    launcherctl game code       (--qr: a QR code of the page's address with the code, to scan;"
     echo "                                 sudo launcherctl game code until you have logged in again)"
-    echo "    the table display shows it too, with that QR code"
+    echo "    or, once one phone has it, the page's \"Show the QR code\" for the others to scan"
 }
 
 usage() {
