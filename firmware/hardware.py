@@ -19,6 +19,7 @@ busy elsewhere cannot make a card's crossing look shorter or longer than it was.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 import warnings
@@ -49,6 +50,12 @@ MOTOR_DIRECTIONS = ("forward", "reverse", "stop")
 
 # How often an input's merged edges are logged at most (StampedInput._merged).
 MERGED_LOG_INTERVAL_S = 60.0
+
+# A test hook, read when the hardware is built (as controller/store.py's commit delay): "1" makes the
+# stop of a running motor raise before any pin is written, as a driver whose lines can no longer be
+# written would. `make systemtest` uses it to show, on real lines under systemd, that a stop that
+# fails ends launcherd and safe-off follows (--sim has sim/fault for the same).
+STOP_FAILS_VARIABLE = "LAUNCHER_TEST_MOTOR_STOP_FAILS"
 
 # Each input pin and the [sensor] key giving the level the pin has when the input is active.
 INPUT_LEVELS = {"button": "button_active", "beam": "beam_blocked", "lid": "lid_open"}
@@ -163,6 +170,7 @@ class Hardware:
         self._devices: list[Any] = []
         self._motor_lock = threading.Lock()
         self._closed = False
+        self._stop_fails = os.environ.get(STOP_FAILS_VARIABLE) == "1"
         # Set before building so that close() can run after a failure half-way through.
         self._forward = self._reverse = self._enable = self._heartbeat = None
         # Inputs whose device is active at the opposite of their logical level (see _build_input).
@@ -317,6 +325,8 @@ class Hardware:
                 self._forward.value = 0
                 self._reverse.value = duty
             else:
+                if self._stop_fails and (self._forward.value or self._reverse.value):
+                    raise HardwareError(f"the motor's stop failed ({STOP_FAILS_VARIABLE} is set)")
                 self._forward.value = 0
                 self._reverse.value = 0
 

@@ -39,3 +39,14 @@ def test_sim_fault_names_the_faults_it_knows(daemon_process):
     with pytest.raises(ApiError, match="motor_stop"):
         proc.call("sim/fault", {"fault": "everything"})
     assert proc.process.poll() is None
+
+
+def test_the_system_tests_hook_fails_the_stop_of_a_running_motor_only(daemon_process):
+    """``LAUNCHER_TEST_MOTOR_STOP_FAILS=1`` (firmware/hardware.py) is how `make systemtest` fails a
+    stop on real lines: the stops of a motor at rest (start-up) pass, the end of a run does not."""
+    proc = daemon_process(SLOW, log_file=True, env={"LAUNCHER_TEST_MOTOR_STOP_FAILS": "1"})
+    assert proc.call("status/get")["state"] == "ready"  # built, the motor stopped at rest
+    with pytest.raises((ApiError, OSError, ConnectionError)):
+        proc.call("launcher/feed", {"count": 2})
+    assert proc.process.wait(10) == EXIT_STOP_FAILED
+    assert "LAUNCHER_TEST_MOTOR_STOP_FAILS is set" in proc.log()

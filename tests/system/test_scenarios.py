@@ -783,3 +783,41 @@ def restart_service_released() -> None:
     rig.sh("systemctl", "reset-failed", "launcherd", check=False)
     rig.sh("systemctl", "restart", "launcherd")
     killed_and_restarted(pid)
+
+
+# ---- 15 ------------------------------------------------------------------------------------
+
+
+def test_scenario_15_a_stop_that_fails_ends_launcherd_and_safe_off_follows(chip, pins):
+    """Issue #20: a stop that cannot be applied ends launcherd at once with a failure code, so that
+    systemd runs safe-off, and the launcher it restarts comes up halted. The stop fails through
+    firmware/hardware.py's test hook, set in a drop-in (under --sim, sim/fault does the same)."""
+    dropin = rig.Path("/etc/systemd/system/launcherd.service.d/zz-systemtest-stop-fails.conf")
+    dropin.write_text("[Service]\nEnvironment=LAUNCHER_TEST_MOTOR_STOP_FAILS=1\n")
+    try:
+        rig.sh("systemctl", "daemon-reload")
+        restart_service()
+        pid, since = rig.main_pid(), rig.uptime()
+        with rig.Mechanism(chip, pins["motor_forward"], pins["motor_reverse"], pins["beam"]):
+            for _ in SEQUENCE:  # a fresh start begins the fixed sequence with a burst; dry ones are passed
+                bounce_press(chip, pins["button"])
+                try:
+                    rig.wait_for(lambda: rig.main_pid() != pid, 15, 0.1, "launcherd ending on its failed stop")
+                    break
+                except AssertionError:
+                    continue
+        exited_s = rig.logged_after(r"Main process exited, code=exited, status=4", since, 60)
+        line = safe_off_line(since)
+        said = rig.journal("-u", "launcherd", "-g", "the stop could not be applied")
+        rig.wait_for(lambda: rig.main_pid() not in (0, pid), 120, 0.2, "the restarted service")
+        status = rig.wait_for(_status_or_none, 120, 0.2, "launcherd answering")
+        FIGURES["scenario_15"] = {"exit_after_s": round(exited_s, 1), "state_after_restart": status["state"],
+                                  "safe_off_line": line.partition("safe-off:")[2].strip()}
+        assert said, "launcherd did not say why it ended"
+        for key in ("motor_forward", "motor_reverse"):
+            assert re.search(rf"\bGPIO {pins[key]}\b", line), (key, line)
+        assert status["state"] == "halted", status  # the motor may have been on: latched
+    finally:
+        dropin.unlink(missing_ok=True)
+        rig.sh("systemctl", "daemon-reload")
+        restart_service_released()
