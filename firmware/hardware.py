@@ -98,9 +98,9 @@ class StampedInput(DigitalInputDevice):
         now = time.monotonic()
         if self._merged_logged_at is None or now - self._merged_logged_at >= MERGED_LOG_INTERVAL_S:
             self._merged_logged_at = now
-            log.warning("GPIO %s: %d edge(s) so far came in pairs the kernel merged (the line changed"
+            log.warning("%s: %d edge(s) so far came in pairs the kernel merged (the line changed"
                         " and changed back before its interrupt thread read it): a pulse that"
-                        " short is not seen", self.pin.info.name if self.pin else "?", self.merged_edges)
+                        " short is not seen", self.pin.info.name if self.pin else "an input", self.merged_edges)
 
     def edge_time(self) -> float:
         """The last edge's time on ``time.monotonic()``'s clock, never in the future.
