@@ -80,6 +80,16 @@ class StampedInput(DigitalInputDevice):
         self._edge_ticks = ticks
         if self._last_active is not None and new_active == self._last_active:
             self._merged(ticks)
+            # gpiozero would drop it as no change from its own last level, but the daemon's core
+            # may have moved on since: each deadline's Tick gives it the button's live level. A
+            # bounce read live mid-way, then the kernel's last edge dropped here, left the core
+            # with a level the line no longer had (a release never seen, and later a press of
+            # its own). The level the kernel read is handed over; the core drops what it has.
+            if new_active:
+                self._fire_activated()
+            else:
+                self._fire_deactivated()
+            return
         super()._fire_events(ticks, new_active)
 
     def _merged(self, ticks) -> None:

@@ -186,3 +186,29 @@ def test_an_edge_the_kernel_merged_with_the_next_is_counted_in_status_and_logged
     assert status["merged_edges"]["beam"] == 1, status
     assert status["cards_ejected"] == 0, status
     assert [r for r in caplog.records if "merged" in r.getMessage() and f"GPIO{pins.beam}" in r.getMessage()]
+
+
+def test_a_kernel_edge_at_the_level_gpiozero_last_had_still_reaches_the_core(tmp_path, lgpio):
+    """A deadline's Tick gives the core the button's live level, which can be a bounce the kernel
+    has not reported yet; the kernel's last edge then comes at the level gpiozero last reported
+    and gpiozero drops it as no change. Dropped, it left the core holding a button that was up,
+    and the next press was lost (the system test's scenario 2 saw its presses go wrong)."""
+    from test_daemon_late_edges import Deadlines
+
+    fake, factory = lgpio
+    with ThreadDaemon(tmp_path, DRY, sim=False, pin_factory=factory) as running:
+        button = running.daemon.config.pins.button
+        deadlines = Deadlines(running.daemon)
+        debounce = running.daemon.config.timing.button_debounce_ms / 1000
+        fake.edge(button, 0, now_ns())  # pressed (the button pulls the line low)
+        running.wait_for(lambda s: s["presses"] == 1 and s["state"] == "ready")
+        released = time.monotonic()
+        fake.edge(button, 1, now_ns())  # the release's first edge
+        fake.levels[button] = 0  # a bounce closed it again; the kernel has not reported that yet
+        deadlines.wait_past(released + debounce)  # the release's deadline read the line: closed
+        settled = time.monotonic()
+        fake.edge(button, 1, now_ns())  # the kernel's last edge: open, as gpiozero last heard
+        deadlines.wait_past(settled + debounce)
+        fake.edge(button, 0, now_ns())  # the next press
+        status = running.wait_for(lambda s: s["presses"] == 2)
+    assert status["merged_edges"]["button"] == 1, status
