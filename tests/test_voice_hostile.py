@@ -74,12 +74,12 @@ class Lines:
                 raise AssertionError(f"{wanted!r} not within {timeout} s: {self.seen}") from None
 
 
-@pytest.fixture
-def speaking(tmp_path):
-    """A launcherd --sim, and a launcher-voice on it speaking through the fakes."""
+def start_voice(tmp_path, fakes_to_write: dict[str, str], path_after_fakes: str | None = None):
+    """A launcherd --sim and a launcher-voice on it, with ``fakes_to_write`` (name: script) first on
+    its PATH (alone on it unless ``path_after_fakes``); the fakes note what they play and try."""
     fakes = tmp_path / "bin"
     fakes.mkdir()
-    for name, script in (("espeak-ng", FAKE_ESPEAK), ("aplay", FAKE_APLAY)):
+    for name, script in fakes_to_write.items():
         (fakes / name).write_text(script.format(python=sys.executable))
         (fakes / name).chmod(0o755)
     played, tried = tmp_path / "played", tmp_path / "tried"
@@ -87,12 +87,20 @@ def speaking(tmp_path):
     tried.touch()
     daemon = Stack()
     daemon.start_daemon()
+    path = f"{fakes}:{path_after_fakes}" if path_after_fakes else str(fakes)
     voice = subprocess.Popen(
         [sys.executable, "-m", "controller.voice.service", "--lang", "en", "--device", "fake",
          "--socket", str(daemon.socket), "--max-age", "30", "--cache-dir", str(tmp_path / "cache")],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-        env={**os.environ, "PATH": f"{fakes}:{os.environ['PATH']}", "FAKE_PLAYED": str(played),
-                                    "FAKE_TRIED": str(tried)})
+        env={**os.environ, "PATH": path, "FAKE_PLAYED": str(played), "FAKE_TRIED": str(tried)})
+    return fakes, daemon, voice, played, tried
+
+
+@pytest.fixture
+def speaking(tmp_path):
+    """A launcherd --sim, and a launcher-voice on it speaking through the fakes."""
+    fakes, daemon, voice, played, tried = start_voice(
+        tmp_path, {"espeak-ng": FAKE_ESPEAK, "aplay": FAKE_APLAY}, path_after_fakes=os.environ["PATH"])
     log = Lines(voice.stderr)
     log.wait_for("listening to launcherd")
     try:
@@ -342,20 +350,7 @@ def test_a_message_this_version_does_not_know_is_skipped_and_a_jam_after_it_is_s
 
 
 def test_without_espeak_ng_the_voice_logs_each_phrase_once_and_speaks_once_it_is_installed(tmp_path):
-    fakes = tmp_path / "bin"
-    fakes.mkdir()
-    (fakes / "aplay").write_text(FAKE_APLAY.format(python=sys.executable))
-    (fakes / "aplay").chmod(0o755)
-    played, tried = tmp_path / "played", tmp_path / "tried"
-    played.touch()
-    tried.touch()
-    daemon = Stack()
-    daemon.start_daemon()
-    voice = subprocess.Popen(
-        [sys.executable, "-m", "controller.voice.service", "--lang", "en", "--device", "fake",
-         "--socket", str(daemon.socket), "--max-age", "30", "--cache-dir", str(tmp_path / "cache")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-        env={**os.environ, "PATH": str(fakes), "FAKE_PLAYED": str(played), "FAKE_TRIED": str(tried)})
+    fakes, daemon, voice, played, tried = start_voice(tmp_path, {"aplay": FAKE_APLAY})  # no espeak-ng on PATH
     log = Lines(voice.stderr)
     try:
         log.wait_for("listening to launcherd")
