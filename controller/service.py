@@ -76,7 +76,7 @@ from .ruledoc import rules_data
 from .rulesets import RULESET_IDS, RULESETS, deck_size
 from .rulesets import get as get_ruleset
 from .scores import SCORINGS, looks_like_total, scores, scores_csv
-from .stats import register_stats
+from .stats import log_version, register_stats
 from .store import FILENAME, Store
 
 log = logging.getLogger("launcherd.game")
@@ -1194,7 +1194,7 @@ def _register(daemon: Any, service: GameService) -> None:
     r("game/history", lambda p: service.history_in_turns(p["limit"], p["before"]), {
         "limit": Param(int, None, minimum=1), "before": Param(int, None, minimum=1),
     }, doc="every match played, oldest first (limit: only the last so many, before: of those before"
-           " that match, a page at a time)")
+           " that match, a page at a time)", version=lambda: log_version(service))
 
 
 def _register_code(daemon: Any, codes: JoinCode) -> None:

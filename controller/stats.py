@@ -444,7 +444,16 @@ def register_stats(daemon: Any, service: Any) -> None:
             raise Unavailable(message("log_unreadable", reason=str(exc))) from None
 
     daemon.api.register("game/stats", handler, {"match": (int, None)},
-                        doc="statistics of a match (default: the table's) and of every match played")
+                        doc="statistics of a match (default: the table's) and of every match played",
+                        version=lambda: log_version(service))
+
+
+def log_version(service: Any) -> tuple[int | None, int | None, str | None]:
+    """What the log's readings (statistics, history) are computed from: the log as written, the
+    table's match, and the log's damage (a repair reopens it)."""
+    store, damage = service.store, service.damage
+    return (None if store is None else store.version, service.match_id,
+            None if damage is None else damage.kind)
 
 
 # ---- launcherctl game stats -----------------------------------------------------------------

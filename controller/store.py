@@ -25,6 +25,7 @@ holds can be written back (``write_back``).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sqlite3
@@ -40,6 +41,9 @@ from firmware.i18n import message
 
 FILENAME = "game.sqlite3"
 SCHEMA_VERSION = 1
+# Store.version's values: unique across stores, so that a log reopened (repaired) is never taken
+# for the one before it.
+_VERSIONS = itertools.count(1)
 # A test hook (the bench, tests/test_game_layer.py): every commit first waits this many milliseconds.
 COMMIT_DELAY_VARIABLE = "LAUNCHER_TEST_COMMIT_DELAY_MS"
 
@@ -161,6 +165,9 @@ class Store:
             self._db.close()
             raise
         self._identity = _identity(self.path)
+        # What a reader's reply was computed from: it changes with every write (kept replies,
+        # firmware/gamehost.py); read on the game loop only, as every use of the store.
+        self.version = next(_VERSIONS)
 
     def _verify(self) -> None:
         """Refuse a log that would fail later, mid-game: damaged pages, missing columns, bad rows."""
@@ -199,6 +206,8 @@ class Store:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
             raise
+        finally:
+            self.version = next(_VERSIONS)
 
     def in_place(self) -> bool:
         """Whether the file this connection writes is still the one at ``path`` (not deleted, not replaced)."""
@@ -226,6 +235,7 @@ class Store:
         for pragma in ("synchronous=FULL", "foreign_keys=ON", "cache_size=-256"):
             self._db.execute(f"PRAGMA {pragma}")
         self._identity = _identity(self.path)
+        self.version = next(_VERSIONS)
 
     def close(self) -> None:
         """Close the connection (idempotent); the WAL is checkpointed into the main file."""

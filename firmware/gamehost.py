@@ -90,10 +90,41 @@ def plain(value: Any) -> Any:
 
 # A container with more items than this is encoded item by item (see _json).
 ENCODE_CHUNK = 64
+# How many replies of one read method are kept for one version of what it reads (params differ).
+KEPT_REPLIES = 32
 
 
 def _encoded(result: Any) -> Encoded:
-    return Encoded(_json(result))
+    return result if isinstance(result, Encoded) else Encoded(_json(result))
+
+
+def _kept_replies(handler: Handler, version: Callable[[], Any]) -> Handler:
+    """``handler``, a read whose reply depends only on its params, the language and ``version()``:
+    while ``version()`` stays the same, a reply once encoded is sent again as it is. Four clients
+    reading statistics and history in a loop over a 100,000-action log kept the game thread busy
+    decoding the kept figures for every request, and the motor's thread waited for the GIL behind
+    it (bench/loaded.py, "readers"); a guest on the table's network can do the same."""
+    kept: dict[tuple[str | None, str], Encoded] = {}
+    seen: list[Any] = [object()]  # the version the kept replies are of (none yet)
+
+    async def reading(params: dict[str, Any]) -> Encoded:
+        now = version()
+        if now != seen[0]:
+            kept.clear()
+            seen[0] = now
+        key = (i18n.requested(), json.dumps(params, sort_keys=True, default=str))
+        reply = kept.get(key)
+        if reply is None:
+            result = handler(params)
+            if inspect.isawaitable(result):
+                result = await result
+            reply = _encoded(result)
+            if version() == now:  # nothing was written meanwhile: the reply is of this version
+                if len(kept) >= KEPT_REPLIES:
+                    del kept[next(iter(kept))]
+                kept[key] = reply
+        return reply
+    return reading
 
 
 def _json(value: Any) -> str:
@@ -452,11 +483,18 @@ class Door:
     def deliver(self, name: str, params: dict[str, Any]) -> None:
         """A launcher event, to every listener of the layer."""
         self.seen += 1
+        if not self.current:
+            # Posted before the layer was abandoned or closed, taken in only now: nothing it
+            # would do can reach the daemon any more (each listener failed, logged, one by one).
+            return
         for listener in list(self._listeners):
             try:
                 listener(name, params)
             except Exception:
-                log.exception("game layer listener failed on %s", name)
+                if self.current:
+                    log.exception("game layer listener failed on %s", name)
+                else:  # abandoned or closed while the listener ran: refused as it should be
+                    log.debug("an abandoned game layer's listener refused on %s", name, exc_info=True)
         self._refresh_soon()
 
     def feedback(self, action: Action) -> None:
@@ -557,7 +595,9 @@ class Door:
         return await answer
 
     def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
-                 doc: str = "") -> None:
+                 doc: str = "", version: Callable[[], Any] | None = None) -> None:
+        if version is not None:
+            handler = _kept_replies(handler, version)
         self._to_motor(self._host.register, self.generation, name, handler, params, doc)
 
     def add_status(self, name: str, provider: Callable[[], Any]) -> None:

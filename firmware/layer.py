@@ -31,9 +31,11 @@ class LayerHost(Protocol):
         """Call any registered API method (e.g. ``launcher/aim``); it runs on the motor's loop."""
 
     def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
-                 doc: str = "") -> None:
+                 doc: str = "", version: Callable[[], Any] | None = None) -> None:
         """Add an API method; ``params`` as in :meth:`firmware.api.Registry.register`. The handler
-        runs on the layer's loop, in the request's language."""
+        runs on the layer's loop, in the request's language. ``version``: the method only reads,
+        and its reply depends only on its params, the language and ``version()``; while that stays
+        the same, a reply is computed and encoded once and sent again as it is."""
 
     def add_status(self, name: str, provider: Callable[[], Any]) -> None:
         """``status/get`` gains ``provider()`` under ``name`` (its last value, taken on the layer's

@@ -305,3 +305,36 @@ def test_a_long_match_set_aside_is_replayed_a_slice_at_a_time(tmp_path, monkeypa
         assert store.figures("stats", [1])[1] == match_stats([r.to_json() for r in store.actions(1)])
     finally:
         store.close()
+
+
+def test_a_reading_asked_again_while_the_log_is_unchanged_is_not_computed_again(tmp_path, monkeypatch):
+    # Four clients reading in a loop kept the game thread busy decoding the kept figures for every
+    # request, and the motor's thread waited for the GIL behind it (bench/loaded.py, "readers").
+    state = tmp_path / "state"
+    state.mkdir()
+    long_log.build(state, 4 * PER_MATCH, PER_MATCH)
+    listed = []
+    matches = Store.matches
+
+    def counted(store, *args, **kwargs):
+        listed.append(args)
+        return matches(store, *args, **kwargs)
+    monkeypatch.setattr(Store, "matches", counted)
+    with ThreadDaemon(tmp_path, "") as running:
+        with running.client(timeout=60) as client:
+            for _ in range(2):  # the first readings keep every match's figures in the log: a write
+                stats, history = client.call("game/stats"), client.call("game/history")
+                page = client.call("game/history", {"limit": 2})
+            listed.clear()
+            for _ in range(3):
+                assert client.call("game/stats") == stats
+                assert client.call("game/history") == history
+                assert client.call("game/history", {"limit": 2}) == page
+            assert listed == []
+            client.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob"], "force": True})
+            now_history = client.call("game/history")
+            now_stats = client.call("game/stats")
+            assert listed, "an action was logged: the readings are computed afresh"
+    assert [entry["id"] for entry in now_history] == [entry["id"] for entry in history] + [5]
+    assert now_history[-1]["current"] and not any(entry["current"] for entry in now_history[:-1])
+    assert now_stats["history"]["matches"] == stats["history"]["matches"] + 1
