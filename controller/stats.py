@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import sqlite3
 import weakref
 from datetime import datetime
@@ -310,6 +311,7 @@ def _replayed_stats(store: Any, match_id: int) -> dict[str, Any] | None:
 
 MARK_EVERY = 256  # live actions between two marks: an undo replays at most this many (and what came after)
 MARKS = 16  # marks kept: undos reaching back further than MARKS * MARK_EVERY actions replay the match
+log = logging.getLogger("launcherd.game")
 _CHUNK = 2000  # actions fed per turn of the game loop while catching up (keep_missing_figures)
 
 
@@ -433,19 +435,43 @@ async def keep_missing_figures(store: Any, current: int | None = None) -> None:
 
 
 def register_stats(daemon: Any, service: Any) -> None:
-    """Add ``game/stats`` to the daemon's API, reading the game service's log."""
+    """Add ``game/stats`` to the daemon's API, reading the game service's log, and start keeping
+    the figures the log lacks (a log written by an older version) at once, on the game loop."""
+    keeping: list[asyncio.Future] = []  # the one task keeping the missing figures, while it runs
+
+    def kept() -> asyncio.Future:
+        if not keeping or keeping[0].done():
+            keeping[:] = [asyncio.ensure_future(keep_missing_figures(service.store, service.match_id))]
+        return keeping[0]
+
     async def handler(params: dict[str, Any]) -> dict[str, Any]:
         if service.store is None:
             raise Unavailable(message("log_not_open", path=str(service.log_path)))
         try:
-            await keep_missing_figures(service.store, service.match_id)
+            await asyncio.shield(kept())  # the readers and the start's task share one replay
             return stats_of(service.store, service.match_id, params["match"])
         except sqlite3.DatabaseError as exc:
             raise Unavailable(message("log_unreadable", reason=str(exc))) from None
 
+    async def keep_at_start() -> None:
+        """Replay what the log lacks before anyone asks: the first reading after a start with a
+        long log written by an older version took 4 s (100,000 actions); a reading then waits for
+        this same replay, not for one of its own."""
+        try:
+            if service.store is not None:
+                started = asyncio.get_running_loop().time()
+                await kept()
+                await service.history_in_turns()
+                log.info("game: the log's statistics and history are ready (%.1f s)",
+                         asyncio.get_running_loop().time() - started)
+        except (ApiError, sqlite3.Error) as exc:  # a damaged log, or one closed meanwhile
+            log.info("game: the log's figures are kept at the first reading instead: %s", exc)
+
     daemon.api.register("game/stats", handler, {"match": (int, None)},
                         doc="statistics of a match (default: the table's) and of every match played",
                         version=lambda: log_version(service))
+    starting = asyncio.ensure_future(keep_at_start())
+    daemon.on_close(starting.cancel)
 
 
 def log_version(service: Any) -> tuple[int | None, int | None, str | None]:

@@ -207,7 +207,8 @@ class ThreadDaemon:
 
     def __enter__(self) -> "ThreadDaemon":
         self._thread.start()
-        assert self._ready.wait(10), "daemon did not start"
+        # The daemon waits up to START_WAIT_S for the game layer (replaying a long log) before it serves.
+        assert self._ready.wait(30), "daemon did not start"
         if self.error:
             raise self.error
         return self

@@ -8,9 +8,11 @@ loaded machine)."""
 
 from __future__ import annotations
 
+import logging
 import random
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -338,3 +340,32 @@ def test_a_reading_asked_again_while_the_log_is_unchanged_is_not_computed_again(
     assert [entry["id"] for entry in now_history] == [entry["id"] for entry in history] + [5]
     assert now_history[-1]["current"] and not any(entry["current"] for entry in now_history[:-1])
     assert now_stats["history"]["matches"] == stats["history"]["matches"] + 1
+
+
+def test_the_figures_an_older_log_lacks_are_kept_after_the_start_before_anyone_reads(tmp_path, monkeypatch,
+                                                                                      caplog):
+    # A long log written by an older version kept no figures: the first reading replayed every
+    # match (4 s at 100,000 actions). The game side now replays them after the start, on its loop.
+    state = tmp_path / "state"
+    state.mkdir()
+    long_log.build(state, 8 * PER_MATCH, PER_MATCH)
+    reads = Reads(monkeypatch)
+    ready = threading.Event()
+
+    class Ready(logging.Handler):
+        def emit(self, record):
+            if "statistics and history are ready" in record.getMessage():
+                ready.set()
+    handler = Ready()
+    caplog.set_level(logging.INFO, logger="launcherd.game")
+    logging.getLogger("launcherd.game").addHandler(handler)
+    try:
+        with ThreadDaemon(tmp_path, "") as running:
+            assert ready.wait(60), "the figures were not kept after the start"
+            reads.rows = 0
+            with running.client(timeout=60) as client:
+                stats, history = client.call("game/stats"), client.call("game/history")
+    finally:
+        logging.getLogger("launcherd.game").removeHandler(handler)
+    assert reads.rows < PER_MATCH  # the table's match at most: no match was replayed for the reading
+    assert stats["history"]["matches"] == 8 and all(entry["rounds"] is not None for entry in history)
