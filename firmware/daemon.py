@@ -53,6 +53,7 @@ from .blaster import Release, SlotLevel
 from .notify import Notifier
 from .outcomes import OutcomeRecord
 from .paths import default_sim_socket, default_sim_state_dir
+from .trace import PressTrace
 
 log = logging.getLogger("launcherd")
 
@@ -105,6 +106,7 @@ class Daemon:
         self.pin_factory: Any = None
         self.sim = None
         self.core: Launcher | None = None
+        self.press_trace: PressTrace | None = None  # where each press's time goes (the launcher only)
         self._timer: asyncio.TimerHandle | None = None
         self._listeners: list[Listener] = []
         self._feedback_watchers: list[Callable[[Action], None]] = []
@@ -196,6 +198,7 @@ class Daemon:
         policy = policy_from_config(self.config, random.Random(rng_seed))
         now = self.loop.time()
         self.core = Launcher(self.config, policy, now, hopper=hopper)
+        self.press_trace = PressTrace(self.config.timing.button_debounce_ms / 1000)
         restored = self.latch.restored
         if restored.halt is None:  # else the driver stays off: halted from the first moment
             self._apply([DriverEnable(True), Led("on", self.config.feedback.led_brightness)])
@@ -309,6 +312,8 @@ class Daemon:
                 register_blaster_sim(self, self.sim)
             return
         methods.register(self)
+        self.registry.register("launcher/latency", lambda p: self.press_trace.figures(),
+                               doc="where the last presses' time went, edge to motor (firmware/trace.py)")
         DealerService(self).install()
         bringup.register(self)
         if self.sim is not None:
@@ -345,6 +350,8 @@ class Daemon:
         if self.core is None:
             return
         now = self.loop.time() if now is None else now
+        if self.press_trace is not None and isinstance(event, ButtonLevel) and event.pressed:
+            self.press_trace.pressed(at, now, self.loop.time())
         try:
             actions = self.core.handle(event, now) if at is None else self.core.handle(event, now, at)
         except Exception as exc:
@@ -388,6 +395,8 @@ class Daemon:
                     # Set first: a process that dies with the motor on comes back halted.
                     self.latch.motor_may_be_on(True)
                     hw.motor(action.direction, action.duty)
+                    if self.press_trace is not None and action.direction == "forward":
+                        self.press_trace.motor_started(time.monotonic())
                     if self.heartbeat is not None:
                         self.heartbeat.run()
                 elif isinstance(action, Release):

@@ -31,6 +31,8 @@ JAM_S = 0.400
 # reached the test config's 120 s, and press 749 was refused, as it should be. A person never
 # presses this densely; the test rests as the rule asks, long before the limit.
 PRESSES_PER_REST = 100
+# Press to motor on the kernel's lines: within this many times bare gpiozero's, on the same chip.
+TARGET_RATIO = 2.0
 
 
 def press_to_high(chip: rig.Chip, button: int, forward: int, timeout: float = 30) -> float:
@@ -107,6 +109,9 @@ def test_performance_press_to_motor_and_jam_to_stop(installed, chip):
                     rig.wait_for(lambda: not mech.motor_on, 30, 0.001, "the motor off")
 
             presses(PRESSES, daemon)
+            # Where the idle presses' time went inside launcherd (firmware/trace.py): the kernel's
+            # edge to Python, the hop to the motor's loop, the loop to the motor's line.
+            trace = api.call("launcher/latency")
             loaded: list[float] = []
             log_matches = len(api.call("game/history"))
             with Readers() as readers:
@@ -160,6 +165,12 @@ def test_performance_press_to_motor_and_jam_to_stop(installed, chip):
         "baseline_press_to_motor_p50_us": baseline_us["p50"], "baseline_press_to_motor_p99_us": baseline_us["p99"],
         "baseline_presses": baseline_us["n"],
         "jam_to_stop_p50_us": jam_us["p50"], "jam_to_stop_p99_us": jam_us["p99"], "jams": jam_us["n"],
+        "press_trace_ms": trace,
+        # Issue 19's target, judged here and reported, not asserted: TCG's timing varies with the
+        # host's load (docs/systemtest.md), and a benchmark is no timed test.
+        "press_to_motor_targets": {
+            f"{stat}_within_{TARGET_RATIO:g}x_of_baseline": daemon_us[stat] <= TARGET_RATIO * baseline_us[stat]
+            for stat in ("p50", "p99")},
     })
 
 
