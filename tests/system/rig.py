@@ -164,6 +164,19 @@ class Api:
             if "event" in message:
                 self.events.append(message)
 
+    def drain(self, seconds: float) -> list[dict]:
+        """The events not read yet, and those that come within ``seconds`` (for a failure's message)."""
+        self.sock.settimeout(seconds)
+        try:
+            while True:
+                message = json.loads(self.file.readline())
+                if "event" in message:
+                    self.events.append(message)
+        except (OSError, ValueError):  # the timeout (a socket.timeout is an OSError)
+            pass
+        events, self.events = self.events, []
+        return events
+
     def until_closed(self, timeout: float) -> list[dict]:
         """Every event (read or not yet) until launcherd closes the connection, as when it dies."""
         self.sock.settimeout(timeout)

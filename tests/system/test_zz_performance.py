@@ -103,7 +103,13 @@ def test_performance_press_to_motor_and_jam_to_stop(installed, chip):
                 for index in range(count):
                     if index % PRESSES_PER_REST == 0:
                         time.sleep(rest_s + 0.5)
-                    into.append(press_to_high(chip, button, forward) - DEBOUNCE_S)
+                    try:
+                        into.append(press_to_high(chip, button, forward) - DEBOUNCE_S)
+                    except AssertionError as exc:  # what launcherd said about the lost press
+                        said = [event for event in api.drain(1.0)
+                                if event["event"] in ("press", "ignored", "refused", "state", "launched")]
+                        raise AssertionError(f"{exc}\npress {index + 1} of {count}; launcherd's events"
+                                             f" since the last launch: {said[-12:]}") from None
                     chip.pull(button, "up")
                     api.next_event("launched", 120)
                     rig.wait_for(lambda: not mech.motor_on, 30, 0.001, "the motor off")
