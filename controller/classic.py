@@ -290,6 +290,7 @@ def base_status(state: GameState, rs: FlowRuleset, owed_view) -> dict[str, Any]:
         "awaiting": state.awaiting,
         "top_card": state.top_card,
         "color": state.color,
+        "named_color": state.color if state.top_card in rs.wild else None,
         "catchable": None if state.catchable is None or state.catchable in state.uno_called
         or (state.hands and state.hands[state.catchable] != 1) else state.players[state.catchable],
         "colors": list(rs.colors),
@@ -302,6 +303,12 @@ def base_status(state: GameState, rs: FlowRuleset, owed_view) -> dict[str, Any]:
 
 def aim(state: GameState, seat: int) -> dict:
     return {"type": "aim", "player": state.players[seat], "seat": seat}
+
+
+def draw_allowed(state: GameState) -> bool:
+    """The player whose move it is may draw one card now: the pile is started and nothing waits
+    (no deal owed, no challenge, no Minions counts, no card just drawn, the round going on)."""
+    return not state.round_over and not state.queue and state.awaiting is None and state.top_card is not None
 
 
 # ---- the classic flow -----------------------------------------------------------------------------

@@ -81,6 +81,9 @@ class Owed:
     # hit, attack, mega-hit, all-hit, hit-fire, first-card, uno, hint or last-card-attack
     reason: str
     chain: Chain | None = None
+    # A Mega Hit stacked on (reason "mega-hit"): the seat of the player who started it, for the
+    # table to hear where play resumes once it is pressed out; kept after the first press closes it.
+    started_by: int | None = None
 
 
 @dataclass(frozen=True)
@@ -380,7 +383,7 @@ def _stack(
     else:
         active = next_seat(state, chain.started_by)
     stacked = Chain(hits, chain.started_by, chain.stacks + 1)
-    owed = Owed(victim, hits, _early_stop(state), "mega-hit", stacked)
+    owed = Owed(victim, hits, _early_stop(state), "mega-hit", stacked, chain.started_by)
     state = replace(state, queue=(owed,) + state.queue[1:], active=active)
     return state, [wording.said("mega_hit_passes", hits=hits, player=state.players[victim])]
 
@@ -453,6 +456,14 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     return state, [described] + effects
 
 
+def resumes_after_mega_hit(state: GameState, owed: Owed) -> dict:
+    """Where play resumes once a stacked Mega Hit is pressed out, and why (option ``resume``)."""
+    attacker = state.players[owed.started_by]
+    if state.active == owed.started_by:
+        return message("resumes_with_first_attacker", player=attacker)
+    return message("resumes_after_first_attacker", player=state.players[state.active], attacker=attacker)
+
+
 def plays(player: str, card: str, color: str | None, target: str | None = None) -> dict:
     """The effect that says a card was played: "Ann plays wild-attack (red) at Bob"."""
     if color is None:
@@ -504,6 +515,8 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     if done:
         rest = state.queue[1:]
         said = wording.said("pressed_done", player=name, cards=cards)
+        if owed.started_by is not None and not rest:
+            said = wording.said("joined", messages=[said["message"], resumes_after_mega_hit(state, owed)])
     else:  # pressing once closes a Mega Hit: no stacking after that
         rest = (replace(owed, presses=left, chain=None),) + state.queue[1:]
         said = wording.said("pressed_still_owes", player=name, cards=cards, presses=left)
@@ -767,9 +780,13 @@ def status(state: GameState) -> dict:
             "target": state.players[chained.seat],
             "stacks": chained.chain.stacks,
         },
+        # A stacked Mega Hit owed: who plays once it is pressed out, after whom (option resume).
+        "resumes": None if not state.queue or state.queue[0].started_by is None else {
+            "player": state.players[state.active], "first_attacker": state.players[state.queue[0].started_by]},
         "awaiting": state.awaiting,
         "top_card": state.top_card,
         "color": state.color,
+        "named_color": state.color if state.top_card in WILD_CARDS else None,
         "colors": list(COLORS),
         # Who a catch would succeed against: not a player whose Uno call covers the play.
         "catchable": None
