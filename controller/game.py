@@ -515,8 +515,6 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     if done:
         rest = state.queue[1:]
         said = wording.said("pressed_done", player=name, cards=cards)
-        if owed.started_by is not None and not rest:
-            said = wording.said("joined", messages=[said["message"], resumes_after_mega_hit(state, owed)])
     else:  # pressing once closes a Mega Hit: no stacking after that
         rest = (replace(owed, presses=left, chain=None),) + state.queue[1:]
         said = wording.said("pressed_still_owes", player=name, cards=cards, presses=left)
@@ -524,6 +522,9 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         state = window_closed(state)
     if owed.reason == "last-card-attack":
         state = replace(state, last_attack_cards=state.last_attack_cards + cards)
+    if done and owed.started_by is not None and not rest:
+        # Said, since the turn may go back round the table: who plays now, and why.
+        return replace(state, queue=rest), [said, wording.effect(resumes_after_mega_hit(state, owed))]
     return replace(state, queue=rest), [said]
 
 
