@@ -38,7 +38,7 @@ from .classic import (
     PENALTIES, STANDARD_COLORS, FlowRuleset, apply_with, aim, base_state, base_status, catch, check_card,
     check_match, colour, numbers, owed_json, per_colour, turn_effect, turn_seat, turn_up, turn_up_action, uno,
 )
-from .game import GameState, Owed, bump, check_by, next_seat, plays, refuse_when_over, window_closed
+from .game import GameState, Owed, bump, check_by, counted_play, next_seat, plays, refuse_when_over, window_closed
 
 RULESET = FlowRuleset(
     id="blast",
@@ -95,7 +95,8 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise Refused(message("owes_inserts_first", player=name, inserts=state.queue[0].presses))
     check_match(state, RULESET, card, color)
     described = plays(name, card, color)
-    state = replace(window_closed(state), top_card=card, color=color, catchable=seat)
+    state = replace(window_closed(state), top_card=card, color=color, catchable=seat,
+                    **counted_play(state, seat, card))
     if p["last"]:
         state = replace(state, round_over=True, winner=seat, catchable=None)
         return state, [described, wording.said("wins_round", player=name, round=state.round_no),

@@ -40,8 +40,8 @@ from firmware.i18n import message
 
 from . import rulesets, wording
 from .game import (
-    GameState, Owed, bump, check_by, checked, find, new_action, next_seat, plays, refuse_when_over,
-    require_color, window_closed,
+    GameState, Owed, bump, catchable_players, check_by, checked, counted_play, find, new_action, next_seat, plays,
+    refuse_when_over, require_color, window_closed,
 )
 from .rulesets import Option
 
@@ -230,7 +230,7 @@ def base_state(rs: FlowRuleset, players: list[str], dealer: str | None, options:
     return GameState(
         ruleset=rs.id, players=names, dealer=dealer_seat, options=tuple(chosen.items()),
         round_no=round_no, first_card=None, active=(dealer_seat + 1) % len(names), direction=1,
-        cards_taken=(0,) * len(names), presses=(0,) * len(names),
+        cards_taken=(0,) * len(names), presses=(0,) * len(names), played=(0,) * len(names),
     )
 
 
@@ -294,6 +294,7 @@ def base_status(state: GameState, rs: FlowRuleset, owed_view) -> dict[str, Any]:
         "catchable": None if state.catchable is None or state.catchable in state.uno_called
         or (state.hands and state.hands[state.catchable] != 1) else state.players[state.catchable],
         "colors": list(rs.colors),
+        "catchable_players": catchable_players(state),
         "uno_called": [state.players[s] for s in sorted(state.uno_called)],
         "round_over": state.round_over,
         "winner": None if state.winner is None else state.players[state.winner],
@@ -399,7 +400,7 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise Refused(message("last_from_one", player=name, cards=held))
     described = plays(name, card, color)
     state = replace(window_closed(state), top_card=card, color=color, catchable=seat, awaiting=None,
-                    hands=bump(state.hands, seat, -1))
+                    hands=bump(state.hands, seat, -1), **counted_play(state, seat, card))
     if held == 1 or p["last"]:  # the last card: the round ends on it, said with --last or not
         state, effects = _end_round(state, seat, card)
     else:

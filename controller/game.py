@@ -116,6 +116,11 @@ class GameState:
     # plus penalties), known because the launcher dealt every one. Empty where the table deals.
     hands: tuple[int, ...] = ()
     turned: int = 0  # cards turned up to start the pile (an ignored one is followed by another)
+    # Where the table deals (Attack, Blast): per seat, the cards played this round, and the seats
+    # whose hand no count tells (they discarded a colour, or traded hands). With the 7 dealt and the
+    # cards taken it bounds a hand from above: see may_hold_one. Empty: not kept (an older state).
+    played: tuple[int, ...] = ()
+    hand_unsure: frozenset[int] = frozenset()
 
 
 # ---- small helpers ------------------------------------------------------------------------------
@@ -446,7 +451,8 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         _check_match(state, card, color)
 
     described = plays(name, card, color, None if target is None else state.players[target])
-    state = replace(window_closed(state), top_card=card, color=color, catchable=seat)
+    state = replace(window_closed(state), top_card=card, color=color, catchable=seat,
+                    **counted_play(state, seat, card, target))
     if p["last"]:
         state, effects = _end_round(state, rs, seat, card, target)
     elif front is not None:
@@ -454,6 +460,42 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     else:
         state, effects = _card_effect(state, rs, seat, card, target)
     return state, [described] + effects
+
+
+HAND = 7  # cards each player is dealt (rules.md §1)
+# Cards after which a hand's size is no longer told by counting: a colour discarded, hands traded.
+UNSURE_AFTER = frozenset({"discard-all", "discard-color", "trade-hands"})
+
+
+def counted_play(state: GameState, seat: int, card: str, target: int | None = None) -> dict:
+    """The ``played`` and ``hand_unsure`` of a state after ``seat`` played ``card`` (at ``target``)."""
+    if not state.played:
+        return {}
+    unsure = state.hand_unsure
+    if card in UNSURE_AFTER:
+        unsure = unsure | {seat} | ({target} if card == "trade-hands" and target is not None else set())
+    return {"played": bump(state.played, seat, 1), "hand_unsure": unsure}
+
+
+def may_hold_one(state: GameState, seat: int) -> bool:
+    """Whether the player may be on their last card, from what the controller knows: the hand in
+    the dealer games; elsewhere the 7 dealt plus the cards taken less the cards played, an upper
+    bound (a Discard All lays more than one card), unless a colour discarded or hands traded make
+    it unknown. Always True where nothing is counted (a state from before it was kept)."""
+    if state.hands:
+        return state.hands[seat] == 1
+    if not state.played or seat in state.hand_unsure:
+        return True
+    return HAND + state.cards_taken[seat] - state.played[seat] <= 1
+
+
+def catchable_players(state: GameState) -> list[str]:
+    """Whom a catch makes sense against: the player who played last, did not call Uno, and may be
+    on their last card (``may_hold_one``); ``catchable`` says whom a catch is accepted against."""
+    seat = state.catchable
+    if seat is None or seat in state.uno_called or not may_hold_one(state, seat):
+        return []
+    return [state.players[seat]]
 
 
 def resumes_after_mega_hit(state: GameState, owed: Owed) -> dict:
@@ -701,6 +743,7 @@ def new_game(
         direction=1,
         cards_taken=(0,) * len(names),
         presses=(0,) * len(names),
+        played=(0,) * len(names),
         color=_color(color),
         top_card=first_card,
     )
@@ -793,6 +836,7 @@ def status(state: GameState) -> dict:
         "catchable": None
         if state.catchable is None or state.catchable in state.uno_called
         else state.players[state.catchable],
+        "catchable_players": catchable_players(state),
         "uno_called": [state.players[s] for s in sorted(state.uno_called)],
         "round_over": state.round_over,
         "winner": None if state.winner is None else state.players[state.winner],
@@ -806,6 +850,7 @@ def to_json(state: GameState) -> dict:
     data = asdict(state)
     data["options"] = dict(state.options)
     data["uno_called"] = sorted(state.uno_called)
+    data["hand_unsure"] = sorted(state.hand_unsure)
     return data
 
 
@@ -825,5 +870,7 @@ def from_json(data: dict) -> GameState:
             "queue": queue,
             "uno_called": frozenset(data["uno_called"]),
             "hands": tuple(data.get("hands", ())),
+            "played": tuple(data.get("played", ())),
+            "hand_unsure": frozenset(data.get("hand_unsure", ())),
         }
     )

@@ -244,8 +244,8 @@ _GAME: dict[str, Text] = {
                            round="int", ruleset="name", dealer="name", hand="int"),
     "first_ignored": _t("%(card)s turned up: ignored; turn up another card and say which it is",
                         card="card"),
-    "first_ignored_dealer": _t("%(card)s turned up: ignored; the launcher turns up another: deal it, then say"
-                                " which it is",
+    "first_ignored_dealer": _t("%(card)s turned up: ignored; deal another card from the launcher, then say which"
+                                " it is",
                                card="card"),
     "pile_started": _t("the pile already shows %(card)s (%(color)s): turning up is only for the first"
                         " card, before anyone plays",
