@@ -155,6 +155,18 @@ def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_
     return state, [head] + first + [aim(state, turn_seat(state))]
 
 
+def choices(state: GameState) -> list[str]:
+    """What the player whose move it is may do now (``controller.game.choices``): ``play``,
+    ``insert`` (safe, or ``blast`` with its cards), ``turn_up``, ``end_round``."""
+    if state.queue:
+        return ["insert"]
+    if state.round_over:
+        return ["end_round"]
+    if state.top_card is None:
+        return ["turn_up"]
+    return ["play", "insert"]
+
+
 def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
     return apply_with(_HANDLERS, ACTIONS, state, action)
 

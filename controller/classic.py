@@ -298,8 +298,17 @@ def base_status(state: GameState, rs: FlowRuleset, owed_view) -> dict[str, Any]:
         "uno_called": [state.players[s] for s in sorted(state.uno_called)],
         "round_over": state.round_over,
         "winner": None if state.winner is None else state.players[state.winner],
+        "choices": _choices(state, rs),
         "options": dict(state.options),
     }
+
+
+def _choices(state: GameState, rs: FlowRuleset) -> list[str]:
+    if rs.device == "blaster":
+        from . import blast
+
+        return blast.choices(state)
+    return choices(state)
 
 
 def aim(state: GameState, seat: int) -> dict:
@@ -310,6 +319,20 @@ def draw_allowed(state: GameState) -> bool:
     """The player whose move it is may draw one card now: the pile is started and nothing waits
     (no deal owed, no challenge, no Minions counts, no card just drawn, the round going on)."""
     return not state.round_over and not state.queue and state.awaiting is None and state.top_card is not None
+
+
+def choices(state: GameState) -> list[str]:
+    """What the player whose move it is may do now (``controller.game.choices``): ``play``, ``draw``
+    (a press of the button, or ``game/draw``), ``pass``, ``accept``, ``challenge``,
+    ``challenge_result``, ``minions``, ``turn_up``, ``end_round``; none while the launcher deals."""
+    if state.queue:
+        return []
+    if state.round_over:
+        return ["end_round"]
+    if state.top_card is None:
+        return ["turn_up"]
+    return {DRAWN: ["play", "pass"], CHALLENGE: ["accept", "challenge"], RESULT: ["challenge_result"],
+            MINIONS: ["minions"]}.get(state.awaiting, ["play", "draw"])
 
 
 # ---- the classic flow -----------------------------------------------------------------------------

@@ -498,6 +498,24 @@ def catchable_players(state: GameState) -> list[str]:
     return [state.players[seat]]
 
 
+def choices(state: GameState) -> list[str]:
+    """What the player whose move it is may do now, as the ruleset's own rules allow (the page offers
+    these controls only): ``play``, ``press``, ``first_attack``, ``end_round``; the other flows say
+    theirs (``controller/classic.py``, ``controller/blast.py``). Uno and catch are anyone's: see
+    ``uno_called`` and ``catchable_players``."""
+    flow = _flow(state.ruleset)
+    if flow is not None:
+        return flow.choices(state)
+    if state.queue:
+        front = state.queue[0]
+        return ["press", "play"] if front.chain is not None else ["press"]
+    if state.round_over:
+        return ["end_round"]
+    if state.awaiting == AWAITING_FIRST_ATTACK:
+        return ["first_attack"]
+    return ["play", "press"]
+
+
 def resumes_after_mega_hit(state: GameState, owed: Owed) -> dict:
     """Where play resumes once a stacked Mega Hit is pressed out, and why (option ``resume``)."""
     attacker = state.players[owed.started_by]
@@ -840,6 +858,7 @@ def status(state: GameState) -> dict:
         "uno_called": [state.players[s] for s in sorted(state.uno_called)],
         "round_over": state.round_over,
         "winner": None if state.winner is None else state.players[state.winner],
+        "choices": choices(state),
         "last_card_attack": attack,
         "options": dict(state.options),
     }

@@ -120,3 +120,37 @@ def test_catch_is_offered_only_for_a_player_who_may_be_on_their_last_card(tmp_pa
         dealt(running)
         status = running.call("game/play", {"card": "7", "color": "red"})
         assert status["catchable_players"] == [] and status["catchable"] is None  # six in hand
+
+
+def test_choices_list_what_the_moment_allows_and_only_that(tmp_path):
+    from firmware.errors import ApiError
+    import pytest
+
+    def refused(method, params=None):
+        with pytest.raises(ApiError) as error:
+            running.call(method, params or {})
+        assert error.value.code == ApiError.REFUSED, error.value
+
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        running.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob"], "target": 10})
+        assert running.call("game/status")["choices"] == ["play", "press"]
+        assert running.call("game/play", {"card": "hit-1", "color": "red"})["choices"] == ["press", "play"]
+
+        running.call("game/new", {**CLASSIC, "rules": "despicable-me-4", "color": "orange", "force": True})
+        assert running.call("game/status")["choices"] == []  # the launcher deals: nothing to do but wait
+        assert dealt(running)["choices"] == ["play", "draw"]
+        assert running.call("game/play", {"card": "wild-draw-four", "color": "blue"})["choices"] == [
+            "accept", "challenge"]
+        refused("game/play", {"card": "5", "color": "blue"})
+        refused("game/pass")
+        assert running.call("game/challenge")["choices"] == ["challenge_result"]
+        refused("game/accept")
+        running.call("game/challenge-result", {"result": "legal"})
+        assert dealt(running)["choices"] == ["play", "draw"]
+        assert running.call("game/play", {"card": "wild-mega-minions", "color": "blue"})["choices"] == ["minions"]
+        running.call("game/minions", {"counts": {"Ann": 0, "Bob": 0}})
+        assert running.call("game/status")["choices"] == ["play", "draw"]
+        running.call("launcher/launch")  # Ann draws
+        status = running.wait_for(lambda s: s["game"]["awaiting"] == "play_or_pass")
+        assert status["game"]["choices"] == ["play", "pass"]
+        refused("game/draw")
