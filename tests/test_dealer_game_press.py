@@ -8,6 +8,7 @@ table is told what to settle first.
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from conftest import ThreadDaemon
 from controller.service import GameService
 from firmware import gamehost
+from test_game_dealer import new, settle, table
 
 P3 = ["Ann", "Bob", "Cy"]
 CLASSIC = {"rules": "classic", "players": P3, "options": {"deal_pause_s": "0"}, "first_card": "5", "color": "red"}
@@ -181,3 +183,37 @@ def test_a_draw_made_while_the_game_layer_is_down_is_attributed_once_when_it_com
         running.call("game/pass")
         time.sleep(0.2)
         assert draws(running) == [("Ann", 1)]
+
+
+def test_between_piles_a_press_ignored_as_pending_hands_the_next_pile_on(tmp_path):
+    # Without an aim servo (the simulation always fits one), on the game layer's stand-in launcher.
+    async def scenario():
+        launcher, service = table(tmp_path)
+        service.start(new(deal_pause="press"))
+        await settle()
+        before = launcher.dispensed()
+        meaning = launcher.meanings[-1]
+        service.on_event("ignored", {"source": "button", "reason": "decision_pending", "message": "..."})
+        await settle()
+        return before, meaning, launcher.dispensed()
+
+    before, meaning, after = asyncio.run(scenario())
+    assert before == [7] and after == [7, 7]
+    assert meaning == {"means": "nothing", "reason": {"id": "press_settles_first", "what": [
+        {"id": "what_now_dealt", "player": "Bob", "cards": 7}]}}
+
+
+def test_a_press_deals_a_deal_an_undo_held(tmp_path):
+    with ThreadDaemon(tmp_path, BURSTS) as running:
+        running.call("game/new", CLASSIC)
+        dealt(running)
+        running.call("game/play", {"card": "draw-two", "color": "red"})  # Bob is dealt 2
+        running.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None, timeout=30)
+        undone = running.call("game/undo")  # Bob's 2 no longer counted: owed again, held
+        assert undone["owed"]["player"] == "Bob"
+        status = running.wait_for(lambda s: s["press_means"] == "nothing")
+        out = status["sim"]["cards_out"]
+        assert running.call("launcher/press")["reason"] == "decision_pending"
+        status = running.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None,
+                                  timeout=30)
+        assert status["sim"]["cards_out"] == out + 2
