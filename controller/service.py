@@ -543,6 +543,8 @@ class GameService:
         try:
             await self.daemon.call("launcher/press-means", meaning)
         except ApiError as exc:
+            if exc.code == ApiError.METHOD_NOT_FOUND:
+                return  # a card blaster: it has no press, the insertions are its moves
             log.warning("game: the launcher was not told what a press means: %s", exc.message)
             if self._told == meaning:
                 self._told = None
