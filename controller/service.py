@@ -732,14 +732,15 @@ class GameService:
         deal held by an undo is dealt now that a person pressed, a pause between piles ends), or it
         deals for the game (a second press after a draw)."""
         if params.get("reason") == "decision_pending" and params.get("source") in GAME_PRESS_SOURCES:
-            self._decision_press()
+            self._decision_press(params.get("message_object"))
             return
         if params.get("source") != "button" or self.table is None or not _dealer_mode(self.table.game):
             return
         if self._dispensing is not None and not self._dispensing.done():
             self.publish_message(says.press_while_dealing(games.turn(self.table.game)))
 
-    def _decision_press(self) -> None:
+    def _decision_press(self, reason: dict[str, Any] | None) -> None:
+        """A press that meant nothing: ``reason`` (what to settle first, as the core had it) is said."""
         self._pressed.set()  # the press a pause between piles waits for (deal_pause=press)
         if self.table is None or not _dealer_mode(self.table.game):
             return
@@ -747,7 +748,8 @@ class GameService:
             self._deal_held = False  # held by an undo: a person pressed for it
             self._follow_deals()
             return
-        self.publish_message(press_meaning(self.table).get("reason") or says.press_settles_first(self.table.game))
+        if reason is not None:
+            self.publish_message(reason)
 
     def _maybe_turned_up(self) -> None:
         """A dispense nobody in the game asked for, while the pile has no card: the one turned up."""
