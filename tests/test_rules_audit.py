@@ -350,8 +350,7 @@ def test_wording_of_the_audit(tmp_path):
 
 
 def test_a_second_press_after_a_draw_gets_a_word(tmp_path):
-    slow = "[sim]\nhopper = 2000\ncards_per_second = 5.0\n"
-    with ThreadDaemon(tmp_path, slow) as running, running.client() as events:
+    with ThreadDaemon(tmp_path, HOPPER) as running, running.client() as events:
         classic(running)
         running.wait_for(lambda s: s["press_means"] == "cards")
         events.call("events/subscribe")
