@@ -484,6 +484,7 @@ _GAME: dict[str, Text] = {
     "log_gone_todo": _t("repair the game log: launcherd writes back the log it still holds, with every"
                          " action it acknowledged"),
     # controller/cli.py: the status line
+    "cli_at_a_terminal": _t("%(said)s (at a terminal: %(command)s)", said="text", command="raw"),
     "status_match_over": _t("Match over - %(winners)s wins", "Match over - %(winners)s win", "winners",
                             winners="names"),
     "status_owes": _t("%(player)s's move - owes %(presses)s%(details)s", player="name",

@@ -68,3 +68,16 @@ def test_the_check_catches_a_command_form():
     for text in ("reload the hopper: about 83 cards", "resume match 1 from the page", "Bob: accept 4 cards,"
                  " or challenge Lea", "the game log is /var/lib/launcher/game.sqlite"):
         assert not COMMAND.search(text), text
+
+
+def test_launcherctl_adds_the_command_that_does_what_the_table_is_told(daemon_process):
+    launcherd = daemon_process()
+    started = launcherd.ctl("game", "new", "--rules", "attack-mega-hit", "--players", "Ann,Bob,Cy,Dee", check=True)
+    assert ("load the other 83 into the launcher and reload the hopper: 83 cards (at a terminal:"
+            " launcherctl reload 83)") in started.stdout
+    set_aside = launcherd.ctl("game", "abandon", check=True)
+    assert "match 1 is set aside: resume it from the history to bring it back (at a terminal:" \
+           " launcherctl game resume 1)" in set_aside.stdout
+    # The same reply through the API, as the page reads it, names no command.
+    assert "launcherctl" not in " ".join(launcherd.call("game/new", {"rules": "attack-mega-hit",
+                                                                     "players": ["Ann", "Bob"]})["messages"])
