@@ -51,6 +51,7 @@ repair, or at the next start.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import sqlite3
 from contextlib import contextmanager
@@ -174,6 +175,7 @@ class GameService:
         self._unlogged: int | None = None
         self._catching_up = False
         self._told: dict[str, Any] | None = None  # what a press means, as last told to the launcher
+        self._telling: asyncio.Task | None = None  # the telling under way
 
     @property
     def log_path(self) -> Any:
@@ -537,7 +539,20 @@ class GameService:
         if meaning == self._told:
             return
         self._told = meaning
-        self._background(self._send_press_meaning(meaning))
+        self._telling = self._background(self._send_press_meaning(meaning))
+
+    def told_first(self, handler: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], Any]:
+        """``handler``, answered once the launcher has what a press means after it: a press that
+        follows a reply has the meaning of the table the reply shows (not the one before it)."""
+        async def answered(params: dict[str, Any]) -> Any:
+            result = handler(params)
+            if inspect.isawaitable(result):
+                result = await result
+            telling = self._telling
+            if telling is not None and not telling.done():
+                await asyncio.shield(telling)
+            return result
+        return answered
 
     async def _send_press_meaning(self, meaning: dict[str, Any]) -> None:
         try:
@@ -1199,7 +1214,8 @@ def _new(service: GameService, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _register(daemon: Any, service: GameService) -> None:
-    r = daemon.register
+    def r(name: str, handler: Callable[[dict[str, Any]], Any], *args: Any, **kwargs: Any) -> None:
+        daemon.register(name, service.told_first(handler), *args, **kwargs)
     # Any language's name of a colour or a card (_named); each ruleset then checks its own.
     color = (str, None)
     act = service.act
