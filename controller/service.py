@@ -751,7 +751,8 @@ class GameService:
             return
         if params.get("source") != "button" or self.table is None or not _dealer_mode(self.table.game):
             return
-        if self._dispensing is not None and not self._dispensing.done():
+        if (self._dispensing is not None and not self._dispensing.done()) or params.get("reason") == "launching":
+            # A second press while a deal or a draw's card comes out: one card per draw.
             self.publish_message(says.press_while_dealing(games.turn(self.table.game)))
 
     def _decision_press(self, reason: dict[str, Any] | None) -> None:

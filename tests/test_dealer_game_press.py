@@ -217,3 +217,19 @@ def test_a_press_deals_a_deal_an_undo_held(tmp_path):
         status = running.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None,
                                   timeout=30)
         assert status["sim"]["cards_out"] == out + 2
+
+
+def test_a_second_press_while_the_draws_card_comes_out_deals_nothing_more(tmp_path):
+    slow = BURSTS.replace("hopper = 200", "hopper = 200\ncards_per_second = 2.0") + "[timing]\nfeed_timeout_ms = 1500\n"
+    with ThreadDaemon(tmp_path, slow) as running, running.client() as events, running.client() as presser:
+        running.call("game/new", CLASSIC)
+        out = dealt(running)["sim"]["cards_out"]
+        events.call("events/subscribe")
+        presser.send("launcher/launch")  # Ann's draw: its card takes half a second to come out
+        running.wait_for(lambda s: s["state"] == "launching")
+        assert running.call("launcher/press")["reason"] == "launching"
+        said = next(m["params"] for m in events.messages() if m.get("event") == "game/message"
+                    and m["params"]["message"]["id"] == "press_while_dealing")
+        assert said["message"] == {"id": "press_while_dealing", "player": "Ann"}
+        status = running.wait_for(lambda s: s["game"]["awaiting"] == "play_or_pass", timeout=30)
+        assert status["sim"]["cards_out"] == out + 1 and hands(status)["Ann"] == 8
