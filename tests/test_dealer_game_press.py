@@ -233,3 +233,46 @@ def test_a_second_press_while_the_draws_card_comes_out_deals_nothing_more(tmp_pa
         assert said["message"] == {"id": "press_while_dealing", "player": "Ann"}
         status = running.wait_for(lambda s: s["game"]["awaiting"] == "play_or_pass", timeout=30)
         assert status["sim"]["cards_out"] == out + 1 and hands(status)["Ann"] == 8
+
+
+def test_at_start_a_press_means_nothing_until_the_game_layer_says_what_it_means(tmp_path, monkeypatch):
+    import threading
+
+    opened = threading.Event()
+    release = threading.Event()
+    original = GameService.open
+
+    def slow_open(self):  # a long log being replayed at start
+        opened.set()
+        release.wait(10)
+        original(self)
+
+    monkeypatch.setattr(GameService, "open", slow_open)
+    starting = ThreadDaemon(tmp_path, BURSTS)
+    starting._thread.start()
+    try:
+        assert opened.wait(10)
+        status = starting.in_loop(lambda: starting.daemon.core.get_status())
+        assert (status["press_means"], status["press_reason"]) == ("nothing", {"id": "press_game_starting"})
+        starting.in_loop(lambda: starting.daemon.sim.press())  # the button, while the game sets up
+        time.sleep(0.3)
+        status = starting.in_loop(lambda: starting.daemon.core.get_status())
+        assert (status["presses"], status["cards_ejected"], status["motor"]["on"]) == (0, 0, False)
+        release.set()
+        assert starting._ready.wait(10)
+        assert starting.call("status/get")["press_means"] == "policy"  # no match at the table
+    finally:
+        release.set()
+        starting.__exit__(None, None, None)
+
+
+def test_a_game_layer_that_fails_to_set_up_leaves_the_launcher_a_launcher(tmp_path, monkeypatch):
+    def broken(self):
+        raise RuntimeError("a broken game layer")
+
+    monkeypatch.setattr(GameService, "open", broken)
+    monkeypatch.setattr(gamehost, "START_WAIT_S", 1.0)  # the start gives up on the layer sooner
+    with ThreadDaemon(tmp_path, BURSTS) as running:
+        status = running.call("status/get")
+        assert status["game_layer"]["state"] != "up" and status["press_means"] == "policy"
+        assert running.call("launcher/press")["cards"] == 6
