@@ -287,6 +287,6 @@ def _dealer_awaiting(game: Any, player: str) -> Message:
     return message("what_now_play_or_draw", player=player)
 
 
-def press_settles_first(game: Any) -> Message:
+def press_settles_first(table: Any) -> Message:
     """Why a press deals nothing now in a dealer game: what to settle first, and by whom."""
-    return message("press_settles_first", what=[round_what_now(game)])
+    return message("press_settles_first", what=[what_now(table)])

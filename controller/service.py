@@ -104,16 +104,16 @@ def _owes_deal(game: games.GameState) -> bool:
 def press_meaning(table: tables.Table | None) -> dict[str, Any]:
     """What a press of the button means at this table (``launcher/press-means``'s params).
 
-    No dealer match at the table (none, over, or UNO Attack): the ejection policy's burst. A dealer
+    No dealer match at the table (none, or UNO Attack, Blast): the ejection policy's burst. A dealer
     match: the draw of exactly one card by the player whose move it is when the round lets them
     draw; else nothing, with what to settle first (a deal owed, a challenge, the Minions counts,
-    the first card, a card just drawn, the round's hands)."""
-    if table is None or table.match_over or not _dealer_mode(table.game):
+    the first card, a card just drawn, the round's hands, a new game once the match is over)."""
+    if table is None or not _dealer_mode(table.game):
         return {"means": "policy"}
     game = table.game
-    if classic.draw_allowed(game):
+    if not table.match_over and classic.draw_allowed(game):
         return {"means": "cards", "cards": 1, "player": games.turn(game)}
-    return {"means": "nothing", "reason": says.press_settles_first(game)}
+    return {"means": "nothing", "reason": says.press_settles_first(table)}
 
 
 def _not_while_dealing(game: games.GameState) -> None:

@@ -276,3 +276,16 @@ def test_a_game_layer_that_fails_to_set_up_leaves_the_launcher_a_launcher(tmp_pa
         status = running.call("status/get")
         assert status["game_layer"]["state"] != "up" and status["press_means"] == "policy"
         assert running.call("launcher/press")["cards"] == 6
+
+
+def test_a_finished_dealer_match_deals_nothing_at_a_press_and_says_to_start_a_new_game(tmp_path):
+    with ThreadDaemon(tmp_path, BURSTS) as running:
+        running.call("game/new", {**CLASSIC, "target": 10})
+        dealt(running)
+        running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 30, "Cy": 0}})
+        status = running.call("status/get")
+        assert status["game"]["match"]["match_over"] and status["press_means"] == "nothing"
+        assert status["press_reason_text"] == "a press draws no card now: Ann won the match: start a new game"
+        out = status["sim"]["cards_out"]
+        assert running.call("launcher/press")["reason"] == "decision_pending"
+        assert running.call("status/get")["sim"]["cards_out"] == out
