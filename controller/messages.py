@@ -636,7 +636,7 @@ _GAME: dict[str, Text] = {
     "what_now_challenge_result": _t(
         "%(challenged)s shows their hand to %(player)s: was the Wild Draw Four legal (%(player)s is dealt 6)"
         " or not (%(challenged)s is dealt 4)?", player="name", challenged="name"),
-    "what_now_minions": _t("Wild Mega Minions Power: say how many cards %(players)s each discarded",
+    "what_now_minions": _t("Wild Mega Minions Power: say how many cards were discarded by %(players)s",
                            players="names"),
     "what_now_play_or_insert": _t("%(player)s: play a card, or insert one in the blaster", player="name"),
     "what_now_insert": _t("%(player)s: insert in the blaster, %(inserts)s", player="name", inserts="inserts"),

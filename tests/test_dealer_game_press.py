@@ -118,7 +118,7 @@ def test_minions_counts_pending_say_who_discards(tmp_path):
         running.call("game/play", {"card": "wild-mega-minions", "color": "blue"})
         status = running.wait_for(lambda s: s["press_means"] == "nothing")
         assert status["press_reason"]["what"] == [{"id": "what_now_minions", "players": ["Bob", "Cy"]}]
-        assert status["game"]["what_now"] == "Wild Mega Minions Power: say how many cards Bob and Cy each discarded"
+        assert status["game"]["what_now"] == "Wild Mega Minions Power: say how many cards were discarded by Bob and Cy"
         out = status["sim"]["cards_out"]
         assert running.call("launcher/press")["event"] == "ignored"
         assert running.call("status/get")["sim"]["cards_out"] == out

@@ -89,7 +89,7 @@ def test_a_round_won_and_a_match_over_say_what_comes_next(tmp_path):
         assert what_now(running) == "Ann won round 1: enter everyone's hands to score it"
         running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 30}})
         assert what_now(running) == "Ann won the match: start a new game"
-        assert what_now(running, "fr") == "Ann a gagné la partie : commencez une nouvelle partie"
+        assert what_now(running, "fr") == "partie gagnée par Ann : commencez une nouvelle partie"
 
 
 def test_blast_says_insert_in_the_blaster(tmp_path):
