@@ -12,9 +12,11 @@ from typing import Any
 from firmware.i18n import message
 
 from . import classic
+from .game import next_seat, resumes_after_mega_hit
 from .messages import CATALOGUE
 from .rulesets import RULESETS, deck_size
 from .rulesets import get as get_ruleset
+from .scores import scores
 from .wording import text
 
 Message = dict[str, Any]
@@ -213,3 +215,78 @@ def deal_held(player: str, cards: int) -> Message:
 def reason(error: Any) -> str | Message:
     """Why an ``ApiError`` refused: its message object when it has one, else its text."""
     return error.message_object or error.message
+
+
+# ---- what now: whose move it is and the choices, in plain words (#24) ------------------------
+
+
+def what_now(table: Any) -> Message | None:
+    """One sentence for the table: who moves now and what they may do ("Bob: accept 4 cards, or
+    challenge Lea"), for every state of every ruleset. None without a table."""
+    if table is None:
+        return None
+    if table.match_over:
+        winner = scores(table.match)["winner"]
+        return message("what_now_match_over", winners=winner if isinstance(winner, list) else [str(winner)])
+    return round_what_now(table.game)
+
+
+def round_what_now(game: Any) -> Message:
+    """``what_now`` of a round whose match goes on."""
+    flow = classic.get(game.ruleset).device if game.ruleset not in RULESETS else None
+    owed = game.queue[0] if game.queue else None
+    if owed is not None:
+        player = game.players[owed.seat]
+        if flow == "launcher":
+            return message("what_now_dealt", player=player, cards=owed.presses)
+        if flow == "blaster":
+            if owed.presses is None:
+                return message("what_now_insert_until_blast", player=player)
+            return message("what_now_insert", player=player, inserts=owed.presses)
+        return _attack_owed(game, owed)
+    if game.round_over:
+        return message("what_now_round_over", winner=game.players[game.winner], round=game.round_no)
+    player = game.players[game.active]
+    if flow is None:
+        if game.awaiting:
+            return message("what_now_first_attack", player=player)
+        return message("what_now_play_or_press", player=player)
+    if game.top_card is None:
+        return message("what_now_turn_up_dealer" if flow == "launcher" else "what_now_turn_up", player=player)
+    if flow == "blaster":
+        return message("what_now_play_or_insert", player=player)
+    return _dealer_awaiting(game, player)
+
+
+def _attack_owed(game: Any, owed: Any) -> Message:
+    player = game.players[owed.seat]
+    if owed.presses is None:
+        said = message("what_now_press_until_cards", player=player)
+    elif owed.reason in ("uno", "hint"):
+        said = message("what_now_penalty", player=player, presses=owed.presses)
+    elif owed.chain is not None:
+        said = message("what_now_press_or_stack", player=player, presses=owed.presses)
+    else:
+        said = message("what_now_press", player=player, presses=owed.presses)
+    if owed.started_by is not None and len(game.queue) == 1:
+        return message("joined", messages=[said, resumes_after_mega_hit(game, owed)])
+    return said
+
+
+def _dealer_awaiting(game: Any, player: str) -> Message:
+    played = next_seat(game, game.active, -1)  # who played the Wild Draw Four, or the Minions card
+    if game.awaiting == classic.CHALLENGE:
+        return message("what_now_challenge", player=player, cards=4, challenged=game.players[played])
+    if game.awaiting == classic.RESULT:
+        return message("what_now_challenge_result", player=player, challenged=game.players[played])
+    if game.awaiting == classic.MINIONS:
+        others = [game.players[next_seat(game, played, i)] for i in range(1, len(game.players))]
+        return message("what_now_minions", players=others)
+    if game.awaiting == classic.DRAWN:
+        return message("what_now_drawn", player=player)
+    return message("what_now_play_or_draw", player=player)
+
+
+def press_settles_first(table: Any) -> Message:
+    """Why a press deals nothing now in a dealer game: what to settle first, and by whom."""
+    return message("press_settles_first", what=[what_now(table)])

@@ -38,7 +38,7 @@ from .classic import (
     PENALTIES, STANDARD_COLORS, FlowRuleset, apply_with, aim, base_state, base_status, catch, check_card,
     check_match, colour, numbers, owed_json, per_colour, turn_effect, turn_seat, turn_up, turn_up_action, uno,
 )
-from .game import GameState, Owed, bump, check_by, next_seat, plays, refuse_when_over, window_closed
+from .game import GameState, Owed, bump, check_by, counted_play, next_seat, plays, refuse_when_over, window_closed
 
 RULESET = FlowRuleset(
     id="blast",
@@ -95,7 +95,8 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise Refused(message("owes_inserts_first", player=name, inserts=state.queue[0].presses))
     check_match(state, RULESET, card, color)
     described = plays(name, card, color)
-    state = replace(window_closed(state), top_card=card, color=color, catchable=seat)
+    state = replace(window_closed(state), top_card=card, color=color, catchable=seat,
+                    **counted_play(state, seat, card))
     if p["last"]:
         state = replace(state, round_over=True, winner=seat, catchable=None)
         return state, [described, wording.said("wins_round", player=name, round=state.round_no),
@@ -152,6 +153,18 @@ def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_
     state, first = turn_up(state, RULESET, first_card, color)
     head = wording.said("round_deals", round=round_no, ruleset=RULESET.id, dealer=state.players[state.dealer])
     return state, [head] + first + [aim(state, turn_seat(state))]
+
+
+def choices(state: GameState) -> list[str]:
+    """What the player whose move it is may do now (``controller.game.choices``): ``play``,
+    ``insert`` (safe, or ``blast`` with its cards), ``turn_up``, ``end_round``."""
+    if state.queue:
+        return ["insert"]
+    if state.round_over:
+        return ["end_round"]
+    if state.top_card is None:
+        return ["turn_up"]
+    return ["play", "insert"]
 
 
 def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:

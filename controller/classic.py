@@ -40,8 +40,8 @@ from firmware.i18n import message
 
 from . import rulesets, wording
 from .game import (
-    GameState, Owed, bump, check_by, checked, find, new_action, next_seat, plays, refuse_when_over,
-    require_color, window_closed,
+    GameState, Owed, bump, catchable_players, check_by, checked, counted_play, find, new_action, next_seat, plays,
+    refuse_when_over, require_color, window_closed,
 )
 from .rulesets import Option
 
@@ -230,7 +230,7 @@ def base_state(rs: FlowRuleset, players: list[str], dealer: str | None, options:
     return GameState(
         ruleset=rs.id, players=names, dealer=dealer_seat, options=tuple(chosen.items()),
         round_no=round_no, first_card=None, active=(dealer_seat + 1) % len(names), direction=1,
-        cards_taken=(0,) * len(names), presses=(0,) * len(names),
+        cards_taken=(0,) * len(names), presses=(0,) * len(names), played=(0,) * len(names),
     )
 
 
@@ -290,18 +290,49 @@ def base_status(state: GameState, rs: FlowRuleset, owed_view) -> dict[str, Any]:
         "awaiting": state.awaiting,
         "top_card": state.top_card,
         "color": state.color,
+        "named_color": state.color if state.top_card in rs.wild else None,
         "catchable": None if state.catchable is None or state.catchable in state.uno_called
         or (state.hands and state.hands[state.catchable] != 1) else state.players[state.catchable],
         "colors": list(rs.colors),
+        "catchable_players": catchable_players(state),
         "uno_called": [state.players[s] for s in sorted(state.uno_called)],
         "round_over": state.round_over,
         "winner": None if state.winner is None else state.players[state.winner],
+        "choices": _choices(state, rs),
         "options": dict(state.options),
     }
 
 
+def _choices(state: GameState, rs: FlowRuleset) -> list[str]:
+    if rs.device == "blaster":
+        from . import blast
+
+        return blast.choices(state)
+    return choices(state)
+
+
 def aim(state: GameState, seat: int) -> dict:
     return {"type": "aim", "player": state.players[seat], "seat": seat}
+
+
+def draw_allowed(state: GameState) -> bool:
+    """The player whose move it is may draw one card now: the pile is started and nothing waits
+    (no deal owed, no challenge, no Minions counts, no card just drawn, the round going on)."""
+    return not state.round_over and not state.queue and state.awaiting is None and state.top_card is not None
+
+
+def choices(state: GameState) -> list[str]:
+    """What the player whose move it is may do now (``controller.game.choices``): ``play``, ``draw``
+    (a press of the button, or ``game/draw``), ``pass``, ``accept``, ``challenge``,
+    ``challenge_result``, ``minions``, ``turn_up``, ``end_round``; none while the launcher deals."""
+    if state.queue:
+        return []
+    if state.round_over:
+        return ["end_round"]
+    if state.top_card is None:
+        return ["turn_up"]
+    return {DRAWN: ["play", "pass"], CHALLENGE: ["accept", "challenge"], RESULT: ["challenge_result"],
+            MINIONS: ["minions"]}.get(state.awaiting, ["play", "draw"])
 
 
 # ---- the classic flow -----------------------------------------------------------------------------
@@ -392,7 +423,7 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise Refused(message("last_from_one", player=name, cards=held))
     described = plays(name, card, color)
     state = replace(window_closed(state), top_card=card, color=color, catchable=seat, awaiting=None,
-                    hands=bump(state.hands, seat, -1))
+                    hands=bump(state.hands, seat, -1), **counted_play(state, seat, card))
     if held == 1 or p["last"]:  # the last card: the round ends on it, said with --last or not
         state, effects = _end_round(state, seat, card)
     else:

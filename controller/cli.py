@@ -143,11 +143,33 @@ def _said(result: dict[str, Any], key: str) -> str | None:
     return text(said) if said else result.get(key)
 
 
+# The table's texts say an action in words (#24); at a terminal launcherctl adds the command for it.
+_COMMANDS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "dealing_advice": lambda said: f"launcherctl reload {said['rest']}",
+    "dealing_advice_dealer": lambda said: f"launcherctl reload {said['deck']}",
+    "dealing_advice_any_deck": lambda said: "launcherctl reload N",
+    "undone_cards": lambda said: "launcherctl reload N",
+    "set_aside": lambda said: f"launcherctl game resume {said['match']}",
+    "first_ignored": lambda said: "launcherctl game turn-up CARD --color C",
+    "tell_turned_up": lambda said: "launcherctl game turn-up CARD --color C",
+    "first_ignored_dealer": lambda said: "launcherctl dispense 1, launcherctl game turn-up CARD --color C",
+}
+
+
+def _with_command(said: dict[str, Any]) -> str:
+    """A message's text, with the command that does what it says at a terminal, if it names an action."""
+    command = _COMMANDS.get(said.get("id"))
+    if command is None:
+        return text(said)
+    return text(message("cli_at_a_terminal", said=text(said), command=command(said)))
+
+
 def _texts(result: dict[str, Any]) -> list[str]:
-    """A reply's messages in launcherctl's language: its ``message_objects``, else its texts."""
+    """A reply's messages in launcherctl's language: its ``message_objects`` (with the command doing
+    what they say, where they say an action), else its texts."""
     said = result.get("message_objects")
     if said is not None:
-        return [text(message) for message in said]
+        return [_with_command(message) for message in said]
     return list(result.get("messages") or ())
 
 

@@ -81,6 +81,9 @@ class Owed:
     # hit, attack, mega-hit, all-hit, hit-fire, first-card, uno, hint or last-card-attack
     reason: str
     chain: Chain | None = None
+    # A Mega Hit stacked on (reason "mega-hit"): the seat of the player who started it, for the
+    # table to hear where play resumes once it is pressed out; kept after the first press closes it.
+    started_by: int | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,11 @@ class GameState:
     # plus penalties), known because the launcher dealt every one. Empty where the table deals.
     hands: tuple[int, ...] = ()
     turned: int = 0  # cards turned up to start the pile (an ignored one is followed by another)
+    # Where the table deals (Attack, Blast): per seat, the cards played this round, and the seats
+    # whose hand no count tells (they discarded a colour, or traded hands). With the 7 dealt and the
+    # cards taken it bounds a hand from above: see may_hold_one. Empty: not kept (an older state).
+    played: tuple[int, ...] = ()
+    hand_unsure: frozenset[int] = frozenset()
 
 
 # ---- small helpers ------------------------------------------------------------------------------
@@ -380,7 +388,7 @@ def _stack(
     else:
         active = next_seat(state, chain.started_by)
     stacked = Chain(hits, chain.started_by, chain.stacks + 1)
-    owed = Owed(victim, hits, _early_stop(state), "mega-hit", stacked)
+    owed = Owed(victim, hits, _early_stop(state), "mega-hit", stacked, chain.started_by)
     state = replace(state, queue=(owed,) + state.queue[1:], active=active)
     return state, [wording.said("mega_hit_passes", hits=hits, player=state.players[victim])]
 
@@ -443,7 +451,8 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         _check_match(state, card, color)
 
     described = plays(name, card, color, None if target is None else state.players[target])
-    state = replace(window_closed(state), top_card=card, color=color, catchable=seat)
+    state = replace(window_closed(state), top_card=card, color=color, catchable=seat,
+                    **counted_play(state, seat, card, target))
     if p["last"]:
         state, effects = _end_round(state, rs, seat, card, target)
     elif front is not None:
@@ -451,6 +460,68 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     else:
         state, effects = _card_effect(state, rs, seat, card, target)
     return state, [described] + effects
+
+
+HAND = 7  # cards each player is dealt (rules.md §1)
+# Cards after which a hand's size is no longer told by counting: a colour discarded, hands traded.
+UNSURE_AFTER = frozenset({"discard-all", "discard-color", "trade-hands"})
+
+
+def counted_play(state: GameState, seat: int, card: str, target: int | None = None) -> dict:
+    """The ``played`` and ``hand_unsure`` of a state after ``seat`` played ``card`` (at ``target``)."""
+    if not state.played:
+        return {}
+    unsure = state.hand_unsure
+    if card in UNSURE_AFTER:
+        unsure = unsure | {seat} | ({target} if card == "trade-hands" and target is not None else set())
+    return {"played": bump(state.played, seat, 1), "hand_unsure": unsure}
+
+
+def may_hold_one(state: GameState, seat: int) -> bool:
+    """Whether the player may be on their last card, from what the controller knows: the hand in
+    the dealer games; elsewhere the 7 dealt plus the cards taken less the cards played, an upper
+    bound (a Discard All lays more than one card), unless a colour discarded or hands traded make
+    it unknown. Always True where nothing is counted (a state from before it was kept)."""
+    if state.hands:
+        return state.hands[seat] == 1
+    if not state.played or seat in state.hand_unsure:
+        return True
+    return HAND + state.cards_taken[seat] - state.played[seat] <= 1
+
+
+def catchable_players(state: GameState) -> list[str]:
+    """Whom a catch makes sense against: the player who played last, did not call Uno, and may be
+    on their last card (``may_hold_one``); ``catchable`` says whom a catch is accepted against."""
+    seat = state.catchable
+    if seat is None or seat in state.uno_called or not may_hold_one(state, seat):
+        return []
+    return [state.players[seat]]
+
+
+def choices(state: GameState) -> list[str]:
+    """What the player whose move it is may do now, as the ruleset's own rules allow (the page offers
+    these controls only): ``play``, ``press``, ``first_attack``, ``end_round``; the other flows say
+    theirs (``controller/classic.py``, ``controller/blast.py``). Uno and catch are anyone's: see
+    ``uno_called`` and ``catchable_players``."""
+    flow = _flow(state.ruleset)
+    if flow is not None:
+        return flow.choices(state)
+    if state.queue:
+        front = state.queue[0]
+        return ["press", "play"] if front.chain is not None else ["press"]
+    if state.round_over:
+        return ["end_round"]
+    if state.awaiting == AWAITING_FIRST_ATTACK:
+        return ["first_attack"]
+    return ["play", "press"]
+
+
+def resumes_after_mega_hit(state: GameState, owed: Owed) -> dict:
+    """Where play resumes once a stacked Mega Hit is pressed out, and why (option ``resume``)."""
+    attacker = state.players[owed.started_by]
+    if state.active == owed.started_by:
+        return message("resumes_with_first_attacker", player=attacker)
+    return message("resumes_after_first_attacker", player=state.players[state.active], attacker=attacker)
 
 
 def plays(player: str, card: str, color: str | None, target: str | None = None) -> dict:
@@ -511,6 +582,9 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         state = window_closed(state)
     if owed.reason == "last-card-attack":
         state = replace(state, last_attack_cards=state.last_attack_cards + cards)
+    if done and owed.started_by is not None and not rest:
+        # Said, since the turn may go back round the table: who plays now, and why.
+        return replace(state, queue=rest), [said, wording.effect(resumes_after_mega_hit(state, owed))]
     return replace(state, queue=rest), [said]
 
 
@@ -687,6 +761,7 @@ def new_game(
         direction=1,
         cards_taken=(0,) * len(names),
         presses=(0,) * len(names),
+        played=(0,) * len(names),
         color=_color(color),
         top_card=first_card,
     )
@@ -767,17 +842,23 @@ def status(state: GameState) -> dict:
             "target": state.players[chained.seat],
             "stacks": chained.chain.stacks,
         },
+        # A stacked Mega Hit owed: who plays once it is pressed out, after whom (option resume).
+        "resumes": None if not state.queue or state.queue[0].started_by is None else {
+            "player": state.players[state.active], "first_attacker": state.players[state.queue[0].started_by]},
         "awaiting": state.awaiting,
         "top_card": state.top_card,
         "color": state.color,
+        "named_color": state.color if state.top_card in WILD_CARDS else None,
         "colors": list(COLORS),
         # Who a catch would succeed against: not a player whose Uno call covers the play.
         "catchable": None
         if state.catchable is None or state.catchable in state.uno_called
         else state.players[state.catchable],
+        "catchable_players": catchable_players(state),
         "uno_called": [state.players[s] for s in sorted(state.uno_called)],
         "round_over": state.round_over,
         "winner": None if state.winner is None else state.players[state.winner],
+        "choices": choices(state),
         "last_card_attack": attack,
         "options": dict(state.options),
     }
@@ -788,6 +869,7 @@ def to_json(state: GameState) -> dict:
     data = asdict(state)
     data["options"] = dict(state.options)
     data["uno_called"] = sorted(state.uno_called)
+    data["hand_unsure"] = sorted(state.hand_unsure)
     return data
 
 
@@ -807,5 +889,7 @@ def from_json(data: dict) -> GameState:
             "queue": queue,
             "uno_called": frozenset(data["uno_called"]),
             "hands": tuple(data.get("hands", ())),
+            "played": tuple(data.get("played", ())),
+            "hand_unsure": frozenset(data.get("hand_unsure", ())),
         }
     )

@@ -100,9 +100,9 @@ _WORDS: dict[str, Text] = {
     # The launcher's states, and why a press was ignored (a state, or one of these).
     **{f"state:{state}": _t(state) for state in (
         "ready", "launching", "jammed", "empty", "lid_open", "sleeping", "halted", "bench", "jogging",
-        "beam_blocked", "firing", "starting")},
+        "beam_blocked", "firing", "starting", "decision_pending")},
     # How a press or an insertion came out, and which way the motor turns (launcherctl status).
-    **{f"outcome:{outcome}": _t(outcome) for outcome in ("dry", "burst", "dispense", "empty", "safe", "blast")},
+    **{f"outcome:{outcome}": _t(outcome) for outcome in ("dry", "burst", "dispense", "draw", "empty", "safe", "blast")},
     "motor_direction:forward": _t("forward"),
     "motor_direction:reverse": _t("reverse"),
     **{
@@ -242,25 +242,28 @@ _GAME: dict[str, Text] = {
     # controller/classic.py and controller/blast.py: the UNO flows
     "round_deals_each": _t("round %(round)d of %(ruleset)s: %(dealer)s deals %(hand)d to each seat",
                            round="int", ruleset="name", dealer="name", hand="int"),
-    "first_ignored": _t("%(card)s turned up: ignored; turn up another card and tell it: launcherctl game"
-                        " turn-up CARD --color C", card="card"),
-    "first_ignored_dealer": _t("%(card)s turned up: ignored; turn up another (launcherctl dispense 1) and"
-                               " tell it: launcherctl game turn-up CARD --color C", card="card"),
-    "pile_started": _t("the pile already shows %(card)s (%(color)s): game turn-up is only for the first"
-                       " card, before anyone plays", card="card", color="raw"),
+    "first_ignored": _t("%(card)s turned up: ignored; turn up another card and say which it is",
+                        card="card"),
+    "first_ignored_dealer": _t("%(card)s turned up: ignored; deal another card from the launcher, then say which"
+                                " it is",
+                               card="card"),
+    "pile_started": _t("the pile already shows %(card)s (%(color)s): turning up is only for the first"
+                        " card, before anyone plays",
+                       card="card", color="raw"),
     "pile_starts": _t("the pile starts with %(card)s (%(color)s)", card="card", color="color"),
-    "not_a_move_of": _t("game %(move)s is not a move of %(ruleset)s; its moves: %(moves)s", move="raw",
-                        ruleset="name", moves="list"),
-    "not_a_move_of_or_press": _t("game %(move)s is not a move of %(ruleset)s; its moves: %(moves)s, and a"
-                                 " press of the launch button (launcherctl press)", move="raw",
-                                 ruleset="name", moves="list"),
+    "not_a_move_of": _t("%(move)s is not a move of %(ruleset)s; its moves: %(moves)s",
+                        move="raw", ruleset="name", moves="list"),
+    "not_a_move_of_or_press": _t("%(move)s is not a move of %(ruleset)s; its moves: %(moves)s, and a press of the"
+                                  " launch button",
+                                 move="raw", ruleset="name", moves="list"),
     "needs_its_color": _t("%(card)s has a colour: give color, one of %(colors)s", card="card",
                           colors="color_list"),
     "catch_holds": _t("%(player)s holds %(cards)s: only a player left with one card can be caught",
                       player="name", cards="cards"),
     "holds_no_card": _t("%(player)s holds no card: nothing to play", player="name"),
     "last_from_one": _t("%(player)s holds %(cards)s: the last card is played from a hand of one; play it"
-                        " without --last", player="name", cards="cards"),
+                         " as any other card",
+                        player="name", cards="cards"),
     "minions_more_than_held": _t("%(player)s cannot discard %(count)d: %(player)s holds %(cards)s",
                                  player="name", count="int", cards="cards"),
     "skipped_plays_again": _t("%(player)s is skipped; %(again)s plays again", player="name",
@@ -341,13 +344,14 @@ _GAME: dict[str, Text] = {
     "draw_still_owed": _t(
         "%(player)s is still to be dealt %(cards)s of the last Draw card: those cards count in the"
         " score, deal them first", player="name", cards="cards"),
-    "deal_still_owed": _t(
-        "the round cannot end while the launcher deals: %(player)s is still owed %(cards)d card. End it"
-        " once it is dealt (where the launcher waits, a press of the button goes on), or take back what"
-        " owes it with game undo",
-        "the round cannot end while the launcher deals: %(player)s is still owed %(cards)d cards. End it"
-        " once they are dealt (where the launcher waits, a press of the button goes on), or take back"
-        " what owes them with game undo", "cards", player="name", cards="int"),
+    "deal_still_owed": _t("the round cannot end while the launcher deals: %(player)s is still owed %(cards)d"
+                           " card. End it once it is dealt (where the launcher waits, a press of the button"
+                           " goes on), or undo what owes it",
+                          "the round cannot end while the launcher deals: %(player)s is still owed %(cards)d"
+                           " cards. End it once they are dealt (where the launcher waits, a press of the"
+                           " button goes on), or undo what owes them",
+                          "cards",
+                          player="name", cards="int"),
     "attack_still_owed": _t(
         "%(player)s still owes %(presses)s of the last-card attack: those cards count in the score,"
         " press them first", player="name", presses="presses"),
@@ -408,35 +412,35 @@ _GAME: dict[str, Text] = {
     "dealing_advice_blast": _t(
         "deal %(hand)d cards each by hand (%(dealt)d) and turn one up: the other %(rest)d are the draw"
         " pile, from which each insertion is taken", hand="int", dealt="int", rest="int"),
-    "dealing_advice_dealer": _t(
-        "the launcher deals %(hand)d to each seat (%(dealt)d) from the whole shuffled deck of %(deck)d"
-        " (loaded and told, launcherctl reload %(deck)d: a deal waits for cards); after the deal turn"
-        " up the first card with launcherctl dispense 1 and tell it, launcherctl game turn-up CARD --color C"
-        " (an action card is ignored: dispense another)",
-        hand="int", dealt="int", deck="int"),
-    "nothing_to_undo": _t("nothing to undo: the match has only just started (game new starts another)"),
-    "dealing_advice": _t(
-        "deal %(hand)d cards each by hand (%(dealt)d), turn one up, load the other %(rest)d into the"
-        " launcher and tell it: launcherctl reload %(rest)d", hand="int", dealt="int", rest="int"),
-    "dealing_advice_any_deck": _t(
-        "deal %(hand)d cards each by hand (%(dealt)d), turn one up, load the rest into the launcher"
-        " and tell it how many: launcherctl reload N", hand="int", dealt="int"),
-    "undone_cards": _t(
-        "undone: %(action)s. That card did come out of the launcher and %(player)s holds it: it is no"
-        " longer counted for %(player)s, who puts it back on the draw pile (the launcher's hopper) and"
-        " tells the launcher how many it holds: launcherctl reload N",
-        "undone: %(action)s. Those %(cards)d cards did come out of the launcher and %(player)s holds"
-        " them: they are no longer counted for %(player)s, who puts them back on the draw pile (the"
-        " launcher's hopper) and tells the launcher how many it holds: launcherctl reload N",
-        "cards", action="text", cards="int", player="name"),
-    "still_running": _t(
-        "match %(match)d (%(players)s, round %(round)d) is still being played: finish it, start"
-        " another anyway with game new --force (match %(match)d stays in game history and game"
-        " resume %(match)d brings it back), or set it aside with game abandon",
-        match="int", players="list", round="int"),
-    "set_aside": _t("match %(match)d is set aside: game resume %(match)d brings it back", match="int"),
-    "no_game": _t("no game yet (the game log is %(path)s): start one with launcherctl game new"
-                  " --players A,B,...", path="text"),
+    "dealing_advice_dealer": _t("the launcher deals %(hand)d to each seat (%(dealt)d) from the whole shuffled deck"
+                                 " of %(deck)d (load it and reload the hopper: %(deck)d cards; a deal waits for"
+                                 " cards); after the deal the launcher turns up the first card: say which it is (an"
+                                 " action card is ignored: turn up another)",
+                                hand="int", dealt="int", deck="int"),
+    "nothing_to_undo": _t("nothing to undo: the match has only just started (a new game starts another)"),
+    "dealing_advice": _t("deal %(hand)d cards each by hand (%(dealt)d), turn one up, load the other"
+                          " %(rest)d into the launcher and reload the hopper: %(rest)d cards",
+                         hand="int", dealt="int", rest="int"),
+    "dealing_advice_any_deck": _t("deal %(hand)d cards each by hand (%(dealt)d), turn one up, load the rest into the"
+                                   " launcher and reload the hopper with how many they are",
+                                  hand="int", dealt="int"),
+    "undone_cards": _t("undone: %(action)s. That card did come out of the launcher and %(player)s holds"
+                        " it: it is no longer counted for %(player)s, who puts it back on the draw pile"
+                        " (the launcher's hopper); then reload the hopper with how many it holds",
+                       "undone: %(action)s. Those %(cards)d cards did come out of the launcher and"
+                        " %(player)s holds them: they are no longer counted for %(player)s, who puts them"
+                        " back on the draw pile (the launcher's hopper); then reload the hopper with how"
+                        " many it holds",
+                       "cards",
+                       action="text", cards="int", player="name"),
+    "still_running": _t("match %(match)d (%(players)s, round %(round)d) is still being played: finish it,"
+                         " start a new game anyway (match %(match)d stays in the history, from where it can"
+                         " be resumed), or set it aside",
+                        match="int", players="list", round="int"),
+    "set_aside": _t("match %(match)d is set aside: resume it from the history to bring it back",
+                    match="int"),
+    "no_game": _t("no game yet (the game log is %(path)s): start a new game",
+                  path="text"),
     "nothing_to_repair": _t("the game log %(path)s is sound: nothing to repair", path="text"),
     "log_moved_aside": _t("the game log was moved aside to %(path)s; a fresh one is started",
                           path="text"),
@@ -449,38 +453,38 @@ _GAME: dict[str, Text] = {
     "cannot_replay": _t("match %(match)d cannot be replayed (%(reason)s)", match="int", reason="text"),
     "resumed": _t("match %(match)d resumed", match="int"),
     "no_match": _t("no match %(match)d", match="int"),
-    "no_match_stats": _t("no match %(match)d with statistics; see game/history", match="int"),
-    "log_not_open": _t("the game log %(path)s is not open: see game/status", path="text"),
-    "log_unreadable": _t("the game log cannot be read (%(reason)s): see game/status", reason="text"),
+    "no_match_stats": _t("no match %(match)d with statistics; see the history of matches",
+                         match="int"),
+    "log_not_open": _t("the game log %(path)s is not open: see the game's status",
+                       path="text"),
+    "log_unreadable": _t("the game log cannot be read (%(reason)s): see the game's status",
+                         reason="text"),
     # controller/damage.py: what happened to the game log, and what to do
     "damage": _t("%(what)s: %(todo)s", what="text", todo="text"),
     "log_damaged": _t("the game log %(path)s is damaged (%(reason)s)", path="text", reason="text"),
-    "log_damaged_todo": _t(
-        "launcherctl game repair moves it aside (nothing is deleted) and starts a fresh log; the"
-        " launcher works meanwhile"),
+    "log_damaged_todo": _t("repair the game log: it is moved aside (nothing is deleted) and a fresh log is"
+                            " started; the launcher works meanwhile"),
     "match_unreplayable": _t("match %(match)d in %(path)s cannot be replayed (%(reason)s)",
                              match="int", path="text", reason="text"),
-    "match_unreplayable_todo": _t(
-        "launcherctl game log shows its actions; launcherctl game new starts another match in the"
-        " same log, or launcherctl game repair moves the whole log aside"),
+    "match_unreplayable_todo": _t("the match's log shows its actions; a new game starts another match in the same"
+                                   " log, or repairing the game log moves the whole log aside"),
     "log_unwritable": _t("the game log %(path)s cannot be written since %(since)s (%(reason)s): actions"
                          " are refused and presses are not recorded", path="text", since="text",
                          reason="text"),
-    "log_unwritable_todo": _t("free space on the disk of %(dir)s (df -h %(dir)s); the next action writes the"
-                              " log again", dir="text"),
+    "log_unwritable_todo": _t("free space on the disk of %(dir)s; the next action writes the log again",
+                              dir="text"),
     "log_read_only": _t("the game log %(path)s cannot be written (%(reason)s)", path="text",
                         reason="text"),
-    "log_read_only_todo": _t(
-        "the log itself is not the problem, do not move it: let the user launcherd runs as"
-        " (%(user)s) write %(dir)s and the files in it (e.g. sudo chown -R %(user)s %(dir)s), then"
-        " launcherctl game repair", user="text", dir="text"),
+    "log_read_only_todo": _t("the log itself is not the problem, do not move it: let the user launcherd runs as"
+                              " (%(user)s) write %(dir)s and the files in it, then repair the game log",
+                             user="text", dir="text"),
     "log_gone": _t(
         "the game log %(path)s was deleted or replaced while launcherd was running; nothing more is"
         " written there", path="text"),
-    "log_gone_todo": _t(
-        "launcherctl game repair writes back the log launcherd still holds, with every action it"
-        " acknowledged"),
+    "log_gone_todo": _t("repair the game log: launcherd writes back the log it still holds, with every"
+                         " action it acknowledged"),
     # controller/cli.py: the status line
+    "cli_at_a_terminal": _t("%(said)s (at a terminal: %(command)s)", said="text", command="raw"),
     "status_match_over": _t("Match over - %(winners)s wins", "Match over - %(winners)s win", "winners",
                             winners="names"),
     "status_owes": _t("%(player)s's move - owes %(presses)s%(details)s", player="name",
@@ -538,17 +542,17 @@ _GAME: dict[str, Text] = {
                                   player="name"),
     # controller/service.py
     "undone": _t("undone: %(action)s", action="text"),
-    "hopper_unknown": _t(
-        "the launcher does not know how many cards it holds: after loading it, launcherctl reload N"),
-    "hopper_empty": _t(
-        "the launcher is empty: shuffle the discard pile (all but its top card) into the hopper,"
-        " then tell the launcher how many cards it holds: launcherctl reload N"),
-    "hopper_low": _t(
-        "about %(hopper)d card left in the launcher: shuffle the discard pile (all but its top card)"
-        " into the hopper, then tell the launcher how many cards it holds: launcherctl reload N",
-        "about %(hopper)d cards left in the launcher: shuffle the discard pile (all but its top card)"
-        " into the hopper, then tell the launcher how many cards it holds: launcherctl reload N",
-        "hopper", hopper="int"),
+    "hopper_unknown": _t("the launcher does not know how many cards it holds: after loading it, reload the"
+                          " hopper with how many they are"),
+    "hopper_empty": _t("the launcher is empty: shuffle the discard pile (all but its top card) into the"
+                        " hopper, then reload the hopper with how many cards it holds"),
+    "hopper_low": _t("about %(hopper)d card left in the launcher: shuffle the discard pile (all but its"
+                      " top card) into the hopper, then reload the hopper with how many cards it holds",
+                     "about %(hopper)d cards left in the launcher: shuffle the discard pile (all but"
+                      " its top card) into the hopper, then reload the hopper with how many cards it"
+                      " holds",
+                     "hopper",
+                     hopper="int"),
     "hopper_holds": _t("the launcher holds about %(hopper)d card",
                        "the launcher holds about %(hopper)d cards", "hopper", hopper="int"),
     "press_empty_not_counted": _t(
@@ -562,22 +566,23 @@ _GAME: dict[str, Text] = {
         insert_id="int", cards="cards", reason="text"),
     "deal_waits": _t("dealing to %(player)s waits: %(reason)s; it goes on by itself", player="name",
                      reason="text"),
-    "deal_short": _t(
-        "%(player)s was dealt %(cards)d of %(count)d card (%(ended)s); the rest comes once the launcher"
-        " is ready (pull out a stuck card, or reload: launcherctl reload N)",
-        "%(player)s was dealt %(cards)d of %(count)d cards (%(ended)s); the rest comes once the"
-        " launcher is ready (pull out a stuck card, or reload: launcherctl reload N)",
-        "count", player="name", cards="int", count="int", ended="text"),
-    "dealt_too_many": _t(
-        "%(cards)d cards came out for %(player)s, who was owed %(count)d: %(extra)d go back in the"
-        " hopper (launcherctl reload N)", cards="int", player="name", count="int", extra="int"),
+    "deal_short": _t("%(player)s was dealt %(cards)d of %(count)d card (%(ended)s); the rest comes once"
+                      " the launcher is ready (pull out a stuck card, or reload the hopper)",
+                     "%(player)s was dealt %(cards)d of %(count)d cards (%(ended)s); the rest comes"
+                      " once the launcher is ready (pull out a stuck card, or reload the hopper)",
+                     "count",
+                     player="name", cards="int", count="int", ended="text"),
+    "dealt_too_many": _t("%(cards)d cards came out for %(player)s, who was owed %(count)d: %(extra)d go"
+                          " back in the hopper (then reload the hopper with how many it holds)",
+                         cards="int", player="name", count="int", extra="int"),
     "deal_pause_press": _t("hand the pile over, then press the button to deal to %(player)s",
                            player="name"),
-    "dealt_after_stop": _t(
-        "%(cards)d card came out after the deal was stopped and is not counted: put it back in the"
-        " hopper and tell the launcher: launcherctl reload N",
-        "%(cards)d cards came out after the deal was stopped and are not counted: put them back in the"
-        " hopper and tell the launcher: launcherctl reload N", "cards", cards="int"),
+    "dealt_after_stop": _t("%(cards)d card came out after the deal was stopped and is not counted: put it"
+                            " back in the hopper, then reload the hopper with how many it holds",
+                           "%(cards)d cards came out after the deal was stopped and are not counted: put them"
+                            " back in the hopper, then reload the hopper with how many it holds",
+                           "cards",
+                           cards="int"),
     "deal_not_counted": _t(
         "%(cards)s dealt to %(player)s are not counted in the game, and dealing stops: %(reason)s",
         cards="cards", player="name", reason="text"),
@@ -588,21 +593,55 @@ _GAME: dict[str, Text] = {
                   ruleset="name"),
     "draw_pile_now": _t("the draw pile now holds %(rest)d cards (%(turned)d turned up to start the pile)",
                         rest="int", turned="int"),
-    "tell_turned_up": _t("a card was dispensed to start the pile: tell which, launcherctl game turn-up CARD"
-                         " --color C"),
+    "tell_turned_up": _t("a card was dealt to start the pile: say which it is"),
     "press_while_dealing": _t("the launcher is already dealing, %(player)s: this press deals nothing more (a"
-                              " draw is one card; then play it or game pass)", player="name"),
+                               " draw is one card; then play it or pass)",
+                              player="name"),
     "no_draw_blast": _t("blast has no draw: a player who cannot or will not play takes the top card of the"
                         " draw pile and inserts it in the blaster, and the turn is over"),
-    "blaster_counts_inserts": _t(
-        "the blaster is fitted and counts every insertion itself: put the card in an empty slot (under"
-        " --sim: launcherctl insert SLOT); game insert is for a table without a blaster"),
+    "blaster_counts_inserts": _t("the blaster is fitted and counts every insertion itself: put the card in an empty"
+                                  " slot; an insertion is told by hand only at a table without a blaster"),
     "busy_dealing": _t("the launcher is dealing: draw once the cards owed are dealt"),
-    "deal_held": _t(
-        "%(player)s is owed %(cards)d card again: nothing is dealt after an undo. game undo again takes"
-        " back what caused it; a press of the button deals it",
-        "%(player)s is owed %(cards)d cards again: nothing is dealt after an undo. game undo again takes"
-        " back what caused them; a press of the button deals them", "cards", player="name", cards="int"),
+    "deal_held": _t("%(player)s is owed %(cards)d card again: nothing is dealt after an undo. Undo"
+                     " again to take back what caused it; a press of the button deals it",
+                    "%(player)s is owed %(cards)d cards again: nothing is dealt after an undo. Undo"
+                     " again to take back what caused them; a press of the button deals them",
+                    "cards",
+                    player="name", cards="int"),
+    # Where play goes after a stacked Mega Hit is pressed out (rules option "resume").
+    "resumes_with_first_attacker": _t("play resumes with %(player)s, who started the Mega Hit", player="name"),
+    "resumes_after_first_attacker": _t("play resumes with %(player)s, after %(attacker)s who started the Mega Hit",
+                                       player="name", attacker="name"),
+    # What now: who moves and what they may do (game/status what_now), every ruleset (#24).
+    "what_now_match_over": _t("%(winners)s won the match: start a new game", winners="names"),
+    "what_now_round_over": _t("%(winner)s won round %(round)d: enter everyone's hands to score it",
+                              winner="name", round="int"),
+    "what_now_play_or_press": _t("%(player)s: play a card, or press the button", player="name"),
+    "what_now_first_attack": _t("%(player)s: name a colour and a player to attack", player="name"),
+    "what_now_press": _t("%(player)s: press the button, %(presses)s", player="name", presses="presses"),
+    "what_now_press_or_stack": _t("%(player)s: press the button, %(presses)s, or answer with a Hit card",
+                                  player="name", presses="presses"),
+    "what_now_press_until_cards": _t("%(player)s: press the button until cards come out", player="name"),
+    "what_now_penalty": _t("%(player)s: press the button, %(presses)s, for the penalty", player="name",
+                           presses="presses"),
+    "what_now_dealt": _t("the launcher deals %(cards)s to %(player)s first", player="name", cards="cards"),
+    "what_now_turn_up_dealer": _t("%(player)s starts once the first card is turned up: the launcher deals it,"
+                                  " then say which card it is", player="name"),
+    "what_now_turn_up": _t("%(player)s starts once the first card is turned up: say which card it is",
+                           player="name"),
+    "what_now_play_or_draw": _t("%(player)s: play a card, or press to draw one", player="name"),
+    "what_now_drawn": _t("%(player)s: play the card just drawn, or pass", player="name"),
+    "what_now_challenge": _t("%(player)s: accept %(cards)s, or challenge %(challenged)s", player="name",
+                             cards="cards", challenged="name"),
+    "what_now_challenge_result": _t(
+        "%(challenged)s shows their hand to %(player)s: was the Wild Draw Four legal (%(player)s is dealt 6)"
+        " or not (%(challenged)s is dealt 4)?", player="name", challenged="name"),
+    "what_now_minions": _t("Wild Mega Minions Power: say how many cards were discarded by %(players)s",
+                           players="names"),
+    "what_now_play_or_insert": _t("%(player)s: play a card, or insert one in the blaster", player="name"),
+    "what_now_insert": _t("%(player)s: insert in the blaster, %(inserts)s", player="name", inserts="inserts"),
+    "what_now_insert_until_blast": _t("%(player)s: insert cards in the blaster until it fires", player="name"),
+    "press_settles_first": _t("a press draws no card now: %(what)s", what="messages"),
 }
 
 # What the launcher says (firmware/core.py, firmware/cli.py).
@@ -618,6 +657,8 @@ _LAUNCHER: dict[str, Text] = {
     "motor_duty_window": _t("the motor may run %(share)s of any %(window)s s; wait %(seconds)s s",
                             share="percent", window="seconds", seconds="seconds"),
     "refused_count": _t("count must be a whole number of at least 1"),
+    "refused_press_means": _t("a press means policy, cards (with their count) or nothing (with a message saying why)"),
+    "press_game_starting": _t("the game is starting: a press does nothing until it says what a press means"),
     "refused_cards": _t("cards must be a whole number of at least 0"),
     "refused_cards_or_unknown": _t("cards must be a whole number of at least 0, or None (unknown)"),
     "refused_duty": _t("duty must be a number from %(minimum)s to 1", minimum="number"),

@@ -51,6 +51,7 @@ repair, or at the next start.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import sqlite3
 from contextlib import contextmanager
@@ -98,6 +99,21 @@ def _dealer_mode(game: games.GameState) -> bool:
 
 def _owes_deal(game: games.GameState) -> bool:
     return _dealer_mode(game) and bool(game.queue)
+
+
+def press_meaning(table: tables.Table | None) -> dict[str, Any]:
+    """What a press of the button means at this table (``launcher/press-means``'s params).
+
+    No dealer match at the table (none, or UNO Attack, Blast): the ejection policy's burst. A dealer
+    match: the draw of exactly one card by the player whose move it is when the round lets them
+    draw; else nothing, with what to settle first (a deal owed, a challenge, the Minions counts,
+    the first card, a card just drawn, the round's hands, a new game once the match is over)."""
+    if table is None or not _dealer_mode(table.game):
+        return {"means": "policy"}
+    game = table.game
+    if not table.match_over and classic.draw_allowed(game):
+        return {"means": "cards", "cards": 1, "player": games.turn(game)}
+    return {"means": "nothing", "reason": says.press_settles_first(table)}
 
 
 def _not_while_dealing(game: games.GameState) -> None:
@@ -158,6 +174,8 @@ class GameService:
         # later one stay in the outcome record, and are taken in, in order, once the log takes them.
         self._unlogged: int | None = None
         self._catching_up = False
+        self._told: dict[str, Any] | None = None  # what a press means, as last told to the launcher
+        self._telling: asyncio.Task | None = None  # the telling under way
 
     @property
     def log_path(self) -> Any:
@@ -237,6 +255,7 @@ class GameService:
             raise GameUnavailable(self.damage)
         if self._unlogged is not None:
             self.catch_up()  # the launches the log could not take, now that it can
+        self.tell_press_meaning()
         said = [says.moved_aside(moved) if moved else says.writable_again()]
         if self.table is not None:
             said.append(says.goes_on(self.match_id))
@@ -340,6 +359,11 @@ class GameService:
         if self.table is None and self.damage is None:
             raise NotFound(says.no_game(self.log_path))
         shown = self._table_status() if self.table is not None else {"match_id": self.match_id}
+        if self.table is not None:
+            # Who moves now and what they may do, in words (the object beside it for any language).
+            said = says.what_now(self.table)
+            shown["what_now"], shown["what_now_object"] = wording.text(said), said
+            shown["press_means"] = press_meaning(self.table)
         shown["reload_advice"] = says.reload_advice(self.hopper)
         shown["state_dir"] = str(self.daemon.state_dir)
         if self.damage is not None:
@@ -451,6 +475,7 @@ class GameService:
         self.table, self.match_id, self._last_press = None, None, None
         said = says.set_aside(abandoned)
         self.publish_message(said)
+        self.tell_press_meaning()
         return {"abandoned": abandoned, **_messages([said])}
 
     def undo(self) -> dict[str, Any]:
@@ -503,7 +528,41 @@ class GameService:
         elif self._aim_stale and self.table is not None:
             self._aim_at_turn()  # the first move after an undo: the launcher faces whose move it is
         self.follow_hopper()  # a reload since the last launcher event is no event: the advice must see it
+        self.tell_press_meaning()
         return {**self.status(), **_messages(said)}
+
+    def tell_press_meaning(self) -> None:
+        """Tell the launcher what a press means now, when it changed (``press_meaning``): the core
+        applies it at the press, so the motor's loop never waits on the game. In the background, in
+        order; a launcher that could not be told is told again at the next change."""
+        meaning = press_meaning(self.table)
+        if meaning == self._told:
+            return
+        self._told = meaning
+        self._telling = self._background(self._send_press_meaning(meaning))
+
+    def told_first(self, handler: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], Any]:
+        """``handler``, answered once the launcher has what a press means after it: a press that
+        follows a reply has the meaning of the table the reply shows (not the one before it)."""
+        async def answered(params: dict[str, Any]) -> Any:
+            result = handler(params)
+            if inspect.isawaitable(result):
+                result = await result
+            telling = self._telling
+            if telling is not None and not telling.done():
+                await asyncio.shield(telling)
+            return result
+        return answered
+
+    async def _send_press_meaning(self, meaning: dict[str, Any]) -> None:
+        try:
+            await self.daemon.call("launcher/press-means", meaning)
+        except ApiError as exc:
+            if exc.code == ApiError.METHOD_NOT_FOUND:
+                return  # a card blaster: it has no press, the insertions are its moves
+            log.warning("game: the launcher was not told what a press means: %s", exc.message)
+            if self._told == meaning:
+                self._told = None
 
     def publish_message(self, message: dict[str, Any]) -> None:
         """A ``game/message`` event for whoever is watching the table: the message object, and its
@@ -623,6 +682,11 @@ class GameService:
             return False
         presser = games.turn(self.table.game)
         game = self.table.game
+        if params.get("outcome") == "draw" and not cards:
+            # The draw the press meant gave no card (a misfeed, the lid, a jam before the card):
+            # nobody drew; the player presses again once the launcher is ready.
+            self.publish_message(says.draw_failed(presser, says.no_card_came_out(params.get("ended"))))
+            return False
         if not cards and _owes_deal(game):
             # A dry press while cards are owed: nobody moved, the deal goes on (or, held by an
             # undo, starts again: a person pressed for it).
@@ -679,11 +743,29 @@ class GameService:
         return True
 
     def _press_ignored(self, params: dict[str, Any]) -> None:
-        """The launcher ignored a press while it deals for the game (a second press after a draw)."""
+        """The launcher ignored a press: a decision is pending (the table is told what to settle, a
+        deal held by an undo is dealt now that a person pressed, a pause between piles ends), or it
+        deals for the game (a second press after a draw)."""
+        if params.get("reason") == "decision_pending" and params.get("source") in GAME_PRESS_SOURCES:
+            self._decision_press(params.get("message_object"))
+            return
         if params.get("source") != "button" or self.table is None or not _dealer_mode(self.table.game):
             return
-        if self._dispensing is not None and not self._dispensing.done():
+        if (self._dispensing is not None and not self._dispensing.done()) or params.get("reason") == "launching":
+            # A second press while a deal or a draw's card comes out: one card per draw.
             self.publish_message(says.press_while_dealing(games.turn(self.table.game)))
+
+    def _decision_press(self, reason: dict[str, Any] | None) -> None:
+        """A press that meant nothing: ``reason`` (what to settle first, as the core had it) is said."""
+        self._pressed.set()  # the press a pause between piles waits for (deal_pause=press)
+        if self.table is None or not _dealer_mode(self.table.game):
+            return
+        if _owes_deal(self.table.game) and self._deal_held:
+            self._deal_held = False  # held by an undo: a person pressed for it
+            self._follow_deals()
+            return
+        if reason is not None:
+            self.publish_message(reason)
 
     def _maybe_turned_up(self) -> None:
         """A dispense nobody in the game asked for, while the pile has no card: the one turned up."""
@@ -1123,6 +1205,7 @@ def setup(host: LayerHost) -> GameService:
     host.add_status("game", service.status_for_daemon)
     service.follow_hopper()  # the core is built before the layers: its estimate is there already
     service.catch_up()
+    service.tell_press_meaning()  # the daemon serves once the core has it (firmware/daemon.py)
     return service
 
 
@@ -1132,7 +1215,8 @@ def _new(service: GameService, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _register(daemon: Any, service: GameService) -> None:
-    r = daemon.register
+    def r(name: str, handler: Callable[[dict[str, Any]], Any], *args: Any, **kwargs: Any) -> None:
+        daemon.register(name, service.told_first(handler), *args, **kwargs)
     # Any language's name of a colour or a card (_named); each ruleset then checks its own.
     color = (str, None)
     act = service.act

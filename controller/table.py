@@ -136,6 +136,8 @@ def status(table: Table) -> dict[str, Any]:
     """The round's status (``controller.game.status``) with the match's standing under ``match``."""
     shown = game.status(table.game)
     counter = scores.scores(table.match)
+    if counter["match_over"]:
+        shown["choices"] = []  # a new game is the table's choice, nobody's move
     shown["match"] = {
         key: counter[key]
         for key in ("scoring", "target", "totals", "seated", "eliminated", "match_over", "winner")

@@ -78,6 +78,13 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
   ``Retract`` are refused then too (``refused_beam_blocked``), in every mode, and a jog or lone
   pulse whose coast sees the beam blocked does not start (the jog ends ``cancelled``); with the lid
   open they are refused by the state (``lid_open``).
+- What a press means (``PressMeaning``, set ahead by the game through ``launcher/press-means``):
+  ``policy`` (the default) asks the ejection policy; ``cards`` launches exactly that many
+  (``outcome="draw"``, the policy not asked, its history untouched); ``nothing`` is ``ignored``
+  with the reason ``decision_pending`` and the game's ``message``, no chime, nothing counted. It
+  applies to the button's press and to ``Launch``, never to ``Dispense``; a press that wakes the
+  launcher, resumes what is held, or finds it empty, busy or refusing (the motor's rest, the beam,
+  the lid) is answered as before, whatever the meaning. The meaning stays until it is set again.
 - Activity (for sleep) is every event but ``Tick``, and every state change.
 - LED: ``ready`` on at ``feedback.led_brightness``; flashes at full brightness (launching, jammed,
   empty, halted, after a dry press); ``sleeping`` and ``lid_open`` off.
@@ -104,8 +111,8 @@ from . import i18n
 from .i18n import Message, message
 from .events import (
     Action, BeamLevel, Bench, ButtonLevel, Cancel, Chime, Dispense, DriverEnable, EStop, Emit, Event, Hold,
-    Identify, InputLevels, Jog, Launch, Led, LidLevel, Motor, OnTimeRecord, Persist, Refill, Reload, Reset,
-    Restore, Resume, Retract, SleepNow, Tick, Wake,
+    Identify, InputLevels, Jog, Launch, Led, LidLevel, Motor, OnTimeRecord, Persist, PressMeaning, Refill, Reload,
+    Reset, Restore, Resume, Retract, SleepNow, Tick, Wake,
 )
 
 log = logging.getLogger(__name__)
@@ -137,6 +144,8 @@ IDENTIFY_FLASH = Led("flash", 1.0, 500, 4)
 IDENTIFY_CHIME_COUNT = 3
 IDENTIFY_CHIME_GAP_MS = 250
 JOG_DIRECTIONS = ("forward", "reverse")
+PRESS_MEANINGS = ("policy", "cards", "nothing")
+MAX_PRESS_CARDS = 500  # as launcher/dispense allows
 MIN_DUTY = 0.05  # as [motor] duty allows
 
 _KICK, _RUN, _RETRACT, _JOG, _COAST = "kick", "run", "retract", "jog", "coast"
@@ -398,6 +407,7 @@ class Launcher:
         self._bench_until: float | None = None
         self._bench_block = False  # the beam is blocked by a hand in bench mode, not by a card
         self._holds: dict[str, Any] = {}  # owner -> what waits for a press, oldest first
+        self._meaning = PressMeaning()  # what a press means now: the policy's until the game says
 
         self._handlers: dict[type, Callable[[Any, float], list[Action]]] = {
             ButtonLevel: self._on_button, BeamLevel: self._on_beam, LidLevel: self._on_lid,
@@ -407,7 +417,7 @@ class Launcher:
             Reload: self._on_reload, EStop: lambda event, now: self.shutdown(str(event.reason), now),
             Reset: self._on_reset, Refill: self._on_refill, Jog: self._on_jog, Bench: self._on_bench,
             Identify: self._on_identify, Hold: self._on_hold, Resume: self._on_resume,
-            Cancel: self._on_cancel, Restore: self._on_restore,
+            Cancel: self._on_cancel, Restore: self._on_restore, PressMeaning: self._on_press_meaning,
         }
 
     # ---- the driver's interface ----------------------------------------------------------
@@ -519,7 +529,14 @@ class Launcher:
             "driver_enabled": self._driver_enabled,
             "pending": self._pending(),
             "reset_hold_ms": round(self._reset_hold_s * 1000),
+            **self._meaning_params("press_"),
         }
+
+    def _meaning_params(self, prefix: str = "") -> dict[str, Any]:
+        """What a press means now: ``means``, ``cards``, ``for`` (the player), ``reason``."""
+        meaning = self._meaning
+        return {f"{prefix}means": meaning.means, f"{prefix}cards": meaning.cards,
+                f"{prefix}for": meaning.player, f"{prefix}reason": meaning.reason}
 
     def _pending(self) -> Any:
         return next(iter(self._holds.values()), None)
@@ -816,6 +833,11 @@ class Launcher:
             return actions + [self._ignored(source, request, self._state)]
         if self._jog is not None:
             return actions + [self._ignored(source, request, "jogging")]
+        meaning = self._meaning if dispense is None else None
+        if meaning is not None and meaning.means == "nothing" and self._state != EMPTY:
+            # A decision is pending: no motion, nothing counted; the table is told what to settle.
+            return actions + [Emit("ignored", {"source": source, "request": request, "reason": "decision_pending",
+                                               "message": meaning.reason})]
         if self._state != EMPTY:
             # Asked before the policy decides: a refused press is not counted and moves no history.
             # Before the beam: the motor's rest is the longer wait, and it says when to try again.
@@ -830,6 +852,8 @@ class Launcher:
             outcome, requested, target = "empty", dispense or 0, None
         elif dispense is not None:
             outcome, requested, target = "dispense", dispense, dispense
+        elif meaning is not None and meaning.means == "cards":
+            outcome, requested, target = "draw", int(meaning.cards), int(meaning.cards)
         else:
             decision = self._policy.decide(self._hopper)
             cards = max(0, int(decision.cards))
@@ -1117,6 +1141,26 @@ class Launcher:
         return self._trace(now, "resume") + self._chime() + [
             Emit("resume", {"source": source, "request": request, "pending": released}),
             Emit("pending", {"pending": None})]
+
+    # ---- what a press means (the game's) -------------------------------------------------------
+
+    def _on_press_meaning(self, event: PressMeaning, now: float) -> list[Action]:
+        if event.means not in PRESS_MEANINGS:
+            return self._refuse(event, message("refused_press_means"))
+        if event.means == "cards" and not (_whole(event.cards, 1) and event.cards <= MAX_PRESS_CARDS):
+            return self._refuse(event, message("refused_count"))
+        if event.means != "cards" and event.cards is not None:
+            return self._refuse(event, message("refused_count"))
+        if event.player is not None and not isinstance(event.player, str):
+            return self._refuse(event, message("refused_press_means"))
+        if event.reason is not None and not i18n.is_message(event.reason):
+            return self._refuse(event, message("refused_press_means"))
+        meaning = PressMeaning(event.means, event.cards, event.player,
+                               None if event.reason is None else dict(event.reason))
+        if meaning == self._meaning:
+            return []
+        self._meaning = meaning
+        return [Emit("press_means", self._meaning_params())]
 
     # ---- bring-up: jog, bench mode, identify ------------------------------------------------
 

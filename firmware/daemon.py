@@ -43,7 +43,7 @@ from .errors import InUse, Refused, StateDirError
 from .gamehost import GameHost
 from .events import (
     Action, BeamLevel, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, LidLevel, Motor, OnTimeRecord, Persist,
-    Restore, Tick,
+    PressMeaning, Restore, Tick,
 )
 from .hardware import Hardware
 from .heartbeat import Heartbeat
@@ -60,6 +60,8 @@ log = logging.getLogger("launcherd")
 Listener = Callable[[str, dict[str, Any]], None]
 # How long a press request waits for its outcome beyond the motor's own limits.
 OUTCOME_MARGIN_S = 2.0
+# How long the start waits, once the game layer is up, for it to say what a press means.
+PRESS_MEANING_WAIT_S = 5.0
 # Every signal whose default would end the process: each stops the motor and exits cleanly.
 # SIGHUP too: launcherd has no configuration reload (pins and timings are claimed at start), and a
 # hangup of the terminal it was started from must not leave the motor running.
@@ -130,6 +132,8 @@ class Daemon:
         # Events held back behind a launch outcome not written yet: [name, params, ready to announce].
         self._unannounced: deque[list[Any]] = deque()
         self.game_host: GameHost | None = None  # the layers' own thread and loop
+        # Set once launcher/press-means is first asked, while the layers start (_start_layers).
+        self._press_meaning_told: asyncio.Event | None = None
 
     # ---- the layer interface (firmware/layer.py, docs/internals.md) -----------------------
 
@@ -338,8 +342,29 @@ class Daemon:
                 entry_point.load()(door)
                 log.info("layer %s loaded", entry_point.name)
 
+        if not self.is_blaster:
+            # The button is live already: until the game says what a press means (a dealer match's
+            # draw of one card, or the policy's burst), a press means nothing (docs/internals.md).
+            self._press_meaning_told = asyncio.Event()
+            self.feed(PressMeaning("nothing", reason=i18n.message("press_game_starting")))
         self.game_host = GameHost(self, setup)
         await self.game_host.start()
+        if self._press_meaning_told is not None:
+            if self.game_host.state == "up":
+                try:  # the layer tells it as it sets up: the socket serves once it is in the core
+                    await asyncio.wait_for(self._press_meaning_told.wait(), PRESS_MEANING_WAIT_S)
+                except asyncio.TimeoutError:
+                    pass
+            if not self._press_meaning_told.is_set():
+                # No game has said anything: the launcher works as a launcher meanwhile; a layer
+                # that comes up later still says what a press means in its match.
+                log.warning("no game layer said what a press means: the ejection policy's burst")
+                self.feed(PressMeaning())
+
+    def press_meaning_told(self) -> None:
+        """A layer (or a client) said what a press means (``launcher/press-means``)."""
+        if self._press_meaning_told is not None:
+            self._press_meaning_told.set()
 
     # ---- the core driver -----------------------------------------------------------------
 

@@ -194,6 +194,22 @@ class Resume:
 
 
 @dataclass(frozen=True)
+class PressMeaning:
+    """What a person's press (the button, ``Launch``) means from now on, as the game says it.
+
+    ``means``: ``"policy"`` (the ejection policy's burst: UNO Attack, no game), ``"cards"`` (exactly
+    ``cards`` cards, whatever the profile: a dealer game's draw, for ``player``), or ``"nothing"``
+    (a decision is pending: the press is ``ignored`` with ``reason``, a message object saying what
+    to settle first). Set ahead of the press, so that the motor's loop never waits on the game.
+    """
+
+    means: str = "policy"
+    cards: int | None = None
+    player: str | None = None
+    reason: Any = None
+
+
+@dataclass(frozen=True)
 class Cancel:
     """End the running dispense asked with ``request`` now (what it was for is over): the motor
     stops as after a count, and its ``launched`` says ``ended = "cancelled"``."""
@@ -213,7 +229,7 @@ class Restore:
 
 Event = (
     ButtonLevel | BeamLevel | LidLevel | InputLevels | Tick | Launch | Dispense | Retract | SleepNow | Wake
-    | Reload | Refill | Jog | Bench | Identify | EStop | Reset | Hold | Resume | Cancel | Restore
+    | Reload | Refill | Jog | Bench | Identify | EStop | Reset | Hold | Resume | Cancel | Restore | PressMeaning
 )
 
 # Runs an on-time record keeps for the duty window; more are merged (OnTimeRecord.bounded): a

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from . import i18n
 from .api import Param
 from .errors import InvalidParams, Refused, Unavailable
-from .events import Dispense, EStop, Launch, Reload, Reset, Resume, Retract, SleepNow, Wake
+from .events import Dispense, EStop, Launch, PressMeaning, Reload, Reset, Resume, Retract, SleepNow, Wake
 
 if TYPE_CHECKING:
     from .daemon import Daemon
@@ -60,6 +60,11 @@ def register(daemon: "Daemon") -> None:
     r("launcher/retract", lambda p: daemon.request(Retract()), doc="reverse pulse")
     r("launcher/resume", lambda p: daemon.request(Resume("api")),
       doc="a person says go on: what waits for a press (status pending) may move; the press of the button does the same")
+    r("launcher/press-means", lambda p: _press_means(daemon, p),
+      {"means": Param(str, choices=("policy", "cards", "nothing")), "cards": Param(int, None, 1, 500),
+       "player": (str, None), "reason": (dict, None)},
+      doc="what a press of the button (or launcher/launch) means from now on: the ejection policy's burst,"
+          " exactly cards cards (for player), or nothing (reason: a message object saying what to settle first)")
     r("launcher/reload", lambda p: _reload(daemon, p["cards"]), {"cards": Param(int, minimum=0, maximum=10000)},
       doc="the hopper now holds this many cards")
 
@@ -68,6 +73,12 @@ async def _press(daemon: "Daemon") -> dict:
     if daemon.sim is None:
         raise Unavailable(i18n.message("press_needs_sim"))
     return await daemon.await_outcome(daemon.sim.press)
+
+
+def _press_means(daemon: "Daemon", params: dict) -> dict:
+    status = daemon.request(PressMeaning(params["means"], params["cards"], params["player"], params["reason"]))
+    daemon.press_meaning_told()
+    return status
 
 
 def _reload(daemon: "Daemon", cards: int) -> dict:
@@ -113,7 +124,7 @@ def render_safely(message: i18n.Message, lang: str | None) -> str:
 
 # Keys whose message object stays under the key, its text beside it as ``X_text``: the API names
 # them as objects (status ``pending``: null, or what waits for a press and why).
-OBJECT_KEYS = frozenset({"pending"})
+OBJECT_KEYS = frozenset({"pending", "press_reason"})
 
 
 def with_texts(params: Mapping[str, Any], lang: str | None) -> dict[str, Any]:

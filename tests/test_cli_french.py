@@ -35,7 +35,7 @@ def test_an_attack_round_played_with_launcherctl_in_french(daemon_process):
     assert started == [
         "manche 1 de attack-mega-hit : Cy distribue",
         "distribuez 7 cartes à chacun à la main (21), retournez-en une, chargez les 90 autres dans le"
-        " lanceur et dites-le-lui : launcherctl reload 90",
+        " lanceur et rechargez le réservoir : 90 cartes (dans un terminal : launcherctl reload 90)",
         "À Ann - poser une carte ou appuyer",
     ]
     ok(french(launcherd, "reload", "90"))

@@ -77,7 +77,7 @@ def test_a_damaged_log_leaves_the_launcher_running_and_is_moved_aside_only_when_
     with ThreadDaemon(tmp_path) as running:
         sock = running.daemon.socket_path
         status = running.call("game/status")
-        assert status["damage"]["kind"] == "damaged" and "launcherctl game repair" in status["damage"]["todo"]
+        assert status["damage"]["kind"] == "damaged" and "repair the game log" in status["damage"]["todo"]
         assert status["state_dir"] == str(tmp_path / "state")
         refused = raw_call(sock, "game/play", {"card": "7", "color": "red"})["error"]
         assert refused["code"] == ApiError.UNAVAILABLE
@@ -86,7 +86,7 @@ def test_a_damaged_log_leaves_the_launcher_running_and_is_moved_aside_only_when_
         assert running.call("launcher/launch")["event"] == "launched"  # the launcher works
         shown = ctl(sock, "status")
         assert shown.returncode == 0, shown.stderr
-        assert "game log: the game log" in shown.stdout and "what to do: launcherctl game repair" in shown.stdout
+        assert "game log: the game log" in shown.stdout and "what to do: repair the game log" in shown.stdout
         assert log.read_bytes() == damaged  # nothing moved or rewritten until asked
 
         repaired = ctl(sock, "repair")
@@ -174,7 +174,7 @@ def test_a_read_only_state_dir_gets_ownership_advice_and_its_log_is_kept(tmp_pat
         with Client(sock, timeout=15) as client:
             status = client.call("game/status")
             assert status["damage"]["kind"] == "read_only"
-            assert "chown" in status["damage"]["todo"] and "do not move it" in status["damage"]["todo"]
+            assert "write" in status["damage"]["todo"] and "do not move it" in status["damage"]["todo"]
             with pytest.raises(ApiError) as still:
                 client.call("game/repair")  # the directory is still read-only: nothing is moved
             assert "cannot be written" in still.value.message

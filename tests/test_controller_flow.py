@@ -40,18 +40,18 @@ def test_a_running_match_is_not_dropped_by_game_new_and_can_be_resumed(tmp_path)
         with pytest.raises(ApiError) as refused:
             running.call("game/new", {**THREE, "players": ["Dee", "Eve"]})
         assert refused.value.code == ApiError.REFUSED
-        assert "--force" in refused.value.message and "game resume 1" in refused.value.message
+        assert "start a new game anyway" in refused.value.message and "set it aside" in refused.value.message
         forced = running.call("game/new", {**THREE, "players": ["Dee", "Eve"], "force": True})
-        assert forced["match_id"] == 2 and forced["messages"][0] == "match 1 is set aside: game resume 1 brings it back"
+        assert forced["match_id"] == 2 and forced["messages"][0] == "match 1 is set aside: resume it from the history to bring it back"
         history = ctl(running, "history")
         assert "not finished (game resume 1)" in history.stdout and "being played" in history.stdout
         resumed = running.call("game/resume", {"match": 1})
         assert resumed["match_id"] == 1 and resumed["turn"] == "Bob"  # where match 1 was left
-        assert "match 2 is set aside: game resume 2 brings it back" in resumed["messages"]
+        assert "match 2 is set aside: resume it from the history to bring it back" in resumed["messages"]
     with ThreadDaemon(tmp_path) as again:  # the choice is the table's, kept across a restart
         assert again.call("game/status")["match_id"] == 1
         abandoned = ctl(again, "abandon")
-        assert abandoned.returncode == 0 and "game resume 1" in abandoned.stdout
+        assert abandoned.returncode == 0 and "match 1 is set aside" in abandoned.stdout
         with pytest.raises(ApiError) as none:
             again.call("game/status")
         assert none.value.code == ApiError.NOT_FOUND
@@ -90,12 +90,12 @@ def test_game_new_and_each_new_round_say_how_many_cards_to_load_after_dealing(tm
     with ThreadDaemon(tmp_path) as running:
         started = running.call("game/new", {**THREE, "players": ["Ann", "Bob", "Cy", "Dee"]})
         assert started["messages"][-1] == ("deal 7 cards each by hand (28), turn one up, load the other 83"
-                                           " into the launcher and tell it: launcherctl reload 83")
+                                           " into the launcher and reload the hopper: 83 cards")
         ended = running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 3, "Cy": 4, "Dee": 5}})
-        assert ended["messages"][-1].endswith("launcherctl reload 83")
+        assert ended["messages"][-1].endswith("reload the hopper: 83 cards")
         old_box = running.call("game/new", {"rules": "attack-2005", "players": ["A", "B"], "force": True})
-        assert old_box["messages"][-1].endswith("load the rest into the launcher and tell it how many:"
-                                                " launcherctl reload N")
+        assert old_box["messages"][-1].endswith("load the rest into the launcher and reload the hopper with"
+                                                " how many they are")
 
 
 def test_undoing_a_press_says_the_cards_came_out_and_who_holds_them(tmp_path):
@@ -106,7 +106,7 @@ def test_undoing_a_press_says_the_cards_came_out_and_who_holds_them(tmp_path):
         assert undone.returncode == 0, undone.stderr
         assert ("undone: Ann: press cards=3 press_id=1. Those 3 cards did come out of the launcher and"
                 " Ann holds them") in undone.stdout
-        assert "launcherctl reload N" in undone.stdout
+        assert "then reload the hopper with how many it holds" in undone.stdout
         status = running.call("game/status")
         assert status["turn"] == "Ann" and status["players"][0]["cards_taken"] == 0
 

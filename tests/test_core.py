@@ -122,6 +122,7 @@ class Rig:
 STATUS_KEYS = {
     "state", "presses", "dry_streak", "cards_ejected", "last", "profile", "motor", "hopper", "reason",
     "tension", "beam_blocked", "lid_open", "driver_enabled", "pending", "reset_hold_ms",
+    "press_means", "press_cards", "press_for", "press_reason",
 }
 
 

@@ -25,6 +25,7 @@ class Launcher:
         self.state_dir = state_dir
         self.servo = servo
         self.calls: list[tuple[str, dict]] = []
+        self.meanings: list[dict] = []
         self.events: list[tuple[str, dict]] = []
         self.gives: list[int] = []
         self.state = "ready"
@@ -37,6 +38,9 @@ class Launcher:
 
     async def call(self, method, params=None):
         params = dict(params or {})
+        if method == "launcher/press-means":  # what a press means, told as the table changes
+            self.meanings.append(params)
+            return {}
         self.calls.append((method, params))
         if method == "launcher/aim":
             if not self.servo:
@@ -203,7 +207,8 @@ def test_a_dispense_that_gave_more_than_owed_counts_what_was_owed_and_says_so(tm
 
     launcher, service = asyncio.run(scenario())
     assert taken(service) == [7, 7, 7]
-    assert "8 cards came out for Ann, who was owed 7: 1 go back in the hopper (launcherctl reload N)" \
+    assert ("8 cards came out for Ann, who was owed 7: 1 go back in the hopper (then reload the hopper with how"
+            " many it holds)") \
         in launcher.messages()
 
 
@@ -220,7 +225,7 @@ def test_a_deal_stopped_by_undo_waits_for_a_press_before_dealing_again(tmp_path)
         return reply, held, launcher, service
 
     reply, held, launcher, service = asyncio.run(scenario())
-    assert "Ann is owed 7 cards again: nothing is dealt after an undo. game undo again takes back what" \
+    assert "Ann is owed 7 cards again: nothing is dealt after an undo. Undo again to take back what" \
            " caused them; a press of the button deals them" in reply["messages"]
     assert held == [7]
     assert launcher.dispensed() == [7, 7] and presses(service) == [("Ann", 7)]

@@ -47,7 +47,7 @@ def test_the_english_of_the_objects_is_the_text_the_game_said_before():
         ["Ann plays hit-1 (red)", "Bob owes 1 press or answers with a Hit card"],
         ["Bob plays hit-2 (red)", "Mega Hit: 3 hits pass to Cy, who presses or stacks a Hit card"],
         ["Cy pressed: 0 cards, still owes 2 presses"],
-        ["Cy pressed: 2 cards, done"],
+        ["Cy pressed: 2 cards, done", "play resumes with Bob, after Ann who started the Mega Hit"],
         ["Ann calls Uno"],
         ["Bob plays wild-attack (blue) at Cy", "Cy owes 2 presses or answers with a Hit card"],
     ]

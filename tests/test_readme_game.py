@@ -53,7 +53,7 @@ def test_the_readme_game_example_runs_as_written(tmp_path):
             elif words[1:3] == ["game", "new"] and "blast" in words:
                 assert "deal 7 cards each by hand (21) and turn one up" in done.stdout
             elif words[1:3] == ["game", "new"]:
-                assert "load the other 83 into the launcher and tell it: launcherctl reload 83" in done.stdout
+                assert "load the other 83 into the launcher and reload the hopper: 83 cards" in done.stdout
             if words[1:3] == ["game", "challenge-result"]:
                 assert "Bob is dealt 4" in done.stdout
             if words[1:3] == ["game", "insert"] and "--blast" in words:

@@ -92,7 +92,7 @@ def test_undo_of_a_deal_deals_nothing_and_the_next_undo_takes_back_its_draw_two(
         assert first["undone"]["type"] == "press" and first["undone"]["by"] == "Bob"
         assert ("Bob holds them: they are no longer counted for Bob, who puts them back on the draw pile"
                 in first["messages"][0])
-        assert ("Bob is owed 2 cards again: nothing is dealt after an undo. game undo again takes back what"
+        assert ("Bob is owed 2 cards again: nothing is dealt after an undo. Undo again to take back what"
                 " caused them; a press of the button deals them") in first["messages"]
         running.call("game/status")  # the loop has run whatever the undo started
         second = running.call("game/undo")
@@ -178,7 +178,7 @@ def test_hand_sizes_decide_catch_last_and_the_rounds_end(tmp_path):
         assert error.message == "Ann holds 6 cards: only a player left with one card can be caught"
         error = refused(lambda: play(running, "3", last=True))
         assert error.message == ("Bob holds 7 cards: the last card is played from a hand of one; play it"
-                                 " without --last")
+                                 " as any other card")
         for _ in range(14):  # Bob, Cy, Ann four times, then Bob and Cy: Ann's move, holding 2
             play(running, "3")
         assert play(running, "4")["catchable"] == "Ann"  # one card left: Uno was not called
@@ -317,11 +317,9 @@ def test_an_ignored_first_card_asks_for_the_next_and_turn_up_records_it(tmp_path
                              if m.get("event") == "game/message")
             assert asked == {"id": "tell_turned_up"}
             said = running.call("game/turn-up", {"card": "skip", "color": "red"})["messages"]
-            assert said == ["skip turned up: ignored; turn up another (launcherctl dispense 1) and tell it:"
-                            " launcherctl game turn-up CARD --color C"]
+            assert said == ["skip turned up: ignored; deal another card from the launcher, then say which it is"]
         else:
-            assert ("skip turned up: ignored; turn up another card and tell it: launcherctl game turn-up CARD"
-                    " --color C") in started["messages"]
+            assert "skip turned up: ignored; turn up another card and say which it is" in started["messages"]
         reply = running.call("game/turn-up", {"card": "4", "color": "rouge"})
         assert (reply["top_card"], reply["color"]) == ("4", "red")
         assert reply["messages"][0] == "the pile starts with 4 (red)"
@@ -343,25 +341,26 @@ def test_wording_of_the_audit(tmp_path):
         classic(running, force=True)
         for move, params in (("hint", {"player": "Bob"}), ("insert", {})):
             error = refused(running.call, f"game/{move}", params)
-            assert error.message.startswith(f"game {move} is not a move of classic; its moves: play, draw, pass,")
-            assert error.message.endswith(", and a press of the launch button (launcherctl press)")
+            assert error.message.startswith(f"{move} is not a move of classic; its moves: play, draw, pass,")
+            assert error.message.endswith(", and a press of the launch button")
 
         running.call("game/new", {"rules": "blast", "players": P3, "force": True})
         error = refused(running.call, "game/draw", {})
         assert "takes the top card of the draw pile and inserts it in the blaster" in error.message
 
 
-def test_a_second_press_while_a_draw_is_dealt_gets_a_word(tmp_path):
-    slow = "[sim]\nhopper = 2000\ncards_per_second = 5.0\n"
-    with ThreadDaemon(tmp_path, slow) as running, running.client() as events:
+def test_a_second_press_after_a_draw_gets_a_word(tmp_path):
+    with ThreadDaemon(tmp_path, HOPPER) as running, running.client() as events:
         classic(running)
+        running.wait_for(lambda s: s["press_means"] == "cards")
         events.call("events/subscribe")
-        assert running.call("launcher/press")["outcome"] == "dry"  # the launcher deals the draw's card
-        assert running.call("launcher/press")["reason"] == "launching"
+        drawn = running.call("launcher/press")  # the press is the draw: the launcher deals its one card
+        assert (drawn["outcome"], drawn["cards"]) == ("draw", 1)
+        running.wait_for(lambda s: s["press_means"] == "nothing")
+        assert running.call("launcher/press")["reason"] == "decision_pending"
         said = next(m["params"] for m in events.messages() if m.get("event") == "game/message"
-                    and m["params"]["message"]["id"] == "press_while_dealing")
-        assert said["text"] == ("the launcher is already dealing, Ann: this press deals nothing more (a draw is"
-                                " one card; then play it or game pass)")
+                    and m["params"]["message"]["id"] == "press_settles_first")
+        assert said["text"] == "a press draws no card now: Ann: play the card just drawn, or pass"
 
 
 def test_a_restarted_simulation_keeps_the_hopper_as_the_table_left_it(tmp_path):
@@ -425,7 +424,7 @@ def test_end_round_while_the_launcher_deals_is_refused_with_what_to_do(tmp_path)
         assert error.data["message_object"] == {"id": "deal_still_owed", "player": "Bob", "cards": 1}
         assert error.message == ("the round cannot end while the launcher deals: Bob is still owed 1 card."
                                  " End it once it is dealt (where the launcher waits, a press of the button"
-                                 " goes on), or take back what owes it with game undo")
+                                 " goes on), or undo what owes it")
         running.call("sim/clear")
         running.wait_for(lambda s: s["pending"] is not None)
         running.call("launcher/resume")
