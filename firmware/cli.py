@@ -219,6 +219,9 @@ def outcome_message(result: dict[str, Any]) -> i18n.Message:
         reason = result.get("reason")
         if reason == "sleeping":
             return i18n.message("press_woke")
+        said = result.get("message_object", result.get("message"))
+        if i18n.is_message(said):  # what the game says to settle first (decision_pending)
+            return said
         return i18n.message("press_ignored", reason=reason)
     if result.get("event") == "resume":
         return i18n.message("press_resumed")

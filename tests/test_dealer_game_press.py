@@ -16,6 +16,7 @@ import pytest
 from conftest import ThreadDaemon
 from controller.service import GameService
 from firmware import gamehost
+from firmware.cli import format_outcome
 from test_game_dealer import new, settle, table
 
 P3 = ["Ann", "Bob", "Cy"]
@@ -91,6 +92,8 @@ def test_a_press_while_a_wild_draw_four_waits_deals_nothing_and_names_who_settle
         assert (outcome["event"], outcome["reason"]) == ("ignored", "decision_pending")
         assert outcome["message_object"] == settle
         assert outcome["message"] == "a press draws no card now: Bob: accept 4 cards, or challenge Ann"
+        # launcherctl press says it too, not only "press ignored: decision_pending"
+        assert format_outcome(outcome) == "a press draws no card now: Bob: accept 4 cards, or challenge Ann"
         status = running.call("status/get")
         assert (status["sim"]["cards_out"], status["presses"], status["motor"]["on"]) == (out, presses, False)
         assert status["game"]["what_now"] == "Bob: accept 4 cards, or challenge Ann"
