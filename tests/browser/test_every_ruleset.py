@@ -1,0 +1,208 @@
+"""Every ruleset played only from the page at 360 px (issue #24), against launcherd --sim and
+launcher-web as real processes, in Debian's headless Chromium: nobody types a command.
+
+Screenshots go to tests/browser/artifacts/ (ignored by git), named 30-* and up.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from stack import Stack
+from test_table_page import ARTIFACTS, CHROMIUM, PHONE, TIMEOUT_MS, browser_context, expect_text, shot  # noqa: F401
+
+pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
+
+
+@pytest.fixture
+def stack():
+    running = Stack().start()
+    yield running
+    running.close()
+
+
+def phone(stack, browser_context):
+    """A phone that joined with the code, its page errors collected."""
+    page = browser_context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(f"{stack.url}/?code={stack.code()}")
+    expect_text(page, "#link", "live")
+    return page
+
+
+def new_game_from_the_page(page, rules: str, players: str, **options: str) -> None:
+    """The New game form, open and first while there is no game; options chosen by their words."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#new-game-box")).to_have_attribute("open", "")
+    page.fill("#new-players", players)
+    page.select_option("#new-rules", rules)
+    for name, value in options.items():
+        page.select_option(f"#new-options select[data-option='{name}']", value)
+    page.click("#new-game-form button[type=submit]")
+
+
+def tap_card(page, card: str, color: str | None = None, target: str | None = None) -> None:
+    page.click(f"#cards button[data-card='{card}']")
+    if color:
+        page.click(f"#picker-choices button[data-choice='{color}']")
+    if target:
+        page.click(f"#picker-choices button[data-choice='{target}']")
+
+
+def bar_in_view(page) -> None:
+    """The "whose move / what now" bar is on screen wherever the page is scrolled."""
+    box = page.locator("#now").bounding_box()
+    assert box is not None and 0 <= box["y"] < 20 and box["height"] < 200, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def visible_ids(page, *ids: str) -> dict[str, bool]:
+    return {i: page.locator(f"#{i}").is_visible() for i in ids}
+
+
+def turn_up_first_card(page, card: str, color: str) -> None:
+    page.click("#turn-up")
+    expect_text(page, "#picker-title", "Which card was turned up")
+    page.click(f"#picker-choices button[data-choice='{card}']")
+    page.click(f"#picker-choices button[data-choice='{color}']")
+    expect_text(page, "#turn-color", color)
+
+
+def end_round_by_tapping(page, hands: dict[str, list[str]], winner: str | None = None) -> None:
+    """End of round: each hand tapped card by card from the ruleset's cards."""
+    page.click("#end-round-box summary")
+    if winner:
+        page.select_option("#winner", winner)
+    for player, cards in hands.items():
+        for card in cards:
+            page.click(f"#hands button[data-add-card='{player}']")
+            page.click(f"#picker-choices button[data-choice='{card}']")
+    shot(page, f"3x-hands-{'-'.join(hands)}")
+    page.click("#end-round-form button[type=submit]")
+
+
+def test_classic_a_round_and_the_wild_draw_four_both_ways(stack, browser_context):
+    from playwright.sync_api import expect
+
+    page = phone(stack, browser_context)
+    new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
+    expect_text(page, "td[data-cards='Cy']", "^7$")  # the launcher dealt 7 each
+    expect_text(page, "#now", r"Ann.*turn up the first card")
+    shot(page, "30-classic-dealt")
+
+    # The first card: the launcher deals it, the table says which it is.
+    turn_up_first_card(page, "5", "red")
+    expect_text(page, "#now", r"Ann.*play a card, or draw one")
+    assert visible_ids(page, "turn-up", "accept", "challenge") == {"turn-up": False, "accept": False, "challenge": False}
+
+    # Ann: Wild Draw Four. Bob may only accept or challenge Ann.
+    tap_card(page, "wild-draw-four", "blue")
+    expect_text(page, "#now", r"Bob.*accept 4 cards, or challenge Ann")
+    expect_text(page, "#turn-color", "blue")
+    assert page.locator("#cards button").count() == 0
+    assert visible_ids(page, "draw", "pass", "press", "accept", "challenge") == {
+        "draw": False, "pass": False, "press": False, "accept": True, "challenge": True}
+    bar_in_view(page)
+    shot(page, "31-classic-challenge-or-accept")
+
+    # Bob challenges; Ann's hand shows it was illegal: Ann takes 4 back, and the page says so.
+    page.click("#challenge")
+    expect_text(page, "#now-reply", "Bob challenges")
+    expect(page.locator("#legal")).to_be_visible()
+    page.click("#illegal")
+    expect_text(page, "#now-reply", "illegal")
+    expect_text(page, "td[data-cards='Ann']", "^11$")
+    bar_in_view(page)
+    shot(page, "32-classic-illegal")
+
+    # Bob draws exactly one card from the page, then keeps it and passes.
+    expect_text(page, "#now", r"Bob.*play a card, or draw one")
+    page.click("#draw")
+    expect_text(page, "td[data-cards='Bob']", "^8$")
+    expect_text(page, "#now", r"Bob.*play the card drawn, or pass")
+    assert not page.locator("#draw").is_visible()
+    page.click("#pass")
+    expect_text(page, "#now", r"Cy.*play a card, or draw one")
+
+    # Cy: Wild Draw Four; Ann accepts: dealt 4, the turn goes past her.
+    tap_card(page, "wild-draw-four", "green")
+    expect_text(page, "#now", r"Ann.*accept 4 cards, or challenge Cy")
+    page.click("#accept")
+    expect_text(page, "td[data-cards='Ann']", "^15$")
+    expect_text(page, "#now", r"Bob.*play a card, or draw one")
+
+    # Bob went out (the launcher dealt every card: the page's End of round says who); the hands are
+    # tapped, not typed.
+    end_round_by_tapping(page, {"Ann": ["7", "skip"], "Cy": ["wild"]}, winner="Bob")
+    expect_text(page, "td[data-total='Bob']", "^77$")
+    expect_text(page, "#round-line", "Round 2")
+    assert page.errors == []
+
+
+def test_despicable_me_4_minions_counts_from_the_page(stack, browser_context):
+    page = phone(stack, browser_context)
+    new_game_from_the_page(page, "despicable-me-4", "Ann, Bob, Cy", deal_pause_s="0")
+    expect_text(page, "td[data-cards='Cy']", "^7$")
+    turn_up_first_card(page, "4", "purple")
+    tap_card(page, "wild-mega-minions", "orange")
+    expect_text(page, "#now", "Wild Mega Minions: enter what each player discarded")
+    assert page.locator("#cards button").count() == 0
+    # A count for each other player, not for Ann who played it.
+    assert page.locator("#minions-form input").evaluate_all("(l) => l.map((i) => i.name)") == ["Bob", "Cy"]
+    page.fill("#minions-form input[name='Bob']", "2")
+    page.fill("#minions-form input[name='Cy']", "1")
+    shot(page, "33-dm4-minions")
+    page.click("#minions-form button[type=submit]")
+    expect_text(page, "td[data-cards='Bob']", "^9$")
+    expect_text(page, "td[data-cards='Cy']", "^8$")
+    expect_text(page, "#now", r"Bob.*play a card, or draw one")
+    end_round_by_tapping(page, {"Ann": ["9"], "Cy": ["wild-draw-four"]}, winner="Bob")
+    expect_text(page, "td[data-total='Bob']", "^59$")
+    assert page.errors == []
+
+
+def test_blast_without_a_blaster_insertions_and_a_blast_from_the_page(stack, browser_context):
+    page = phone(stack, browser_context)
+    new_game_from_the_page(page, "blast", "Ann, Bob, Cy")
+    expect_text(page, "#now", r"Ann.*insert one in the blaster")
+    assert not page.locator("#blaster").is_visible()  # no blaster fitted: the table records insertions
+    tap_card(page, "draw-one", "red")
+    expect_text(page, "#now", r"Bob.*inserts 1")
+    assert page.locator("#cards button").count() == 0  # Bob's turn is the insertion
+    page.click("#insert-safe")
+    expect_text(page, "#now", r"Cy.*play a card, or insert one")
+    page.click("#insert-blast")
+    expect_text(page, "#picker-title", "How many cards came out")
+    page.click("#picker-choices button[data-choice='3']")
+    expect_text(page, "td[data-cards='Cy']", "^3$")
+    expect_text(page, "#now", r"Ann.*play a card, or insert one")
+    shot(page, "34-blast")
+    page.check("#last-card")
+    tap_card(page, "7")  # on the red pile: its colour, no question
+    expect_text(page, "#turn-name", "Ann won round 1")
+    assert page.locator("#cards button").count() == 0
+    end_round_by_tapping(page, {"Bob": ["wild-blast"], "Cy": ["2", "3"]})
+    expect_text(page, "td[data-total='Ann']", "^55$")
+    assert page.errors == []
+
+
+def test_a_press_in_a_dealer_game_deals_exactly_one_card(stack, browser_context):
+    """May fail until the game side's dealer press (issue #24 (a)) is merged: the sim's fixed
+    sequence gives 0, then 3 cards; in a dealer game each press is a draw of exactly one."""
+    page = phone(stack, browser_context)
+    new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
+    expect_text(page, "td[data-cards='Cy']", "^7$")
+    turn_up_first_card(page, "5", "red")
+    page.click("#press")
+    expect_text(page, "td[data-cards='Ann']", "^8$")
+    page.click("#pass")
+    expect_text(page, "#now", r"Bob.*play a card, or draw one")
+    page.click("#press")
+    expect_text(page, "#now", r"Bob.*play the card drawn, or pass")
+    expect_text(page, "td[data-cards='Bob']", "^8$")
+    status = stack.post("/api/game/status")[1]
+    assert [p["cards_taken"] for p in status["players"]] == [8, 8, 7]
