@@ -80,7 +80,9 @@ def test_a_game_from_a_phone(stack, browser_context):
     # A wrong code: the action is refused and the page says so.
     use_code(page, wrong)
     expect_text(page, "#code-status", "wrong code")
-    page.click("#new-game-box summary")
+    # Without a game, New game is open right under the turn panel, as the top says.
+    expect(page.locator("#new-game-box")).to_have_attribute("open", "")
+    assert page.evaluate("document.querySelector('#turn').nextElementSibling.id") == "new-game"
     page.fill("#new-players", "Ann, Bob, Cy, Dee")
     page.select_option("#new-rules", "attack-mega-hit")
     page.click("#new-game-form button[type=submit]")

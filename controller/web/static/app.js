@@ -81,7 +81,7 @@ const TEXTS = {
     done: "✔ done", pressed: "the button was pressed",
     chainOver: (first, itself, turn) => `⚡ Mega Hit over: play resumes ${itself ? "with the first attacker" : "after the first attacker"}, ${first}: ${turn} plays`, addCard: "+ card", clearHand: "clear", whichCard: (n) => `${n}: which card?`,
     rounds: ["round", "rounds"],
-    scoringName: { standard: "Standard: the winner scores the others' hands", lowest: "Lowest: fewest points win", elimination: "Elimination" },
+    scoringName: { standard: "Standard", lowest: "Fewest points win", elimination: "Elimination" },
     scoringDoc: { standard: "The round's winner scores the points left in the other players' hands; the first to reach the target wins.",
       lowest: "Each player scores the points left in their own hand; once anyone reaches the target, the fewest points win.",
       elimination: "Whoever reaches the target leaves the table, until two remain; their next round decides the match." },
@@ -96,14 +96,14 @@ const TEXTS = {
     rulesetName: { "attack-mega-hit": "UNO Attack Mega Hit", "attack-2005": "UNO Attack (2005)", "attack-2010": "UNO Attack (2010)",
       classic: "Classic UNO", "despicable-me-4": "UNO Despicable Me 4", blast: "UNO Blast" },
     options: {
-      early_stop: ["Stop pressing once cards come out", { true: "yes: the first press that gives cards ends it", false: "no: press every time owed" },
-        "A player told to press several times stops at the first press that gives cards."],
-      resume: ["After a Mega Hit chain, play goes on with", { after_first_attacker: "the player after the first attacker", first_attacker: "the first attacker" },
+      early_stop: ["Stop pressing once cards come out", { true: "yes", false: "no: press every time owed" },
+        "yes: a player told to press several times stops at the first press that gives cards; no: every press owed is pressed."],
+      resume: ["After a Mega Hit chain, play goes on with", { after_first_attacker: "the one after the first attacker", first_attacker: "the first attacker" },
         "Who plays next once a Mega Hit chain is over."],
       deal_pause_s: ["Seconds between two players' piles", null, "When dealing, the launcher waits this long before the next player's cards."],
       deal_pause: ["Between two players' piles, wait for", { timer: "the seconds above", press: "a press of the button" },
         "How the launcher knows the next player is ready for their cards."],
-      last_card_draws: ["A last card Draw Two / Wild Draw Four still deals", { true: "yes: and those cards count", false: "no: the round just ends" },
+      last_card_draws: ["A last card Draw Two / Wild Draw Four still deals", { true: "yes, and they count", false: "no, the round ends" },
         "Whether a round won on a Draw card still makes the next player take the cards."],
     },
   },
@@ -181,7 +181,7 @@ const TEXTS = {
     done: "✔ fait", pressed: "le bouton a été pressé",
     chainOver: (first, itself, turn) => `⚡ Méga appuyer fini : le jeu reprend ${itself ? "avec le premier attaquant" : "après le premier attaquant"}, ${first} : ${turn} joue`, addCard: "+ carte", clearHand: "effacer", whichCard: (n) => `${n} : quelle carte ?`,
     rounds: ["manche", "manches"],
-    scoringName: { standard: "Standard : le gagnant compte les mains des autres", lowest: "Au plus bas : le moins de points gagne", elimination: "Élimination" },
+    scoringName: { standard: "Standard", lowest: "Le moins de points gagne", elimination: "Élimination" },
     scoringDoc: { standard: "Le gagnant de la manche marque les points restés dans les mains des autres ; le premier à l'objectif gagne.",
       lowest: "Chacun marque les points restés dans sa propre main ; dès que quelqu'un atteint l'objectif, le moins de points gagne.",
       elimination: "Qui atteint l'objectif quitte la table, jusqu'à ce qu'il en reste deux ; leur manche suivante décide de la partie." },
@@ -196,14 +196,14 @@ const TEXTS = {
     rulesetName: { "attack-mega-hit": "UNO Attack Méga appuyer", "attack-2005": "UNO Attack (2005)", "attack-2010": "UNO Attack (2010)",
       classic: "UNO classique", "despicable-me-4": "UNO Moi, moche et méchant 4", blast: "UNO Blast" },
     options: {
-      early_stop: ["Arrêter d'appuyer dès que des cartes sortent", { true: "oui : le premier appui qui donne des cartes suffit", false: "non : appuyer autant que dû" },
-        "Un joueur qui doit appuyer plusieurs fois s'arrête au premier appui qui donne des cartes."],
-      resume: ["Après un Méga appuyer, le jeu reprend avec", { after_first_attacker: "le joueur après le premier attaquant", first_attacker: "le premier attaquant" },
+      early_stop: ["Arrêter d'appuyer dès que des cartes sortent", { true: "oui", false: "non : appuyer autant que dû" },
+        "oui : un joueur qui doit appuyer plusieurs fois s'arrête au premier appui qui donne des cartes ; non : il appuie autant que dû."],
+      resume: ["Après un Méga appuyer, le jeu reprend avec", { after_first_attacker: "celui après le premier attaquant", first_attacker: "le premier attaquant" },
         "Qui joue une fois la chaîne de Méga appuyer finie."],
       deal_pause_s: ["Secondes entre les piles de deux joueurs", null, "En distribuant, le lanceur attend autant avant les cartes du joueur suivant."],
       deal_pause: ["Entre les piles de deux joueurs, attendre", { timer: "les secondes ci-dessus", press: "un appui sur le bouton" },
         "Comment le lanceur sait que le joueur suivant est prêt pour ses cartes."],
-      last_card_draws: ["Un +2 / +4 en dernière carte fait encore prendre les cartes", { true: "oui : et ces cartes comptent", false: "non : la manche s'arrête" },
+      last_card_draws: ["Un +2 / +4 en dernière carte fait encore prendre les cartes", { true: "oui, et elles comptent", false: "non, la manche finit" },
         "Si une manche gagnée sur un +2 ou un +4 fait quand même prendre les cartes au joueur suivant."],
     },
   },
@@ -725,7 +725,7 @@ function renderActions(game) {
   $("#players-panel").hidden = !game;
   $("#end-round").hidden = !game || game.match.match_over;
   $("#last-card-box").hidden = !playing;
-  for (const button of document.querySelectorAll("#act .in-game")) button.hidden = !game;
+  for (const button of document.querySelectorAll(".in-game")) button.hidden = !game;
   const box = $("#cards");
   if (!rs || !playing) {
     box.replaceChildren();
