@@ -74,7 +74,12 @@ def main(argv: list[str] | None = None) -> int:
 
     host, port = parse_listen(args.listen)
     url = page_url(host, port)
-    print(url or f"http://127.0.0.1:{port}/ (no network address found: only this machine can open it)")
+    if url is None:
+        print("no address on a network found: only this machine can open the page", file=sys.stderr)
+    elif not listens_everywhere(host):
+        print(f"listening on {host} only: phones cannot open it (listening on 0.0.0.0:{port}, WEB_LISTEN in make demo, lets them in)",
+              file=sys.stderr)
+    print(url or f"http://127.0.0.1:{port}/")
     return 0
 
 

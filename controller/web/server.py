@@ -77,8 +77,8 @@ LAUNCHER_ADVICE = {
     "sleeping": ("☾", {"en": "asleep: one press wakes it (that press launches nothing)",
                        "fr": "en veille : un appui le réveille (cet appui ne lance rien)"}),
     "lid_open": ("⚠", {"en": "lid open: close the hopper lid", "fr": "couvercle ouvert : fermez le couvercle"}),
-    "halted": ("⛔", {"en": "halted: {reason}; fix it, then run launcherctl reset",
-                     "fr": "arrêté : {reason} ; corrigez, puis lancez launcherctl reset"}),
+    "halted": ("⛔", {"en": "halted: {reason}; fix it, then tap Reset",
+                     "fr": "arrêté : {reason} ; corrigez, puis touchez Réinitialiser"}),
     "starting": ("…", {"en": "starting", "fr": "démarrage"}),
 }
 # launcher-web's own texts; launcherd's come rendered in the request's language.

@@ -74,7 +74,7 @@ const TEXTS = {
     slot: (n, full) => `slot ${n}: ${full ? "card in" : "empty"}`, blasterLast: (last) => last.outcome === "blast" ? `last: a blast, ${count(last.cards || 0, "card")}` : `last: ${last.outcome}`,
     nowDealer: (p) => `${p}: play a card, or draw one`, nowDrawn: (p) => `${p}: play the card drawn, or pass`,
     nowChallenge: (p, who) => `${p}: accept 4 cards, or challenge ${who}`, nowResult: (p, who) => `${who} shows the hand to ${p}: was the Wild Draw Four legal?`,
-    nowMinions: (p) => `${p}'s Wild Mega Minions: enter what each player discarded`, nowDealt: (n) => `is dealt ${count(n, "card")} by the launcher`,
+    nowMinions: (p) => `${p}: Wild Mega Minions, enter what each other player discarded`, nowDealt: (n) => `is dealt ${count(n, "card")} by the launcher`,
     nowTurnUp: "turn up the first card, or play a card", nowBlast: (p) => `${p}: play a card, or insert one in the blaster`,
     nowInserts: (n) => n === null ? "inserts until the blast" : `inserts ${n}`, nowWait: "wait: the launcher is dealing",
     nowNoGame: "start a game: New game is just below", colourNamed: (c) => `colour named: ${c}`, said: (m) => `✔ ${m}`,
@@ -174,7 +174,7 @@ const TEXTS = {
     slot: (n, full) => `fente ${n} : ${full ? "carte dedans" : "vide"}`, blasterLast: (last) => last.outcome === "blast" ? `dernier : un tir, ${count(last.cards || 0, "card")}` : `dernier : ${last.outcome}`,
     nowDealer: (p) => `${p} : jouer une carte, ou en piocher une`, nowDrawn: (p) => `${p} : jouer la carte piochée, ou passer`,
     nowChallenge: (p, who) => `${p} : accepter 4 cartes, ou contester ${who}`, nowResult: (p, who) => `${who} montre sa main à ${p} : le +4 était-il permis ?`,
-    nowMinions: (p) => `Super Minions de ${p} : saisir ce que chaque joueur a défaussé`, nowDealt: (n) => `reçoit ${count(n, "card")} du lanceur`,
+    nowMinions: (p) => `${p} : Super Minions, saisir ce que chaque autre joueur a défaussé`, nowDealt: (n) => `reçoit ${count(n, "card")} du lanceur`,
     nowTurnUp: "retourner la première carte, ou jouer une carte", nowBlast: (p) => `${p} : jouer une carte, ou en insérer une dans le blaster`,
     nowInserts: (n) => n === null ? "insère jusqu'au tir" : `insère ${n} fois`, nowWait: "attendez : le lanceur distribue",
     nowNoGame: "lancez une partie : Nouvelle partie est juste en dessous", colourNamed: (c) => `couleur demandée : ${c}`, said: (m) => `✔ ${m}`,
@@ -445,7 +445,8 @@ function renderTurn(game) {
     $("#turn-name").textContent = game.turn;
     $("#turn-what").textContent = t("namesAttack");
   } else if (deviceOf(game) !== "launcher") {
-    $("#turn-name").textContent = game.turn;
+    // Wild Mega Minions: the table enters the counts for whoever played it.
+    $("#turn-name").textContent = game.awaiting === "minions" ? minionsPlayer(game) : game.turn;
     $("#turn-what").textContent = momentText(game);
   } else {
     $("#turn-name").textContent = game.turn;
@@ -1078,6 +1079,7 @@ async function showQr() {
   $("#qr").src = URL.createObjectURL(await response.blob());
   $("#qr-url").textContent = response.headers.get("X-Page-Url");
   $("#qr-figure").hidden = false;
+  $("#qr-show").hidden = true;
 }
 
 function renderOptions() {
