@@ -81,6 +81,14 @@ LAUNCHER_ADVICE = {
                      "fr": "arrêté : {reason} ; corrigez, puis touchez Réinitialiser"}),
     "starting": ("…", {"en": "starting", "fr": "démarrage"}),
 }
+# The card blaster's states that read otherwise than the launcher's (UNO Blast).
+BLASTER_ADVICE = {
+    "ready": ("✔", {"en": "ready: the player whose move it is puts a card in an empty slot",
+                    "fr": "prêt : le joueur qui a la main met une carte dans une fente vide"}),
+    "firing": ("➜", {"en": "blasting: cards are flying out", "fr": "tir : les cartes sortent"}),
+    "jammed": ("⚠", {"en": "jammed: take the stuck card out of its slot",
+                     "fr": "coincé : retirez la carte coincée de sa fente"}),
+}
 # launcher-web's own texts; launcherd's come rendered in the request's language.
 TEXTS = {
     "no_game": {"en": "no game yet: start one below", "fr": "pas encore de partie : lancez-en une ci-dessous"},
@@ -158,6 +166,8 @@ def localized_params(params: dict[str, Any], lang: str) -> dict[str, Any]:
 def launcher_advice(status: dict[str, Any], lang: str = "en") -> dict[str, str]:
     state = status.get("state") or "starting"
     symbol, texts = LAUNCHER_ADVICE.get(state, ("?", {"en": state, "fr": state}))
+    if status.get("device") == "blaster":
+        symbol, texts = BLASTER_ADVICE.get(state, (symbol, texts))
     reason = shown(status.get("reason_object"), lang, status.get("reason")) or ""
     return {"state": state, "symbol": symbol, "text": texts[lang].format(reason=reason)}
 

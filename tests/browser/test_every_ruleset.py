@@ -6,11 +6,12 @@ Screenshots go to tests/browser/artifacts/ (ignored by git), named 30-* and up.
 
 from __future__ import annotations
 
-import re
+import json
+import socket
 
 import pytest
 
-from stack import Stack
+from stack import CONFIG, Stack
 from test_table_page import ARTIFACTS, CHROMIUM, PHONE, TIMEOUT_MS, browser_context, expect_text, shot  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
@@ -206,3 +207,45 @@ def test_a_press_in_a_dealer_game_deals_exactly_one_card(stack, browser_context)
     expect_text(page, "td[data-cards='Bob']", "^8$")
     status = stack.post("/api/game/status")[1]
     assert [p["cards_taken"] for p in status["players"]] == [8, 8, 7]
+
+
+class BlasterStack(Stack):
+    """launcherd --sim driving the card blaster ([device] kind = "blaster") and its table page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.config.write_text('[device]\nkind = "blaster"\n' + CONFIG)
+
+    def insert(self, slot: int) -> dict:
+        """A card put in a slot of the simulated blaster (sim/insert): its outcome."""
+        with socket.socket(socket.AF_UNIX) as client:
+            client.connect(str(self.socket))
+            client.sendall(json.dumps({"id": 1, "method": "sim/insert", "params": {"slot": slot}}).encode() + b"\n")
+            return json.loads(client.makefile().readline())["result"]
+
+
+@pytest.fixture
+def blaster_stack():
+    running = BlasterStack().start()
+    yield running
+    running.close()
+
+
+def test_blast_with_a_blaster_fitted_shows_its_slots_and_what_it_did(blaster_stack, browser_context):
+    from playwright.sync_api import expect
+
+    page = phone(blaster_stack, browser_context)
+    new_game_from_the_page(page, "blast", "Ann, Bob, Cy")
+    expect(page.locator("#blaster-slots .slot")).to_have_count(4)
+    expect_text(page, "#now", r"Ann.*insert one in the blaster")
+    # The blaster counts its insertions itself: the page offers no way to type one.
+    assert visible_ids(page, "insert-safe", "insert-blast", "press") == {
+        "insert-safe": False, "insert-blast": False, "press": False}
+    first = blaster_stack.insert(1)  # Ann puts a card in slot 1
+    if first["outcome"] == "blast":
+        expect_text(page, "#blaster-last", r"slot 1, it blasted \d+ cards?")
+    else:
+        expect_text(page, "#blaster-last", "slot 1, safe")
+    expect_text(page, "#now", r"Bob.*insert one in the blaster")
+    shot(page, "35-blast-with-a-blaster")
+    assert page.errors == []

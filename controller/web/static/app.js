@@ -69,9 +69,9 @@ const TEXTS = {
     draw: "Draw a card", pass: "Keep it, pass", accept: (p) => `${p} accepts 4 cards`, challenge: (p, who) => `${p} challenges ${who}`,
     legal: (p) => `The Wild Draw Four was legal (${p} takes 6)`, illegal: (who) => `It was illegal (${who} takes 4)`,
     minionsHelp: "Wild Mega Minions Power: how many cards did each player discard?", minionsGo: "Deal the Minions' cards",
-    turnUp: "Turn up the first card (the launcher deals it)", whichFirst: "Which card was turned up?", told: "Say which card it is",
+    turnUp: "Turn up the first card (the launcher deals it)", turnUpByHand: "Say which card was turned up first", whichFirst: "Which card was turned up?", told: "Say which card it is",
     insertSafe: (p) => `${p} inserted: safe`, insertBlast: (p) => `${p} inserted: it blasted`, howMany: "How many cards came out?",
-    slot: (n, full) => `slot ${n}: ${full ? "card in" : "empty"}`, blasterLast: (last) => last.outcome === "blast" ? `last: a blast, ${count(last.cards || 0, "card")}` : `last: ${last.outcome}`,
+    slot: (n, full) => `slot ${n}: ${full ? "card in" : "empty"}`, blasterLast: (last) => last.outcome === "blast" ? `the blaster: a card in slot ${last.slot}, it blasted ${count(last.cards || 0, "card")}` : `the blaster: a card in slot ${last.slot}, safe`,
     nowDealer: (p) => `${p}: play a card, or draw one`, nowDrawn: (p) => `${p}: play the card drawn, or pass`,
     nowChallenge: (p, who) => `${p}: accept 4 cards, or challenge ${who}`, nowResult: (p, who) => `${who} shows the hand to ${p}: was the Wild Draw Four legal?`,
     nowMinions: (p) => `${p}: Wild Mega Minions, enter what each other player discarded`, nowDealt: (n) => `is dealt ${count(n, "card")} by the launcher`,
@@ -169,9 +169,9 @@ const TEXTS = {
     draw: "Piocher une carte", pass: "La garder, passer", accept: (p) => `${p} accepte 4 cartes`, challenge: (p, who) => `${p} conteste ${who}`,
     legal: (p) => `Le +4 était permis (${p} prend 6)`, illegal: (who) => `Il ne l'était pas (${who} prend 4)`,
     minionsHelp: "Super Minions : combien de cartes chaque joueur a-t-il défaussées ?", minionsGo: "Distribuer les cartes des Minions",
-    turnUp: "Retourner la première carte (le lanceur la donne)", whichFirst: "Quelle carte a été retournée ?", told: "Dire quelle carte c'est",
+    turnUp: "Retourner la première carte (le lanceur la donne)", turnUpByHand: "Dire quelle carte a été retournée en premier", whichFirst: "Quelle carte a été retournée ?", told: "Dire quelle carte c'est",
     insertSafe: (p) => `${p} a inséré : rien`, insertBlast: (p) => `${p} a inséré : ça a tiré`, howMany: "Combien de cartes sont sorties ?",
-    slot: (n, full) => `fente ${n} : ${full ? "carte dedans" : "vide"}`, blasterLast: (last) => last.outcome === "blast" ? `dernier : un tir, ${count(last.cards || 0, "card")}` : `dernier : ${last.outcome}`,
+    slot: (n, full) => `fente ${n} : ${full ? "carte dedans" : "vide"}`, blasterLast: (last) => last.outcome === "blast" ? `le blaster : une carte dans la fente ${last.slot}, il a tiré ${count(last.cards || 0, "card")}` : `le blaster : une carte dans la fente ${last.slot}, rien`,
     nowDealer: (p) => `${p} : jouer une carte, ou en piocher une`, nowDrawn: (p) => `${p} : jouer la carte piochée, ou passer`,
     nowChallenge: (p, who) => `${p} : accepter 4 cartes, ou contester ${who}`, nowResult: (p, who) => `${who} montre sa main à ${p} : le +4 était-il permis ?`,
     nowMinions: (p) => `${p} : Super Minions, saisir ce que chaque autre joueur a défaussé`, nowDealt: (n) => `reçoit ${count(n, "card")} du lanceur`,
@@ -568,7 +568,7 @@ function renderMoment(game, allowed) {
   if (!game) { box.replaceChildren(); return; }
   const challenge = game.challenge || {};
   if (allowed.has("turn-up")) {
-    parts.push(button("turn-up", t("turnUp"), turnUp, "accent"));
+    parts.push(button("turn-up", t(deviceOf(game) === "dealer" ? "turnUp" : "turnUpByHand"), turnUp, "accent"));
   }
   if (allowed.has("accept")) {
     parts.push(button("accept", t("accept", challenge.challenger || game.turn), () => act("/api/game/accept", {}, t("accept", challenge.challenger || game.turn)), "accent"));
@@ -656,7 +656,7 @@ function renderLauncher() {
   const advice = state.launcher_advice;
   const line = $("#launcher-state");
   line.textContent = `${advice.symbol} ${advice.text}`;
-  line.classList.toggle("trouble", !["ready", "launching"].includes(advice.state));
+  line.classList.toggle("trouble", !["ready", "launching", "firing"].includes(advice.state));
   const burst = state.last_burst;
   $("#last-burst").textContent = !burst ? t("noPress")
     : burst.cards ? t("took", burst.player, burst.cards) : t("pressedNothing", burst.player);
@@ -672,7 +672,9 @@ function renderLauncher() {
   const halted = state.launcher.state === "halted";
   $("#halted").hidden = !halted;
   $("#halted-text").textContent = halted ? state.launcher.reason : "";
-  const needed = (reload && reload.reload) || advice.state === "empty";
+  const blaster = state.launcher.device === "blaster";
+  for (const id of ["#hopper", "#last-burst", "#reload-box"]) $(id).hidden = blaster;
+  const needed = !blaster && ((reload && reload.reload) || advice.state === "empty");
   $("#reload-text").textContent = needed ? t("reloadNow") : "";
   $("#reload-text").hidden = !needed;
   if (needed && !$("#reload-box").dataset.opened) {
@@ -686,7 +688,7 @@ function renderLauncher() {
   $("#blaster").hidden = !Array.isArray(slots);
   if (Array.isArray(slots)) {
     $("#blaster-slots").replaceChildren(...slots.map((full, i) => el("span", { class: `slot ${full ? "full" : ""}`,
-      "data-slot": i + 1, title: t("slot", i + 1, full), "aria-label": t("slot", i + 1, full) }, full ? "▮" : "▯")));
+      "data-slot": i + 1, title: t("slot", i + 1, full), "aria-label": t("slot", i + 1, full) }, String(i + 1))));
     const last = state.launcher.last;
     $("#blaster-last").textContent = last && last.outcome ? t("blasterLast", last) : "";
   }
