@@ -61,6 +61,12 @@ def bar_in_view(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
+def view_shot(page, name: str) -> None:
+    """What the phone's screen shows (not the whole page): the bar where the thumb is."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
 def visible_ids(page, *ids: str) -> dict[str, bool]:
     return {i: page.locator(f"#{i}").is_visible() for i in ids}
 
@@ -118,7 +124,7 @@ def test_classic_a_round_and_the_wild_draw_four_both_ways(stack, browser_context
     expect_text(page, "#now-reply", "illegal")
     expect_text(page, "td[data-cards='Ann']", "^11$")
     bar_in_view(page)
-    shot(page, "32-classic-illegal")
+    view_shot(page, "32-classic-illegal-screen")
 
     # Bob draws exactly one card from the page, then keeps it and passes.
     expect_text(page, "#now", r"Bob.*play a card, or draw one")
@@ -248,4 +254,61 @@ def test_blast_with_a_blaster_fitted_shows_its_slots_and_what_it_did(blaster_sta
         expect_text(page, "#blaster-last", "slot 1, safe")
     expect_text(page, "#now", r"Bob.*insert one in the blaster")
     shot(page, "35-blast-with-a-blaster")
+    assert page.errors == []
+
+
+def test_attack_catch_offered_only_for_a_last_card(stack, browser_context):
+    """May fail until the game side's `catchable` (issue #24 (c)) is merged: today launcherd marks
+    the player who just played as catchable after any play, and the page offers what it marks."""
+    from playwright.sync_api import expect
+
+    page = phone(stack, browser_context)
+    new_game_from_the_page(page, "attack-mega-hit", "Ann, Bob, Cy, Dee")
+    # A first card of seven: nobody to catch.
+    tap_card(page, "5", "red")
+    expect_text(page, "#now", r"Bob.*plays a card or presses")
+    expect(page.locator("#catch")).to_be_hidden()
+    # Bob's last card, without Uno: catch Bob is offered.
+    page.check("#last-card")
+    tap_card(page, "3")
+    expect(page.locator("#catch")).to_have_text("Catch Bob (no Uno)", timeout=TIMEOUT_MS)
+
+
+def test_attack_the_end_of_a_mega_hit_chain_is_said(stack, browser_context):
+    page = phone(stack, browser_context)
+    new_game_from_the_page(page, "attack-mega-hit", "Ann, Bob, Cy, Dee")
+    expect_text(page, "#now", r"Ann.*plays a card or presses")
+    tap_card(page, "5", "red")
+    # A Mega Hit chain: Bob plays a Hit 2, Cy stacks one on it, Dee owes 4; Dee presses (0, then 3 cards).
+    tap_card(page, "hit-2")
+    expect_text(page, "#now", r"Cy.*owes 2 presses or stacks a Hit card")
+    tap_card(page, "hit-2", "blue")  # the same card, or an answer to a Hit: any colour
+    expect_text(page, "#chain", r"Mega Hit: 4 hits on Dee \(started by Bob")
+    page.click("#press")
+    expect_text(page, "#last-burst", "Dee pressed: nothing came out")
+    page.click("#press")
+    # The chain is over: the page says why the turn goes where it goes.
+    expect_text(page, "#now-said", r"Mega Hit over: play resumes after the first attacker, Bob: Cy plays")
+    expect_text(page, "#turn-name", "^Cy$")
+    bar_in_view(page)
+    view_shot(page, "36-attack-chain-over-screen")
+    assert page.errors == []
+
+
+def test_the_wild_draw_four_moment_in_french(stack, browser_context):
+    page = phone(stack, browser_context)
+    page.click(".langs button[data-lang='fr']")
+    new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
+    expect_text(page, "td[data-cards='Cy']", "^7$")
+    expect_text(page, "#now", r"Ann.*retourner la première carte")
+    page.click("#turn-up")
+    page.click("#picker-choices button[data-choice='5']")
+    page.click("#picker-choices button[data-choice='red']")
+    tap_card(page, "wild-draw-four", "blue")
+    expect_text(page, "#now", r"Bob.*accepter 4 cartes, ou contester Ann")
+    expect_text(page, "#accept", "^Bob accepte 4 cartes$")
+    expect_text(page, "#challenge", "^Bob conteste Ann$")
+    expect_text(page, "#turn-color", "couleur demandée : bleu")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "37-classic-french")
     assert page.errors == []

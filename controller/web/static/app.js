@@ -641,16 +641,25 @@ function renderNow(game) {
   // The daemon's latest word, unless the tap's answer says it already.
   const last = state.messages.length ? state.messages[state.messages.length - 1].text : "";
   const answered = $("#now-reply").hidden ? "" : $("#now-reply").textContent;
-  $("#now-said").textContent = last;
-  $("#now-said").hidden = !last || answered.includes(last);
-  // A Mega Hit chain that just ended: say why the turn went where it went (the match's option).
-  if (lastChain && lastChain.match === game.match_id && !game.chain && !game.round_over) {
+  // A Mega Hit chain whose target has pressed all it owed: say why the turn goes where it goes (the
+  // match's option), until that player moves.
+  const targetOwes = lastChain && game.queue.some((o) => o.player === lastChain.target);
+  if (game.chain && game.chain.stacks) {
+    lastChain = { ...game.chain, match: game.match_id };
+  } else if (lastChain && (lastChain.match !== game.match_id || game.round_over)) {
+    lastChain = null;
+  } else if (lastChain && !targetOwes) {
     const resume = (game.options || {}).resume || "after_first_attacker";
-    reply(t("chainOver", lastChain.started_by, resume === "first_attacker", game.turn), false);
+    chainNote = { text: t("chainOver", lastChain.started_by, resume === "first_attacker", game.turn), turn: game.turn, match: game.match_id };
+    lastChain = null;
   }
-  lastChain = game.chain && game.chain.stacks ? { ...game.chain, match: game.match_id } : null;
+  if (chainNote && (chainNote.turn !== game.turn || chainNote.match !== game.match_id || game.owed)) chainNote = null;
+  const said = chainNote ? chainNote.text : last;
+  $("#now-said").textContent = said;
+  $("#now-said").hidden = !said || (!chainNote && answered.includes(last));
 }
 let lastChain = null;
+let chainNote = null;
 
 function renderLauncher() {
   const advice = state.launcher_advice;
