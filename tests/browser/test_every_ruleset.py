@@ -109,6 +109,7 @@ def test_classic_a_round_and_the_wild_draw_four_both_ways(stack, browser_context
     # Ann: Wild Draw Four. Bob may only accept or challenge Ann.
     tap_card(page, "wild-draw-four", "blue")
     expect_text(page, "#now", r"Bob.*accept 4 cards, or challenge Ann")
+    expect_text(page, "#now-what", "^accept 4 cards, or challenge Ann$")
     expect_text(page, "#turn-color", "blue")
     assert page.locator("#cards button").count() == 0
     assert visible_ids(page, "draw", "pass", "press", "accept", "challenge") == {
@@ -298,6 +299,7 @@ def test_attack_the_end_of_a_mega_hit_chain_is_said(stack, browser_context):
 def test_the_wild_draw_four_moment_in_french(stack, browser_context):
     page = phone(stack, browser_context)
     page.click(".langs button[data-lang='fr']")
+    expect_text(page, "#new-rules option[value='classic']", "^UNO classique$")
     new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
     expect_text(page, "td[data-cards='Cy']", "^7$")
     expect_text(page, "#now", r"Ann.*retourner la première carte")
@@ -306,6 +308,7 @@ def test_the_wild_draw_four_moment_in_french(stack, browser_context):
     page.click("#picker-choices button[data-choice='red']")
     tap_card(page, "wild-draw-four", "blue")
     expect_text(page, "#now", r"Bob.*accepter 4 cartes, ou contester Ann")
+    expect_text(page, "#now-what", "^accepter 4 cartes, ou contester Ann$")  # the name once, in the bar
     expect_text(page, "#accept", "^Bob accepte 4 cartes$")
     expect_text(page, "#challenge", "^Bob conteste Ann$")
     expect_text(page, "#turn-color", "couleur demandée : bleu")

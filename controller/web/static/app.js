@@ -420,7 +420,7 @@ function renderTurn(game) {
     $("#direction").textContent = "";
     return;
   }
-  $("#round-line").textContent = t("roundLine", game.round, game.ruleset, game.dealer);
+  $("#round-line").textContent = t("roundLine", game.round, (t("rulesetName") || {})[game.ruleset] || game.ruleset, game.dealer);
   $("#direction").textContent = t(game.direction === "clockwise" ? "clockwise" : "counterclockwise");
   if (match.match_over) {
     const winner = Array.isArray(match.winner) ? match.winner.join(t("and")) : match.winner;
@@ -637,7 +637,8 @@ function renderNow(game) {
   who.textContent = $("#turn-name").textContent;
   const sentence = $("#turn-what").textContent;
   // "Bob: accept 4 cards, …" already names the player: the bar does not say it twice.
-  what.textContent = sentence.startsWith(`${who.textContent}:`) ? sentence.slice(who.textContent.length + 1).trim() : sentence;
+  const named = who.textContent.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  what.textContent = sentence.replace(new RegExp(`^${named}\\s*:\\s*`), "");
   // The daemon's latest word, unless the tap's answer says it already.
   const last = state.messages.length ? state.messages[state.messages.length - 1].text : "";
   const answered = $("#now-reply").hidden ? "" : $("#now-reply").textContent;
@@ -1115,8 +1116,10 @@ async function loadRules() {
   const data = await api("POST", "/api/game/rules?lang=en", {});
   for (const rs of data.rulesets) rules[rs.id] = rs;
   scorings = data.scorings;
+  const chosen = $("#new-rules").value;  // a reader's choice outlives a switch of language
   $("#new-rules").replaceChildren(...data.rulesets.map((rs) => el("option", { value: rs.id },
     ((t("rulesetName") || {})[rs.id] || rs.id))));
+  if (chosen && rules[chosen]) $("#new-rules").value = chosen;
   $("#new-scoring").replaceChildren(...Object.keys(scorings).map((s) => el("option", { value: s }, (t("scoringName") || {})[s] || s)));
   $("#scoring-doc").textContent = scoringDoc($("#new-scoring").value);
   $("#new-target").value = data.target;
