@@ -293,6 +293,12 @@ def test_attack_the_end_of_a_mega_hit_chain_is_said(stack, browser_context):
     expect_text(page, "#turn-name", "^Cy$")
     bar_in_view(page)
     view_shot(page, "36-attack-chain-over-screen")
+    # Undo, tapped far down the page, is answered in the bar that stays in view.
+    page.locator("#undo").scroll_into_view_if_needed()
+    page.click("#undo")
+    expect_text(page, "#now-reply", r"undone: .*Dee")
+    bar_in_view(page)
+    view_shot(page, "38-undo-answered-screen")
     assert page.errors == []
 
 

@@ -321,7 +321,7 @@ function clearError() { $("#banner").hidden = true; }
 function reply(text, bad) {
   const line = $("#now-reply");
   line.textContent = text;
-  line.className = `now-reply ${bad ? "bad" : "ok"}`;
+  line.className = `now-reply ${bad ? "bad" : "ok"}`;  // cut to two lines again
   line.hidden = !text;
 }
 
@@ -538,8 +538,8 @@ function choicesNow(game) {
     if (game.top_card === null && !owed) allowed.add("turn-up");
     return allowed;
   }
-  // dealer: a deal under way waits; a decision pending is all there is
-  if (owed) return allowed;
+  // dealer: a deal under way waits (a press restarts one an undo held); a decision pending is all there is
+  if (owed) { allowed.add("press"); return allowed; }
   switch (game.awaiting) {
     case "challenge_or_accept": return new Set(["accept", "challenge"]);
     case "challenge_result": return new Set(["challenge-result"]);
@@ -1073,6 +1073,8 @@ function bind() {
   });
   $("#stats-box").addEventListener("toggle", () => { if ($("#stats-box").open) loadStats(); });
   $("#qr-show").addEventListener("click", showQr);
+  // A long answer is cut to two lines in the bar; a tap shows it whole.
+  for (const id of ["#now-reply", "#now-said"]) $(id).addEventListener("click", () => $(id).classList.toggle("open"));
   $("#abandon").addEventListener("click", async () => {
     if (await pick(t("abandonSure"), [{ value: "yes", label: t("yesAbandon") }])) act("/api/game/abandon", {}, t("abandon"));
   });
