@@ -7,6 +7,7 @@ Screenshots go to tests/browser/artifacts/ (ignored by git), named 30-* and up.
 from __future__ import annotations
 
 import json
+import re
 import socket
 
 import pytest
@@ -43,6 +44,10 @@ def new_game_from_the_page(page, rules: str, players: str, **options: str) -> No
     page.select_option("#new-rules", rules)
     for name, value in options.items():
         page.select_option(f"#new-options select[data-option='{name}']", value)
+    # Plain words: no option keys, no section or seed numbers, a line of explanation for each option.
+    form = page.locator("#new-game-form").inner_text()
+    assert not re.search(r"_|§|\(\d{3}\)|--", form), form
+    assert page.locator("#new-options .help").count() == page.locator("#new-options select").count()
     page.click("#new-game-form button[type=submit]")
 
 

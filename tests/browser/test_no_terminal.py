@@ -91,3 +91,18 @@ def test_the_table_display_shows_the_code_and_a_qr_of_the_lan_address(stack_on_e
     expect_text(page, "#qr-url", "^" + re.escape(f"{lan}?code={code}") + "$")
     assert "127.0.0.1" not in page.locator("#qr-url").inner_text()
     shot(page, "42-table-display-lan-qr")
+
+
+def test_the_statistics_minutes_are_not_clipped(stack, browser_context):
+    """"4.8 min" after the longest bar ends inside the chart (it was cut to "4.8 r" at 360 px)."""
+    page = browser_context.new_page()
+    page.goto(stack.url + "/")
+    expect_text(page, "#link", "live")
+    overflow = page.evaluate("""() => {
+        const chart = barChart('Minutes per round', [{ name: 'Round 1', value: 4.8 }, { name: 'Round 2', value: 12.5 }], ' min', true);
+        document.querySelector('#stats').append(chart);
+        document.querySelector('#stats-box').open = true;
+        const width = chart.viewBox.baseVal.width;
+        return [...chart.querySelectorAll('text')].map((t) => t.getBBox()).map((b) => b.x + b.width - width);
+    }""")
+    assert max(overflow) <= 0, overflow

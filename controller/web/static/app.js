@@ -908,7 +908,7 @@ function barChart(title, rows, unit, alt) {
   chart.append(svg("text", { x: 0, y: 16 }, title));
   rows.forEach((r, i) => {
     const y = 28 + i * rowHeight;
-    const length = Math.round((width - label - 76) * r.value / top);  // room for "4.8 min" after the bar
+    const length = Math.round((width - label - 90) * r.value / top);  // room for "12.5 min" after the bar
     chart.append(svg("text", { x: 0, y: y + 18 }, r.name.slice(0, 10)));
     chart.append(svg("rect", { class: alt ? "bar alt" : "bar", x: label, y: y + 4, width: Math.max(length, 2), height: rowHeight - 10 }));
     chart.append(svg("text", { x: label + length + 6, y: y + 18 }, `${r.value}${unit}`));
