@@ -841,7 +841,10 @@ function renderGameLayer() {
 // The matches set aside (game/history): resumable from the page.
 let historyKey = null;
 async function renderMatches(game) {
-  const key = `${game ? game.match_id : "none"}#${lang}#${state.messages.length ? state.messages[state.messages.length - 1].n : 0}`;
+  // game/history replays the log (a heavy read, counted against a reader that has not joined):
+  // asked again only when the table's match changes, or, without one, when launcherd said something.
+  const said = state.messages.length ? state.messages[state.messages.length - 1].n : 0;
+  const key = `${game ? game.match_id : `none#${said}`}#${lang}`;
   if (historyKey === key) return;
   historyKey = key;
   let matches;
