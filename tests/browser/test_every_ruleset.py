@@ -110,6 +110,8 @@ def test_classic_a_round_and_the_wild_draw_four_both_ways(stack, browser_context
     turn_up_first_card(page, "5", "red")
     expect_text(page, "#now", r"Ann.*play a card, or draw one")
     assert visible_ids(page, "turn-up", "accept", "challenge") == {"turn-up": False, "accept": False, "challenge": False}
+    assert page.locator("#cards button").count() > 0
+    assert not page.locator("#last-card").is_visible()  # launcherd knows Ann holds 7: no last card
 
     # Ann: Wild Draw Four. Bob may only accept or challenge Ann.
     tap_card(page, "wild-draw-four", "blue")

@@ -737,7 +737,11 @@ function renderActions(game) {
   renderMoment(game, allowed);
   $("#players-panel").hidden = !game;
   $("#end-round").hidden = !game || game.match.match_over;
-  $("#last-card-box").hidden = !playing;
+  // Where launcherd knows the hands (dealer games), "last card" only for a hand of one.
+  const mover = game ? game.players.find((x) => x.name === game.turn) : null;
+  const lastPossible = playing && !(mover && typeof mover.hand === "number" && mover.hand !== 1);
+  $("#last-card-box").hidden = !lastPossible;
+  if (!lastPossible) $("#last-card").checked = false;
   for (const button of document.querySelectorAll(".in-game")) button.hidden = !game;
   const box = $("#cards");
   if (!rs || !playing) {
