@@ -162,6 +162,12 @@ def test_despicable_me_4_minions_counts_from_the_page(stack, browser_context):
     page = phone(stack, browser_context)
     new_game_from_the_page(page, "despicable-me-4", "Ann, Bob, Cy", deal_pause_s="0")
     expect_text(page, "td[data-cards='Cy']", "^7$")
+    # An action card turned up first is ignored: the page asks for the next one.
+    page.click("#turn-up")
+    page.click("#picker-choices button[data-choice='skip']")
+    page.click("#picker-choices button[data-choice='blue']")
+    expect_text(page, "#now-reply", "Skip|skip")
+    expect_text(page, "#now", r"Ann.*turn up the first card")
     turn_up_first_card(page, "4", "purple")
     tap_card(page, "wild-mega-minions", "orange")
     expect_text(page, "#now", r"Ann.*Wild Mega Minions, enter what each other player discarded")

@@ -755,7 +755,9 @@ function renderActions(game) {
       if (/^\d+$/.test(card)) kinds.push("number");
       if (notes.some((n) => n.includes("presses"))) kinds.push("attack");
       if (card.startsWith("wild")) kinds.push("wild");
-      return el("button", { type: "button", class: kinds.join(" "), "data-card": card, title: notes.join("; "),
+      // What the card does, without the command-line options the notes name ("(--color)").
+      const said = notes.map((n) => n.replace(/\s*\((?:--|game )[^)]*\)/g, "")).join("; ");
+      return el("button", { type: "button", class: kinds.join(" "), "data-card": card, title: said,
         onclick: () => playCard(card) }, cardName(card));
     }));
   }
