@@ -296,10 +296,14 @@ def test_attack_the_end_of_a_mega_hit_chain_is_said(stack, browser_context):
     # A Mega Hit chain: Bob plays a Hit 2, Cy stacks one on it, Dee owes 4; Dee presses (0, then 3 cards).
     tap_card(page, "hit-2")
     expect_text(page, "#now", r"Cy.*owes 2 presses or stacks a Hit card")
+    # Only what answers a Mega Hit: the Hit cards (and Wild Attack-Attack), no number.
+    assert page.locator("#cards button:visible").evaluate_all("(l) => l.map((b) => b.dataset.card)") == [
+        "hit-1", "hit-2", "wild-attack"]
     tap_card(page, "hit-2", "blue")  # the same card, or an answer to a Hit: any colour
     expect_text(page, "#chain", r"Mega Hit: 4 hits on Dee \(started by Bob")
     page.click("#press")
     expect_text(page, "#last-burst", "Dee pressed: nothing came out")
+    assert page.locator("#cards button:visible").count() == 0  # pressing closed the chain: no stacking
     page.click("#press")
     # The chain is over: the page says why the turn goes where it goes.
     expect_text(page, "#now-said", r"Mega Hit over: play resumes after the first attacker, Bob: Cy plays")

@@ -527,8 +527,10 @@ function choicesNow(game) {
   const allowed = new Set(["uno"]);
   if (game.catchable) allowed.add("catch");
   if (device === "launcher") {
+    // Presses owed: nothing is played, but a Hit card answers an open Mega Hit (controller/game.py).
     if (game.awaiting === "first-attack" || game.awaiting === "first_attack") allowed.add("first-attack");
-    else allowed.add("play");
+    else if (!owed) allowed.add("play");
+    else if (game.chain) allowed.add("play-hit");
     allowed.add("press");
     return allowed;
   }
@@ -731,7 +733,8 @@ function renderPlayers(game) {
 function renderActions(game) {
   const rs = game ? rules[game.ruleset] : null;
   const allowed = choicesNow(game);
-  const playing = Boolean(game && allowed.has("play"));
+  const hitsOnly = Boolean(game && !allowed.has("play") && allowed.has("play-hit"));
+  const playing = Boolean(game && (allowed.has("play") || hitsOnly));
   // The sim's button: not while a decision is pending, and a blaster has none.
   $("#press").hidden = !state.sim || blasterFitted() || Boolean(game && !game.round_over && !game.match.match_over && !allowed.has("press"));
   renderMoment(game, allowed);
@@ -762,6 +765,7 @@ function renderActions(game) {
     }));
   }
   if (!playing) delete box.dataset.ruleset;
+  for (const cardButton of box.querySelectorAll("button")) cardButton.hidden = hitsOnly && !cardButton.classList.contains("attack");
   $("#first-attack-box").hidden = !allowed.has("first-attack");
   const catchButton = $("#catch");
   // Catch only a player the daemon marks as on their last card without Uno.
