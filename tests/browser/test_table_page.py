@@ -189,6 +189,8 @@ def test_the_page_says_reconnecting_while_launcherd_restarts(stack, browser_cont
 
 
 def test_wilds_ask_for_a_colour_and_attacks_for_a_player(stack, browser_context):
+    from playwright.sync_api import expect
+
     code = stack.code()
     assert stack.post("/api/game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]},
                       code)[0] == 200
@@ -204,8 +206,9 @@ def test_wilds_ask_for_a_colour_and_attacks_for_a_player(stack, browser_context)
     page.click("#picker-choices button[data-choice='Cy']")
     expect_text(page, "#turn-name", "^Cy$")
     expect_text(page, "td[data-owes='Cy']", "^2$")
-    # A picker closed without a choice plays nothing.
-    page.click("#cards button[data-card='wild']")
+    # Cy owes 2: only what answers the Mega Hit is offered. A picker closed without a choice plays nothing.
+    expect(page.locator("#cards button[data-card='wild']")).to_be_hidden()
+    page.click("#cards button[data-card='hit-2']")
     page.click("#picker button.cancel")
     expect_text(page, "#turn-name", "^Cy$")
     assert stack.post("/api/game/status")[1]["top_card"] == "wild-attack"

@@ -1143,9 +1143,14 @@ async function loadRules() {
 
 // ---- live updates -------------------------------------------------------------------------------
 
+let linkEvents = 0;  // link events seen: a state asked before the last one may be older than it
+
 async function refresh() {
+  const asked = linkEvents;
   try {
-    state = await api("GET", "/api/state");
+    const fresh = await api("GET", "/api/state");
+    if (asked !== linkEvents) { scheduleRefresh(); return; }  // the link changed meanwhile: ask again
+    state = fresh;
   } catch (error) {
     if (error.status === 503) setLink(false);
     else setLink(false, t("reconnectingWeb"));
@@ -1171,6 +1176,7 @@ function listen() {
   socket.addEventListener("message", (message) => {
     const { event, params } = JSON.parse(message.data);
     if (event === "link") {
+      linkEvents += 1;
       setLink(params.connected);
       if (params.connected) scheduleRefresh();
       return;
