@@ -106,3 +106,22 @@ def test_the_statistics_minutes_are_not_clipped(stack, browser_context):
         return [...chart.querySelectorAll('text')].map((t) => t.getBBox()).map((b) => b.x + b.width - width);
     }""")
     assert max(overflow) <= 0, overflow
+
+
+def test_a_halted_launcher_is_said_in_the_bar_and_reset_from_the_page(stack, browser_context):
+    from playwright.sync_api import expect
+
+    from firmware.cli import Client
+
+    code = stack.code()
+    page = browser_context.new_page()
+    page.goto(f"{stack.url}/?code={code}")
+    expect_text(page, "#link", "live")
+    expect(page.locator("#now-launcher")).to_be_hidden()
+    with Client(stack.socket, timeout=30) as client:
+        client.call("system/estop", {"reason": "a hand in the slot"})
+    expect_text(page, "#now-launcher", "halted: a hand in the slot; fix it, then tap Reset")
+    page.click("#now-launcher")
+    page.click("#reset")
+    expect(page.locator("#now-launcher")).to_be_hidden(timeout=TIMEOUT_MS)
+    expect_text(page, "#launcher-state", "ready")

@@ -627,6 +627,12 @@ async function turnUp() {
 }
 
 function renderNow(game) {
+  // The launcher needs a person first (jammed, empty, lid open, halted, a motion waiting for a
+  // press): said in the bar too, a tap away from its button.
+  const advice = state.launcher_advice;
+  const trouble = !["ready", "launching", "firing", "sleeping"].includes(advice.state) || Boolean(state.launcher.pending);
+  $("#now-launcher").hidden = !trouble;
+  if (trouble) $("#now-launcher").textContent = state.launcher.pending ? `⏸ ${state.launcher.pending_text}` : `${advice.symbol} ${advice.text}`;
   const who = $("#now-who");
   const what = $("#now-what");
   if (!game) {
