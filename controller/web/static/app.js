@@ -518,12 +518,20 @@ function minionsPlayer(game) {
 // from the ruleset and the state as launcherd checks them (controller/classic.py, blast.py).
 function choicesNow(game) {
   if (!game || game.match.match_over || game.round_over) return new Set();
-  if (Array.isArray(game.choices)) {
-    return new Set(game.choices.map((c) => String(typeof c === "string" ? c : (c.action || c.method || c.type || c.id || ""))
-      .replace(/^game\//, "").replace(/_/g, "-")));
-  }
   const device = deviceOf(game);
   const owed = game.queue.length > 0;
+  if (Array.isArray(game.choices)) {
+    const listed = new Set(game.choices.map((c) => String(typeof c === "string" ? c : (c.action || c.method || c.type || c.id || ""))
+      .replace(/^game\//, "").replace(/_/g, "-").split(":")[0]));
+    // Out of turn, whatever the moment: Uno, and catching the player launcherd marks.
+    listed.add("uno");
+    if (game.catchable) listed.add("catch");
+    if (device === "launcher" && owed && listed.has("play")) {  // presses owed: only a Hit answers a Mega Hit
+      listed.delete("play");
+      if (game.chain) listed.add("play-hit");
+    }
+    return listed;
+  }
   const allowed = new Set(["uno"]);
   if (game.catchable) allowed.add("catch");
   if (device === "launcher") {
