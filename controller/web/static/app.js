@@ -240,6 +240,7 @@ async function showLanguage(wanted) {
     }
   }
   for (const button of document.querySelectorAll(".langs button")) button.setAttribute("aria-pressed", String(button.dataset.lang === lang));
+  if ($("#link").classList.contains("up")) $("#link").textContent = t("live");  // said before the switch
   try { words = await api("GET", `/api/words?lang=${lang}`); } catch (error) { words = null; }
   if (state) render();
 }
