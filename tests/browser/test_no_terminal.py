@@ -85,6 +85,10 @@ def test_the_table_display_shows_the_code_and_a_qr_of_the_lan_address(stack_on_e
     assert stack.request("GET", "/favicon.ico")[0] == 200  # no 404 in the browser's log
     page = browser_context.new_page()
     page.set_viewport_size({"width": 1280, "height": 800})
+    # Without the code, the table display says how to give it, and shows no QR code.
+    page.goto(f"{stack.url}/?view=table")
+    expect_text(page, "#table-code", "Enter the join code once")
+    expect(page.locator("#qr-figure")).to_be_hidden()
     page.goto(f"{stack.url}/?view=table&code={code}")  # the browser on the Pi itself: 127.0.0.1
     expect_text(page, "#table-code", rf"Join code: {code}$")
     expect(page.locator("#qr-figure")).to_be_visible()

@@ -78,6 +78,7 @@ const TEXTS = {
     nowTurnUp: "turn up the first card, or play a card", nowBlast: (p) => `${p}: play a card, or insert one in the blaster`,
     nowInserts: (n) => n === null ? "inserts until the blast" : `inserts ${n}`, nowWait: "wait: the launcher is dealing",
     nowNoGame: "start a game: New game is just below", colourNamed: (c) => `colour named: ${c}`, said: (m) => `✔ ${m}`,
+    tableNeedsCode: "Enter the join code once (Phone view, then Join code): this display then shows it with its QR code.",
     done: "✔ done", pressed: "the button was pressed",
     chainOver: (first, itself, turn) => `⚡ Mega Hit over: play resumes ${itself ? "with the first attacker" : "after the first attacker"}, ${first}: ${turn} plays`, addCard: "+ card", clearHand: "clear", whichCard: (n) => `${n}: which card?`,
     rounds: ["round", "rounds"],
@@ -178,6 +179,7 @@ const TEXTS = {
     nowTurnUp: "retourner la première carte, ou jouer une carte", nowBlast: (p) => `${p} : jouer une carte, ou en insérer une dans le blaster`,
     nowInserts: (n) => n === null ? "insère jusqu'au tir" : `insère ${n} fois`, nowWait: "attendez : le lanceur distribue",
     nowNoGame: "lancez une partie : Nouvelle partie est juste en dessous", colourNamed: (c) => `couleur demandée : ${c}`, said: (m) => `✔ ${m}`,
+    tableNeedsCode: "Saisissez le code de la table une fois (Vue téléphone, puis Code de la table) : cet affichage le montre alors avec son QR code.",
     done: "✔ fait", pressed: "le bouton a été pressé",
     chainOver: (first, itself, turn) => `⚡ Méga appuyer fini : le jeu reprend ${itself ? "avec le premier attaquant" : "après le premier attaquant"}, ${first} : ${turn} joue`, addCard: "+ carte", clearHand: "effacer", whichCard: (n) => `${n} : quelle carte ?`,
     rounds: ["manche", "manches"],
@@ -918,9 +920,12 @@ function render() {
 
 // The table display: the join code, big, and the QR code of the page's address on the table's network.
 function renderTableCode() {
-  const on = document.body.classList.contains("table-view") && Boolean(code());
-  $("#table-code").hidden = !on;
-  if (!on) return;
+  const table = document.body.classList.contains("table-view");
+  const on = table && Boolean(code());
+  $("#table-code").hidden = !table;
+  $("#table-code").classList.toggle("small", !on);
+  if (!table) return;
+  if (!on) { $("#table-code").textContent = t("tableNeedsCode"); return; }
   $("#table-code").textContent = `${t("joinCode")}: ${code()}`;
   if ($("#qr-figure").hidden && !qrAsked) { qrAsked = true; showQr(); }
 }
@@ -1033,6 +1038,7 @@ function bind() {
     $("#view-toggle").setAttribute("aria-pressed", String(on));
     $("#view-toggle").dataset.i18n = on ? "phoneView" : "tableView";
     $("#view-toggle").textContent = t($("#view-toggle").dataset.i18n);
+    if (state) renderTableCode();
   });
   $("#code-form").addEventListener("submit", async (event) => {
     event.preventDefault();
