@@ -1204,6 +1204,7 @@ function listen() {
     }
     if (event === "game/code_changed") {
       showError(new Error(t("codeChanged")));
+      reply(t("codeChanged"), true);
       $("#code-status").textContent = "";
     }
     scheduleRefresh();
