@@ -121,8 +121,14 @@ def test_classic_a_round_and_the_wild_draw_four_both_ways(stack, browser_context
     assert page.locator("#cards button").count() == 0
     assert visible_ids(page, "draw", "pass", "press", "accept", "challenge") == {
         "draw": False, "pass": False, "press": False, "accept": True, "challenge": True}
+    # The tap was made far down, in the cards: the decision's buttons came into view, under the bar.
+    bar = page.locator("#now").bounding_box()
+    for decision in ("#accept", "#challenge"):
+        box = page.locator(decision).bounding_box()
+        assert bar["y"] + bar["height"] <= box["y"] and box["y"] + box["height"] <= PHONE["height"], (decision, box, bar)
     bar_in_view(page)
     shot(page, "31-classic-challenge-or-accept")
+    view_shot(page, "31-classic-challenge-or-accept-screen")
 
     # Bob challenges; Ann's hand shows it was illegal: Ann takes 4 back, and the page says so.
     page.click("#challenge")

@@ -336,10 +336,15 @@ function replyText(answer, label) {
 
 async function act(path, body, label) {
   try {
+    const before = $("#moment").dataset.key;
     const answer = await api("POST", path, body === undefined ? {} : body);
     clearError();
     reply(replyText(answer, label), false);
     await refresh();
+    // This tap brought a decision (accept or challenge, the Minions counts...): its buttons come
+    // into view under the bar, wherever the tap was made.
+    const moment = $("#moment");
+    if (moment.dataset.key !== before && moment.querySelector(".accent")) moment.scrollIntoView({ block: "nearest" });
     return answer || {};
   } catch (error) {
     showError(error);
