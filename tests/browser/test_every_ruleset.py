@@ -93,7 +93,7 @@ def end_round_by_tapping(page, hands: dict[str, list[str]], winner: str | None =
         for card in cards:
             page.click(f"#hands button[data-add-card='{player}']")
             page.click(f"#picker-choices button[data-choice='{card}']")
-    shot(page, f"3x-hands-{'-'.join(hands)}")
+    page.locator("#end-round").screenshot(path=str(ARTIFACTS / f"39-hands-{page.locator('#round-line').inner_text()[:7].strip().replace(' ', '-')}-{'-'.join(hands)}.png"))
     page.click("#end-round-form button[type=submit]")
 
 
