@@ -557,7 +557,10 @@ function choicesNow(game) {
     return allowed;
   }
   // dealer: a deal under way waits (a press restarts one an undo held); a decision pending is all there is
-  if (owed) { allowed.add("press"); return allowed; }
+  if (owed) {
+    if (state.launcher.state === "ready") allowed.add("press");  // not while it deals: it ignores a press then
+    return allowed;
+  }
   switch (game.awaiting) {
     case "challenge_or_accept": return new Set(["accept", "challenge"]);
     case "challenge_result": return new Set(["challenge-result"]);
