@@ -66,7 +66,7 @@ def test_a_match_set_aside_and_resumed_from_the_page(stack, browser_context):
     page.click("#picker-choices button[data-choice='yes']")
     expect_text(page, "#turn-name", "No game")
     expect(page.locator("#matches-panel")).to_be_visible()
-    expect_text(page, "#matches li[data-match='1']", "Match 1 · attack-mega-hit · Ann, Bob, Cy, Dee")
+    expect_text(page, "#matches li[data-match='1']", "^Match 1 · UNO Attack Mega Hit · Ann, Bob, Cy, Dee · 0 rounds")
     shot(page, "41-set-aside")
     page.click("#matches button[data-resume='1']")
     expect_text(page, "#turn-name", "^Bob$")

@@ -65,7 +65,7 @@ const TEXTS = {
     // The "what now" of each moment, and the controls it offers (issue #24).
     reloadSummary: "Reload the hopper", proposed: (n) => `The game proposes ${count(n, "card")}: the deck less the hands and the pile's top card.`,
     setAside: "Matches set aside", resume: "Resume", abandon: "Set this match aside", abandonSure: "Set this match aside? It stays resumable.",
-    yesAbandon: "Yes, set it aside", matchEntry: (m) => `Match ${m.id} · ${m.rules} · ${m.players.join(", ")} · ${count(m.rounds || 0, "round")}`,
+    yesAbandon: "Yes, set it aside", matchEntry: (m) => `Match ${m.id} · ${(TEXTS.en.rulesetName)[m.rules] || m.rules} · ${m.players.join(", ")} · ${count(m.rounds || 0, "rounds")}`,
     draw: "Draw a card", pass: "Keep it, pass", accept: (p) => `${p} accepts 4 cards`, challenge: (p, who) => `${p} challenges ${who}`,
     legal: (p) => `The Wild Draw Four was legal (${p} takes 6)`, illegal: (who) => `It was illegal (${who} takes 4)`,
     minionsHelp: "Wild Mega Minions Power: how many cards did each player discard?", minionsGo: "Deal the Minions' cards",
@@ -166,7 +166,7 @@ const TEXTS = {
     press: ["appui", "appuis"], card: ["carte", "cartes"], hit: ["appui", "appuis"],
     reloadSummary: "Recharger le réservoir", proposed: (n) => `Le jeu propose ${count(n, "card")} : le paquet moins les mains et la carte du dessus de la défausse.`,
     setAside: "Parties mises de côté", resume: "Reprendre", abandon: "Mettre cette partie de côté", abandonSure: "Mettre cette partie de côté ? Elle pourra reprendre.",
-    yesAbandon: "Oui, la mettre de côté", matchEntry: (m) => `Partie ${m.id} · ${m.rules} · ${m.players.join(", ")} · ${count(m.rounds || 0, "round")}`,
+    yesAbandon: "Oui, la mettre de côté", matchEntry: (m) => `Partie ${m.id} · ${(TEXTS.fr.rulesetName)[m.rules] || m.rules} · ${m.players.join(", ")} · ${count(m.rounds || 0, "rounds")}`,
     draw: "Piocher une carte", pass: "La garder, passer", accept: (p) => `${p} accepte 4 cartes`, challenge: (p, who) => `${p} conteste ${who}`,
     legal: (p) => `Le +4 était permis (${p} prend 6)`, illegal: (who) => `Il ne l'était pas (${who} prend 4)`,
     minionsHelp: "Super Minions : combien de cartes chaque joueur a-t-il défaussées ?", minionsGo: "Distribuer les cartes des Minions",
