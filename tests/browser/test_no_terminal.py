@@ -66,6 +66,10 @@ def test_a_match_set_aside_and_resumed_from_the_page(stack, browser_context):
     page.click("#picker-choices button[data-choice='yes']")
     expect_text(page, "#turn-name", "No game")
     expect(page.locator("#matches-panel")).to_be_visible()
+    expect(page.locator("#turn-color")).to_be_hidden()  # no game, no colour
+    # Without a game, the matches set aside come right under the turn panel, then New game.
+    assert page.evaluate("""[...document.querySelectorAll('main > section')].map((s) => s.id).slice(0, 3).join()""") == (
+        "turn,matches-panel,new-game")
     expect_text(page, "#matches li[data-match='1']", "^Match 1 · UNO Attack Mega Hit · Ann, Bob, Cy, Dee · 0 rounds")
     shot(page, "41-set-aside")
     page.click("#matches button[data-resume='1']")

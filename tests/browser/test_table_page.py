@@ -82,7 +82,8 @@ def test_a_game_from_a_phone(stack, browser_context):
     expect_text(page, "#code-status", "wrong code")
     # Without a game, New game is open right under the turn panel, as the top says.
     expect(page.locator("#new-game-box")).to_have_attribute("open", "")
-    assert page.evaluate("document.querySelector('#turn').nextElementSibling.id") == "new-game"
+    assert page.evaluate("""[...document.querySelectorAll('main > section:not([hidden])')]
+        .map((s) => s.id).slice(0, 2).join()""") == "turn,new-game"
     page.fill("#new-players", "Ann, Bob, Cy, Dee")
     page.select_option("#new-rules", "attack-mega-hit")
     page.click("#new-game-form button[type=submit]")

@@ -423,6 +423,7 @@ function renderTurn(game) {
   $("#catchable-line").hidden = true;
   if (!game) {
     $("#round-line").textContent = "";
+    $("#turn-color").hidden = true;
     $("#turn-name").textContent = t("noGame");
     $("#turn-what").textContent = state.game_error || t("startOne");
     $("#direction").textContent = "";
@@ -896,14 +897,17 @@ async function renderMatches(game) {
 
 function placeNewGame(game) {
   // Without a game, New game comes first under the turn panel, open: the top says it is below.
+  // The matches set aside come first: resuming one is as likely as starting anew.
   const section = $("#new-game");
   if (!game) {
-    if (section.previousElementSibling !== $("#turn")) {
-      $("#turn").after(section);
+    if ($("#turn").nextElementSibling !== $("#matches-panel")) {
+      $("#turn").after($("#matches-panel"));
+      $("#matches-panel").after(section);
       $("#new-game-box").open = true;
     }
-  } else if (section.nextElementSibling !== $("#messages-panel")) {
+  } else if ($("#turn").nextElementSibling === $("#matches-panel")) {
     $("#messages-panel").before(section);
+    section.before($("#matches-panel"));
     $("#new-game-box").open = false;
   }
 }
