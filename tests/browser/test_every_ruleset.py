@@ -81,7 +81,7 @@ def turn_up_first_card(page, card: str, color: str) -> None:
     expect_text(page, "#picker-title", "Which card was turned up")
     page.click(f"#picker-choices button[data-choice='{card}']")
     page.click(f"#picker-choices button[data-choice='{color}']")
-    expect_text(page, "#turn-color", color)
+    expect_text(page, "#turn-color", f"^colour: {color}$")
 
 
 def end_round_by_tapping(page, hands: dict[str, list[str]], winner: str | None = None) -> None:
@@ -117,7 +117,7 @@ def test_classic_a_round_and_the_wild_draw_four_both_ways(stack, browser_context
     tap_card(page, "wild-draw-four", "blue")
     expect_text(page, "#now", r"Bob.*accept 4 cards, or challenge Ann")
     expect_text(page, "#now-what", "^accept 4 cards, or challenge Ann$")
-    expect_text(page, "#turn-color", "blue")
+    expect_text(page, "#turn-color", "^colour named: blue$")  # the colour the Wild named
     assert page.locator("#cards button").count() == 0
     assert visible_ids(page, "draw", "pass", "press", "accept", "challenge") == {
         "draw": False, "pass": False, "press": False, "accept": True, "challenge": True}

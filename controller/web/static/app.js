@@ -77,7 +77,7 @@ const TEXTS = {
     nowMinions: (p) => `${p}: Wild Mega Minions, enter what each other player discarded`, nowDealt: (n) => `is dealt ${count(n, "card")} by the launcher`,
     nowTurnUp: "turn up the first card, or play a card", nowBlast: (p) => `${p}: play a card, or insert one in the blaster`,
     nowInserts: (n) => n === null ? "inserts until the blast" : `inserts ${n}`, nowWait: "wait: the launcher is dealing",
-    nowNoGame: "start a game: New game is just below", colourNamed: (c) => `colour named: ${c}`, said: (m) => `✔ ${m}`,
+    nowNoGame: "start a game: New game is just below", colourNamed: (c) => `colour named: ${c}`, colourPile: (c) => `colour: ${c}`, said: (m) => `✔ ${m}`,
     tableNeedsCode: "Enter the join code once (Phone view, then Join code): this display then shows it with its QR code.",
     done: "✔ done", pressed: "the button was pressed",
     chainOver: (first, itself, turn) => `⚡ Mega Hit over: play resumes ${itself ? "with the first attacker" : "after the first attacker"}, ${first}: ${turn} plays`, addCard: "+ card", clearHand: "clear", whichCard: (n) => `${n}: which card?`,
@@ -178,7 +178,7 @@ const TEXTS = {
     nowMinions: (p) => `${p} : Super Minions, saisir ce que chaque autre joueur a défaussé`, nowDealt: (n) => `reçoit ${count(n, "card")} du lanceur`,
     nowTurnUp: "retourner la première carte, ou jouer une carte", nowBlast: (p) => `${p} : jouer une carte, ou en insérer une dans le blaster`,
     nowInserts: (n) => n === null ? "insère jusqu'au tir" : `insère ${n} fois`, nowWait: "attendez : le lanceur distribue",
-    nowNoGame: "lancez une partie : Nouvelle partie est juste en dessous", colourNamed: (c) => `couleur demandée : ${c}`, said: (m) => `✔ ${m}`,
+    nowNoGame: "lancez une partie : Nouvelle partie est juste en dessous", colourNamed: (c) => `couleur demandée : ${c}`, colourPile: (c) => `couleur : ${c}`, said: (m) => `✔ ${m}`,
     tableNeedsCode: "Saisissez le code de la table une fois (Vue téléphone, puis Code de la table) : cet affichage le montre alors avec son QR code.",
     done: "✔ fait", pressed: "le bouton a été pressé",
     chainOver: (first, itself, turn) => `⚡ Méga appuyer fini : le jeu reprend ${itself ? "avec le premier attaquant" : "après le premier attaquant"}, ${first} : ${turn} joue`, addCard: "+ carte", clearHand: "effacer", whichCard: (n) => `${n} : quelle carte ?`,
@@ -465,7 +465,9 @@ function renderTurn(game) {
   const color = $("#turn-color");
   color.hidden = !game.color || match.match_over;
   if (game.color) {
-    color.replaceChildren(el("span", { class: `swatch ${game.color}`, "aria-hidden": "true" }), t("colourNamed", colorName(game.color)));
+    const named = String(game.top_card || "").startsWith("wild");  // a Wild named it; else the pile's
+    color.replaceChildren(el("span", { class: `swatch ${game.color}`, "aria-hidden": "true" }),
+      t(named ? "colourNamed" : "colourPile", colorName(game.color)));
   }
   if (game.chain) {
     const chain = game.chain;
