@@ -342,5 +342,9 @@ def test_the_wild_draw_four_moment_in_french(stack, browser_context):
     expect_text(page, "#challenge", "^Bob conteste Ann$")
     expect_text(page, "#turn-color", "couleur demandée : bleu")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    too_small = page.evaluate("""() => [...document.querySelectorAll('button, summary, input, select, a')]
+        .filter((e) => e.offsetParent !== null && !(e.type === 'checkbox'))
+        .filter((e) => e.getBoundingClientRect().height < 44).map((e) => e.id || e.textContent)""")
+    assert too_small == []
     shot(page, "37-classic-french")
     assert page.errors == []
