@@ -12,7 +12,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The table page beside the simulated launcher; WEB_LISTEN=0.0.0.0:8080 lets phones on the LAN in.
+# The table page beside the simulated launcher; WEB_LISTEN=0.0.0.0:8080 lets phones on the LAN in
+# (the demo then prints the page's address on the LAN, which its QR code carries).
 # The demo speaks (launcher-voice) where it can be heard: a sound card, espeak-ng and aplay;
 # MUTE=1 keeps it silent. Its language is the locale's (make demo LANG=fr_FR.UTF-8), or DEMO_LANG=fr.
 WEB_LISTEN ?= 127.0.0.1:8080
@@ -26,9 +27,10 @@ demo: $(STAMP)
 	voice=; voice_line=$$($(BIN)/python -m controller.voice.sound --lang $$lang $(if $(filter-out 0,$(MUTE)),--mute)) \
 		&& { $(BIN)/launcher-voice --socket "$$sock" --lang $$lang 2>.demo-state/launcher-voice.log & voice=$$!; }; \
 	trap 'kill $$web $$voice 2>/dev/null; echo "table page and voice stopped"' EXIT; \
-	echo "table page: http://$(WEB_LISTEN)/ (join code: $(BIN)/launcherctl game code; its log: .demo-state/launcher-web.log)"; \
+	page=$$($(BIN)/python -m controller.web.lan --listen $(WEB_LISTEN)); \
+	echo "table page: $$page (join code: $(BIN)/launcherctl game code; with it the page's Table display shows the code and a QR code of this address; its log: .demo-state/launcher-web.log)"; \
 	echo "$$voice_line"; \
-	LC_MESSAGES=$$locale LAUNCHER_WEB_URL=http://$(WEB_LISTEN)/ LAUNCHER_DEMO_VOICE="$$voice_line" \
+	LC_MESSAGES=$$locale LAUNCHER_WEB_URL=$$page LAUNCHER_DEMO_VOICE="$$voice_line" \
 		$(BIN)/launcherd --sim --demo --state-dir .demo-state
 
 # Two workers (pytest-xdist): most tests wait on a daemon, so two halve the time on two cores.

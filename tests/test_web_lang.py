@@ -59,9 +59,9 @@ def test_a_reason_object_gives_the_reason_in_the_readers_language():
               "reason_object": stalled}
     assert localized_params(params, "fr")["reason"] == render(stalled, "fr")
     advice = launcher_advice(params, "fr")
-    assert advice["text"] == f"arrêté : {render(stalled, 'fr')} ; corrigez, puis lancez launcherctl reset"
+    assert advice["text"] == f"arrêté : {render(stalled, 'fr')} ; corrigez, puis touchez Réinitialiser"
     assert launcher_advice(params)["text"] == (
-        "halted: the daemon was stalled for 2.5 s; motor stopped; fix it, then run launcherctl reset")
+        "halted: the daemon was stalled for 2.5 s; motor stopped; fix it, then tap Reset")
 
 
 def test_the_names_of_cards_and_colours_in_french():

@@ -37,6 +37,7 @@ from firmware.paths import client_socket
 from ..messages import CATALOGUE, LANGUAGES, MessageError, default_language, render
 from .connections import ACCEPT_BACKLOG, HEADER_TIMEOUT_S, KEEPALIVE_S, Gate
 from .guard import HEAVY_READ_COST, CodeGuard, HostRule, ReadLimit, Summary
+from .lan import listens_everywhere, page_url
 from .link import DaemonDown, Link
 
 log = logging.getLogger("launcher-web")
@@ -76,9 +77,17 @@ LAUNCHER_ADVICE = {
     "sleeping": ("☾", {"en": "asleep: one press wakes it (that press launches nothing)",
                        "fr": "en veille : un appui le réveille (cet appui ne lance rien)"}),
     "lid_open": ("⚠", {"en": "lid open: close the hopper lid", "fr": "couvercle ouvert : fermez le couvercle"}),
-    "halted": ("⛔", {"en": "halted: {reason}; fix it, then run launcherctl reset",
-                     "fr": "arrêté : {reason} ; corrigez, puis lancez launcherctl reset"}),
+    "halted": ("⛔", {"en": "halted: {reason}; fix it, then tap Reset",
+                     "fr": "arrêté : {reason} ; corrigez, puis touchez Réinitialiser"}),
     "starting": ("…", {"en": "starting", "fr": "démarrage"}),
+}
+# The card blaster's states that read otherwise than the launcher's (UNO Blast).
+BLASTER_ADVICE = {
+    "ready": ("✔", {"en": "ready: the player whose move it is puts a card in an empty slot",
+                    "fr": "prêt : le joueur qui a la main met une carte dans une fente vide"}),
+    "firing": ("➜", {"en": "blasting: cards are flying out", "fr": "tir : les cartes sortent"}),
+    "jammed": ("⚠", {"en": "jammed: take the stuck card out of its slot",
+                     "fr": "coincé : retirez la carte coincée de sa fente"}),
 }
 # launcher-web's own texts; launcherd's come rendered in the request's language.
 TEXTS = {
@@ -157,6 +166,8 @@ def localized_params(params: dict[str, Any], lang: str) -> dict[str, Any]:
 def launcher_advice(status: dict[str, Any], lang: str = "en") -> dict[str, str]:
     state = status.get("state") or "starting"
     symbol, texts = LAUNCHER_ADVICE.get(state, ("?", {"en": state, "fr": state}))
+    if status.get("device") == "blaster":
+        symbol, texts = BLASTER_ADVICE.get(state, (symbol, texts))
     reason = shown(status.get("reason_object"), lang, status.get("reason")) or ""
     return {"state": state, "symbol": symbol, "text": texts[lang].format(reason=reason)}
 
@@ -191,9 +202,12 @@ class WebApp:
     whose browser asks for none of the page's (None: the locale's)."""
 
     def __init__(self, socket_path: str | Path, public_url: str | None = None, lang: str | None = None,
-                 allowed_hosts: list[str] | tuple[str, ...] = ()):
+                 allowed_hosts: list[str] | tuple[str, ...] = (), listen: tuple[str, int] | None = None):
         self.link = Link(socket_path, self._on_event)
         self.public_url = public_url
+        # Where it listens: on every address, the QR code carries the LAN address (lan.py), which a
+        # phone can open, and never the 127.0.0.1 a browser on the Pi itself used.
+        self.listen = listen
         self.guard = CodeGuard()
         self.reads = ReadLimit()
         self.hosts = HostRule([*allowed_hosts, *([public_url] if public_url else [])])
@@ -211,6 +225,7 @@ class WebApp:
     def build(self) -> web.Application:
         app = web.Application(middlewares=[self._guarded])
         app.router.add_get("/", self.index)
+        app.router.add_get("/favicon.ico", self.favicon)
         app.router.add_static("/static/", STATIC)
         app.router.add_get("/api/state", self.state)
         app.router.add_get("/api/words", self.words)
@@ -223,6 +238,7 @@ class WebApp:
         app.router.add_post("/api/reload", self.reload)
         app.router.add_post("/api/resume", self.resume)
         app.router.add_post("/api/reset", self.reset)
+        app.router.add_post("/api/turn-up", self.turn_up)
         app.router.add_post("/api/{method:game/.+}", self.game_method)
         app.on_startup.append(self._startup)
         app.on_shutdown.append(self._shutdown)
@@ -406,6 +422,10 @@ class WebApp:
     async def index(self, request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / "index.html")
 
+    async def favicon(self, request: web.Request) -> web.Response:
+        return web.Response(body=FAVICON, content_type="image/svg+xml",
+                            headers={"Cache-Control": "max-age=86400"})
+
     async def state(self, request: web.Request) -> web.Response:
         lang = self.language(request)
         launcher = await self._call("status/get", lang=lang)
@@ -496,6 +516,23 @@ class WebApp:
         await self._require_code(request)
         return web.json_response(await self._call("system/reset", lang=self.language(request)))
 
+    async def turn_up(self, request: web.Request) -> web.Response:
+        """"Turn up the first card": the launcher deals one card, face up; the table then says which
+        it is (game/turn-up). One card, never more: this is no way to dispense at will."""
+        await self._require_code(request)
+        return web.json_response(await self._call("launcher/dispense", {"count": 1}, self.language(request)))
+
+    def page_base(self, request: web.Request) -> str:
+        """The page's address for a phone: --url, else the LAN address when listening on every
+        address, else the address this browser used."""
+        if self.public_url:
+            return self.public_url
+        if self.listen is not None and listens_everywhere(self.listen[0]):
+            url = page_url(*self.listen)
+            if url:
+                return url
+        return f"{request.scheme}://{request.host}/"
+
     async def code_check(self, request: web.Request) -> web.Response:
         await self._require_code(request)
         return web.json_response({"valid": True})
@@ -503,7 +540,7 @@ class WebApp:
     async def qr(self, request: web.Request) -> web.Response:
         """The page's address with the code, as an SVG QR code; only for whoever has the code."""
         await self._require_code(request)
-        base = self.public_url or f"{request.scheme}://{request.host}/"
+        base = self.page_base(request)
         # A phone that joined may ask without the code in its header: its session's code is the table's.
         code = request.headers.get(CODE_HEADER) or self.guard.session_code(request.cookies.get(SESSION_COOKIE))
         url = f"{base}{'&' if '?' in base else '?'}code={code}"
@@ -513,6 +550,11 @@ class WebApp:
         return web.Response(body=out.getvalue(), content_type="image/svg+xml",
                             headers={"Cache-Control": "no-store", "X-Page-Url": url})
 
+
+# A card with a launch arrow, for the browser's tab (no 404 in its log).
+FAVICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
+           b'<rect x="6" y="3" width="20" height="26" rx="4" fill="#e53935" stroke="#fff" stroke-width="2"/>'
+           b'<path d="M16 8v14M10 14l6-6 6 6" stroke="#ffd54a" stroke-width="3" fill="none"/></svg>')
 
 _ERRORS = {400: web.HTTPBadRequest, 403: web.HTTPForbidden, 404: web.HTTPNotFound, 408: web.HTTPRequestTimeout,
            409: web.HTTPConflict, 421: web.HTTPMisdirectedRequest, 429: web.HTTPTooManyRequests,
@@ -588,7 +630,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"launcher-web: {exc}", file=sys.stderr)
         return 2
     path = client_socket(args.socket)
-    page = WebApp(path, args.url, lang=args.lang, allowed_hosts=args.allow_host)
+    page = WebApp(path, args.url, lang=args.lang, allowed_hosts=args.allow_host, listen=(host, port))
     try:
         asyncio.run(serve(page, host, port, path))
     except OSError as exc:
@@ -612,6 +654,8 @@ async def serve(page: WebApp, host: str, port: int, path: Path) -> None:
         shown = f"[{host}]" if ":" in host else host
         log.info("serving the table page on http://%s:%d/ (launcherd at %s; at most %d connections)",
                  shown, port, path, page.gate.limit)
+        if listens_everywhere(host):
+            log.info("phones open it at %s", page_url(host, port) or "(no network address found)")
         await stop.wait()
         server.close()
     finally:

@@ -60,7 +60,8 @@ class Stack:
     """One simulated launcher and its table page."""
 
     def __init__(self, sim: bool = True, web_args: list[str] | None = None,
-                 web_descriptors: int | None = None) -> None:
+                 web_descriptors: int | None = None, listen_host: str = "127.0.0.1") -> None:
+        self.listen_host = listen_host  # 0.0.0.0: on every address, as on the Pi (the QR has the LAN address)
         self.sim = sim  # False: launcherd on mock pins as if on a Pi, with no simulated mechanism
         self.web_args = web_args or []  # more options of launcher-web (--lang fr)
         self.web_descriptors = web_descriptors  # launcher-web's RLIMIT_NOFILE (None: as inherited)
@@ -107,7 +108,7 @@ class Stack:
 
         self.web = subprocess.Popen(
             [sys.executable, "-m", "controller.web.server", "--socket", str(self.socket),
-             "--listen", f"127.0.0.1:{self.port}", *self.web_args],
+             "--listen", f"{self.listen_host}:{self.port}", *self.web_args],
             stdout=subprocess.DEVNULL, stderr=open(self.dir / "launcher-web.log", "ab"),
             env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=limit_descriptors)
         wait_until(lambda: self.get("/api/state")[0] == 200, 15, "launcher-web never reached launcherd")

@@ -80,7 +80,10 @@ def test_a_game_from_a_phone(stack, browser_context):
     # A wrong code: the action is refused and the page says so.
     use_code(page, wrong)
     expect_text(page, "#code-status", "wrong code")
-    page.click("#new-game-box summary")
+    # Without a game, New game is open right under the turn panel, as the top says.
+    expect(page.locator("#new-game-box")).to_have_attribute("open", "")
+    assert page.evaluate("""[...document.querySelectorAll('main > section:not([hidden])')]
+        .map((s) => s.id).slice(0, 2).join()""") == "turn,new-game"
     page.fill("#new-players", "Ann, Bob, Cy, Dee")
     page.select_option("#new-rules", "attack-mega-hit")
     page.click("#new-game-form button[type=submit]")
@@ -165,9 +168,10 @@ def test_the_table_display_and_the_qr_code(stack, browser_context):
     expect_text(page, "#chain", r"Mega Hit: 3 hits on Cy")
     expect(page.locator("#act")).to_be_hidden()
     assert "code=" not in page.url, "the code stays out of the address bar"
-    shot(page, "10-table-display")
-    page.click("#qr-show")
+    # The table display shows the join code and its QR code by itself (nobody taps a table display).
     expect(page.locator("#qr-figure")).to_be_visible()
+    expect_text(page, "#table-code", rf"{code}$")
+    shot(page, "10-table-display")
     expect_text(page, "#qr-url", rf"\?code={code}$")
     shot(page, "11-qr")
 
@@ -186,6 +190,8 @@ def test_the_page_says_reconnecting_while_launcherd_restarts(stack, browser_cont
 
 
 def test_wilds_ask_for_a_colour_and_attacks_for_a_player(stack, browser_context):
+    from playwright.sync_api import expect
+
     code = stack.code()
     assert stack.post("/api/game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]},
                       code)[0] == 200
@@ -201,8 +207,9 @@ def test_wilds_ask_for_a_colour_and_attacks_for_a_player(stack, browser_context)
     page.click("#picker-choices button[data-choice='Cy']")
     expect_text(page, "#turn-name", "^Cy$")
     expect_text(page, "td[data-owes='Cy']", "^2$")
-    # A picker closed without a choice plays nothing.
-    page.click("#cards button[data-card='wild']")
+    # Cy owes 2: only what answers the Mega Hit is offered. A picker closed without a choice plays nothing.
+    expect(page.locator("#cards button[data-card='wild']")).to_be_hidden()
+    page.click("#cards button[data-card='hit-2']")
     page.click("#picker button.cancel")
     expect_text(page, "#turn-name", "^Cy$")
     assert stack.post("/api/game/status")[1]["top_card"] == "wild-attack"

@@ -21,7 +21,7 @@ const TEXTS = {
     joinCode: "Join code", codeDigits: "8 digits", useCode: "Use code",
     firstAttack: "Name the colour and the player to attack", lastCard: "it is the player's last card",
     pressSim: "Press the button (simulation)", uno: "Uno!", hintPenalty: "Advice penalty…", undo: "Undo last action",
-    endRound: "End of round: enter the hands", winner: "Winner", handsHelp: "Each hand as points (37) or its cards (7, hit-2, wild).",
+    endRound: "End of round: enter the hands", winner: "Winner", handsHelp: "Tap + card for each card left in a hand, or type its points (37) or its cards (7, hit-2, wild).",
     scoreRound: "Score the round", scores: "Scores", csv: "Download the scores (CSV)", stats: "Match statistics",
     newGame: "New game", newPlayers: "Players, in seat order (clockwise), separated by commas", rules: "Rules",
     scoring: "Scoring", target: "Target", force: "set the running match aside (it stays resumable)", start: "Start the game",
@@ -62,6 +62,51 @@ const TEXTS = {
     codeAccepted: "✔ code accepted", wrongCode: "✖ wrong code", refused: (m) => `✖ Refused: ${m}`,
     codeChanged: "The table's join code changed: enter the new one", box2023: " (the 2023 box)",
     press: ["press", "presses"], card: ["card", "cards"], hit: ["hit", "hits"],
+    // The "what now" of each moment, and the controls it offers (issue #24).
+    reloadSummary: "Reload the hopper", proposed: (n) => `The game proposes ${count(n, "card")}: the deck less the hands and the pile's top card.`,
+    setAside: "Matches set aside", resume: "Resume", abandon: "Set this match aside", abandonSure: "Set this match aside? It stays resumable.",
+    yesAbandon: "Yes, set it aside", matchEntry: (m) => `Match ${m.id} · ${(TEXTS.en.rulesetName)[m.rules] || m.rules} · ${m.players.join(", ")} · ${count(m.rounds || 0, "rounds")}`,
+    draw: "Draw a card", pass: "Keep it, pass", accept: (p) => `${p} accepts 4 cards`, challenge: (p, who) => `${p} challenges ${who}`,
+    legal: (p) => `The Wild Draw Four was legal (${p} takes 6)`, illegal: (who) => `It was illegal (${who} takes 4)`,
+    minionsHelp: "Wild Mega Minions Power: how many cards did each player discard?", minionsGo: "Deal the Minions' cards",
+    turnUp: "Turn up the first card (the launcher deals it)", turnUpByHand: "Say which card was turned up first", whichFirst: "Which card was turned up?", told: "Say which card it is",
+    insertSafe: (p) => `${p} inserted: safe`, insertBlast: (p) => `${p} inserted: it blasted`, howMany: "How many cards came out?",
+    slot: (n, full) => `slot ${n}: ${full ? "card in" : "empty"}`, blasterLast: (last) => last.outcome === "blast" ? `the blaster: a card in slot ${last.slot}, it blasted ${count(last.cards || 0, "card")}` : `the blaster: a card in slot ${last.slot}, safe`,
+    nowDealer: (p) => `${p}: play a card, or draw one`, nowDrawn: (p) => `${p}: play the card drawn, or pass`,
+    nowChallenge: (p, who) => `${p}: accept 4 cards, or challenge ${who}`, nowResult: (p, who) => `${who} shows the hand to ${p}: was the Wild Draw Four legal?`,
+    nowMinions: (p) => `${p}: Wild Mega Minions, enter what each other player discarded`, nowDealt: (n) => `is dealt ${count(n, "card")} by the launcher`,
+    nowTurnUp: "turn up the first card, or play a card", nowBlast: (p) => `${p}: play a card, or insert one in the blaster`,
+    nowInserts: (n) => n === null ? "inserts until the blast" : `inserts ${n}`, nowWait: "wait: the launcher is dealing",
+    nowNoGame: "start a game: New game is just below", colourNamed: (c) => `colour named: ${c}`, colourPile: (c) => `colour: ${c}`, said: (m) => `✔ ${m}`,
+    tableNeedsCode: "Enter the join code once (Phone view, then Join code): this display then shows it with its QR code.",
+    done: "✔ done", pressed: "the button was pressed",
+    chainOver: (first, itself, turn) => `⚡ Mega Hit over: play resumes ${itself ? "with the first attacker" : "after the first attacker"}, ${first}: ${turn} plays`, addCard: "+ card", clearHand: "clear", whichCard: (n) => `${n}: which card?`,
+    rounds: ["round", "rounds"],
+    scoringName: { standard: "Standard", lowest: "Fewest points win", elimination: "Elimination" },
+    scoringDoc: { standard: "The round's winner scores the points left in the other players' hands; the first to reach the target wins.",
+      lowest: "Each player scores the points left in their own hand; once anyone reaches the target, the fewest points win.",
+      elimination: "Whoever reaches the target leaves the table, until two remain; their next round decides the match." },
+    optionsHelp: "Options", rulesetDoc: {
+      "attack-mega-hit": "UNO Attack Mega Hit (2023): Hit cards make the next player press the launcher's button.",
+      "attack-2005": "UNO Attack (2005): the first box, with Hit and Hit-Fire cards.",
+      "attack-2010": "UNO Attack (2010): the second box, with Wild Attack-Attack.",
+      classic: "Classic UNO: the launcher deals every card, one at a time.",
+      "despicable-me-4": "UNO Despicable Me 4: classic UNO with Minions colours and Wild Mega Minions Power.",
+      blast: "UNO Blast: cards go into the blaster, which fires now and then.",
+    },
+    rulesetName: { "attack-mega-hit": "UNO Attack Mega Hit", "attack-2005": "UNO Attack (2005)", "attack-2010": "UNO Attack (2010)",
+      classic: "Classic UNO", "despicable-me-4": "UNO Despicable Me 4", blast: "UNO Blast" },
+    options: {
+      early_stop: ["Stop pressing once cards come out", { true: "yes", false: "no: press every time owed" },
+        "yes: a player told to press several times stops at the first press that gives cards; no: every press owed is pressed."],
+      resume: ["After a Mega Hit chain, play goes on with", { after_first_attacker: "the one after the first attacker", first_attacker: "the first attacker" },
+        "Who plays next once a Mega Hit chain is over."],
+      deal_pause_s: ["Seconds between two players' piles", null, "When dealing, the launcher waits this long before the next player's cards."],
+      deal_pause: ["Between two players' piles, wait for", { timer: "the seconds above", press: "a press of the button" },
+        "How the launcher knows the next player is ready for their cards."],
+      last_card_draws: ["A last card Draw Two / Wild Draw Four still deals", { true: "yes, and they count", false: "no, the round ends" },
+        "Whether a round won on a Draw card still makes the next player take the cards."],
+    },
   },
   fr: {
     title: "Lanceur de cartes : la table", heading: "Lanceur de cartes", language: "Langue", connecting: "⟳ connexion…",
@@ -72,7 +117,7 @@ const TEXTS = {
     firstAttack: "Nommer la couleur et le joueur à attaquer", lastCard: "c'est la dernière carte du joueur",
     pressSim: "Appuyer sur le bouton (simulation)", uno: "Uno !", hintPenalty: "Pénalité de conseil…",
     undo: "Annuler la dernière action", endRound: "Fin de manche : saisir les mains", winner: "Gagnant",
-    handsHelp: "Chaque main en points (37) ou en cartes (7, Appuyer 2 fois, Carte blanche).",
+    handsHelp: "Touchez + carte pour chaque carte restée dans une main, ou tapez ses points (37) ou ses cartes (7, Appuyer 2 fois, Carte blanche).",
     scoreRound: "Compter la manche", scores: "Scores", csv: "Télécharger les scores (CSV)", stats: "Statistiques de la partie",
     newGame: "Nouvelle partie", newPlayers: "Joueurs, dans l'ordre des places (sens horaire), séparés par des virgules",
     rules: "Règles", scoring: "Décompte", target: "Objectif", force: "mettre de côté la partie en cours (elle pourra reprendre)",
@@ -119,6 +164,50 @@ const TEXTS = {
     codeAccepted: "✔ code accepté", wrongCode: "✖ mauvais code", refused: (m) => `✖ Refusé : ${m}`,
     codeChanged: "Le code de la table a changé : saisissez le nouveau", box2023: " (la boîte 2023)",
     press: ["appui", "appuis"], card: ["carte", "cartes"], hit: ["appui", "appuis"],
+    reloadSummary: "Recharger le réservoir", proposed: (n) => `Le jeu propose ${count(n, "card")} : le paquet moins les mains et la carte du dessus de la défausse.`,
+    setAside: "Parties mises de côté", resume: "Reprendre", abandon: "Mettre cette partie de côté", abandonSure: "Mettre cette partie de côté ? Elle pourra reprendre.",
+    yesAbandon: "Oui, la mettre de côté", matchEntry: (m) => `Partie ${m.id} · ${(TEXTS.fr.rulesetName)[m.rules] || m.rules} · ${m.players.join(", ")} · ${count(m.rounds || 0, "rounds")}`,
+    draw: "Piocher une carte", pass: "La garder, passer", accept: (p) => `${p} accepte 4 cartes`, challenge: (p, who) => `${p} conteste ${who}`,
+    legal: (p) => `Le +4 était permis (${p} prend 6)`, illegal: (who) => `Il ne l'était pas (${who} prend 4)`,
+    minionsHelp: "Super Minions : combien de cartes chaque joueur a-t-il défaussées ?", minionsGo: "Distribuer les cartes des Minions",
+    turnUp: "Retourner la première carte (le lanceur la donne)", turnUpByHand: "Dire quelle carte a été retournée en premier", whichFirst: "Quelle carte a été retournée ?", told: "Dire quelle carte c'est",
+    insertSafe: (p) => `${p} a inséré : rien`, insertBlast: (p) => `${p} a inséré : ça a tiré`, howMany: "Combien de cartes sont sorties ?",
+    slot: (n, full) => `fente ${n} : ${full ? "carte dedans" : "vide"}`, blasterLast: (last) => last.outcome === "blast" ? `le blaster : une carte dans la fente ${last.slot}, il a tiré ${count(last.cards || 0, "card")}` : `le blaster : une carte dans la fente ${last.slot}, rien`,
+    nowDealer: (p) => `${p} : jouer une carte, ou en piocher une`, nowDrawn: (p) => `${p} : jouer la carte piochée, ou passer`,
+    nowChallenge: (p, who) => `${p} : accepter 4 cartes, ou contester ${who}`, nowResult: (p, who) => `${who} montre sa main à ${p} : le +4 était-il permis ?`,
+    nowMinions: (p) => `${p} : Super Minions, saisir ce que chaque autre joueur a défaussé`, nowDealt: (n) => `reçoit ${count(n, "card")} du lanceur`,
+    nowTurnUp: "retourner la première carte, ou jouer une carte", nowBlast: (p) => `${p} : jouer une carte, ou en insérer une dans le blaster`,
+    nowInserts: (n) => n === null ? "insère jusqu'au tir" : `insère ${n} fois`, nowWait: "attendez : le lanceur distribue",
+    nowNoGame: "lancez une partie : Nouvelle partie est juste en dessous", colourNamed: (c) => `couleur demandée : ${c}`, colourPile: (c) => `couleur : ${c}`, said: (m) => `✔ ${m}`,
+    tableNeedsCode: "Saisissez le code de la table une fois (Vue téléphone, puis Code de la table) : cet affichage le montre alors avec son QR code.",
+    done: "✔ fait", pressed: "le bouton a été pressé",
+    chainOver: (first, itself, turn) => `⚡ Méga appuyer fini : le jeu reprend ${itself ? "avec le premier attaquant" : "après le premier attaquant"}, ${first} : ${turn} joue`, addCard: "+ carte", clearHand: "effacer", whichCard: (n) => `${n} : quelle carte ?`,
+    rounds: ["manche", "manches"],
+    scoringName: { standard: "Standard", lowest: "Le moins de points gagne", elimination: "Élimination" },
+    scoringDoc: { standard: "Le gagnant de la manche marque les points restés dans les mains des autres ; le premier à l'objectif gagne.",
+      lowest: "Chacun marque les points restés dans sa propre main ; dès que quelqu'un atteint l'objectif, le moins de points gagne.",
+      elimination: "Qui atteint l'objectif quitte la table, jusqu'à ce qu'il en reste deux ; leur manche suivante décide de la partie." },
+    optionsHelp: "Options", rulesetDoc: {
+      "attack-mega-hit": "UNO Attack Méga appuyer (2023) : les cartes Appuyer font appuyer le joueur suivant sur le bouton du lanceur.",
+      "attack-2005": "UNO Attack (2005) : la première boîte, avec les cartes Appuyer et Appuyer jusqu'au tir.",
+      "attack-2010": "UNO Attack (2010) : la deuxième boîte, avec la Double attaque.",
+      classic: "UNO classique : le lanceur distribue chaque carte, une à une.",
+      "despicable-me-4": "UNO Moi, moche et méchant 4 : UNO classique aux couleurs des Minions, avec la carte Super Minions.",
+      blast: "UNO Blast : les cartes vont dans le blaster, qui tire de temps en temps.",
+    },
+    rulesetName: { "attack-mega-hit": "UNO Attack Méga appuyer", "attack-2005": "UNO Attack (2005)", "attack-2010": "UNO Attack (2010)",
+      classic: "UNO classique", "despicable-me-4": "UNO Moi, moche et méchant 4", blast: "UNO Blast" },
+    options: {
+      early_stop: ["Arrêter d'appuyer dès que des cartes sortent", { true: "oui", false: "non : appuyer autant que dû" },
+        "oui : un joueur qui doit appuyer plusieurs fois s'arrête au premier appui qui donne des cartes ; non : il appuie autant que dû."],
+      resume: ["Après un Méga appuyer, le jeu reprend avec", { after_first_attacker: "celui après le premier attaquant", first_attacker: "le premier attaquant" },
+        "Qui joue une fois la chaîne de Méga appuyer finie."],
+      deal_pause_s: ["Secondes entre les piles de deux joueurs", null, "En distribuant, le lanceur attend autant avant les cartes du joueur suivant."],
+      deal_pause: ["Entre les piles de deux joueurs, attendre", { timer: "les secondes ci-dessus", press: "un appui sur le bouton" },
+        "Comment le lanceur sait que le joueur suivant est prêt pour ses cartes."],
+      last_card_draws: ["Un +2 / +4 en dernière carte fait encore prendre les cartes", { true: "oui, et elles comptent", false: "non, la manche finit" },
+        "Si une manche gagnée sur un +2 ou un +4 fait quand même prendre les cartes au joueur suivant."],
+    },
   },
 };
 
@@ -153,6 +242,7 @@ async function showLanguage(wanted) {
     }
   }
   for (const button of document.querySelectorAll(".langs button")) button.setAttribute("aria-pressed", String(button.dataset.lang === lang));
+  if ($("#link").classList.contains("up")) $("#link").textContent = t("live");  // said before the switch
   try { words = await api("GET", `/api/words?lang=${lang}`); } catch (error) { words = null; }
   if (state) render();
 }
@@ -229,14 +319,36 @@ function showError(error) {
 
 function clearError() { $("#banner").hidden = true; }
 
-async function act(path, body) {
+// Each tap is answered next to the "what now" bar, which stays in view: the daemon's own words
+// when it says any (texts in the page's language), else the page's label for what was done.
+function reply(text, bad) {
+  const line = $("#now-reply");
+  line.textContent = text;
+  line.className = `now-reply ${bad ? "bad" : "ok"}`;  // cut to two lines again
+  line.hidden = !text;
+}
+
+function replyText(answer, label) {
+  const said = answer && Array.isArray(answer.messages) ? answer.messages.filter(Boolean) : [];
+  if (said.length) return t("said", said.join(" · "));
+  return label ? t("said", label) : t("done");
+}
+
+async function act(path, body, label) {
   try {
-    const reply = await api("POST", path, body === undefined ? {} : body);
+    const before = $("#moment").dataset.key;
+    const answer = await api("POST", path, body === undefined ? {} : body);
     clearError();
+    reply(replyText(answer, label), false);
     await refresh();
-    return reply;
+    // This tap brought a decision (accept or challenge, the Minions counts...): its buttons come
+    // into view under the bar, wherever the tap was made.
+    const moment = $("#moment");
+    if (moment.dataset.key !== before && moment.querySelector(".accent")) moment.scrollIntoView({ block: "nearest" });
+    return answer || {};
   } catch (error) {
     showError(error);
+    reply($("#banner-text").textContent, true);
     return null;
   }
 }
@@ -261,7 +373,8 @@ function pick(title, choices) {
 }
 
 const colorName = (c) => (lang !== "en" && words && words.colors[c]) || c;
-const pickColor = (title) => pick(title, COLORS.map((c) => ({ value: c, label: colorName(c), swatch: c })));
+const gameColors = () => (state && state.game && state.game.colors) || COLORS;
+const pickColor = (title) => pick(title, gameColors().map((c) => ({ value: c, label: colorName(c), swatch: c })));
 
 function pickPlayer(title, except) {
   const names = (state.game ? state.game.players.map((p) => p.name) : []).filter((n) => n !== except);
@@ -310,17 +423,23 @@ function renderTurn(game) {
   $("#catchable-line").hidden = true;
   if (!game) {
     $("#round-line").textContent = "";
+    $("#turn-color").hidden = true;
     $("#turn-name").textContent = t("noGame");
     $("#turn-what").textContent = state.game_error || t("startOne");
     $("#direction").textContent = "";
     return;
   }
-  $("#round-line").textContent = t("roundLine", game.round, game.ruleset, game.dealer);
+  $("#round-line").textContent = t("roundLine", game.round, (t("rulesetName") || {})[game.ruleset] || game.ruleset, game.dealer);
   $("#direction").textContent = t(game.direction === "clockwise" ? "clockwise" : "counterclockwise");
   if (match.match_over) {
     const winner = Array.isArray(match.winner) ? match.winner.join(t("and")) : match.winner;
     $("#turn-name").textContent = `🏆 ${winner}`;
     $("#turn-what").textContent = t("winsMatch");
+  } else if (game.owed && deviceOf(game) !== "launcher") {
+    // Classic, Despicable Me 4: the launcher deals what is owed; Blast: insertions owed.
+    $("#turn-name").textContent = game.owed.player;
+    $("#turn-what").textContent = deviceOf(game) === "blaster" ? t("nowInserts", game.owed.inserts ?? game.owed.presses)
+      : t("nowDealt", game.owed.cards ?? game.owed.presses);
   } else if (game.owed) {
     const owed = game.owed;
     $("#turn-name").textContent = owed.player;
@@ -334,9 +453,21 @@ function renderTurn(game) {
   } else if (game.awaiting === "first_attack") {
     $("#turn-name").textContent = game.turn;
     $("#turn-what").textContent = t("namesAttack");
+  } else if (deviceOf(game) !== "launcher") {
+    // Wild Mega Minions: the table enters the counts for whoever played it.
+    $("#turn-name").textContent = game.awaiting === "minions" ? minionsPlayer(game) : game.turn;
+    $("#turn-what").textContent = momentText(game);
   } else {
     $("#turn-name").textContent = game.turn;
     $("#turn-what").textContent = t("playsOrPresses");
+  }
+  // The colour a Wild named (or the pile's): a swatch and its name, never colour alone.
+  const color = $("#turn-color");
+  color.hidden = !game.color || match.match_over;
+  if (game.color) {
+    const named = String(game.top_card || "").startsWith("wild");  // a Wild named it; else the pile's
+    color.replaceChildren(el("span", { class: `swatch ${game.color}`, "aria-hidden": "true" }),
+      t(named ? "colourNamed" : "colourPile", colorName(game.color)));
   }
   if (game.chain) {
     const chain = game.chain;
@@ -349,11 +480,223 @@ function renderTurn(game) {
   }
 }
 
+// ---- the moment: what it needs, and only what it allows --------------------------------------------
+
+// "launcher" (UNO Attack: presses), "dealer" (classic, Despicable Me 4: the launcher deals), "blaster".
+function deviceOf(game) {
+  const rs = game ? rules[game.ruleset] : null;
+  if (rs && rs.device) return rs.device;
+  if (game && ["classic", "despicable-me-4"].includes(game.ruleset)) return "dealer";
+  return game && game.ruleset === "blast" ? "blaster" : "launcher";
+}
+
+// The daemon's own "what now" when it says one (a newer launcherd), else the page's.
+function daemonWhatNow(game) {
+  for (const key of ["what_now", "now"]) {
+    const value = game[key];
+    if (typeof value === "string" && value) return value;
+    if (value && typeof value.text === "string" && value.text) return value.text;
+  }
+  return null;
+}
+
+function momentText(game) {
+  const said = daemonWhatNow(game);
+  if (said) return said;
+  const p = game.turn;
+  const challenge = game.challenge || {};
+  switch (game.awaiting) {
+    case "challenge_or_accept": return t("nowChallenge", challenge.challenger || p, challenge.player || "?");
+    case "challenge_result": return t("nowResult", challenge.challenger || p, challenge.player || "?");
+    case "minions": return t("nowMinions", minionsPlayer(game));
+    case "play_or_pass": return t("nowDrawn", p);
+    default: break;
+  }
+  if (deviceOf(game) === "blaster") return t("nowBlast", p);
+  if (game.top_card === null && !game.queue.length) return `${p}: ${t("nowTurnUp")}`;
+  return t("nowDealer", p);
+}
+
+function minionsPlayer(game) {
+  // Whoever played the Wild Mega Minions Power: the one before the player whose move it is.
+  const names = game.players.map((x) => x.name);
+  const at = names.indexOf(game.turn);
+  const step = game.direction === "clockwise" ? -1 : 1;
+  return names[(at + step + names.length) % names.length] || game.turn;
+}
+
+// The actions the moment allows: game/status's `choices` when launcherd says them, else derived
+// from the ruleset and the state as launcherd checks them (controller/classic.py, blast.py).
+function choicesNow(game) {
+  if (!game || game.match.match_over || game.round_over) return new Set();
+  const device = deviceOf(game);
+  const owed = game.queue.length > 0;
+  if (Array.isArray(game.choices)) {
+    const listed = new Set(game.choices.map((c) => String(typeof c === "string" ? c : (c.action || c.method || c.type || c.id || ""))
+      .replace(/^game\//, "").replace(/_/g, "-").split(":")[0]));
+    // Out of turn, whatever the moment: Uno, and catching the player launcherd marks.
+    listed.add("uno");
+    if (game.catchable) listed.add("catch");
+    if (device === "launcher" && owed && listed.has("play")) {  // presses owed: only a Hit answers a Mega Hit
+      listed.delete("play");
+      if (game.chain) listed.add("play-hit");
+    }
+    return listed;
+  }
+  const allowed = new Set(["uno"]);
+  if (game.catchable) allowed.add("catch");
+  if (device === "launcher") {
+    // Presses owed: nothing is played, but a Hit card answers an open Mega Hit (controller/game.py).
+    if (game.awaiting === "first-attack" || game.awaiting === "first_attack") allowed.add("first-attack");
+    else if (!owed) allowed.add("play");
+    else if (game.chain) allowed.add("play-hit");
+    allowed.add("press");
+    return allowed;
+  }
+  if (device === "blaster") {
+    if (!owed) allowed.add("play");
+    allowed.add("insert");
+    if (game.top_card === null && !owed) allowed.add("turn-up");
+    return allowed;
+  }
+  // dealer: a deal under way waits (a press restarts one an undo held); a decision pending is all there is
+  if (owed) {
+    if (state.launcher.state === "ready") allowed.add("press");  // not while it deals: it ignores a press then
+    return allowed;
+  }
+  switch (game.awaiting) {
+    case "challenge_or_accept": return new Set(["accept", "challenge"]);
+    case "challenge_result": return new Set(["challenge-result"]);
+    case "minions": return new Set(["minions"]);
+    case "play_or_pass": allowed.add("play"); allowed.add("pass"); return allowed;  // no second draw
+    default: break;
+  }
+  allowed.add("play");
+  allowed.add("draw");
+  allowed.add("press");
+  if (game.top_card === null) allowed.add("turn-up");
+  return allowed;
+}
+
+function button(id, label, onclick, extra = "") {
+  return el("button", { type: "button", id, class: `wide ${extra}`.trim(), onclick }, label);
+}
+
+function renderMoment(game, allowed) {
+  const box = $("#moment");
+  const key = JSON.stringify([game && game.match_id, game && game.round, game && game.awaiting, game && game.top_card,
+    game && game.queue.length, game && game.turn, game && game.challenge, [...allowed].sort(), lang]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const parts = [];
+  if (!game) { box.replaceChildren(); return; }
+  const challenge = game.challenge || {};
+  if (allowed.has("turn-up")) {
+    parts.push(button("turn-up", t(deviceOf(game) === "dealer" ? "turnUp" : "turnUpByHand"), turnUp, "accent"));
+  }
+  if (allowed.has("accept")) {
+    parts.push(button("accept", t("accept", challenge.challenger || game.turn), () => act("/api/game/accept", {}, t("accept", challenge.challenger || game.turn)), "accent"));
+  }
+  if (allowed.has("challenge")) {
+    const label = t("challenge", challenge.challenger || game.turn, challenge.player || "?");
+    parts.push(button("challenge", label, () => act("/api/game/challenge", {}, label), "accent"));
+  }
+  if (allowed.has("challenge-result")) {
+    parts.push(button("legal", t("legal", challenge.challenger || game.turn), () => act("/api/game/challenge-result", { result: "legal" }), "accent"));
+    parts.push(button("illegal", t("illegal", challenge.player || "?"), () => act("/api/game/challenge-result", { result: "illegal" }), "accent"));
+  }
+  if (allowed.has("minions")) {
+    const by = minionsPlayer(game);
+    const inputs = game.players.filter((x) => x.name !== by).map((x) => el("label", { class: "count" }, `${x.name} `,
+      el("input", { type: "number", inputmode: "numeric", min: "0", max: "30", value: "0", name: x.name, required: "" })));
+    const form = el("form", { id: "minions-form" }, el("p", { class: "prompt" }, t("minionsHelp")), ...inputs,
+      el("button", { type: "submit", class: "wide accent" }, t("minionsGo")));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const counts = {};
+      for (const input of form.querySelectorAll("input")) counts[input.name] = Number(input.value) || 0;
+      act("/api/game/minions", { counts });
+    });
+    parts.push(form);
+  }
+  if (allowed.has("draw")) parts.push(button("draw", t("draw"), () => act("/api/game/draw", {}, t("draw"))));
+  if (allowed.has("pass")) parts.push(button("pass", t("pass"), () => act("/api/game/pass", {}, t("pass"))));
+  if (allowed.has("insert") && !blasterFitted()) {
+    const p = game.queue.length ? game.queue[0].player : game.turn;
+    parts.push(button("insert-safe", t("insertSafe", p), () => act("/api/game/insert", { blast: false, cards: 0 })));
+    parts.push(button("insert-blast", t("insertBlast", p), async () => {
+      const n = await pick(t("howMany"), Array.from({ length: 12 }, (_, i) => ({ value: String(i + 1), label: String(i + 1) })));
+      if (n) act("/api/game/insert", { blast: true, cards: Number(n) });
+    }));
+  }
+  box.replaceChildren(...parts);
+}
+
+function blasterFitted() { return Boolean(state && state.launcher && Array.isArray(state.launcher.slots)); }
+
+async function turnUp() {
+  // The launcher deals one card face up; then the table says which it is (an action card is
+  // ignored by the rules: the button stays, for the next one).
+  if (deviceOf(state.game) === "dealer" && !(await act("/api/turn-up", {}, t("turnUp")))) return;
+  const rs = rules[state.game.ruleset];
+  const card = await pick(t("whichFirst"), rs.cards.map((c) => ({ value: c.card, label: cardName(c.card) })));
+  if (!card) return;
+  const body = { card };
+  const color = await pickColor(t("whichColour", cardName(card)));
+  if (!color) return;
+  body.color = color;
+  act("/api/game/turn-up", body);
+}
+
+function renderNow(game) {
+  // The launcher needs a person first (jammed, empty, lid open, halted, a motion waiting for a
+  // press): said in the bar too, a tap away from its button.
+  const advice = state.launcher_advice;
+  const trouble = !["ready", "launching", "firing", "sleeping"].includes(advice.state) || Boolean(state.launcher.pending);
+  $("#now-launcher").hidden = !trouble;
+  if (trouble) $("#now-launcher").textContent = state.launcher.pending ? `⏸ ${state.launcher.pending_text}` : `${advice.symbol} ${advice.text}`;
+  const who = $("#now-who");
+  const what = $("#now-what");
+  if (!game) {
+    who.textContent = t("noGame");
+    what.textContent = t("nowNoGame");
+    $("#now-said").hidden = true;
+    lastChain = null;
+    return;
+  }
+  who.textContent = $("#turn-name").textContent;
+  const sentence = $("#turn-what").textContent;
+  // "Bob: accept 4 cards, …" already names the player: the bar does not say it twice.
+  const named = who.textContent.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  what.textContent = sentence.replace(new RegExp(`^${named}\\s*:\\s*`), "");
+  // The daemon's latest word, unless the tap's answer says it already.
+  const last = state.messages.length ? state.messages[state.messages.length - 1].text : "";
+  const answered = $("#now-reply").hidden ? "" : $("#now-reply").textContent;
+  // A Mega Hit chain whose target has pressed all it owed: say why the turn goes where it goes (the
+  // match's option), until that player moves.
+  const targetOwes = lastChain && game.queue.some((o) => o.player === lastChain.target);
+  if (game.chain && game.chain.stacks) {
+    lastChain = { ...game.chain, match: game.match_id };
+  } else if (lastChain && (lastChain.match !== game.match_id || game.round_over)) {
+    lastChain = null;
+  } else if (lastChain && !targetOwes) {
+    const resume = (game.options || {}).resume || "after_first_attacker";
+    chainNote = { text: t("chainOver", lastChain.started_by, resume === "first_attacker", game.turn), turn: game.turn, match: game.match_id };
+    lastChain = null;
+  }
+  if (chainNote && (chainNote.turn !== game.turn || chainNote.match !== game.match_id || game.owed)) chainNote = null;
+  const said = chainNote ? chainNote.text : last;
+  $("#now-said").textContent = said;
+  $("#now-said").hidden = !said || (!chainNote && answered.includes(last));
+}
+let lastChain = null;
+let chainNote = null;
+
 function renderLauncher() {
   const advice = state.launcher_advice;
   const line = $("#launcher-state");
   line.textContent = `${advice.symbol} ${advice.text}`;
-  line.classList.toggle("trouble", !["ready", "launching"].includes(advice.state));
+  line.classList.toggle("trouble", !["ready", "launching", "firing"].includes(advice.state));
   const burst = state.last_burst;
   $("#last-burst").textContent = !burst ? t("noPress")
     : burst.cards ? t("took", burst.player, burst.cards) : t("pressedNothing", burst.player);
@@ -369,9 +712,40 @@ function renderLauncher() {
   const halted = state.launcher.state === "halted";
   $("#halted").hidden = !halted;
   $("#halted-text").textContent = halted ? state.launcher.reason : "";
-  const needed = (reload && reload.reload) || advice.state === "empty";
-  $("#reload-form").hidden = !needed;
+  const blaster = state.launcher.device === "blaster";
+  for (const id of ["#hopper", "#last-burst", "#reload-box"]) $(id).hidden = blaster;
+  const needed = !blaster && ((reload && reload.reload) || advice.state === "empty");
   $("#reload-text").textContent = needed ? t("reloadNow") : "";
+  $("#reload-text").hidden = !needed;
+  if (needed && !$("#reload-box").dataset.opened) {
+    $("#reload-box").open = true;  // once: a reader who closes it keeps it closed
+    $("#reload-box").dataset.opened = "1";
+  }
+  if (!needed) delete $("#reload-box").dataset.opened;
+  if ($("#reload-box").open) proposeRefill();
+  // With a blaster fitted: its slots and what it did last (status/get's blaster keys).
+  const slots = state.launcher.slots;
+  $("#blaster").hidden = !Array.isArray(slots);
+  if (Array.isArray(slots)) {
+    $("#blaster-slots").replaceChildren(...slots.map((full, i) => el("span", { class: `slot ${full ? "full" : ""}`,
+      "data-slot": i + 1, title: t("slot", i + 1, full), "aria-label": t("slot", i + 1, full) }, String(i + 1))));
+    const last = state.launcher.last;
+    $("#blaster-last").textContent = last && last.outcome ? t("blasterLast", last) : "";
+  }
+}
+
+let refillAsked = 0;
+async function proposeRefill() {
+  // The count the game proposes (game/refill-count): put in the input unless someone typed.
+  const input = $("#reload-cards");
+  if (input.dataset.typed || Date.now() - refillAsked < 1500 || !state.game || !code()) return;
+  refillAsked = Date.now();
+  try {
+    const { cards } = await api("POST", "/api/game/refill-count", {});
+    if (cards === null || cards === undefined || input.dataset.typed) return;
+    input.value = cards;
+    $("#reload-proposed").textContent = t("proposed", cards);
+  } catch (error) { /* no code yet, or no round: the reader types the count */ }
 }
 
 function renderPlayers(game) {
@@ -386,12 +760,20 @@ function renderPlayers(game) {
 
 function renderActions(game) {
   const rs = game ? rules[game.ruleset] : null;
-  const playing = game && !game.round_over && !game.match.match_over;
-  $("#press").hidden = !state.sim;
+  const allowed = choicesNow(game);
+  const hitsOnly = Boolean(game && !allowed.has("play") && allowed.has("play-hit"));
+  const playing = Boolean(game && (allowed.has("play") || hitsOnly));
+  // The sim's button: not while a decision is pending, and a blaster has none.
+  $("#press").hidden = !state.sim || blasterFitted() || Boolean(game && !game.round_over && !game.match.match_over && !allowed.has("press"));
+  renderMoment(game, allowed);
   $("#players-panel").hidden = !game;
   $("#end-round").hidden = !game || game.match.match_over;
-  $("#last-card-box").hidden = !playing;
-  for (const button of document.querySelectorAll("#act .in-game")) button.hidden = !game;
+  // Where launcherd knows the hands (dealer games), "last card" only for a hand of one.
+  const mover = game ? game.players.find((x) => x.name === game.turn) : null;
+  const lastPossible = playing && !(mover && typeof mover.hand === "number" && mover.hand !== 1);
+  $("#last-card-box").hidden = !lastPossible;
+  if (!lastPossible) $("#last-card").checked = false;
+  for (const button of document.querySelectorAll(".in-game")) button.hidden = !game;
   const box = $("#cards");
   if (!rs || !playing) {
     box.replaceChildren();
@@ -404,16 +786,21 @@ function renderActions(game) {
       if (/^\d+$/.test(card)) kinds.push("number");
       if (notes.some((n) => n.includes("presses"))) kinds.push("attack");
       if (card.startsWith("wild")) kinds.push("wild");
-      return el("button", { type: "button", class: kinds.join(" "), "data-card": card, title: notes.join("; "),
+      // What the card does, without the command-line options the notes name ("(--color)").
+      const said = notes.map((n) => n.replace(/\s*\((?:--|game )[^)]*\)/g, "")).join("; ");
+      return el("button", { type: "button", class: kinds.join(" "), "data-card": card, title: said,
         onclick: () => playCard(card) }, cardName(card));
     }));
   }
   if (!playing) delete box.dataset.ruleset;
-  $("#first-attack-box").hidden = !(game && game.awaiting === "first_attack");
+  for (const cardButton of box.querySelectorAll("button")) cardButton.hidden = hitsOnly && !cardButton.classList.contains("attack");
+  $("#first-attack-box").hidden = !allowed.has("first-attack");
   const catchButton = $("#catch");
-  catchButton.hidden = !(game && game.catchable);
+  // Catch only a player the daemon marks as on their last card without Uno.
+  catchButton.hidden = !(game && game.catchable && allowed.has("catch"));
   if (game && game.catchable) catchButton.textContent = t("catchButton", game.catchable);
-  $("#hint").hidden = !(rs && rs.hint_penalty);
+  $("#hint").hidden = !(rs && rs.hint_penalty && game && !game.round_over && !game.match.match_over);
+  $("#uno").hidden = !(game && allowed.has("uno"));
 }
 
 function renderEndRound(game) {
@@ -432,14 +819,23 @@ function renderEndRound(game) {
   hands.dataset.key = key;
   winner.replaceChildren(...names.map((n) => el("option", { value: n }, n)));
   winner.value = game.winner || names[0];
-  hands.replaceChildren(...names.map((n) => el("label", { "data-hand": n }, t("hand", n),
-    el("input", { name: n, autocomplete: "off", placeholder: t("handPlaceholder") }))));
+  hands.replaceChildren(...names.map((n) => {
+    const input = el("input", { name: n, autocomplete: "off", placeholder: t("handPlaceholder") });
+    // Tapping the ruleset's cards writes the hand (typed text is still accepted).
+    const add = el("button", { type: "button", class: "add-card", "data-add-card": n, onclick: async () => {
+      const rs = rules[game.ruleset];
+      const card = await pick(t("whichCard", n), rs.cards.map((c) => ({ value: c.card, label: cardName(c.card) })));
+      if (card) input.value = input.value.trim() ? `${input.value.trim()}, ${card}` : card;
+    } }, t("addCard"));
+    const clear = el("button", { type: "button", class: "add-card", onclick: () => { input.value = ""; } }, t("clearHand"));
+    return el("div", { "data-hand": n, class: "hand" }, el("label", {}, t("hand", n), input), el("div", { class: "row" }, add, clear));
+  }));
   updateHands();
 }
 
 function updateHands() {
-  for (const label of document.querySelectorAll("#hands label")) {
-    label.hidden = label.dataset.hand === $("#winner").value;
+  for (const hand of document.querySelectorAll("#hands [data-hand]")) {
+    hand.hidden = hand.dataset.hand === $("#winner").value;
   }
 }
 
@@ -480,9 +876,48 @@ function renderGameLayer() {
   if (down) $("#game-layer").textContent = t(layer.state === "starting" ? "gameStarting" : "gameDown", layer.reason);
 }
 
+// The matches set aside (game/history): resumable from the page.
+let historyKey = null;
+async function renderMatches(game) {
+  // game/history replays the log (a heavy read, counted against a reader that has not joined):
+  // asked again only when the table's match changes, or, without one, when launcherd said something.
+  const said = state.messages.length ? state.messages[state.messages.length - 1].n : 0;
+  const key = `${game ? game.match_id : `none#${said}`}#${lang}`;
+  if (historyKey === key) return;
+  historyKey = key;
+  let matches;
+  try {
+    matches = await api("POST", "/api/game/history", { limit: 8 });
+  } catch (error) {
+    return;
+  }
+  const aside = matches.filter((m) => !m.current && !m.finished && !m.error).reverse();
+  $("#matches-panel").hidden = !aside.length;
+  $("#matches").replaceChildren(...aside.map((m) => el("li", { "data-match": m.id }, el("span", {}, t("matchEntry", m)),
+    el("button", { type: "button", "data-resume": m.id, onclick: () => act("/api/game/resume", { match: m.id }, t("resume")) }, t("resume")))));
+}
+
+function placeNewGame(game) {
+  // Without a game, New game comes first under the turn panel, open: the top says it is below.
+  // The matches set aside come first: resuming one is as likely as starting anew.
+  const section = $("#new-game");
+  if (!game) {
+    if ($("#turn").nextElementSibling !== $("#matches-panel")) {
+      $("#turn").after($("#matches-panel"));
+      $("#matches-panel").after(section);
+      $("#new-game-box").open = true;
+    }
+  } else if ($("#turn").nextElementSibling === $("#matches-panel")) {
+    $("#messages-panel").before(section);
+    section.before($("#matches-panel"));
+    $("#new-game-box").open = false;
+  }
+}
+
 function render() {
   const game = state.game;
   renderGameLayer();
+  placeNewGame(game);
   renderTurn(game);
   renderDamage(game);
   renderLauncher();
@@ -491,8 +926,24 @@ function render() {
   renderEndRound(game);
   renderScores();
   renderMessages();
+  renderNow(game);
+  renderMatches(game);
+  renderTableCode();
   if ($("#stats-box").open) loadStats();
 }
+
+// The table display: the join code, big, and the QR code of the page's address on the table's network.
+function renderTableCode() {
+  const table = document.body.classList.contains("table-view");
+  const on = table && Boolean(code());
+  $("#table-code").hidden = !table;
+  $("#table-code").classList.toggle("small", !on);
+  if (!table) return;
+  if (!on) { $("#table-code").textContent = t("tableNeedsCode"); return; }
+  $("#table-code").textContent = `${t("joinCode")}: ${code()}`;
+  if ($("#qr-figure").hidden && !qrAsked) { qrAsked = true; showQr(); }
+}
+let qrAsked = false;
 
 // ---- statistics -----------------------------------------------------------------------------------
 
@@ -504,7 +955,7 @@ function barChart(title, rows, unit, alt) {
   chart.append(svg("text", { x: 0, y: 16 }, title));
   rows.forEach((r, i) => {
     const y = 28 + i * rowHeight;
-    const length = Math.round((width - label - 40) * r.value / top);
+    const length = Math.round((width - label - 90) * r.value / top);  // room for "12.5 min" after the bar
     chart.append(svg("text", { x: 0, y: y + 18 }, r.name.slice(0, 10)));
     chart.append(svg("rect", { class: alt ? "bar alt" : "bar", x: label, y: y + 4, width: Math.max(length, 2), height: rowHeight - 10 }));
     chart.append(svg("text", { x: label + length + 6, y: y + 18 }, `${r.value}${unit}`));
@@ -601,6 +1052,7 @@ function bind() {
     $("#view-toggle").setAttribute("aria-pressed", String(on));
     $("#view-toggle").dataset.i18n = on ? "phoneView" : "tableView";
     $("#view-toggle").textContent = t($("#view-toggle").dataset.i18n);
+    if (state) renderTableCode();
   });
   $("#code-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -615,7 +1067,7 @@ function bind() {
       $("#code-status").className = "small bad";
     }
   });
-  $("#press").addEventListener("click", () => act("/api/press"));
+  $("#press").addEventListener("click", () => act("/api/press", {}, t("pressed")));
   $("#resume").addEventListener("click", () => act("/api/resume"));
   $("#reset").addEventListener("click", () => act("/api/reset"));
   $("#undo").addEventListener("click", () => act("/api/game/undo"));
@@ -637,7 +1089,10 @@ function bind() {
   });
   $("#reload-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    act("/api/reload", { cards: Number($("#reload-cards").value) });
+    const cards = Number($("#reload-cards").value);
+    act("/api/reload", { cards }, `${t("reloaded")}: ${count(cards, "card")}`).then((ok) => {
+      if (ok) { delete $("#reload-cards").dataset.typed; $("#reload-box").open = false; }
+    });
   });
   $("#winner").addEventListener("change", updateHands);
   $("#end-round-form").addEventListener("submit", async (event) => {
@@ -653,7 +1108,7 @@ function bind() {
     }
   });
   $("#new-rules").addEventListener("change", renderOptions);
-  $("#new-scoring").addEventListener("change", () => { $("#scoring-doc").textContent = scorings[$("#new-scoring").value] || ""; });
+  $("#new-scoring").addEventListener("change", () => { $("#scoring-doc").textContent = scoringDoc($("#new-scoring").value); });
   $("#new-game-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const players = $("#new-players").value.split(",").map((n) => n.trim()).filter(Boolean);
@@ -665,49 +1120,72 @@ function bind() {
     if (await act("/api/game/new", body)) $("#new-game-box").open = false;
   });
   $("#stats-box").addEventListener("toggle", () => { if ($("#stats-box").open) loadStats(); });
-  $("#qr-show").addEventListener("click", async () => {
-    const headers = { "X-Join-Code": code() };
-    if (chosenLang()) headers["Accept-Language"] = chosenLang();
-    const response = await fetch("/api/qr.svg", { headers });
-    if (!response.ok) {
-      showError(new ApiFailure(response.status, await response.json()));
-      return;
-    }
-    $("#qr").src = URL.createObjectURL(await response.blob());
-    $("#qr-url").textContent = response.headers.get("X-Page-Url");
-    $("#qr-figure").hidden = false;
+  $("#qr-show").addEventListener("click", showQr);
+  // A long answer is cut to two lines in the bar; a tap shows it whole.
+  for (const id of ["#now-reply", "#now-said"]) $(id).addEventListener("click", () => $(id).classList.toggle("open"));
+  $("#abandon").addEventListener("click", async () => {
+    if (await pick(t("abandonSure"), [{ value: "yes", label: t("yesAbandon") }])) act("/api/game/abandon", {}, t("abandon"));
   });
+  $("#reload-cards").addEventListener("input", () => { $("#reload-cards").dataset.typed = "1"; });
+  $("#reload-box").addEventListener("toggle", () => { if ($("#reload-box").open) proposeRefill(); });
+}
+
+async function showQr() {
+  const headers = { "X-Join-Code": code() };
+  if (chosenLang()) headers["Accept-Language"] = chosenLang();
+  const response = await fetch("/api/qr.svg", { headers });
+  if (!response.ok) {
+    showError(new ApiFailure(response.status, await response.json()));
+    return;
+  }
+  $("#qr").src = URL.createObjectURL(await response.blob());
+  $("#qr-url").textContent = response.headers.get("X-Page-Url");
+  $("#qr-figure").hidden = false;
+  $("#qr-show").hidden = true;
 }
 
 function renderOptions() {
+  // Every option in plain words with a line of explanation (the page's wording table, in the page's
+  // language); an option this page does not know yet shows the daemon's own line, without § numbers.
   const rs = rules[$("#new-rules").value];
-  $("#new-options").replaceChildren(...Object.entries(rs ? rs.options : {}).map(([name, option]) =>
-    el("label", { title: option.doc }, `${name.replace("_", " ")} `,
-      (() => {
-        const select = el("select", { name }, ...option.choices.map((c) => el("option", { value: c }, c)));
-        select.value = option.default;
-        return select;
-      })(),
-      el("span", { class: "small" }, ` ${option.doc}`))));
+  $("#rules-doc").textContent = rs ? ((t("rulesetDoc") || {})[rs.id] || rs.source || "") : "";
+  const plain = (text) => String(text).replace(/\s*\((?:§\s*\d+|\d{3})\)/g, "").replace(/_/g, " ");
+  $("#new-options").replaceChildren(...Object.entries(rs ? rs.options : {}).map(([name, option]) => {
+    const [label, choices, help] = (t("options") || {})[name] || [plain(name), null, plain(option.doc)];
+    const select = el("select", { name, "data-option": name },
+      ...option.choices.map((c) => el("option", { value: c }, (choices && choices[c]) || plain(c))));
+    select.value = option.default;
+    return el("label", { class: "option" }, el("span", {}, label), select, el("span", { class: "small help" }, help));
+  }));
 }
+
+function scoringDoc(id) { return (t("scoringDoc") || {})[id] || scorings[id] || ""; }
 
 async function loadRules() {
   // In English whatever the page's language: the card buttons read what each card does from its notes.
   const data = await api("POST", "/api/game/rules?lang=en", {});
   for (const rs of data.rulesets) rules[rs.id] = rs;
   scorings = data.scorings;
-  $("#new-rules").replaceChildren(...data.rulesets.map((rs) => el("option", { value: rs.id }, rs.id + (rs.default ? t("box2023") : ""))));
-  $("#new-scoring").replaceChildren(...Object.keys(scorings).map((s) => el("option", { value: s }, s)));
-  $("#scoring-doc").textContent = scorings[$("#new-scoring").value];
+  const chosen = $("#new-rules").value;  // a reader's choice outlives a switch of language
+  $("#new-rules").replaceChildren(...data.rulesets.map((rs) => el("option", { value: rs.id },
+    ((t("rulesetName") || {})[rs.id] || rs.id))));
+  if (chosen && rules[chosen]) $("#new-rules").value = chosen;
+  $("#new-scoring").replaceChildren(...Object.keys(scorings).map((s) => el("option", { value: s }, (t("scoringName") || {})[s] || s)));
+  $("#scoring-doc").textContent = scoringDoc($("#new-scoring").value);
   $("#new-target").value = data.target;
   renderOptions();
 }
 
 // ---- live updates -------------------------------------------------------------------------------
 
+let linkEvents = 0;  // link events seen: a state asked before the last one may be older than it
+
 async function refresh() {
+  const asked = linkEvents;
   try {
-    state = await api("GET", "/api/state");
+    const fresh = await api("GET", "/api/state");
+    if (asked !== linkEvents) { scheduleRefresh(); return; }  // the link changed meanwhile: ask again
+    state = fresh;
   } catch (error) {
     if (error.status === 503) setLink(false);
     else setLink(false, t("reconnectingWeb"));
@@ -733,12 +1211,14 @@ function listen() {
   socket.addEventListener("message", (message) => {
     const { event, params } = JSON.parse(message.data);
     if (event === "link") {
+      linkEvents += 1;
       setLink(params.connected);
       if (params.connected) scheduleRefresh();
       return;
     }
     if (event === "game/code_changed") {
       showError(new Error(t("codeChanged")));
+      reply(t("codeChanged"), true);
       $("#code-status").textContent = "";
     }
     scheduleRefresh();

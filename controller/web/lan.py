@@ -1,0 +1,87 @@
+"""The page's address on the table's network, for the QR code and the demo's first lines.
+
+launcher-web listening on every address (0.0.0.0 or ::) is reached from the phones at the Pi's
+address on the LAN, never at 127.0.0.1: that address is the source address the kernel would use
+to reach a public address (a UDP socket connected to it: no packet is sent), else one of the
+host name's addresses that is not a loopback one, else None.
+
+``python -m controller.web.lan --listen HOST:PORT`` prints the page's address (``make demo``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import socket
+import sys
+
+ALL_ADDRESSES = frozenset({"0.0.0.0", "::", "", "*"})
+# Never written to: connecting a UDP socket only picks the route and its source address.
+PROBES = (("192.0.2.1", socket.AF_INET), ("2001:db8::1", socket.AF_INET6))
+
+
+def _usable(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return False
+    return not (ip.is_loopback or ip.is_unspecified or ip.is_link_local or ip.is_multicast)
+
+
+def lan_address(ipv6: bool = False) -> str | None:
+    """This machine's address on its network (see the module's docstring); None without one."""
+    probes = PROBES[::-1] if ipv6 else PROBES
+    for target, family in probes:
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as probe:
+                probe.connect((target, 9))
+                address = probe.getsockname()[0]
+        except OSError:
+            continue
+        if _usable(address):
+            return address
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, proto=socket.IPPROTO_TCP)
+    except OSError:
+        infos = []
+    for family, *_rest, sockaddr in sorted(infos, key=lambda info: info[0] != socket.AF_INET):
+        if _usable(sockaddr[0]):
+            return sockaddr[0]
+    return None
+
+
+def listens_everywhere(host: str) -> bool:
+    return host in ALL_ADDRESSES
+
+
+def page_url(host: str, port: int) -> str | None:
+    """The page's address for a phone when launcher-web listens on ``host:port``: the LAN address
+    when it listens on every address (None if the machine has none), else the address given."""
+    if listens_everywhere(host):
+        host = lan_address(ipv6=host == "::") or ""
+        if not host:
+            return None
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m controller.web.lan",
+                                     description="print the table page's address on the table's network")
+    parser.add_argument("--listen", default="0.0.0.0:8080", metavar="HOST:PORT")
+    args = parser.parse_args(argv)
+    from .server import parse_listen
+
+    host, port = parse_listen(args.listen)
+    url = page_url(host, port)
+    if url is None:
+        print("no address on a network found: only this machine can open the page", file=sys.stderr)
+    elif not listens_everywhere(host):
+        print(f"listening on {host} only: phones cannot open it (listening on 0.0.0.0:{port}, WEB_LISTEN in make demo, lets them in)",
+              file=sys.stderr)
+    print(url or f"http://127.0.0.1:{port}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

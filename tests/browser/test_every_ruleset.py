@@ -1,0 +1,350 @@
+"""Every ruleset played only from the page at 360 px (issue #24), against launcherd --sim and
+launcher-web as real processes, in Debian's headless Chromium: nobody types a command.
+
+Screenshots go to tests/browser/artifacts/ (ignored by git), named 30-* and up.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+
+import pytest
+
+from stack import CONFIG, Stack
+from test_table_page import ARTIFACTS, CHROMIUM, PHONE, TIMEOUT_MS, browser_context, expect_text, shot  # noqa: F401
+
+pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
+
+
+@pytest.fixture
+def stack():
+    running = Stack().start()
+    yield running
+    running.close()
+
+
+def phone(stack, browser_context):
+    """A phone that joined with the code, its page errors collected."""
+    page = browser_context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(f"{stack.url}/?code={stack.code()}")
+    expect_text(page, "#link", "live")
+    return page
+
+
+def new_game_from_the_page(page, rules: str, players: str, **options: str) -> None:
+    """The New game form, open and first while there is no game; options chosen by their words."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#new-game-box")).to_have_attribute("open", "")
+    page.fill("#new-players", players)
+    page.select_option("#new-rules", rules)
+    for name, value in options.items():
+        page.select_option(f"#new-options select[data-option='{name}']", value)
+    # Plain words: no option keys, no section or seed numbers, a line of explanation for each option.
+    form = page.locator("#new-game-form").inner_text()
+    assert not re.search(r"_|§|\(\d{3}\)|--", form), form
+    assert page.locator("#new-options .help").count() == page.locator("#new-options select").count()
+    page.click("#new-game-form button[type=submit]")
+
+
+def tap_card(page, card: str, color: str | None = None, target: str | None = None) -> None:
+    page.click(f"#cards button[data-card='{card}']")
+    if color:
+        page.click(f"#picker-choices button[data-choice='{color}']")
+    if target:
+        page.click(f"#picker-choices button[data-choice='{target}']")
+
+
+def bar_in_view(page) -> None:
+    """The "whose move / what now" bar is on screen wherever the page is scrolled."""
+    box = page.locator("#now").bounding_box()
+    assert box is not None and 0 <= box["y"] < 20 and box["height"] < 200, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def view_shot(page, name: str) -> None:
+    """What the phone's screen shows (not the whole page): the bar where the thumb is."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def visible_ids(page, *ids: str) -> dict[str, bool]:
+    return {i: page.locator(f"#{i}").is_visible() for i in ids}
+
+
+def turn_up_first_card(page, card: str, color: str) -> None:
+    page.click("#turn-up")
+    expect_text(page, "#picker-title", "Which card was turned up")
+    page.click(f"#picker-choices button[data-choice='{card}']")
+    page.click(f"#picker-choices button[data-choice='{color}']")
+    expect_text(page, "#turn-color", f"^colour: {color}$")
+
+
+def end_round_by_tapping(page, hands: dict[str, list[str]], winner: str | None = None) -> None:
+    """End of round: each hand tapped card by card from the ruleset's cards."""
+    page.click("#end-round-box summary")
+    if winner:
+        page.select_option("#winner", winner)
+    for player, cards in hands.items():
+        for card in cards:
+            page.click(f"#hands button[data-add-card='{player}']")
+            page.click(f"#picker-choices button[data-choice='{card}']")
+    page.locator("#end-round").screenshot(path=str(ARTIFACTS / f"39-hands-{page.locator('#round-line').inner_text()[:7].strip().replace(' ', '-')}-{'-'.join(hands)}.png"))
+    page.click("#end-round-form button[type=submit]")
+
+
+def test_classic_a_round_and_the_wild_draw_four_both_ways(stack, browser_context):
+    from playwright.sync_api import expect
+
+    page = phone(stack, browser_context)
+    new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
+    expect_text(page, "td[data-cards='Cy']", "^7$")  # the launcher dealt 7 each
+    expect_text(page, "#now", r"Ann.*turn up the first card")
+    shot(page, "30-classic-dealt")
+
+    # The first card: the launcher deals it, the table says which it is.
+    turn_up_first_card(page, "5", "red")
+    expect_text(page, "#now", r"Ann.*play a card, or draw one")
+    assert visible_ids(page, "turn-up", "accept", "challenge") == {"turn-up": False, "accept": False, "challenge": False}
+    assert page.locator("#cards button").count() > 0
+    assert not page.locator("#last-card").is_visible()  # launcherd knows Ann holds 7: no last card
+
+    # Ann: Wild Draw Four. Bob may only accept or challenge Ann.
+    tap_card(page, "wild-draw-four", "blue")
+    expect_text(page, "#now", r"Bob.*accept 4 cards, or challenge Ann")
+    expect_text(page, "#now-what", "^accept 4 cards, or challenge Ann$")
+    expect_text(page, "#turn-color", "^colour named: blue$")  # the colour the Wild named
+    assert page.locator("#cards button").count() == 0
+    assert visible_ids(page, "draw", "pass", "press", "accept", "challenge") == {
+        "draw": False, "pass": False, "press": False, "accept": True, "challenge": True}
+    # The tap was made far down, in the cards: the decision's buttons came into view, under the bar.
+    bar = page.locator("#now").bounding_box()
+    for decision in ("#accept", "#challenge"):
+        box = page.locator(decision).bounding_box()
+        assert bar["y"] + bar["height"] <= box["y"] and box["y"] + box["height"] <= PHONE["height"], (decision, box, bar)
+    bar_in_view(page)
+    shot(page, "31-classic-challenge-or-accept")
+    view_shot(page, "31-classic-challenge-or-accept-screen")
+
+    # Bob challenges; Ann's hand shows it was illegal: Ann takes 4 back, and the page says so.
+    page.click("#challenge")
+    expect_text(page, "#now-reply", "Bob challenges")
+    expect(page.locator("#legal")).to_be_visible()
+    page.click("#illegal")
+    expect_text(page, "#now-reply", "illegal")
+    expect_text(page, "td[data-cards='Ann']", "^11$")
+    bar_in_view(page)
+    view_shot(page, "32-classic-illegal-screen")
+
+    # Bob draws exactly one card from the page, then keeps it and passes.
+    expect_text(page, "#now", r"Bob.*play a card, or draw one")
+    page.click("#draw")
+    expect_text(page, "td[data-cards='Bob']", "^8$")
+    expect_text(page, "#now", r"Bob.*play the card drawn, or pass")
+    assert not page.locator("#draw").is_visible()
+    page.click("#pass")
+    expect_text(page, "#now", r"Cy.*play a card, or draw one")
+
+    # Cy: Wild Draw Four; Ann accepts: dealt 4, the turn goes past her.
+    tap_card(page, "wild-draw-four", "green")
+    expect_text(page, "#now", r"Ann.*accept 4 cards, or challenge Cy")
+    page.click("#accept")
+    expect_text(page, "td[data-cards='Ann']", "^15$")
+    expect_text(page, "#now", r"Bob.*play a card, or draw one")
+
+    # Bob went out (the launcher dealt every card: the page's End of round says who); the hands are
+    # tapped, not typed.
+    end_round_by_tapping(page, {"Ann": ["7", "skip"], "Cy": ["wild"]}, winner="Bob")
+    expect_text(page, "td[data-total='Bob']", "^77$")
+    expect_text(page, "#round-line", "Round 2")
+    assert page.errors == []
+
+
+def test_despicable_me_4_minions_counts_from_the_page(stack, browser_context):
+    page = phone(stack, browser_context)
+    new_game_from_the_page(page, "despicable-me-4", "Ann, Bob, Cy", deal_pause_s="0")
+    expect_text(page, "td[data-cards='Cy']", "^7$")
+    # An action card turned up first is ignored: the page asks for the next one.
+    page.click("#turn-up")
+    page.click("#picker-choices button[data-choice='skip']")
+    page.click("#picker-choices button[data-choice='blue']")
+    expect_text(page, "#now-reply", "Skip|skip")
+    expect_text(page, "#now", r"Ann.*turn up the first card")
+    turn_up_first_card(page, "4", "purple")
+    tap_card(page, "wild-mega-minions", "orange")
+    expect_text(page, "#now", r"Ann.*Wild Mega Minions, enter what each other player discarded")
+    assert page.locator("#cards button").count() == 0
+    # A count for each other player, not for Ann who played it.
+    assert page.locator("#minions-form input").evaluate_all("(l) => l.map((i) => i.name)") == ["Bob", "Cy"]
+    page.fill("#minions-form input[name='Bob']", "2")
+    page.fill("#minions-form input[name='Cy']", "1")
+    shot(page, "33-dm4-minions")
+    page.click("#minions-form button[type=submit]")
+    expect_text(page, "td[data-cards='Bob']", "^9$")
+    expect_text(page, "td[data-cards='Cy']", "^8$")
+    expect_text(page, "#now", r"Bob.*play a card, or draw one")
+    end_round_by_tapping(page, {"Ann": ["9"], "Cy": ["wild-draw-four"]}, winner="Bob")
+    expect_text(page, "td[data-total='Bob']", "^59$")
+    assert page.errors == []
+
+
+def test_blast_without_a_blaster_insertions_and_a_blast_from_the_page(stack, browser_context):
+    page = phone(stack, browser_context)
+    new_game_from_the_page(page, "blast", "Ann, Bob, Cy")
+    expect_text(page, "#now", r"Ann.*insert one in the blaster")
+    assert not page.locator("#blaster").is_visible()  # no blaster fitted: the table records insertions
+    tap_card(page, "draw-one", "red")
+    expect_text(page, "#now", r"Bob.*inserts 1")
+    assert page.locator("#cards button").count() == 0  # Bob's turn is the insertion
+    page.click("#insert-safe")
+    expect_text(page, "#now", r"Cy.*play a card, or insert one")
+    page.click("#insert-blast")
+    expect_text(page, "#picker-title", "How many cards came out")
+    page.click("#picker-choices button[data-choice='3']")
+    expect_text(page, "td[data-cards='Cy']", "^3$")
+    expect_text(page, "#now", r"Ann.*play a card, or insert one")
+    shot(page, "34-blast")
+    page.check("#last-card")
+    tap_card(page, "7")  # on the red pile: its colour, no question
+    expect_text(page, "#turn-name", "Ann won round 1")
+    assert page.locator("#cards button").count() == 0
+    end_round_by_tapping(page, {"Bob": ["wild-blast"], "Cy": ["2", "3"]})
+    expect_text(page, "td[data-total='Ann']", "^55$")
+    assert page.errors == []
+
+
+def test_a_press_in_a_dealer_game_deals_exactly_one_card(stack, browser_context):
+    """May fail until the game side's dealer press (issue #24 (a)) is merged: the sim's fixed
+    sequence gives 0, then 3 cards; in a dealer game each press is a draw of exactly one."""
+    page = phone(stack, browser_context)
+    new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
+    expect_text(page, "td[data-cards='Cy']", "^7$")
+    turn_up_first_card(page, "5", "red")
+    page.click("#press")
+    expect_text(page, "td[data-cards='Ann']", "^8$")
+    page.click("#pass")
+    expect_text(page, "#now", r"Bob.*play a card, or draw one")
+    page.click("#press")
+    expect_text(page, "#now", r"Bob.*play the card drawn, or pass")
+    expect_text(page, "td[data-cards='Bob']", "^8$")
+    status = stack.post("/api/game/status")[1]
+    assert [p["cards_taken"] for p in status["players"]] == [8, 8, 7]
+
+
+class BlasterStack(Stack):
+    """launcherd --sim driving the card blaster ([device] kind = "blaster") and its table page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.config.write_text('[device]\nkind = "blaster"\n' + CONFIG)
+
+    def insert(self, slot: int) -> dict:
+        """A card put in a slot of the simulated blaster (sim/insert): its outcome."""
+        with socket.socket(socket.AF_UNIX) as client:
+            client.connect(str(self.socket))
+            client.sendall(json.dumps({"id": 1, "method": "sim/insert", "params": {"slot": slot}}).encode() + b"\n")
+            return json.loads(client.makefile().readline())["result"]
+
+
+@pytest.fixture
+def blaster_stack():
+    running = BlasterStack().start()
+    yield running
+    running.close()
+
+
+def test_blast_with_a_blaster_fitted_shows_its_slots_and_what_it_did(blaster_stack, browser_context):
+    from playwright.sync_api import expect
+
+    page = phone(blaster_stack, browser_context)
+    new_game_from_the_page(page, "blast", "Ann, Bob, Cy")
+    expect(page.locator("#blaster-slots .slot")).to_have_count(4)
+    expect_text(page, "#now", r"Ann.*insert one in the blaster")
+    # The blaster counts its insertions itself: the page offers no way to type one.
+    assert visible_ids(page, "insert-safe", "insert-blast", "press") == {
+        "insert-safe": False, "insert-blast": False, "press": False}
+    first = blaster_stack.insert(1)  # Ann puts a card in slot 1
+    if first["outcome"] == "blast":
+        expect_text(page, "#blaster-last", r"slot 1, it blasted \d+ cards?")
+    else:
+        expect_text(page, "#blaster-last", "slot 1, safe")
+    expect_text(page, "#now", r"Bob.*insert one in the blaster")
+    shot(page, "35-blast-with-a-blaster")
+    assert page.errors == []
+
+
+def test_attack_catch_offered_only_for_a_last_card(stack, browser_context):
+    """May fail until the game side's `catchable` (issue #24 (c)) is merged: today launcherd marks
+    the player who just played as catchable after any play, and the page offers what it marks."""
+    from playwright.sync_api import expect
+
+    page = phone(stack, browser_context)
+    new_game_from_the_page(page, "attack-mega-hit", "Ann, Bob, Cy, Dee")
+    # A first card of seven: nobody to catch.
+    tap_card(page, "5", "red")
+    expect_text(page, "#now", r"Bob.*plays a card or presses")
+    expect(page.locator("#catch")).to_be_hidden()
+    # Bob's last card, without Uno: catch Bob is offered.
+    page.check("#last-card")
+    tap_card(page, "3")
+    expect(page.locator("#catch")).to_have_text("Catch Bob (no Uno)", timeout=TIMEOUT_MS)
+
+
+def test_attack_the_end_of_a_mega_hit_chain_is_said(stack, browser_context):
+    page = phone(stack, browser_context)
+    new_game_from_the_page(page, "attack-mega-hit", "Ann, Bob, Cy, Dee")
+    expect_text(page, "#now", r"Ann.*plays a card or presses")
+    tap_card(page, "5", "red")
+    # A Mega Hit chain: Bob plays a Hit 2, Cy stacks one on it, Dee owes 4; Dee presses (0, then 3 cards).
+    tap_card(page, "hit-2")
+    expect_text(page, "#now", r"Cy.*owes 2 presses or stacks a Hit card")
+    # Only what answers a Mega Hit: the Hit cards (and Wild Attack-Attack), no number.
+    assert page.locator("#cards button:visible").evaluate_all("(l) => l.map((b) => b.dataset.card)") == [
+        "hit-1", "hit-2", "wild-attack"]
+    tap_card(page, "hit-2", "blue")  # the same card, or an answer to a Hit: any colour
+    expect_text(page, "#chain", r"Mega Hit: 4 hits on Dee \(started by Bob")
+    page.click("#press")
+    expect_text(page, "#last-burst", "Dee pressed: nothing came out")
+    assert page.locator("#cards button:visible").count() == 0  # pressing closed the chain: no stacking
+    page.click("#press")
+    # The chain is over: the page says why the turn goes where it goes.
+    expect_text(page, "#now-said", r"Mega Hit over: play resumes after the first attacker, Bob: Cy plays")
+    expect_text(page, "#turn-name", "^Cy$")
+    bar_in_view(page)
+    view_shot(page, "36-attack-chain-over-screen")
+    # Undo, tapped far down the page, is answered in the bar that stays in view.
+    page.locator("#undo").scroll_into_view_if_needed()
+    page.click("#undo")
+    expect_text(page, "#now-reply", r"undone: .*Dee")
+    bar_in_view(page)
+    view_shot(page, "38-undo-answered-screen")
+    assert page.errors == []
+
+
+def test_the_wild_draw_four_moment_in_french(stack, browser_context):
+    page = phone(stack, browser_context)
+    page.click(".langs button[data-lang='fr']")
+    expect_text(page, "#new-rules option[value='classic']", "^UNO classique$")
+    new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
+    expect_text(page, "td[data-cards='Cy']", "^7$")
+    expect_text(page, "#now", r"Ann.*retourner la première carte")
+    page.click("#turn-up")
+    page.click("#picker-choices button[data-choice='5']")
+    page.click("#picker-choices button[data-choice='red']")
+    tap_card(page, "wild-draw-four", "blue")
+    expect_text(page, "#now", r"Bob.*accepter 4 cartes, ou contester Ann")
+    expect_text(page, "#now-what", "^accepter 4 cartes, ou contester Ann$")  # the name once, in the bar
+    expect_text(page, "#accept", "^Bob accepte 4 cartes$")
+    expect_text(page, "#challenge", "^Bob conteste Ann$")
+    expect_text(page, "#turn-color", "couleur demandée : bleu")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    too_small = page.evaluate("""() => [...document.querySelectorAll('button, summary, input, select, a')]
+        .filter((e) => e.offsetParent !== null && !(e.type === 'checkbox'))
+        .filter((e) => e.getBoundingClientRect().height < 44).map((e) => e.id || e.textContent)""")
+    assert too_small == []
+    shot(page, "37-classic-french")
+    assert page.errors == []
