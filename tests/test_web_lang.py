@@ -192,3 +192,13 @@ def test_the_words_of_the_page(french_by_default):
     status, found = french_by_default.get("/api/words")
     assert status == 200 and found["cards"]["hit-2"] == "Appuyer 2 fois"
     assert french_by_default.get("/api/words?lang=en")[1]["lang"] == "en"
+
+
+def test_a_ready_launcher_whose_press_deals_nothing_now_says_what_to_settle_instead():
+    settle = {"id": "press_settles_first",
+              "what": [{"id": "what_now_challenge", "player": "Bob", "cards": 4, "challenged": "Ann"}]}
+    status = {"state": "ready", "press_means": "nothing", "press_reason": settle,
+              "press_reason_text": render(settle, "en")}
+    assert launcher_advice(status)["text"] == "a press draws no card now: Bob: accept 4 cards, or challenge Ann"
+    assert launcher_advice(status, "fr")["text"] == render(settle, "fr")
+    assert "presses the button" in launcher_advice({"state": "ready", "press_means": "policy"})["text"]

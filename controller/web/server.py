@@ -169,6 +169,10 @@ def launcher_advice(status: dict[str, Any], lang: str = "en") -> dict[str, str]:
     if status.get("device") == "blaster":
         symbol, texts = BLASTER_ADVICE.get(state, (symbol, texts))
     reason = shown(status.get("reason_object"), lang, status.get("reason")) or ""
+    if state == "ready" and status.get("press_means") == "nothing" and status.get("press_reason"):
+        # Ready, but the game has a press deal nothing now (a decision pending): say what to settle.
+        return {"state": state, "symbol": "⏸",
+                "text": shown(status["press_reason"], lang, status.get("press_reason_text")) or ""}
     return {"state": state, "symbol": symbol, "text": texts[lang].format(reason=reason)}
 
 

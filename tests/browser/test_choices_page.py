@@ -109,8 +109,10 @@ def test_the_page_offers_only_the_choices_launcherd_lists(page_on_a_daemon_with_
     expect_text(page, "#now-what", "^nothing to play on the red 5, draw a card$")  # launcherd's words
     expect_text(page, "#now-who", "^Bob$")
     expect(page.locator("#draw")).to_be_visible(timeout=TIMEOUT_MS)
+    # In a dealer game a draw is also the button's press (the simulated button, on the sim).
+    expect(page.locator("#press")).to_be_visible()
     assert page.locator("#cards button").count() == 0  # "play" is not listed
-    for hidden in ("#pass", "#accept", "#challenge", "#turn-up", "#press", "#catch"):
+    for hidden in ("#pass", "#accept", "#challenge", "#turn-up", "#catch"):
         expect(page.locator(hidden)).to_be_hidden()
     expect(page.locator("#uno")).to_be_visible()
     shot(page, "43-choices-from-launcherd")

@@ -103,12 +103,12 @@ def test_classic_a_round_and_the_wild_draw_four_both_ways(stack, browser_context
     page = phone(stack, browser_context)
     new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
     expect_text(page, "td[data-cards='Cy']", "^7$")  # the launcher dealt 7 each
-    expect_text(page, "#now", r"Ann.*turn up the first card")
+    expect_text(page, "#now", r"Ann starts once the first card is turned up")
     shot(page, "30-classic-dealt")
 
     # The first card: the launcher deals it, the table says which it is.
     turn_up_first_card(page, "5", "red")
-    expect_text(page, "#now", r"Ann.*play a card, or draw one")
+    expect_text(page, "#now", r"Ann.*play a card, or press to draw one")
     assert visible_ids(page, "turn-up", "accept", "challenge") == {"turn-up": False, "accept": False, "challenge": False}
     assert page.locator("#cards button").count() > 0
     assert not page.locator("#last-card").is_visible()  # launcherd knows Ann holds 7: no last card
@@ -141,20 +141,20 @@ def test_classic_a_round_and_the_wild_draw_four_both_ways(stack, browser_context
     view_shot(page, "32-classic-illegal-screen")
 
     # Bob draws exactly one card from the page, then keeps it and passes.
-    expect_text(page, "#now", r"Bob.*play a card, or draw one")
+    expect_text(page, "#now", r"Bob.*play a card, or press to draw one")
     page.click("#draw")
     expect_text(page, "td[data-cards='Bob']", "^8$")
-    expect_text(page, "#now", r"Bob.*play the card drawn, or pass")
+    expect_text(page, "#now", r"Bob.*play the card just drawn, or pass")
     assert not page.locator("#draw").is_visible()
     page.click("#pass")
-    expect_text(page, "#now", r"Cy.*play a card, or draw one")
+    expect_text(page, "#now", r"Cy.*play a card, or press to draw one")
 
     # Cy: Wild Draw Four; Ann accepts: dealt 4, the turn goes past her.
     tap_card(page, "wild-draw-four", "green")
     expect_text(page, "#now", r"Ann.*accept 4 cards, or challenge Cy")
     page.click("#accept")
     expect_text(page, "td[data-cards='Ann']", "^15$")
-    expect_text(page, "#now", r"Bob.*play a card, or draw one")
+    expect_text(page, "#now", r"Bob.*play a card, or press to draw one")
 
     # Bob went out (the launcher dealt every card: the page's End of round says who); the hands are
     # tapped, not typed.
@@ -173,10 +173,10 @@ def test_despicable_me_4_minions_counts_from_the_page(stack, browser_context):
     page.click("#picker-choices button[data-choice='skip']")
     page.click("#picker-choices button[data-choice='blue']")
     expect_text(page, "#now-reply", "Skip|skip")
-    expect_text(page, "#now", r"Ann.*turn up the first card")
+    expect_text(page, "#now", r"Ann starts once the first card is turned up")
     turn_up_first_card(page, "4", "purple")
     tap_card(page, "wild-mega-minions", "orange")
-    expect_text(page, "#now", r"Ann.*Wild Mega Minions, enter what each other player discarded")
+    expect_text(page, "#now", r"Wild Mega Minions Power: say how many cards were discarded by Bob and Cy")
     assert page.locator("#cards button").count() == 0
     # A count for each other player, not for Ann who played it.
     assert page.locator("#minions-form input").evaluate_all("(l) => l.map((i) => i.name)") == ["Bob", "Cy"]
@@ -186,7 +186,7 @@ def test_despicable_me_4_minions_counts_from_the_page(stack, browser_context):
     page.click("#minions-form button[type=submit]")
     expect_text(page, "td[data-cards='Bob']", "^9$")
     expect_text(page, "td[data-cards='Cy']", "^8$")
-    expect_text(page, "#now", r"Bob.*play a card, or draw one")
+    expect_text(page, "#now", r"Bob.*play a card, or press to draw one")
     end_round_by_tapping(page, {"Ann": ["9"], "Cy": ["wild-draw-four"]}, winner="Bob")
     expect_text(page, "td[data-total='Bob']", "^59$")
     assert page.errors == []
@@ -195,9 +195,11 @@ def test_despicable_me_4_minions_counts_from_the_page(stack, browser_context):
 def test_blast_without_a_blaster_insertions_and_a_blast_from_the_page(stack, browser_context):
     page = phone(stack, browser_context)
     new_game_from_the_page(page, "blast", "Ann, Bob, Cy")
-    expect_text(page, "#now", r"Ann.*insert one in the blaster")
+    expect_text(page, "#now", r"Ann starts once the first card is turned up: say which card it is")
+    turn_up_first_card(page, "5", "red")  # turned up by hand: no launcher in Blast
+    expect_text(page, "#now", r"Ann.*play a card, or insert one in the blaster")
     assert not page.locator("#blaster").is_visible()  # no blaster fitted: the table records insertions
-    tap_card(page, "draw-one", "red")
+    tap_card(page, "draw-one")  # on the red pile: its colour, no question
     expect_text(page, "#now", r"Bob.*inserts 1")
     assert page.locator("#cards button").count() == 0  # Bob's turn is the insertion
     page.click("#insert-safe")
@@ -227,9 +229,9 @@ def test_a_press_in_a_dealer_game_deals_exactly_one_card(stack, browser_context)
     page.click("#press")
     expect_text(page, "td[data-cards='Ann']", "^8$")
     page.click("#pass")
-    expect_text(page, "#now", r"Bob.*play a card, or draw one")
+    expect_text(page, "#now", r"Bob.*play a card, or press to draw one")
     page.click("#press")
-    expect_text(page, "#now", r"Bob.*play the card drawn, or pass")
+    expect_text(page, "#now", r"Bob.*play the card just drawn, or pass")
     expect_text(page, "td[data-cards='Bob']", "^8$")
     status = stack.post("/api/game/status")[1]
     assert [p["cards_taken"] for p in status["players"]] == [8, 8, 7]
@@ -263,6 +265,8 @@ def test_blast_with_a_blaster_fitted_shows_its_slots_and_what_it_did(blaster_sta
     page = phone(blaster_stack, browser_context)
     new_game_from_the_page(page, "blast", "Ann, Bob, Cy")
     expect(page.locator("#blaster-slots .slot")).to_have_count(4)
+    expect_text(page, "#now", r"Ann starts once the first card is turned up: say which card it is")
+    turn_up_first_card(page, "5", "red")
     expect_text(page, "#now", r"Ann.*insert one in the blaster")
     # The blaster counts its insertions itself: the page offers no way to type one.
     assert visible_ids(page, "insert-safe", "insert-blast", "press") == {
@@ -278,8 +282,8 @@ def test_blast_with_a_blaster_fitted_shows_its_slots_and_what_it_did(blaster_sta
 
 
 def test_attack_catch_offered_only_for_a_last_card(stack, browser_context):
-    """May fail until the game side's `catchable` (issue #24 (c)) is merged: today launcherd marks
-    the player who just played as catchable after any play, and the page offers what it marks."""
+    """Catch is offered against a player who may be on their last card and did not say Uno: in
+    UNO Attack the controller counts 7 dealt + cards taken - cards played (controller/game.py)."""
     from playwright.sync_api import expect
 
     page = phone(stack, browser_context)
@@ -288,9 +292,15 @@ def test_attack_catch_offered_only_for_a_last_card(stack, browser_context):
     tap_card(page, "5", "red")
     expect_text(page, "#now", r"Bob.*plays a card or presses")
     expect(page.locator("#catch")).to_be_hidden()
-    # Bob's last card, without Uno: catch Bob is offered.
-    page.check("#last-card")
-    tap_card(page, "3")
+    # Five turns round the table: Bob plays his fifth card (two left), then Cy, Dee and Ann.
+    for _ in range(5):
+        for player in ("Bob", "Cy", "Dee", "Ann"):
+            expect_text(page, "#now", rf"{player}.*plays a card or presses")
+            tap_card(page, "5", "red")  # a 5 on a 5: which colour is asked
+        if _ == 0:
+            expect(page.locator("#catch")).to_be_hidden()
+    expect_text(page, "#now", r"Bob.*plays a card or presses")
+    tap_card(page, "5", "red")  # Bob's sixth card, one left, no Uno
     expect(page.locator("#catch")).to_have_text("Catch Bob (no Uno)", timeout=TIMEOUT_MS)
 
 
@@ -331,13 +341,13 @@ def test_the_wild_draw_four_moment_in_french(stack, browser_context):
     expect_text(page, "#new-rules option[value='classic']", "^UNO classique$")
     new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
     expect_text(page, "td[data-cards='Cy']", "^7$")
-    expect_text(page, "#now", r"Ann.*retourner la première carte")
+    expect_text(page, "#now", r"Ann commence une fois la première carte retournée")
     page.click("#turn-up")
     page.click("#picker-choices button[data-choice='5']")
     page.click("#picker-choices button[data-choice='red']")
     tap_card(page, "wild-draw-four", "blue")
-    expect_text(page, "#now", r"Bob.*accepter 4 cartes, ou contester Ann")
-    expect_text(page, "#now-what", "^accepter 4 cartes, ou contester Ann$")  # the name once, in the bar
+    expect_text(page, "#now", r"Bob.*acceptez 4 cartes, ou contestez Ann")
+    expect_text(page, "#now-what", "^acceptez 4 cartes, ou contestez Ann$")  # the name once, in the bar
     expect_text(page, "#accept", "^Bob accepte 4 cartes$")
     expect_text(page, "#challenge", "^Bob conteste Ann$")
     expect_text(page, "#turn-color", "couleur demandée : bleu")

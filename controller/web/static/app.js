@@ -474,8 +474,8 @@ function renderTurn(game) {
     $("#chain").textContent = t(chain.stacks ? "chain" : "chainOpen", chain);
     $("#chain").hidden = false;
   }
-  if (game.catchable) {
-    $("#catchable-line").textContent = t("catchable", game.catchable);
+  if (catchTarget(game)) {
+    $("#catchable-line").textContent = t("catchable", catchTarget(game));
     $("#catchable-line").hidden = false;
   }
 }
@@ -488,6 +488,14 @@ function deviceOf(game) {
   if (rs && rs.device) return rs.device;
   if (game && ["classic", "despicable-me-4"].includes(game.ruleset)) return "dealer";
   return game && game.ruleset === "blast" ? "blaster" : "launcher";
+}
+
+// Whom a catch is offered against: a player the game knows may be on their last card without
+// having said Uno (catchable_players), not merely the last one to play (catchable, older launcherd).
+function catchTarget(game) {
+  if (!game) return null;
+  if (Array.isArray(game.catchable_players)) return game.catchable_players[0] || null;
+  return game.catchable || null;
 }
 
 // The daemon's own "what now" when it says one (a newer launcherd), else the page's.
@@ -536,7 +544,9 @@ function choicesNow(game) {
       .replace(/^game\//, "").replace(/_/g, "-").split(":")[0]));
     // Out of turn, whatever the moment: Uno, and catching the player launcherd marks.
     listed.add("uno");
-    if (game.catchable) listed.add("catch");
+    if (catchTarget(game)) listed.add("catch");
+    // In a dealer game a draw is the button's press (the launcher deals exactly one card).
+    if (device === "dealer" && listed.has("draw")) listed.add("press");
     if (device === "launcher" && owed && listed.has("play")) {  // presses owed: only a Hit answers a Mega Hit
       listed.delete("play");
       if (game.chain) listed.add("play-hit");
@@ -544,7 +554,7 @@ function choicesNow(game) {
     return listed;
   }
   const allowed = new Set(["uno"]);
-  if (game.catchable) allowed.add("catch");
+  if (catchTarget(game)) allowed.add("catch");
   if (device === "launcher") {
     // Presses owed: nothing is played, but a Hit card answers an open Mega Hit (controller/game.py).
     if (game.awaiting === "first-attack" || game.awaiting === "first_attack") allowed.add("first-attack");
@@ -666,9 +676,11 @@ function renderNow(game) {
   }
   who.textContent = $("#turn-name").textContent;
   const sentence = $("#turn-what").textContent;
-  // "Bob: accept 4 cards, …" already names the player: the bar does not say it twice.
+  // "Bob: accept 4 cards, …" already names the player: the bar does not say it twice, and a
+  // sentence whose subject is the player ("Ann starts once …") is said whole, without the name before it.
   const named = who.textContent.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   what.textContent = sentence.replace(new RegExp(`^${named}\\s*:\\s*`), "");
+  if (who.textContent && new RegExp(`^${named}\\s`).test(what.textContent)) who.textContent = "";
   // The daemon's latest word, unless the tap's answer says it already.
   const last = state.messages.length ? state.messages[state.messages.length - 1].text : "";
   const answered = $("#now-reply").hidden ? "" : $("#now-reply").textContent;
@@ -797,8 +809,8 @@ function renderActions(game) {
   $("#first-attack-box").hidden = !allowed.has("first-attack");
   const catchButton = $("#catch");
   // Catch only a player the daemon marks as on their last card without Uno.
-  catchButton.hidden = !(game && game.catchable && allowed.has("catch"));
-  if (game && game.catchable) catchButton.textContent = t("catchButton", game.catchable);
+  catchButton.hidden = !(catchTarget(game) && allowed.has("catch"));
+  if (catchTarget(game)) catchButton.textContent = t("catchButton", catchTarget(game));
   $("#hint").hidden = !(rs && rs.hint_penalty && game && !game.round_over && !game.match.match_over);
   $("#uno").hidden = !(game && allowed.has("uno"));
 }
@@ -1076,7 +1088,7 @@ function bind() {
     const player = await pickPlayer(t("whoUno"));
     if (player) act("/api/game/uno", { player });
   });
-  $("#catch").addEventListener("click", () => act("/api/game/catch", { player: state.game.catchable }));
+  $("#catch").addEventListener("click", () => act("/api/game/catch", { player: catchTarget(state.game) }));
   $("#hint").addEventListener("click", async () => {
     const player = await pickPlayer(t("whoAdvice"));
     if (player) act("/api/game/hint", { player });
