@@ -17,18 +17,20 @@ subtracted), count-to-stop (the card asked for clearing the beam to the motor's 
 p50/p99/max), the loop's timer lateness (a probe timer re-armed every 2 ms in the daemon's loop:
 p50/p99/max), and whether the daemon halted (a stall). Then game/stats and game/history at 1,000,
 10,000 and 100,000 actions (first reading, which computes and keeps every match's figures, and the
-median of the next ones). Prints one JSON line; bench/run.py stores it in bench/results.json.
+median of the next ones once the start's replay of what the log lacks is over). Prints one JSON line; bench/run.py stores it in bench/results.json.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -152,6 +154,22 @@ def _measure(load: str, presses: int, jams: int) -> dict:
             "overslept": daemon.overslept}
 
 
+def _figures_ready() -> threading.Event:
+    """Set once launcherd's game side says the log's statistics and history are ready."""
+    ready = threading.Event()
+
+    class Ready(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if "statistics and history are ready" in record.getMessage():
+                ready.set()
+    logger = logging.getLogger("launcherd.game")
+    logger.setLevel(logging.INFO)
+    for handler in [h for h in logger.handlers if type(h).__name__ == "Ready"]:
+        logger.removeHandler(handler)  # the previous log size's
+    logger.addHandler(Ready())
+    return ready
+
+
 def game_log_costs(sizes: tuple[int, ...], repeats: int = 5) -> dict:
     """game/stats and game/history over the socket at each log size: first and kept readings."""
     costs = {}
@@ -160,6 +178,7 @@ def game_log_costs(sizes: tuple[int, ...], repeats: int = 5) -> dict:
             directory = Path(tmp)
             (directory / "state").mkdir()
             long_log.build(directory / "state", size)
+            ready = _figures_ready()
             daemon = InProcessDaemon(directory).start()
             try:
                 with Client(daemon.daemon.socket_path, timeout=600) as client:
@@ -168,6 +187,9 @@ def game_log_costs(sizes: tuple[int, ...], repeats: int = 5) -> dict:
                         started = time.perf_counter()
                         client.call(method)
                         first = time.perf_counter() - started
+                        # The kept readings once the start's replay of what the log lacks is over
+                        # (controller/stats.py): during it, every figure it keeps changes the log.
+                        ready.wait(600)
                         kept = []
                         for _ in range(repeats):
                             started = time.perf_counter()

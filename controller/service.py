@@ -144,6 +144,7 @@ class GameService:
         self.hopper: int | None = None
         self._low = False  # the hopper was last seen under RELOAD_BELOW: warn once per crossing
         self._last_press: tuple[int, str] | None = None  # (press_id, presser) of the last logged press
+        self._keeping_summaries: asyncio.Future | None = None  # the one replay of missing history summaries
         self._shown: tuple[tables.Table, dict[str, Any]] | None = None  # the table's status, cached
         self._tasks: set[asyncio.Future] = set()
         self._dealing: asyncio.Task | None = None  # dealer mode: the deal of what the round owes
@@ -1116,15 +1117,22 @@ class GameService:
     async def history_in_turns(self, limit: int | None = None, before: int | None = None) -> list[dict[str, Any]]:
         """``game/history`` for the API: the matches whose summary is not kept yet (a log written
         by an older version) are replayed one at a time, the game loop answering between them
-        (a 100,000-action log took longer than the host waits for a heartbeat)."""
+        (a 100,000-action log took longer than the host waits for a heartbeat). One replay of
+        every missing summary at a time: the readings that come meanwhile (the start's, a page's,
+        another client's) wait for it instead of replaying the same matches beside it."""
+        if self._keeping_summaries is None or self._keeping_summaries.done():
+            self._keeping_summaries = asyncio.ensure_future(self._keep_missing_summaries())
+        await asyncio.shield(self._keeping_summaries)
+        return self.history(limit, before)
+
+    async def _keep_missing_summaries(self) -> None:
         with self._reading() as store:
-            records = store.matches(limit=limit, before=before)
+            records = store.matches()
             missing = set(record.id for record in records) - set(store.figures("summary", [r.id for r in records]))
         for match_id in sorted(missing - {self.match_id}):
             with self._reading() as store:
                 _replayed_summary(store, match_id)
             await asyncio.sleep(0)
-        return self.history(limit, before)
 
 
 def _replayed_summary(store: Store, match_id: int) -> dict[str, Any]:
