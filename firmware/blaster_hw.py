@@ -33,7 +33,7 @@ from .blaster import SlotLevels
 from .config import Config
 from .errors import HardwareError
 from .events import Chime, Led
-from .hardware import StampedInput, with_edge_time
+from .hardware import StampedInput, release_all, with_edge_time
 from .pins import input_pull
 
 SlotCallback = Callable[[int, bool, float], Any]  # slot, full, the edge's time (time.monotonic())
@@ -176,9 +176,7 @@ class BlasterHardware:
             self._closed = True
             if self._actuator is not None:
                 self._actuator.off()
-            for device in self._devices:
-                device.close()
-            self._devices.clear()
+            release_all(self._devices)
 
     def __enter__(self) -> BlasterHardware:
         return self

@@ -432,9 +432,7 @@ class Hardware:
             for device in (self._enable, self._heartbeat):
                 if device is not None:
                     device.off()
-            for device in self._devices:
-                device.close()
-            self._devices.clear()
+            release_all(self._devices)
 
     def __enter__(self) -> Hardware:
         return self
@@ -443,5 +441,20 @@ class Hardware:
         self.close()
 
 
+def release_all(devices: list[Any]) -> None:
+    """Close every device, once the moving outputs are off: one that fails to release its line is
+    logged and the others are still released. lgpio's close claims the line back as an input, and
+    it answered "GPIO busy" once in the VM while the motor was already off (scenario 7): the way
+    down ended in a traceback, exit status 1 instead of 0. The process ends next, and the kernel
+    frees every line it held."""
+    for device in devices:
+        try:
+            device.close()
+        except Exception as exc:  # lgpio.error and gpiozero's errors alike
+            log.warning("releasing %r failed (%s: %s); the line is freed as the process ends",
+                        device, type(exc).__name__, exc)
+    devices.clear()
+
+
 __all__ = ["HEADER_PINS", "Hardware", "INPUT_LEVELS", "MOTOR_DIRECTIONS", "StampedInput", "describe_pins",
-           "with_edge_time"]
+           "release_all", "with_edge_time"]
