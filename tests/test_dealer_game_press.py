@@ -184,7 +184,7 @@ def test_a_draw_made_while_the_game_layer_is_down_is_attributed_once_when_it_com
         assert hands(status)["Ann"] == 8
         # Caught up on once: a status, an action and another restart add nothing.
         running.call("game/pass")
-        time.sleep(0.2)
+        running.call("status/get")  # waits for the game loop to take in everything posted before it
         assert draws(running) == [("Ann", 1)]
 
 
@@ -258,7 +258,7 @@ def test_at_start_a_press_means_nothing_until_the_game_layer_says_what_it_means(
         status = starting.in_loop(lambda: starting.daemon.core.get_status())
         assert (status["press_means"], status["press_reason"]) == ("nothing", {"id": "press_game_starting"})
         starting.in_loop(lambda: starting.daemon.sim.press())  # the button, while the game sets up
-        time.sleep(0.3)
+        time.sleep(0.3)  # past the 20 ms debounce: a press taken as a launch would have run by now
         status = starting.in_loop(lambda: starting.daemon.core.get_status())
         assert (status["presses"], status["cards_ejected"], status["motor"]["on"]) == (0, 0, False)
         release.set()
