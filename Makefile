@@ -21,7 +21,7 @@ MUTE ?=
 DEMO_LANG ?=
 demo: $(STAMP)
 	@mkdir -p .demo-state; sock=$$($(BIN)/python -c 'from firmware.paths import default_sim_socket; print(default_sim_socket())'); \
-	lang=$(or $(DEMO_LANG),$$($(BIN)/python -c 'from controller.messages import default_language; print(default_language())')); \
+	lang=$(or $(DEMO_LANG),$$($(BIN)/python -c 'from controller.text.messages import default_language; print(default_language())')); \
 	case $$lang in fr) locale=fr_FR.UTF-8 ;; en) locale=en_US.UTF-8 ;; *) echo "DEMO_LANG is en or fr, not $$lang"; exit 2 ;; esac; \
 	$(BIN)/launcher-web --socket "$$sock" --listen $(WEB_LISTEN) --lang $$lang 2>.demo-state/launcher-web.log & web=$$!; \
 	voice=; voice_line=$$($(BIN)/python -m controller.voice.sound --lang $$lang $(if $(filter-out 0,$(MUTE)),--mute)) \

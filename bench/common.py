@@ -138,7 +138,7 @@ class Launcherd:
         return self.process.pid
 
     def client(self, timeout: float = 60.0):
-        from firmware.cli import Client
+        from firmware.tools.cli import Client
         return Client(self.socket, timeout=timeout)
 
     def stop(self, timeout: float = 10.0) -> None:

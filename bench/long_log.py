@@ -9,8 +9,8 @@ import random
 import sqlite3
 from pathlib import Path
 
-from controller import table as tables
-from controller.store import FILENAME, Store
+from controller.match import table as tables
+from controller.log.store import FILENAME, Store
 from firmware.errors import ApiError
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]

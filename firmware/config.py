@@ -14,10 +14,10 @@ from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
-from .blast_policy import PROFILE_NAMES as BLAST_PROFILE_NAMES
-from .ejection import PROFILE_NAMES
-from .errors import ConfigError
-from .i18n import LANGUAGES
+from firmware.blaster.policy import PROFILE_NAMES as BLAST_PROFILE_NAMES
+from firmware.launcher.ejection import PROFILE_NAMES
+from firmware.errors import ConfigError
+from firmware.i18n import LANGUAGES
 
 DEFAULT_PATH = Path("/etc/card-launcher/launcher.toml")
 NOT_FITTED = None  # an optional pin written as `false` in the file
@@ -407,8 +407,8 @@ def _cross_checks(source: str, sections: dict[str, dict[str, Any]], bad: set[tup
 
     sensor = sections["sensor"]
     if not any(("sensor", key) in bad for key in sensor):
-        # Lazy: firmware.pins builds on this module (the pull rule needs only [sensor]).
-        from .pins import INPUT_KEYS, input_pull
+        # Lazy: firmware.board.pins builds on this module (the pull rule needs only [sensor]).
+        from firmware.board.pins import INPUT_KEYS, input_pull
 
         levels = SimpleNamespace(sensor=SimpleNamespace(**sensor))
         for key in INPUT_KEYS:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from . import i18n
+from firmware import i18n
 
 
 class LauncherError(Exception):
@@ -25,7 +25,7 @@ class InUse(LauncherError, OSError):
 
 class StateDirError(LauncherError, OSError):
     """The state dir cannot be written (read-only, full, not ours): launcherd keeps its lock and the
-    motor's latch there (firmware/latch.py) and does not run without them."""
+    motor's latch there (firmware/daemon/latch.py) and does not run without them."""
 
 
 class ApiError(LauncherError):

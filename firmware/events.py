@@ -220,7 +220,7 @@ class Cancel:
 @dataclass(frozen=True)
 class Restore:
     """Fed once at start, before ``InputLevels``: what the last run left in the latch file
-    (``firmware/latch.py``). ``halt``: the reason to come up ``halted`` with (None: none);
+    (``firmware/daemon/latch.py``). ``halt``: the reason to come up ``halted`` with (None: none);
     ``on_time``: the motor's on-time record in the core's clock (None: rested)."""
 
     halt: Any = None
@@ -239,7 +239,7 @@ MAX_RUNS = 48
 
 @dataclass(frozen=True)
 class OnTimeRecord:
-    """The motor's on-time as the core keeps it (``firmware/core.py`` ``_OnTime``), in the core's
+    """The motor's on-time as the core keeps it (``firmware/launcher/core.py`` ``_OnTime``), in the core's
     clock: the current chain's finished on-time, when the motor last stopped (None: never ran),
     when the running motor started (None: off), and the finished runs in the duty window."""
 
@@ -333,7 +333,7 @@ class Emit:
 
 @dataclass(frozen=True)
 class Persist:
-    """Keep this in the latch file (``firmware/latch.py``), for the next start: ``halt`` (the
+    """Keep this in the latch file (``firmware/daemon/latch.py``), for the next start: ``halt`` (the
     reason while halted, else None) and ``on_time`` (the motor's on-time record), as of ``at``
     in the core's clock. Returned whenever either changed."""
 

@@ -1,7 +1,7 @@
 """The language replies are rendered in, and the renderer of message objects.
 
 Everything the launcher and the game say is a message object, ``{"id": "stalled", "seconds": 2.5}``
-(catalogue and translations: ``controller/messages.py``). The daemon carries the objects as they
+(catalogue and translations: ``controller/text/messages.py``). The daemon carries the objects as they
 are; where it also sends a text (an error's ``message``, a reply's ``texts``), it renders the object
 in the language of the request: the request's own ``"lang"`` (launcherctl ``--lang``), else the
 daemon's ``[daemon] language``, else the locale's.

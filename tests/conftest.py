@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.cli import Client
+from firmware.tools.cli import Client
 from firmware.config import load_config
 
 # The suite checks English texts unless a test asks for French: a developer's French locale
@@ -188,7 +188,7 @@ class ThreadDaemon:
 
     def __init__(self, tmp_path: Path, extra_config: str = "", notifier=None, seed: int = 7, sim: bool = True,
                  **daemon_options):
-        from firmware.daemon import Daemon
+        from firmware.daemon.driver import Daemon
 
         config = load_config(write_config(tmp_path, extra_config))
         self.daemon = Daemon(config, sim=sim, seed=seed, socket_path=tmp_path / "t.sock",

@@ -1,6 +1,6 @@
 """Builders of game actions and a few shortcuts, shared by the game tests."""
 
-from controller.game import apply, new_game
+from controller.rules.game import apply, new_game
 
 FOUR = ["Ann", "Bob", "Cid", "Dee"]
 TWO = ["Ann", "Bob"]

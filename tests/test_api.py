@@ -9,7 +9,7 @@ import stat
 
 import pytest
 
-from firmware.api import MAX_LINE, ApiServer, Param, Registry
+from firmware.daemon.api import MAX_LINE, ApiServer, Param, Registry
 from firmware.errors import ApiError, InUse, Refused
 
 
@@ -180,8 +180,8 @@ async def read_to_end(reader):
 
 
 def test_clients_beyond_the_limit_are_told_why_and_turned_away(tmp_path, monkeypatch):
-    monkeypatch.setattr("firmware.api.MAX_CLIENTS", 3)
-    monkeypatch.setattr("firmware.api.ADMIN_SLOTS", 0)
+    monkeypatch.setattr("firmware.daemon.api.MAX_CLIENTS", 3)
+    monkeypatch.setattr("firmware.daemon.api.ADMIN_SLOTS", 0)
 
     async def body(server):
         kept = [await connect(server) for _ in range(3)]
@@ -200,7 +200,7 @@ def test_clients_beyond_the_limit_are_told_why_and_turned_away(tmp_path, monkeyp
 
 @pytest.mark.skipif(os.getuid() != 0, reason="the administrator's slot is for root")
 def test_root_keeps_a_slot_when_every_other_one_is_taken(tmp_path, monkeypatch):
-    monkeypatch.setattr("firmware.api.MAX_CLIENTS", 2)
+    monkeypatch.setattr("firmware.daemon.api.MAX_CLIENTS", 2)
 
     async def body(server):
         kept = [await connect(server) for _ in range(2)]
@@ -214,7 +214,7 @@ def test_root_keeps_a_slot_when_every_other_one_is_taken(tmp_path, monkeypatch):
 
 
 def test_an_idle_connection_is_told_and_closed_but_a_subscriber_stays(tmp_path, monkeypatch):
-    monkeypatch.setattr("firmware.api.IDLE_TIMEOUT_S", 0.2)
+    monkeypatch.setattr("firmware.daemon.api.IDLE_TIMEOUT_S", 0.2)
 
     async def body(server):
         idle_reader, _ = await connect(server)
@@ -259,7 +259,7 @@ def test_a_request_does_not_wait_behind_a_running_one_on_the_same_connection(tmp
 
 
 def test_requests_in_flight_are_capped_but_the_estop_always_runs(tmp_path, monkeypatch):
-    monkeypatch.setattr("firmware.api.MAX_IN_FLIGHT", 2)
+    monkeypatch.setattr("firmware.daemon.api.MAX_IN_FLIGHT", 2)
 
     async def body():
         gate = asyncio.Event()

@@ -10,7 +10,7 @@ import types
 import pytest
 
 from firmware.config import build_config
-from firmware.hardware import Hardware
+from firmware.launcher.hardware import Hardware
 
 FRAME_US = 20_000  # the servo's 50 Hz
 
@@ -72,7 +72,7 @@ def lgpio_factory(monkeypatch):
     # A Pi 4's revision: the development machine has none for gpiozero to read.
     monkeypatch.setattr(gpiozero.pins.local, "get_pi_revision", lambda: 0xC03114)
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")
-    backend = importlib.import_module("firmware.backend")
+    backend = importlib.import_module("firmware.board.backend")
     factory = backend.hardware_pin_factory(0)
     yield factory, calls
     factory.close()

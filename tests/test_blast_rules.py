@@ -1,12 +1,14 @@
-"""Scenarios for every rule of the blast ruleset (rules.md §5, §6; seed 002), on controller/blast.py."""
+"""Scenarios for every rule of the blast ruleset (rules.md §5, §6; seed 002), on controller/rules/blast.py."""
 
 import json
 
 import pytest
 
-from controller import blast, scores
-from controller.game import from_json, to_json
-from controller.points import POINTS
+from controller.rules import blast
+
+from controller.match import scores
+from controller.rules.game import from_json, to_json
+from controller.rules.points import POINTS
 from firmware.errors import InvalidParams, NotFound, Refused
 
 P3 = ["Ann", "Bob", "Cy"]

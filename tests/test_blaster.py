@@ -1,11 +1,11 @@
-"""The blaster core: insertions, blasts, jams, safety, sleep (firmware/blaster.py)."""
+"""The blaster core: insertions, blasts, jams, safety, sleep (firmware/blaster/core.py)."""
 
 import random
 
 import pytest
 
-from firmware.blast_policy import TRIGGER, BlastPolicy
-from firmware.blaster import (
+from firmware.blaster.policy import TRIGGER, BlastPolicy
+from firmware.blaster.core import (
     FIRING, HALTED, JAMMED, READY, SLEEPING, Blaster, Release, Settings, SlotLevel, SlotLevels,
 )
 from firmware.events import Chime, EStop, Emit, Led, Persist, Reset, Restore, SleepNow, Tick, Wake

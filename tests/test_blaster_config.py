@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from firmware.blaster import Settings, build
+from firmware.blaster.core import Settings, build
 from firmware.config import PIN_KEYS, SCHEMA, build_config, load_config
 from firmware.errors import ConfigError
 

@@ -148,7 +148,7 @@ def test_launcherctl_insert(daemon_process):
 def test_the_demo_shows_the_slots_and_a_key_inserts(tmp_path):
     from test_daemon_demo import Screen
 
-    from firmware.demo import DemoView
+    from firmware.tools.demo import DemoView
 
     with ThreadDaemon(tmp_path, RISING, seed=2) as running:
         screen = Screen()

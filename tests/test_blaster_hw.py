@@ -5,16 +5,16 @@ import random
 import pytest
 from gpiozero import DigitalInputDevice
 
-from firmware.blast_policy import TRIGGER, BlastPolicy
-from firmware.blaster import (
+from firmware.blaster.policy import TRIGGER, BlastPolicy
+from firmware.blaster.core import (
     FIRING, JAMMED, READY, Blaster, Release, Settings, SlotLevel,
 )
-from firmware.blaster_hw import BlasterHardware, describe_pins
-from firmware.blaster_sim import SimulatedBlaster
+from firmware.blaster.hardware import BlasterHardware, describe_pins
+from firmware.blaster.sim import SimulatedBlaster
 from firmware.config import build_config
 from firmware.errors import HardwareError, InvalidParams, Refused
 from firmware.events import Chime, Emit, Led, Tick
-from firmware.sim import sim_pin_factory
+from firmware.launcher.sim import sim_pin_factory
 
 
 class FakeLoop:

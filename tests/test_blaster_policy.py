@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from firmware.blast_policy import (
+from firmware.blaster.policy import (
     RISING, TRIGGER, BlastPolicy, RisingChance, blast_stats, expected_fired_at, get_profile,
 )
 

@@ -4,8 +4,8 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from firmware.blast_policy import RISING, TRIGGER, BlastPolicy
-from firmware.blaster import HALTED, Blaster, Release, Settings, SlotLevel
+from firmware.blaster.policy import RISING, TRIGGER, BlastPolicy
+from firmware.blaster.core import HALTED, Blaster, Release, Settings, SlotLevel
 from firmware.events import EStop, Emit, Reset, SleepNow, Tick, Wake
 
 SETTINGS = Settings(pulse_ms=150, max_on_ms=500, rest_s=0.5, settle_s=0.3)

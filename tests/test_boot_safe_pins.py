@@ -12,7 +12,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware.config import ConfigError, backend_errors, build_config, load_config, with_sim_devices
-from firmware.safe_off import safe_off
+from firmware.board.safe_off import safe_off
 
 
 def config_of(**sections):
@@ -75,7 +75,7 @@ def check_config(path, **env) -> subprocess.CompletedProcess:
     environment = {key: value for key, value in __import__("os").environ.items()
                    if key != "GPIOZERO_PIN_FACTORY"}
     environment.update(env)
-    return subprocess.run([sys.executable, "-m", "firmware.launcherd", "--check-config", str(path)],
+    return subprocess.run([sys.executable, "-m", "firmware.daemon.launcherd", "--check-config", str(path)],
                           capture_output=True, text=True, timeout=60, env=environment)
 
 

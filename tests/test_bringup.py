@@ -10,10 +10,12 @@ import threading
 
 import pytest
 
-from firmware import bringup, bringup_cli
-from firmware.cli import main as launcherctl
+from firmware.extras import bringup
+
+from firmware.tools import bringup_cli
+from firmware.tools.cli import main as launcherctl
 from firmware.config import load_config
-from firmware.hardware import HEADER_PINS
+from firmware.launcher.hardware import HEADER_PINS
 from conftest import ThreadDaemon, write_config
 
 
@@ -23,8 +25,8 @@ class BringupDaemon(ThreadDaemon):
     def __init__(self, tmp_path, extra_config: str = "", sim: bool = True, **kwargs):
         super().__init__(tmp_path, extra_config, **kwargs)
         if not sim:
-            from firmware.daemon import Daemon
-            from firmware.sim import sim_pin_factory
+            from firmware.daemon.driver import Daemon
+            from firmware.launcher.sim import sim_pin_factory
 
             config = load_config(write_config(tmp_path, extra_config))
             self.daemon = Daemon(config, sim=False, socket_path=tmp_path / "t.sock",
@@ -232,7 +234,7 @@ def test_inputs_watch_prints_each_edge_live(tmp_path, capsys):
         subscribed, done = threading.Event(), threading.Event()
 
         def watch():
-            from firmware.cli import Client
+            from firmware.tools.cli import Client
 
             with Client(d.daemon.socket_path) as client:
                 client.call("events/subscribe")

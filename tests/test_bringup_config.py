@@ -8,7 +8,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware.config import ConfigError, build_config
-from firmware.hardware import Hardware
+from firmware.launcher.hardware import Hardware
 
 
 @pytest.mark.parametrize("key, sensor", [("beam", {"beam_blocked": "high"}), ("button", {"button_active": "high"}),

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware.core import IDENTIFY_FLASH
+from firmware.launcher.core import IDENTIFY_FLASH
 from firmware.events import (
     BeamLevel, Bench, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Identify, Jog, Led, LidLevel,
     Motor, Reset, SleepNow,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from firmware import i18n
-from firmware.calibrate import CalibrationError, analyse, measure, toml_snippet, update_toml, write_config
+from firmware.extras.calibrate import CalibrationError, analyse, measure, toml_snippet, update_toml, write_config
 from firmware.config import build_config, default_toml, load_config
 from test_bringup import BringupDaemon, ctl
 

@@ -5,9 +5,11 @@ from dataclasses import replace
 
 import pytest
 
-from controller import classic, scores
-from controller.game import from_json, to_json
-from controller.points import POINTS
+from controller.rules import classic
+
+from controller.match import scores
+from controller.rules.game import from_json, to_json
+from controller.rules.points import POINTS
 from firmware.errors import InvalidParams, Refused
 
 P3 = ["Ann", "Bob", "Cy"]

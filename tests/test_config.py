@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from firmware.config import SCHEMA, ConfigError, build_config, default_toml, load_config, with_sim_devices
-from firmware.core import Launcher
-from firmware.ejection import policy_from_config
-from firmware.hardware import Hardware
+from firmware.launcher.core import Launcher
+from firmware.launcher.ejection import policy_from_config
+from firmware.launcher.hardware import Hardware
 
 
 def write(tmp_path, text):
@@ -139,7 +139,7 @@ def test_sim_fits_a_lid_and_a_servo_on_free_pins():
 
 
 def run_check(*args):
-    return subprocess.run([sys.executable, "-m", "firmware.launcherd", "--check-config", *args],
+    return subprocess.run([sys.executable, "-m", "firmware.daemon.launcherd", "--check-config", *args],
                           capture_output=True, text=True, timeout=30)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ThreadDaemon
-from controller.joincode import JoinCode
+from controller.log.joincode import JoinCode
 from firmware.errors import ApiError
 
 LAUNCHERCTL = str(Path(sys.executable).with_name("launcherctl"))

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BIN, ThreadDaemon, wait_for_socket, write_config
-from firmware.cli import Client
+from firmware.tools.cli import Client
 from firmware.errors import ApiError
 
 LAUNCHERCTL = str(Path(sys.executable).with_name("launcherctl"))

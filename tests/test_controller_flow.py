@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ThreadDaemon
-from controller import ruledoc
-from controller.points import POINTS
-from controller.rulesets import RULESET_IDS
-from controller.scores import SCORING_RULES
+from controller.rules import ruledoc
+from controller.rules.points import POINTS
+from controller.rules.rulesets import RULESET_IDS
+from controller.match.scores import SCORING_RULES
 from firmware.errors import ApiError
 
 LAUNCHERCTL = str(Path(sys.executable).with_name("launcherctl"))
@@ -148,7 +148,7 @@ def _page_tables(page: str) -> dict[str, dict[str, int]]:
 
 def test_the_rules_page_and_launcherctl_game_rules_show_the_ruleset_data(tmp_path):
     page = RULES_PAGE.read_text()
-    assert page == ruledoc.markdown(), "docs/rules.md is stale: python -m controller.ruledoc > docs/rules.md"
+    assert page == ruledoc.markdown(), "docs/rules.md is stale: python -m controller.rules.ruledoc > docs/rules.md"
     assert _page_tables(page) == {name: dict(POINTS[name]) for name in RULESET_IDS}
     for variant, rule in SCORING_RULES.items():
         assert f"- `{variant}`: {rule}." in page

@@ -11,12 +11,12 @@ import json
 import pytest
 
 from firmware.config import build_config
-from firmware.core import STATES, Launcher
+from firmware.launcher.core import STATES, Launcher
 from firmware.events import (
     BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, InputLevels, Jog, Launch, Led, LidLevel,
     Cancel, Hold, Motor, Persist, Reload, Reset, Resume, Retract, SleepNow, Tick, Wake,
 )
-from firmware.ejection import Outcome
+from firmware.launcher.ejection import Outcome
 
 T0 = 1000.0
 ALL_IN = "all"

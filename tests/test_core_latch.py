@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware.config import build_config
-from firmware.core import Launcher
+from firmware.launcher.core import Launcher
 from firmware.events import (
     BeamLevel, ButtonLevel, Dispense, DriverEnable, EStop, Emit, Hold, Jog, Launch, Led, LidLevel, Motor,
     OnTimeRecord, Persist, Reload, Reset, Restore, Resume, Retract, Tick, Wake,
@@ -212,7 +212,7 @@ class _Policy:
     name, dry_streak, tension = "fixed", 0, 0.0
 
     def decide(self, hopper):
-        from firmware.ejection import Outcome
+        from firmware.launcher.ejection import Outcome
         return Outcome(2)
 
     def reset(self):

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware.config import build_config
-from firmware.core import Launcher
-from firmware.ejection import Outcome
+from firmware.launcher.core import Launcher
+from firmware.launcher.ejection import Outcome
 from firmware.events import BeamLevel, ButtonLevel, Emit, Launch, Motor, PressMeaning, Tick
 
 CONFIG = build_config({"timing": {"jam_ms": 200, "feed_timeout_ms": 300, "launch_timeout_ms": 600,

@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware.config import build_config
-from firmware.core import STATES, Launcher
+from firmware.launcher.core import STATES, Launcher
 from firmware.events import (
     BeamLevel, ButtonLevel, Dispense, EStop, Emit, Jog, Launch, LidLevel, Motor, Reload, Reset, Retract,
     SleepNow, Tick, Wake,
 )
-from firmware.ejection import Outcome
+from firmware.launcher.ejection import Outcome
 
 EPS = 1e-6
 MOTOR_OFF_STATES = {"lid_open", "jammed", "sleeping", "halted"}

@@ -17,7 +17,7 @@ class Screen(io.StringIO):
 
 
 def test_the_screen_shows_the_reloaded_hopper_without_another_event(tmp_path):
-    from firmware.demo import DemoView
+    from firmware.tools.demo import DemoView
 
     with ThreadDaemon(tmp_path, "[sim]\nhopper = 40\n") as running:
         screen = Screen()
@@ -32,13 +32,13 @@ def test_the_screen_shows_the_reloaded_hopper_without_another_event(tmp_path):
 
 
 def test_demo_and_daemon_do_not_import_each_other():
-    code = "import firmware.demo, sys; print('firmware.daemon' in sys.modules)"
+    code = "import firmware.tools.demo, sys; print('firmware.daemon.driver' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 
 
 def test_the_screen_shows_the_table_page_with_its_join_code_and_how_to_refill(tmp_path, monkeypatch):
-    from firmware.demo import DemoView
+    from firmware.tools.demo import DemoView
 
     monkeypatch.setenv("LAUNCHER_WEB_URL", "http://127.0.0.1:8080/")
     monkeypatch.setenv("LAUNCHER_DEMO_VOICE", "voice: silent, no sound card")
@@ -64,7 +64,7 @@ def frame(screen: Screen) -> str:
 
 
 def test_every_key_answers_with_a_line_at_once(tmp_path):
-    from firmware.demo import DemoView
+    from firmware.tools.demo import DemoView
 
     with ThreadDaemon(tmp_path, "[sim]\nhopper = 40\n") as running:
         screen = Screen()
@@ -81,7 +81,7 @@ def test_every_key_answers_with_a_line_at_once(tmp_path):
 
 
 def test_a_jam_says_that_c_clears_it_and_events_are_short_lines(tmp_path):
-    from firmware.demo import DemoView
+    from firmware.tools.demo import DemoView
 
     config = '[sim]\nhopper = 40\n[ejection]\nprofile = "fixed"\nsequence = [3]\n'
     with ThreadDaemon(tmp_path, config) as running:
@@ -109,7 +109,7 @@ def test_a_jam_says_that_c_clears_it_and_events_are_short_lines(tmp_path):
 
 def test_message_objects_in_events_are_shown_through_the_catalogue():
     from firmware import i18n
-    from firmware.demo import event_line
+    from firmware.tools.demo import event_line
 
     reason = i18n.message("refused_sleep")
     line = event_line("refused", {"event": "SleepNow", "request": None, "state": "launching", "reason": reason})
@@ -120,7 +120,7 @@ def test_message_objects_in_events_are_shown_through_the_catalogue():
 
 
 def test_the_lid_opened_and_closed_refills_whatever_is_left_as_the_readme_says(tmp_path):
-    from firmware.demo import DemoView
+    from firmware.tools.demo import DemoView
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     assert "`l` twice (lid open, lid closed) refills the hopper at any time, empty or not" in " ".join(readme.split())

@@ -1,6 +1,6 @@
 """Faults that survive a restart (issue #20), through real launcherd --sim processes: a process that
 ends while the motor may be on, an e-stop and the motor's on-time are kept in the state dir's
-latch file (firmware/latch.py); the next start comes up halted, and only a deliberate reset
+latch file (firmware/daemon/latch.py); the next start comes up halted, and only a deliberate reset
 (launcherctl reset, the button held reset_hold_ms) lets the motor run again."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 from conftest import BIN, MOTOR_LIMITS, DaemonProcess, ThreadDaemon
 from firmware.errors import ApiError
-from firmware.latch import FILENAME, SIZE, Latch
+from firmware.daemon.latch import FILENAME, SIZE, Latch
 
 SLOW = "[sim]\ncards_per_second = 5.0\nhopper = 500\n"
 MOTOR_PINS = (12, 13)  # [pins] motor_forward, motor_reverse

@@ -9,7 +9,7 @@ import time
 
 from conftest import ThreadDaemon
 
-from firmware.sim import sim_pin_factory
+from firmware.launcher.sim import sim_pin_factory
 
 DRY = """
 [ejection]

@@ -1,9 +1,9 @@
-"""The layer contract (firmware/layer.py) as the daemon provides it."""
+"""The layer contract (firmware/daemon/layer.py) as the daemon provides it."""
 
 from __future__ import annotations
 
 from conftest import ThreadDaemon
-from firmware.layer import LayerHost
+from firmware.daemon.layer import LayerHost
 
 
 def test_the_game_layer_gets_a_door_with_a_cheap_hopper_and_the_core_status(tmp_path):
@@ -31,7 +31,7 @@ def method_names(running: ThreadDaemon) -> set[str]:
 
 
 def test_sim_methods_exist_only_in_simulation(tmp_path):
-    from firmware.sim import sim_pin_factory
+    from firmware.launcher.sim import sim_pin_factory
 
     for name in ("sim", "pins"):
         (tmp_path / name).mkdir()
@@ -47,6 +47,6 @@ def test_the_driver_imports_neither_the_command_line_nor_the_demo():
     import subprocess
     import sys
 
-    code = "import firmware.daemon, sys; print(sorted(m for m in ('firmware.demo', 'firmware.launcherd') if m in sys.modules))"
+    code = "import firmware.daemon.driver, sys; print(sorted(m for m in ('firmware.tools.demo', 'firmware.daemon.launcherd') if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"

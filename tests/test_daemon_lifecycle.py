@@ -10,7 +10,7 @@ import pytest
 
 from conftest import DaemonProcess, ThreadDaemon
 from firmware.errors import ApiError, HardwareError
-from firmware.sim import sim_pin_factory
+from firmware.launcher.sim import sim_pin_factory
 
 LONG_DISPENSE = "[sim]\ncards_per_second = 20.0\nhopper = 10000\n[timing]\nfeed_timeout_ms = 400\n"
 

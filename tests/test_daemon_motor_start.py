@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import ThreadDaemon
-from firmware import bringup
+from firmware.extras import bringup
 from firmware.errors import ApiError
 
 MOTOR_PINS = (12, 13)  # [pins] motor_forward, motor_reverse

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from firmware.cli import Client
-from firmware.notify import Notifier
+from firmware.tools.cli import Client
+from firmware.daemon.notify import Notifier
 
 from conftest import DaemonProcess, ThreadDaemon
 

@@ -6,7 +6,7 @@ import pytest
 
 from conftest import MOTOR_LIMITS, ThreadDaemon
 from firmware.errors import ApiError
-from firmware.sim import sim_pin_factory
+from firmware.launcher.sim import sim_pin_factory
 
 SLOW_FEED = "[sim]\ncards_per_second = 40.0\nhopper = 10000\n[timing]\nfeed_timeout_ms = 400\n"
 FORWARD = 12  # [pins] motor_forward by default

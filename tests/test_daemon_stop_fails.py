@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware.daemon import EXIT_STOP_FAILED
+from firmware.daemon.driver import EXIT_STOP_FAILED
 from firmware.errors import ApiError
 
 SLOW = "[sim]\ncards_per_second = 10.0\nhopper = 100\n"
@@ -42,7 +42,7 @@ def test_sim_fault_names_the_faults_it_knows(daemon_process):
 
 
 def test_the_system_tests_hook_fails_the_stop_of_a_running_motor_only(daemon_process):
-    """``LAUNCHER_TEST_MOTOR_STOP_FAILS=1`` (firmware/hardware.py) is how `make systemtest` fails a
+    """``LAUNCHER_TEST_MOTOR_STOP_FAILS=1`` (firmware/launcher/hardware.py) is how `make systemtest` fails a
     stop on real lines: the stops of a motor at rest (start-up) pass, the end of a run does not."""
     proc = daemon_process(SLOW, log_file=True, env={"LAUNCHER_TEST_MOTOR_STOP_FAILS": "1"})
     assert proc.call("status/get")["state"] == "ready"  # built, the motor stopped at rest

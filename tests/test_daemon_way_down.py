@@ -9,7 +9,7 @@ import signal
 from conftest import ThreadDaemon
 
 from firmware.events import ButtonLevel, Dispense, Tick
-from firmware.sim import sim_pin_factory
+from firmware.launcher.sim import sim_pin_factory
 
 SLOW = "[sim]\ncards_per_second = 2.0\nhopper = 100\n[ejection]\nprofile = \"fixed\"\nsequence = [3]\n"
 

@@ -1,6 +1,6 @@
 """The dealer (issue #11): ``launcher/dispense N`` gives exactly N cards whatever the mechanism does.
 
-A table wires the real core (``firmware.core.Launcher`` with a seeded policy), the dealer and a
+A table wires the real core (``firmware.launcher.core.Launcher`` with a seeded policy), the dealer and a
 small fake mechanism on one fake clock, the way the daemon wires them: every core ``Emit`` goes
 to the dealer, the dealer's core events are fed after the batch that led to them, every deadline
 gets its ``Tick``. The mechanism feeds a card every ``pace`` seconds while the motor runs forward,
@@ -20,13 +20,13 @@ from typing import Any, Callable
 
 import pytest
 
-from controller.messages import render
+from controller.text.messages import render
 from firmware.config import build_config
-from firmware.core import Launcher
-from firmware.dealer import (
+from firmware.launcher.core import Launcher
+from firmware.extras.dealer import (
     AimAt, DealTo, Dealer, OUTCOME, PROGRESS, PauseFor, deal,
 )
-from firmware.ejection import policy_from_config
+from firmware.launcher.ejection import policy_from_config
 from firmware.events import (
     BeamLevel, ButtonLevel, Dispense, EStop, Emit, Launch, LidLevel, Motor, Reload, Reset, Resume, Tick,
 )

@@ -14,9 +14,9 @@ import time
 import pytest
 
 from conftest import ThreadDaemon
-from controller.service import GameService
-from firmware import gamehost
-from firmware.cli import format_outcome
+from controller.layer.service import GameService
+from firmware.daemon import gamehost
+from firmware.tools.cli import format_outcome
 from test_game_dealer import new, settle, table
 
 P3 = ["Ann", "Bob", "Cy"]

@@ -19,9 +19,9 @@ from fake_lgpio import FakeLgpio, now_ns
 from test_core import T0, ScriptedPolicy
 
 from firmware.config import build_config
-from firmware.core import Launcher
+from firmware.launcher.core import Launcher
 from firmware.events import BeamLevel, ButtonLevel, Motor, Tick
-from firmware.sim import sim_pin_factory
+from firmware.launcher.sim import sim_pin_factory
 
 DRY = """
 [ejection]

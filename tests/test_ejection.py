@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware.config import SCHEMA, ConfigError, build_config
-from firmware.ejection import (
+from firmware.launcher.ejection import (
     ALL_IN_UNKNOWN_HOPPER,
     CLASSIC,
     DRY_PRESSES_SEEN,

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).with_name("browser")))
 
 from stack import Stack  # noqa: E402
 
-from firmware.cli import Client  # noqa: E402
+from firmware.tools.cli import Client  # noqa: E402
 
 LAUNCHERCTL = str(Path(sys.executable).with_name("launcherctl"))
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,8 +5,8 @@ import pickle
 
 import pytest
 
-from controller import rulesets
-from controller.game import apply, from_json, new_game, status, to_json
+from controller.rules import rulesets
+from controller.rules.game import apply, from_json, new_game, status, to_json
 from firmware.errors import ApiError, InvalidParams, NotFound, Refused
 from game_actions import FOUR, game, play, press, run
 
@@ -287,7 +287,7 @@ def test_late_cards_before_any_press_belong_to_no_one():
 
 @pytest.mark.parametrize("names", [["Ann=1", "Bob"], [" Ann", "Bob"], ["Ann", "ann"], ["Ann"], [""] * 2])
 def test_the_game_and_the_counter_refuse_the_same_names(names):
-    from controller.scores import new_match
+    from controller.match.scores import new_match
 
     with pytest.raises(InvalidParams) as by_game:
         new_game("attack-mega-hit", names)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ThreadDaemon
-from firmware.cli import Client
+from firmware.tools.cli import Client
 from firmware.errors import ApiError
 
 # Press outcomes are known: the n-th press gives SEQUENCE[n - 1] cards.
@@ -258,7 +258,7 @@ def test_a_card_that_falls_out_after_its_press_is_the_pressers(launcherd):
 
 
 def test_launcher_events_do_not_rebuild_the_table_status(launcherd, mocker):
-    from controller import table
+    from controller.match import table
 
     with launcherd.client() as c:
         c.call("game/new", THREE)

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from controller import table as tables
+from controller.match import table as tables
 
 # Known outcomes, on the fast simulated mechanism of conftest.py.
 FIXED = """

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import itertools
 
-from controller.service import GameService
+from controller.layer.service import GameService
 from firmware.errors import Refused, Unavailable
 
 P3 = ["Ann", "Bob", "Cy"]

@@ -20,11 +20,12 @@ from pathlib import Path
 import pytest
 
 from conftest import BLASTER, ThreadDaemon
-from controller import messages, stats
-from controller import service as service_module
-from controller.service import GameService
-from controller.store import Store
-from firmware import gamehost, outcomes
+from controller.text import messages
+from controller.match import stats
+from controller.layer import service as service_module
+from controller.layer.service import GameService
+from controller.log.store import Store
+from firmware.daemon import gamehost, outcomes
 from firmware.errors import ApiError
 
 FIXED = '[ejection]\nprofile = "fixed"\nsequence = {seq}\n'
@@ -102,7 +103,7 @@ def test_a_jam_stops_on_time_while_the_game_layer_is_busy(tmp_path, monkeypatch)
 
 READ_STATS_FOREVER = """
 import sys
-from firmware.cli import Client
+from firmware.tools.cli import Client
 with Client(sys.argv[1], timeout=60) as client:
     while True:
         client.call("game/stats")  # most of a second each over 10,000 actions, on this machine

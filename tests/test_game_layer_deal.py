@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import ThreadDaemon
-from controller.service import GameService
-from firmware import gamehost
+from controller.layer.service import GameService
+from firmware.daemon import gamehost
 
 P3 = ["Ann", "Bob", "Cy"]
 CLASSIC = {"rules": "classic", "players": P3, "options": {"deal_pause_s": "0"}, "first_card": "5", "color": "red"}

@@ -7,10 +7,12 @@ from __future__ import annotations
 import pytest
 
 from conftest import ThreadDaemon
-from controller import cli, game, table
-from controller.messages import render
+from controller.layer import cli
+from controller.rules import game
+from controller.match import table
+from controller.text.messages import render
 from firmware import i18n
-from firmware.cli import Client
+from firmware.tools.cli import Client
 from firmware.errors import ApiError, Refused
 
 THREE = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}

@@ -7,8 +7,8 @@ from __future__ import annotations
 import sqlite3
 
 from conftest import ThreadDaemon
-from controller.store import Store
-from firmware import outcomes
+from controller.log.store import Store
+from firmware.daemon import outcomes
 
 FIXED = '[ejection]\nprofile = "fixed"\nsequence = [2]\n'
 PLAYERS = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}

@@ -9,9 +9,9 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller import rulesets
-from controller.game import apply, from_json, new_game, status, to_json
-from controller.points import COLORS
+from controller.rules import rulesets
+from controller.rules.game import apply, from_json, new_game, status, to_json
+from controller.rules.points import COLORS
 from firmware.errors import ApiError
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -2,8 +2,8 @@
 
 import pytest
 
-from controller import rulesets
-from controller.game import apply, new_game, status
+from controller.rules import rulesets
+from controller.rules.game import apply, new_game, status
 from firmware import i18n
 from firmware.errors import InvalidParams, Refused
 from game_actions import FOUR, TWO, attack, catch, game, hint, play, press, run, uno

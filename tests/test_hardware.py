@@ -14,8 +14,8 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from firmware.config import build_config, with_sim_devices
 from firmware.errors import HardwareError, Unavailable
 from firmware.events import Chime, InputLevels, Led
-from firmware.hardware import Hardware, describe_pins
-from firmware.pins import input_pull
+from firmware.launcher.hardware import Hardware, describe_pins
+from firmware.board.pins import input_pull
 
 ROOT = Path(__file__).resolve().parent.parent
 

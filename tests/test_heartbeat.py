@@ -14,8 +14,8 @@ import pytest
 
 from firmware.errors import ApiError
 from firmware.config import ConfigError, build_config, load_config, moving_pins
-from firmware.heartbeat import HALF_PERIOD_S
-from firmware.safe_off import safe_off
+from firmware.board.heartbeat import HALF_PERIOD_S
+from firmware.board.safe_off import safe_off
 
 from conftest import ThreadDaemon
 

@@ -10,13 +10,13 @@ import subprocess
 
 import pytest
 
-from controller.messages import render
+from controller.text.messages import render
 from firmware import i18n
-from firmware.cli import Client, format_event, format_outcome
+from firmware.tools.cli import Client, format_event, format_outcome
 from firmware.config import ConfigError, load_config
-from firmware.dealer import Dealer
+from firmware.extras.dealer import Dealer
 from firmware.errors import ApiError
-from firmware.methods import with_texts
+from firmware.daemon.methods import with_texts
 from conftest import BIN, MOTOR_LIMITS, ThreadDaemon
 
 NOT_SLEEPING = {"id": "refused_not_sleeping"}

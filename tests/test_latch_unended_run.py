@@ -1,6 +1,6 @@
 """A run the process did not live to end (SIGKILL, a crash, a watchdog kill) still counts in the
 motor's on-time record after the restart (issue #20): the core, the latch file and the restart's
-reading of it (``OnTimeRecord.from_ages``, as firmware/daemon.py does), on explicit clocks.
+reading of it (``OnTimeRecord.from_ages``, as firmware/daemon/driver.py does), on explicit clocks.
 
 The process is "killed" by closing its latch without a stop: the flag stays set and nothing more
 is written, which is what the page cache holds after a SIGKILL."""
@@ -11,7 +11,7 @@ import pytest
 
 from firmware.events import Emit, Launch, Motor, OnTimeRecord, Persist, Reset, Restore
 from firmware.i18n import message
-from firmware.latch import START_AT, Latch
+from firmware.daemon.latch import START_AT, Latch
 from test_core import T0, Rig
 
 CRASH = message("halted_after_crash")

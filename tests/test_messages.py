@@ -1,4 +1,4 @@
-"""controller/messages.py and controller/locale: every message in English and French, checked."""
+"""controller/text/messages.py and controller/text/locale: every message in English and French, checked."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from controller import messages
-from controller.messages import (CATALOGUE, LANGUAGES, MessageError, card_id, color_id, placeholders,
+from controller.text import messages
+from controller.text.messages import (CATALOGUE, LANGUAGES, MessageError, card_id, color_id, placeholders,
                                  render)
-from controller.points import POINTS
+from controller.rules.points import POINTS
 from firmware.errors import InvalidParams, LauncherError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,10 +121,10 @@ def test_babel_finds_no_format_error_in_the_catalogues(catalog):
 
 
 def test_the_template_holds_the_catalogue():
-    with (ROOT / "controller" / "locale" / "launcher.pot").open("rb") as file:
+    with (ROOT / "controller" / "text" / "locale" / "launcher.pot").open("rb") as file:
         committed = {m.context: (m.id, m.flags) for m in read_po(file) if m.id}
     built = {m.context: (m.id, m.flags) for m in messages.template() if m.id}
-    assert committed == built, "regenerate it: python -m controller.messages > controller/locale/launcher.pot"
+    assert committed == built, "regenerate it: python -m controller.text.messages > controller/text/locale/launcher.pot"
 
 
 # ---- rendering --------------------------------------------------------------------------------
@@ -251,7 +251,7 @@ def test_the_default_language_comes_from_the_locale(environ, expected):
 
 
 def test_a_fresh_process_renders_in_the_locales_language_without_a_compiled_catalogue():
-    code = ("from controller.messages import render; "
+    code = ("from controller.text.messages import render; "
             "print(render({'id': 'voice_press', 'player': 'Bob', 'presses': 2}))")
     env = {"LANG": "fr_FR.UTF-8", "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
@@ -260,13 +260,13 @@ def test_a_fresh_process_renders_in_the_locales_language_without_a_compiled_cata
 
 
 def test_no_compiled_catalogue_is_committed_and_the_po_files_are_package_data():
-    tracked = subprocess.run(["git", "ls-files", "controller/locale"], capture_output=True,
+    tracked = subprocess.run(["git", "ls-files", "controller/text/locale"], capture_output=True,
                              text=True, cwd=ROOT, check=True).stdout.split()
     assert not [path for path in tracked if path.endswith(".mo")]
     patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
-        "package-data"]["controller"]
+        "package-data"]["controller.text"]
     for lang in LANGUAGES:
-        relative = messages.po_path(lang).relative_to(ROOT / "controller").as_posix()
+        relative = messages.po_path(lang).relative_to(ROOT / "controller" / "text").as_posix()
         assert any(fnmatch.fnmatch(relative, p) for p in patterns), relative
 
 

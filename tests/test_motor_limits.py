@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware.config import build_config
-from firmware.core import Launcher
-from firmware.ejection import Outcome
+from firmware.launcher.core import Launcher
+from firmware.launcher.ejection import Outcome
 from firmware.events import (
     BeamLevel, ButtonLevel, Dispense, EStop, Emit, Launch, LidLevel, Motor, Reload, Reset, Retract, Tick,
 )

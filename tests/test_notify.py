@@ -1,4 +1,4 @@
-"""firmware.notify against real AF_UNIX datagram sockets standing in for systemd."""
+"""firmware.daemon.notify against real AF_UNIX datagram sockets standing in for systemd."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.notify import Notifier
+from firmware.daemon.notify import Notifier
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ def test_from_environ_without_notify_socket_is_none():
 
 
 def test_from_environ_with_unsupported_address_is_none_and_says_why(caplog):
-    with caplog.at_level(logging.WARNING, logger="firmware.notify"):
+    with caplog.at_level(logging.WARNING, logger="firmware.daemon.notify"):
         assert Notifier.from_environ({"NOTIFY_SOCKET": "vsock:2:1234"}) is None
     assert "vsock:2:1234" in caplog.text
 
@@ -109,7 +109,7 @@ def test_send_uppercases_keys_spells_booleans_and_keeps_one_line_per_field(recei
 def test_periodic_sends_never_wait_on_a_full_queue(receiver, caplog):
     sock, path = receiver
     notifier = Notifier(path, timeout=5)
-    with caplog.at_level(logging.WARNING, logger="firmware.notify"):
+    with caplog.at_level(logging.WARNING, logger="firmware.daemon.notify"):
         assert fill_queue(notifier) > 0
         started = time.monotonic()
         assert notifier.watchdog() is False
@@ -122,7 +122,7 @@ def test_one_off_sends_give_up_after_the_timeout(receiver, caplog):
     sock, path = receiver
     notifier = Notifier(path, timeout=0.05)
     fill_queue(notifier)
-    with caplog.at_level(logging.WARNING, logger="firmware.notify"):
+    with caplog.at_level(logging.WARNING, logger="firmware.daemon.notify"):
         started = time.monotonic()
         assert notifier.ready("ready") is False
         assert notifier.stopping() is False
@@ -154,7 +154,7 @@ def test_a_vanished_receiver_is_reported_once_and_never_raises(short_dir, caplog
     stale = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     stale.bind(str(refused))
     stale.close()
-    with caplog.at_level(logging.WARNING, logger="firmware.notify"):
+    with caplog.at_level(logging.WARNING, logger="firmware.daemon.notify"):
         for address in (str(path), str(refused)):
             notifier = Notifier(address)
             assert notifier.ready() is False

@@ -1,4 +1,4 @@
-"""firmware.pins: the one rule for every input's pull, and the [pins] chip key."""
+"""firmware.board.pins: the one rule for every input's pull, and the [pins] chip key."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from firmware.config import ConfigError, build_config
-from firmware.pins import input_pull
+from firmware.board.pins import input_pull
 
 
 @pytest.mark.parametrize("levels", list(itertools.product(("low", "high"), repeat=3)))
@@ -28,7 +28,7 @@ def test_only_inputs_have_a_pull():
 
 
 def test_the_module_does_not_import_gpiozero():
-    code = "import sys, firmware.pins; print('gpiozero' in sys.modules)"
+    code = "import sys, firmware.board.pins; print('gpiozero' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

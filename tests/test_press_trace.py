@@ -1,11 +1,11 @@
-"""Where a press's time goes (firmware/trace.py): the stretches from the button's edge to the
+"""Where a press's time goes (firmware/daemon/trace.py): the stretches from the button's edge to the
 motor's line, as `make systemtest` reports them beside bare gpiozero on the kernel's lines."""
 
 from __future__ import annotations
 
 from conftest import ThreadDaemon
 
-from firmware.trace import PressTrace
+from firmware.daemon.trace import PressTrace
 
 FIXED = '[ejection]\nprofile = "fixed"\nsequence = {seq}\n'
 

@@ -8,8 +8,8 @@ import queue
 import socket
 import threading
 
-from firmware.cli import Client
-from firmware.core import REFILL_CHIME, REFILL_FLASH
+from firmware.tools.cli import Client
+from firmware.launcher.core import REFILL_CHIME, REFILL_FLASH
 from test_bringup import BringupDaemon
 
 SMALL_HOPPER = """

@@ -1,6 +1,6 @@
 """Inputs at scale: contact bounce, a held button, beam glitches, a beam that never clears.
 
-Mostly through the sans-IO core (``firmware.core.Launcher``) with an injected clock, which makes a
+Mostly through the sans-IO core (``firmware.launcher.core.Launcher``) with an injected clock, which makes a
 thousand presses or an hour of a stuck sensor a matter of milliseconds, with the driver's own rule
 for time: a ``Tick`` at every ``next_deadline()`` on the way, and edges at the moment they happen.
 Then the same through the real daemon, on the mock pins the daemon reads (gpiozero's MockFactory,
@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ThreadDaemon
-from firmware.cli import Client
+from firmware.tools.cli import Client
 from firmware.config import build_config
-from firmware.core import Launcher
-from firmware.ejection import policy_from_config
+from firmware.launcher.core import Launcher
+from firmware.launcher.ejection import policy_from_config
 from firmware.events import BeamLevel, ButtonLevel, Dispense, Emit, Launch, Motor, Tick
 
 T0 = 5000.0
@@ -256,7 +256,7 @@ class PinDaemon(ThreadDaemon):
     """The thread daemon on a mock pin factory this test holds: it drives the button pin itself."""
 
     def __init__(self, tmp_path: Path, extra: str = ""):
-        from firmware.sim import sim_pin_factory
+        from firmware.launcher.sim import sim_pin_factory
 
         self.factory = sim_pin_factory()
         super().__init__(tmp_path, extra, seed=SEED, pin_factory=self.factory)

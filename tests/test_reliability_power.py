@@ -8,7 +8,7 @@ process after a random delay. Then:
 - a copy of the database as the kill left it (main file and WAL, no shared-memory index: the
   recovery a restart does) passes SQLite's ``integrity_check``;
 - launcherd is started again on the same state dir and its game layer comes up, which catches up
-  on the launch outcomes it had not logged (``outcomes.jsonl``, firmware/outcomes.py): a press is
+  on the launch outcomes it had not logged (``outcomes.jsonl``, firmware/daemon/outcomes.py): a press is
   answered by the motor's loop once its outcome is on disk, and logged by the game's thread after
   that reply (issue 19), so at the kill an acknowledged launch may be in the outcome record only;
 - the log's rows are then exactly the rows of the previous trial, every action acknowledged in
@@ -25,7 +25,7 @@ that the press is certainly not yet in SQLite when the process dies.
 
 SIGKILL ends the process, not the machine: what it proves is that an acknowledged action has been
 committed before its reply leaves. That a commit survives a real power cut rests on
-``synchronous=FULL`` in WAL mode (controller/store.py), and the outcome record's on its fsync,
+``synchronous=FULL`` in WAL mode (controller/log/store.py), and the outcome record's on its fsync,
 which these tests cannot cut the power on.
 
 ``make test`` runs 5 trials and 4 slowed ones; ``make soak`` runs 50 (``RELIABILITY_SEED`` changes
@@ -48,8 +48,8 @@ from pathlib import Path
 import pytest
 
 from conftest import DaemonProcess
-from controller import table as tables
-from firmware.cli import Client
+from controller.match import table as tables
+from firmware.tools.cli import Client
 
 SEED = int(os.environ.get("RELIABILITY_SEED", "20240611"))
 FIXED = """

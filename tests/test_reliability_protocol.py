@@ -42,8 +42,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import DaemonProcess
-from firmware.api import MAX_LINE
-from firmware.cli import Client
+from firmware.daemon.api import MAX_LINE
+from firmware.tools.cli import Client
 
 PARSE, INVALID_REQUEST, NO_METHOD, INVALID_PARAMS, INTERNAL = -32700, -32600, -32601, -32602, -32603
 CODES = {PARSE, INVALID_REQUEST, NO_METHOD, INVALID_PARAMS, INTERNAL, 1, 2, 3}

@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BIN, wait_for_socket, write_config
-from firmware.cli import Client
+from firmware.tools.cli import Client
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0, reason="needs root: the test forks clients that switch to another uid (nobody)")

@@ -1,4 +1,4 @@
-"""firmware.safe_off on MockFactory: the configured motor pins end low, driven, whatever came before."""
+"""firmware.board.safe_off on MockFactory: the configured motor pins end low, driven, whatever came before."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from firmware.config import load_config
 from firmware.errors import HardwareError
 from firmware.config import moving_pins
-from firmware.safe_off import run_safe_off, safe_off
+from firmware.board.safe_off import run_safe_off, safe_off
 
 
 @pytest.fixture
@@ -124,7 +124,7 @@ def test_a_blaster_s_release_actuator_is_driven_low_and_nothing_else(factory, tm
 def test_run_safe_off_does_not_guess_pins_from_a_broken_config(factory, tmp_path, caplog):
     path = tmp_path / "launcher.toml"
     path.write_text("[pins]\nmotor_forward = 3\n")
-    with caplog.at_level(logging.ERROR, logger="firmware.safe_off"):
+    with caplog.at_level(logging.ERROR, logger="firmware.board.safe_off"):
         assert run_safe_off(path, factory) == 1
     assert "motor_forward = 3" in caplog.text
     assert not factory.pins, "a pin was touched although the config did not load"
@@ -132,13 +132,13 @@ def test_run_safe_off_does_not_guess_pins_from_a_broken_config(factory, tmp_path
 
 def test_run_safe_off_without_a_gpio_backend_fails_cleanly(monkeypatch, caplog):
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-backend")
-    with caplog.at_level(logging.ERROR, logger="firmware.safe_off"):
+    with caplog.at_level(logging.ERROR, logger="firmware.board.safe_off"):
         assert run_safe_off(None) == 1
     assert "no GPIO backend" in caplog.text
 
 
 def test_importing_builds_no_device_and_no_factory():
-    code = "import firmware.safe_off, gpiozero; assert gpiozero.Device.pin_factory is None"
+    code = "import firmware.board.safe_off, gpiozero; assert gpiozero.Device.pin_factory is None"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -148,12 +148,12 @@ def test_importing_builds_no_device_and_no_factory():
 def _mock_backend(monkeypatch, factory):
     """The daemon's backend choice, as on a Pi with lgpio, made on the mock pins."""
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")
-    monkeypatch.setattr("firmware.safe_off.hardware_pin_factory", lambda chip: factory)
+    monkeypatch.setattr("firmware.board.safe_off.hardware_pin_factory", lambda chip: factory)
 
 
 def test_launcherd_safe_off_drives_the_pins_low_with_a_pwm_frequency_lgpio_refuses(
         factory, tmp_path, monkeypatch, capsys):
-    from firmware import launcherd
+    from firmware.daemon import launcherd
 
     path = tmp_path / "launcher.toml"
     path.write_text("[motor]\npwm_frequency = 15000\n")
@@ -177,7 +177,7 @@ def test_launcherd_safe_off_drives_the_pins_low_with_a_pwm_frequency_lgpio_refus
 def test_safe_off_drives_the_configured_pins_whatever_else_is_refused(factory, tmp_path, caplog, refused):
     path = tmp_path / "launcher.toml"
     path.write_text("[pins]\nmotor_forward = 20\nmotor_reverse = 21\nmotor_enable = 26\n" + refused)
-    with caplog.at_level(logging.WARNING, logger="firmware.safe_off"):
+    with caplog.at_level(logging.WARNING, logger="firmware.board.safe_off"):
         assert run_safe_off(path, factory) == 0
     assert_driven_low(factory, [20, 21, 26])
     assert "the config is refused, its pins are not" in caplog.text

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.scores import (
+from controller.match.scores import (
     SCORINGS,
     edit_round,
     end_round,

@@ -15,8 +15,8 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware.config import build_config
 from firmware.errors import InvalidParams, Unavailable
-from firmware.hardware import Hardware
-from firmware.sim import PRESS_MARGIN_MS, ReportingPin, SimulatedMechanism, sim_pin_factory
+from firmware.launcher.hardware import Hardware
+from firmware.launcher.sim import PRESS_MARGIN_MS, ReportingPin, SimulatedMechanism, sim_pin_factory
 
 LID = 22
 
@@ -396,11 +396,11 @@ def test_the_gpiozero_internals_the_simulation_overrides_still_exist():
     missing = [name for name in ("_change_state", "_function")
                if not hasattr(MockPin, name) and not hasattr(pin, name)]
     assert not missing, (f"gpiozero {version('gpiozero')} has no MockPin {', '.join(missing)}:"
-                         " firmware/sim.py ReportingPin must follow its new internals")
+                         " firmware/launcher/sim.py ReportingPin must follow its new internals")
     assert ReportingPin._change_state is not MockPin._change_state
     calls = []
     pin.function = "output"
     pin.add_listener(calls.append)
     pin.state = 1
     assert calls == [pin], (f"gpiozero {version('gpiozero')}: MockPin no longer calls _change_state"
-                            " when an output is written; firmware/sim.py ReportingPin must follow")
+                            " when an output is written; firmware/launcher/sim.py ReportingPin must follow")

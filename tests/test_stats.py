@@ -1,4 +1,4 @@
-"""Match statistics (controller/stats.py): the pure figures, their sum over history, game/stats and the CLI."""
+"""Match statistics (controller/match/stats.py): the pure figures, their sum over history, game/stats and the CLI."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller import table as tables
-from controller.stats import add_cli, format_stats, history_stats, match_stats
-from firmware.cli import Client
+from controller.match import table as tables
+from controller.match.stats import add_cli, format_stats, history_stats, match_stats
+from firmware.tools.cli import Client
 from firmware.errors import ApiError, NotFound
 
 sys.path.insert(0, str(Path(__file__).with_name("browser")))

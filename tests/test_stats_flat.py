@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 
 from conftest import ThreadDaemon
 
-from controller import stats as stats_module
-from controller import table as tables
-from controller.stats import match_stats, stats_of
-from controller.store import Store
+from controller.match import stats as stats_module
+from controller.match import table as tables
+from controller.match.stats import match_stats, stats_of
+from controller.log.store import Store
 from firmware.errors import ApiError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

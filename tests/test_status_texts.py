@@ -1,6 +1,6 @@
 """Every message id defined once, and every status text of every ruleset rendered in both languages (#21).
 
-``status_inserts`` was defined twice in ``controller/messages.py``: the second (the blaster's status
+``status_inserts`` was defined twice in ``controller/text/messages.py``: the second (the blaster's status
 line) silently replaced the game's, and ``game status`` crashed in Blast whenever an insertion was
 owed. The walk below plays random legal actions in each ruleset and renders what ``launcherctl game
 status`` and every action's reply print, in English and French, at each step. Its matches begin in
@@ -18,13 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from controller import classic, cli, messages, rulesets
-from controller import table as tables
-from controller.points import COLORS
-from controller.cli import format_reply, format_status
-from controller.messages import LANGUAGES
-from controller.rulesets import RULESET_IDS
-from controller.scores import SCORINGS
+from controller.rules import classic, rulesets
+
+from controller.layer import cli
+
+from controller.text import messages
+from controller.match import table as tables
+from controller.rules.points import COLORS
+from controller.layer.cli import format_reply, format_status
+from controller.text.messages import LANGUAGES
+from controller.rules.rulesets import RULESET_IDS
+from controller.match.scores import SCORINGS
 from firmware import i18n
 from firmware.errors import ApiError
 
@@ -40,7 +44,7 @@ def test_no_message_id_is_defined_twice():
             keys.update(key.value for key in node.keys if isinstance(key, ast.Constant) and isinstance(key.value, str)
                         and isinstance(node, ast.Dict) and _is_catalogue_part(tree, node))
     twice = sorted(key for key, count in keys.items() if count > 1)
-    assert not twice, f"defined twice in controller/messages.py: {twice}"
+    assert not twice, f"defined twice in controller/text/messages.py: {twice}"
     # Across the parts too: the catalogue is their union, where a later one would win.
     parts = (messages._WORDS, messages._GAME, messages._LAUNCHER, messages._BRINGUP, messages._VOICE)
     assert sum(len(part) for part in parts) == len(messages.CATALOGUE)
@@ -168,7 +172,7 @@ def _applied(table: tables.Table, action: dict) -> tables.Table:
         return _new_table(table.game.ruleset)
 
 
-# What game status and a reply print to say where the table stands (controller/cli.py).
+# What game status and a reply print to say where the table stands (controller/layer/cli.py).
 STATUS_TEXTS = frozenset(key for key in messages._GAME if key.startswith("status_"))
 
 

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from controller.store import FILENAME, Store
+from controller.log.store import FILENAME, Store
 from firmware.errors import NotFound, Refused
 
 NEW = {"type": "new", "rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
@@ -110,7 +110,7 @@ def test_kill_after_append_loses_nothing(tmp_path):
     """A process killed right after append returned (no close, no checkpoint) kept every action."""
     script = textwrap.dedent(f"""
         import os, signal, sys
-        from controller.store import Store
+        from controller.log.store import Store
         store = Store.in_dir({str(tmp_path)!r})
         match_id = store.start_match({NEW!r})
         for n in range(50):

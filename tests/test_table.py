@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller import table as tables
+from controller.match import table as tables
 from firmware.errors import ApiError, InvalidParams, NotFound, Refused
 
 NEW = {"type": "new", "rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
@@ -207,7 +207,7 @@ CLASSIC = {"type": "new", "rules": "classic", "players": ["Ann", "Bob", "Cy"],
 
 
 def test_every_ruleset_id_is_played_by_a_flow():
-    from controller import blast, classic, rulesets
+    from controller.rules import blast, classic, rulesets
 
     assert set(rulesets.RULESET_IDS) == set(rulesets.RULESETS) | set(blast.RULESETS) | set(classic.RULESETS)
     for rules in rulesets.RULESET_IDS:

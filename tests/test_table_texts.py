@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from controller.messages import CATALOGUE, LANGUAGES, render
+from controller.text.messages import CATALOGUE, LANGUAGES, render
 from test_messages import sample
 
 ROOT = Path(__file__).resolve().parent.parent
 # The command-line tools: what only they say may name their commands.
-CLI_MODULES = ("controller/cli.py", "firmware/cli.py", "firmware/bringup_cli.py", "firmware/calibrate.py",
-               "firmware/demo.py", "firmware/launcherd.py")
+CLI_MODULES = ("controller/layer/cli.py", "firmware/tools/cli.py", "firmware/tools/bringup_cli.py", "firmware/extras/calibrate.py",
+               "firmware/tools/demo.py", "firmware/daemon/launcherd.py")
 COMMAND = re.compile(
     r"launcherctl|launcherd --|systemctl|\bsudo\b"
     r"|\bgame (new|undo|resume|abandon|repair|turn-up|end-round|play|press|insert|draw|pass|catch|uno"
@@ -37,7 +37,7 @@ def _literal_ids(path: Path) -> set[str]:
 
 def table_ids() -> list[str]:
     """Every id but those only the command-line tools use (ids built at run time count as the table's)."""
-    sources = [p for p in list((ROOT / "controller").rglob("*.py")) + list((ROOT / "firmware").glob("*.py"))
+    sources = [p for p in list((ROOT / "controller").rglob("*.py")) + list((ROOT / "firmware").rglob("*.py"))
                if p.name != "messages.py"]
     cli, elsewhere = set(), set()
     for path in sources:

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller import table as tables
+from controller.match import table as tables
 from firmware.errors import ApiError, Refused
 from test_game_dealer import Launcher, new, settle
-from controller.service import GameService
+from controller.layer.service import GameService
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 COLORS = {"classic": ("red", "yellow", "green", "blue"), "despicable-me-4": ("blue", "orange", "purple", "yellow")}

@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ThreadDaemon
-from controller import game
-from controller.messages import render
+from controller.rules import game
+from controller.text.messages import render
 from controller.voice.announcer import MAX_WAITING, Announcer
 from controller.voice.service import Voice
 from controller.voice.speech import SpeechError
-from firmware.cli import Client
+from firmware.tools.cli import Client
 from firmware.errors import ApiError, InvalidParams
 
 PLAYERS = ["Ann", "Bob", "Cy"]

@@ -26,7 +26,7 @@ from stack import Stack, wait_until  # noqa: E402
 
 from controller.voice.service import MAX_PHRASE_CHARS, shortened  # noqa: E402
 from controller.voice.speech import CACHE_BYTES, Speech  # noqa: E402
-from firmware.cli import Client  # noqa: E402
+from firmware.tools.cli import Client  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 # Renders the text itself as the "WAV"; refuses phrases about Bob; writes a broken file for Dee.

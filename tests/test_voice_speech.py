@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.messages import render
+from controller.text.messages import render
 from controller.voice.speech import CACHE_LIMIT, Speech, SpeechError
 from firmware.errors import HardwareError, InvalidParams
 

@@ -377,7 +377,7 @@ def test_a_bad_listen_address_is_a_usage_error():
 def test_a_dispense_held_after_a_jam_shows_on_the_page_and_go_on_needs_the_code(stack):
     import threading
 
-    from firmware.cli import Client
+    from firmware.tools.cli import Client
     from stack import wait_until
 
     def launcherd(method: str, params: dict | None = None):

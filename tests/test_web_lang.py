@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).with_name("browser")))
 
 from stack import Stack  # noqa: E402
 
-from controller.messages import render  # noqa: E402
+from controller.text.messages import render  # noqa: E402
 from controller.web.link import daemon_error  # noqa: E402
 from controller.web.server import (  # noqa: E402
     WebApp, choose_language, launcher_advice, localized_params, words)

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).with_name("browser")))
 
 from stack import Stack  # noqa: E402
 
-from firmware.api import MAX_NESTING  # noqa: E402
+from firmware.daemon.api import MAX_NESTING  # noqa: E402
 
 INVALID_PARAMS = -32602
 # 500 overflowed the game layer's copy of the params, 975 and more launcher-web and the parser.
@@ -79,7 +79,7 @@ def test_deep_params_through_the_page_are_a_400(stack, depth):
 
 
 def test_the_game_layers_copy_of_a_value_of_any_depth_does_not_recurse():
-    from firmware.gamehost import plain
+    from firmware.daemon.gamehost import plain
 
     deepest: list = []
     value = {"players": deepest}

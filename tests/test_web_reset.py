@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).with_name("browser")))
 
 from stack import Stack, wait_until  # noqa: E402
 
-from firmware.cli import Client  # noqa: E402
+from firmware.tools.cli import Client  # noqa: E402
 
 STATIC = Path(__file__).parents[1] / "controller" / "web" / "static"
 

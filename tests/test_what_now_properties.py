@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from hypothesis import given
 
-from controller.advice import round_what_now
-from controller.messages import render
+from controller.text.advice import round_what_now
+from controller.text.messages import render
 from test_game_properties import SETTINGS, replay, sessions
 
 

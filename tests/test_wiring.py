@@ -207,7 +207,7 @@ def test_every_shape_starts_inside_its_drawing(name):
 
 
 def test_the_blaster_table_lists_every_pin_the_blaster_builds(generate):
-    from firmware.blaster_hw import describe_pins
+    from firmware.blaster.hardware import describe_pins
 
     config = load_config().replace("device", kind="blaster")
     rows = table_rows((WIRING / "pins-blaster.md").read_text(encoding="utf-8"))
@@ -251,7 +251,7 @@ def test_the_gate_drawing_shows_both_monostables_on_their_pins(generate):
         assert part in labels, part
     # The drawn times are what the docs compute, and they hold the bounds: the driver
     # off within 100 ms of the last edge, the one-shot between the shipped pulse_ms and max_on_ms.
-    from firmware.heartbeat import HALF_PERIOD_S
+    from firmware.board.heartbeat import HALF_PERIOD_S
 
     gate_ms, one_shot_ms = (int(times["tw"].removesuffix(" ms")) for times in (generate.GATE, generate.ONE_SHOT))
     assert 2 * (2 * HALF_PERIOD_S * 1000) < gate_ms <= 100, "two heartbeat periods late still hold the gate"

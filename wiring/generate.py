@@ -1,7 +1,7 @@
 """Write wiring/pins.md and the wiring drawings (wiring.svg, drivers.svg, power.svg, heartbeat.svg,
 button-led.svg), and the card blaster's variant (pins-blaster.md, wiring-blaster.svg) for ``[device] kind = "blaster"``.
 
-The pin map lives in one place, firmware/config.py, and every input's pull in firmware/pins.py.
+The pin map lives in one place, firmware/config.py, and every input's pull in firmware/board/pins.py.
 Run `.venv/bin/python wiring/generate.py` after changing a default pin; tests/test_wiring.py
 regenerates every file and fails when the copies in the repository differ, so the documentation
 can never disagree with the firmware.
@@ -15,11 +15,11 @@ from html import escape
 from pathlib import Path
 
 from firmware.config import MOTOR_PIN_KEYS, NOT_FITTED, PIN_KEYS, SCHEMA, Config, load_config, with_sim_devices
-from firmware.pins import HEADER_PINS, INPUT_KEYS, input_pull
+from firmware.board.pins import HEADER_PINS, INPUT_KEYS, input_pull
 
 HERE = Path(__file__).resolve().parent
 
-# Power pins of the 40-pin header (HEADER_PINS, in firmware.pins, maps the GPIOs).
+# Power pins of the 40-pin header (HEADER_PINS, in firmware.board.pins, maps the GPIOs).
 PIN_3V3 = (1, 17)
 PIN_5V = (2, 4)
 PIN_GND = (6, 9, 14, 20, 25, 30, 34, 39)
@@ -59,7 +59,7 @@ class PinRow:
 
 
 def pull_prose(config: Config, key: str) -> str:
-    """The table's wording of the pull firmware.pins chose for an input, with the contact's rail."""
+    """The table's wording of the pull firmware.board.pins chose for an input, with the contact's rail."""
     if input_pull(config, key) == "up":
         return "internal pull-up (contact to GND)"
     return "internal pull-down (contact to 3V3)"
@@ -827,8 +827,8 @@ def blaster_config(config: Config | None = None) -> Config:
 
 
 def blaster_rows(config: Config | None = None) -> list[PinRow]:
-    """One row per pin of the blaster, from firmware.blaster_hw.describe_pins (what it builds)."""
-    from firmware.blaster_hw import describe_pins  # gpiozero: only for the blaster's rows
+    """One row per pin of the blaster, from firmware.blaster.hardware.describe_pins (what it builds)."""
+    from firmware.blaster.hardware import describe_pins  # gpiozero: only for the blaster's rows
 
     config = blaster_config(config)
     rows = []

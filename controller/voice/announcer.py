@@ -8,7 +8,7 @@ Bob has pressed is worse than silence. A newer phrase about the same thing (whos
 latest burst) replaces one still waiting; alerts (jam, empty, a halt) go first, and the speaking
 loop cuts short whatever else is playing when one comes (:meth:`Announcer.alert_waiting`).
 
-Phrases are message objects of ``controller.messages``, so the decision does not depend on the
+Phrases are message objects of ``controller.text.messages``, so the decision does not depend on the
 language: the speaking loop renders them.
 """
 

@@ -28,9 +28,9 @@ from typing import Any, AsyncIterator
 from firmware.errors import ApiError, LauncherError
 from firmware.paths import client_socket
 
-from ..messages import LANGUAGES, default_language, render
-from .announcer import ALERT, MAX_AGE_S, VERBOSITY, Announcer, Phrase, likely_phrases
-from .speech import MAX_VOLUME, Speech, default_cache_dir
+from controller.text.messages import LANGUAGES, default_language, render
+from controller.voice.announcer import ALERT, MAX_AGE_S, VERBOSITY, Announcer, Phrase, likely_phrases
+from controller.voice.speech import MAX_VOLUME, Speech, default_cache_dir
 
 log = logging.getLogger("launcher-voice")
 

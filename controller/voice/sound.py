@@ -15,7 +15,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from ..messages import LANGUAGES, default_language
+from controller.text.messages import LANGUAGES, default_language
 
 INSTALL = "sudo apt install espeak-ng alsa-utils"
 LANGUAGE_NAMES = {"en": "English", "fr": "French"}

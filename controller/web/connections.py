@@ -19,7 +19,7 @@ import time
 from collections import Counter, OrderedDict
 from typing import Any, Callable
 
-from .guard import Clock, Summary
+from controller.web.guard import Clock, Summary
 
 log = logging.getLogger("launcher-web")
 

@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
                                      description="print the table page's address on the table's network")
     parser.add_argument("--listen", default="0.0.0.0:8080", metavar="HOST:PORT")
     args = parser.parse_args(argv)
-    from .server import parse_listen
+    from controller.web.server import parse_listen
 
     host, port = parse_listen(args.listen)
     url = page_url(host, port)

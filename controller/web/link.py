@@ -14,7 +14,7 @@ import logging
 from pathlib import Path
 from typing import Any, Callable
 
-from firmware.api import MAX_IN_FLIGHT, MAX_LINE
+from firmware.daemon.api import MAX_IN_FLIGHT, MAX_LINE
 from firmware.errors import ApiError, LauncherError
 from firmware.i18n import is_message
 

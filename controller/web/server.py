@@ -10,7 +10,7 @@ state; it is all asked of launcherd, whose refusals come back as 4xx with its st
 Every reply is in the reader's language (:func:`choose_language`: ``?lang=``, else the browser's
 ``Accept-Language``, else ``--lang``): launcherd renders its own texts in the language the request
 carries, and the message objects kept or relayed here (``game/message`` events) are rendered with
-``controller.messages.render``.
+``controller.text.messages.render``.
 """
 
 from __future__ import annotations
@@ -29,16 +29,16 @@ from typing import Any
 import segno
 from aiohttp import WSMsgType, web
 
-from firmware.api import MAX_NESTING, too_deep
+from firmware.daemon.api import MAX_NESTING, too_deep
 from firmware.errors import ApiError
 from firmware.i18n import is_message
 from firmware.paths import client_socket
 
-from ..messages import CATALOGUE, LANGUAGES, MessageError, default_language, render
-from .connections import ACCEPT_BACKLOG, HEADER_TIMEOUT_S, KEEPALIVE_S, Gate
-from .guard import HEAVY_READ_COST, CodeGuard, HostRule, ReadLimit, Summary
-from .lan import listens_everywhere, page_url
-from .link import DaemonDown, Link
+from controller.text.messages import CATALOGUE, LANGUAGES, MessageError, default_language, render
+from controller.web.connections import ACCEPT_BACKLOG, HEADER_TIMEOUT_S, KEEPALIVE_S, Gate
+from controller.web.guard import HEAVY_READ_COST, CodeGuard, HostRule, ReadLimit, Summary
+from controller.web.lan import listens_everywhere, page_url
+from controller.web.link import DaemonDown, Link
 
 log = logging.getLogger("launcher-web")
 

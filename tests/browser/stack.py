@@ -1,8 +1,8 @@
 """launcherd --sim and launcher-web as real processes on a temporary socket and state dir.
 
 Shared by the API tests (tests/test_web_api.py) and the browser tests. launcherd is started through
-its own ``main`` with ``game/stats`` added to the game layer (``controller.stats.register_stats``),
-which is what controller/service.py's setup will do once the layer calls it itself.
+its own ``main`` with ``game/stats`` added to the game layer (``controller.match.stats.register_stats``),
+which is what controller/layer/service.py's setup will do once the layer calls it itself.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ class Stack:
         mode = ["--sim", "--seed", "1"] if self.sim else []
         pins = {} if self.sim else {"GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
         self.daemon = subprocess.Popen(
-            [sys.executable, "-m", "firmware.launcherd", *mode, "--config", str(self.config),
+            [sys.executable, "-m", "firmware.daemon.launcherd", *mode, "--config", str(self.config),
              "--socket", str(self.socket), "--state-dir", str(self.state_dir)],
             stdout=subprocess.DEVNULL, stderr=open(self.dir / "launcherd.log", "ab"), env={**os.environ, **pins})
 

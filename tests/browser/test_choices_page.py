@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.ruledoc import rules_data
+from controller.rules.ruledoc import rules_data
 from stack import free_port, wait_until
 from test_table_page import CHROMIUM, TIMEOUT_MS, browser_context, expect_text, shot  # noqa: F401
 

@@ -283,7 +283,7 @@ def test_blast_with_a_blaster_fitted_shows_its_slots_and_what_it_did(blaster_sta
 
 def test_attack_catch_offered_only_for_a_last_card(stack, browser_context):
     """Catch is offered against a player who may be on their last card and did not say Uno: in
-    UNO Attack the controller counts 7 dealt + cards taken - cards played (controller/game.py)."""
+    UNO Attack the controller counts 7 dealt + cards taken - cards played (controller/rules/game.py)."""
     from playwright.sync_api import expect
 
     page = phone(stack, browser_context)

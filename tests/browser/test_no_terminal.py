@@ -119,7 +119,7 @@ def test_the_statistics_minutes_are_not_clipped(stack, browser_context):
 def test_a_halted_launcher_is_said_in_the_bar_and_reset_from_the_page(stack, browser_context):
     from playwright.sync_api import expect
 
-    from firmware.cli import Client
+    from firmware.tools.cli import Client
 
     code = stack.code()
     page = browser_context.new_page()

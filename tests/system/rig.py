@@ -214,7 +214,7 @@ def pins() -> dict:
 
 
 class Mechanism:
-    """The launcher's mechanics, replacing firmware/sim.py: cards leave while the motor runs.
+    """The launcher's mechanics, replacing firmware/launcher/sim.py: cards leave while the motor runs.
 
     A thread watches the motor's forward line (software PWM: on while any read within a PWM
     period is high); after `feed_s` of running each card blocks the beam for `crossing_s`.

@@ -199,7 +199,7 @@ def test_scenario_2_bounced_presses_and_exact_counts_over_150_bursts(chip, pins,
         # Every card that left is counted, and nothing else (the last edge may still be on its
         # way to the daemon's loop: under TCG that takes tens of milliseconds).
         # A block the guest's kernel merged with its clearing (its interrupt thread ran after
-        # both edges: firmware/hardware.py's StampedInput) never reaches the daemon, which says
+        # both edges: firmware/launcher/hardware.py's StampedInput) never reaches the daemon, which says
         # so in status: such a card is the emulator's loss, not the count's.
         def counted_and_merged() -> tuple[int, int]:
             status = rig.status()
@@ -791,7 +791,7 @@ def restart_service_released() -> None:
 def test_scenario_15_a_stop_that_fails_ends_launcherd_and_safe_off_follows(chip, pins):
     """Issue #20: a stop that cannot be applied ends launcherd at once with a failure code, so that
     systemd runs safe-off, and the launcher it restarts comes up halted. The stop fails through
-    firmware/hardware.py's test hook, set in a drop-in (under --sim, sim/fault does the same)."""
+    firmware/launcher/hardware.py's test hook, set in a drop-in (under --sim, sim/fault does the same)."""
     dropin = rig.Path("/etc/systemd/system/launcherd.service.d/zz-systemtest-stop-fails.conf")
     dropin.write_text("[Service]\nEnvironment=LAUNCHER_TEST_MOTOR_STOP_FAILS=1\n")
     try:

@@ -115,7 +115,7 @@ def test_performance_press_to_motor_and_jam_to_stop(installed, chip):
                     rig.wait_for(lambda: not mech.motor_on, 30, 0.001, "the motor off")
 
             presses(PRESSES, daemon)
-            # Where the idle presses' time went inside launcherd (firmware/trace.py): the kernel's
+            # Where the idle presses' time went inside launcherd (firmware/daemon/trace.py): the kernel's
             # edge to Python, the hop to the motor's loop, the loop to the motor's line.
             trace = api.call("launcher/latency")
             loaded: list[float] = []

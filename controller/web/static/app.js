@@ -411,7 +411,7 @@ const REASONS = { uno: "uno_reason", hint: "hint_reason", "all-hit": "wild-all-h
   "last-card-attack": "lastCardAttack" };
 
 function renderDamage(game) {
-  // What is wrong with the game log and what to do, from game/status (controller/damage.py).
+  // What is wrong with the game log and what to do, from game/status (controller/log/damage.py).
   const damage = game ? game.damage : state.game_damage;
   $("#damage").hidden = !damage;
   if (damage) $("#damage-text").textContent = t("damage", damage.what, damage.todo);
@@ -534,7 +534,7 @@ function minionsPlayer(game) {
 }
 
 // The actions the moment allows: game/status's `choices` when launcherd says them, else derived
-// from the ruleset and the state as launcherd checks them (controller/classic.py, blast.py).
+// from the ruleset and the state as launcherd checks them (controller/rules/classic.py, blast.py).
 function choicesNow(game) {
   if (!game || game.match.match_over || game.round_over) return new Set();
   const device = deviceOf(game);
@@ -556,7 +556,7 @@ function choicesNow(game) {
   const allowed = new Set(["uno"]);
   if (catchTarget(game)) allowed.add("catch");
   if (device === "launcher") {
-    // Presses owed: nothing is played, but a Hit card answers an open Mega Hit (controller/game.py).
+    // Presses owed: nothing is played, but a Hit card answers an open Mega Hit (controller/rules/game.py).
     if (game.awaiting === "first-attack" || game.awaiting === "first_attack") allowed.add("first-attack");
     else if (!owed) allowed.add("play");
     else if (game.chain) allowed.add("play-hit");

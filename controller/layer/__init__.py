@@ -1,0 +1,1 @@
+"""The game layer that plugs into launcherd (setup(host)) and its launcherctl commands."""

@@ -1,0 +1,531 @@
+"""``launcherctl game ...``: the game commands, added to launcherctl through ``card_launcher.cli``.
+
+Each command is one ``game/...`` API call; the text printed is meant to be read aloud at the table
+("Bob's move - owes 2 presses"), ``--json`` prints the result as it came. Errors are left to
+``firmware.tools.cli.main`` (an ``ApiError`` is exit 1, argparse's usage errors exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import socket
+import time
+from typing import Any, Callable
+
+import segno
+
+from firmware.tools.cli import Client, print_result
+from firmware.errors import ApiError, InvalidParams
+from firmware.i18n import message
+
+from controller.text.messages import color_id
+from controller.text.wording import text
+from controller.rules.ruledoc import format_rules
+from controller.rules.rulesets import DEFAULT_RULESET, RULESET_IDS
+from controller.match.scores import SCORINGS
+from controller.match.stats import add_cli as add_stats
+
+Run = Callable[[argparse.Namespace, Client], int]
+
+
+# ---- argument types -----------------------------------------------------------------------------
+
+
+def _names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"{text!r}: names separated by commas, e.g. Ann,Bob,Cy")
+    return names
+
+
+def _pair(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip() or not value.strip():
+        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=VALUE")
+    return name.strip(), value.strip()
+
+
+def _count(text: str) -> tuple[str, int]:
+    name, value = _pair(text)
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=N, N a whole number, e.g. Bob=2")
+    return name, int(value)
+
+
+def _colour(name: str) -> str:
+    """A colour named in English or French ("rouge"), as launcherd's id ("red")."""
+    try:
+        return color_id(name)
+    except InvalidParams as error:
+        raise argparse.ArgumentTypeError(error.message) from None
+
+
+def _hands(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    # Sent as typed: the counter reads "37" as a total and "7,hit-2,wild" as cards.
+    return dict(pairs)
+
+
+# Colours and cards are named in English or French; launcherd reads either (controller.text.messages).
+_COLOURS = "red, yellow, green, blue (orange, purple: despicable-me-4), or in French: rouge, vert, ..."
+
+
+# ---- human output -------------------------------------------------------------------------------
+
+
+
+# Why presses are owed, where the line would not say it by itself (message ids).
+_OWED_BECAUSE = {"uno": "status_uno_penalty", "hint": "status_advice_penalty",
+                 "last-card-attack": "status_last_card_attack"}
+
+# What the classic flow waits for (controller/rules/classic.py), and the command that answers it.
+_AWAITING = {
+    "play_or_pass": "status_play_or_draw",
+    "challenge_or_accept": "status_challenge_or_accept",
+    "challenge_result": "status_challenge_result",
+    "minions": "status_minions",
+}
+
+
+def _flow_owed(owed: dict[str, Any]) -> dict[str, Any] | None:
+    """The obligation of a blast (insertions) or classic (cards dealt) round; None for Attack's."""
+    details = [message("status_uno_penalty")] if owed.get("reason") == "uno" else []
+    if "inserts" in owed:
+        if owed["inserts"] is None:
+            return message("status_inserts_until", player=owed["player"], details=details)
+        return message("status_owes_inserts", player=owed["player"], cards=owed["inserts"], details=details)
+    if "cards" in owed:
+        return message("status_dealt", player=owed["player"], cards=owed["cards"], reason=owed["reason"])
+    return None
+
+
+def move(status: dict[str, Any]) -> dict[str, Any]:
+    """The one line the table needs, as a message object: whose move it is and what they must do."""
+    owed, turn = status.get("owed"), status.get("turn")
+    match = status.get("match") or {}
+    if match.get("match_over"):
+        winner = match.get("winner")
+        return message("status_match_over", winners=winner if isinstance(winner, list) else [winner])
+    if owed and _flow_owed(owed):
+        return _flow_owed(owed)
+    if owed:
+        details = []
+        chain = status.get("chain")
+        if chain and chain.get("target") == owed["player"] and owed.get("reason") not in ("uno", "hint"):
+            details.append(message("status_or_stacks"))
+        if owed.get("until_cards") and owed["presses"] is not None:
+            details.append(message("status_stops_early"))
+        if owed.get("reason") in _OWED_BECAUSE:
+            details.append(message(_OWED_BECAUSE[owed["reason"]]))
+        return message("status_owes", player=owed["player"], presses=owed["presses"], details=details)
+    if status.get("round_over"):
+        return message("status_round_won", round=status["round"], winner=status["winner"])
+    if status.get("awaiting") == "first_attack":
+        return message("status_first_attack", player=turn)
+    if status.get("awaiting") in _AWAITING:
+        return message(_AWAITING[status["awaiting"]], turn=turn)
+    if status.get("device") == "blaster":
+        return message("status_play_or_insert", player=turn)
+    if status.get("ruleset") in ("classic", "despicable-me-4"):
+        return message("status_play_or_draw_one", player=turn)
+    return message("status_play_or_press", player=turn)
+
+
+def _move(status: dict[str, Any]) -> str:
+    """:func:`move` in the language launcherctl speaks."""
+    return text(move(status))
+
+
+def _said(result: dict[str, Any], key: str) -> str | None:
+    """A text field of a reply in launcherctl's language: its ``KEY_object`` rendered, else as sent."""
+    said = result.get(f"{key}_object")
+    return text(said) if said else result.get(key)
+
+
+# The table's texts say an action in words (#24); at a terminal launcherctl adds the command for it.
+_COMMANDS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "dealing_advice": lambda said: f"launcherctl reload {said['rest']}",
+    "dealing_advice_dealer": lambda said: f"launcherctl reload {said['deck']}",
+    "dealing_advice_any_deck": lambda said: "launcherctl reload N",
+    "undone_cards": lambda said: "launcherctl reload N",
+    "set_aside": lambda said: f"launcherctl game resume {said['match']}",
+    "first_ignored": lambda said: "launcherctl game turn-up CARD --color C",
+    "tell_turned_up": lambda said: "launcherctl game turn-up CARD --color C",
+    "first_ignored_dealer": lambda said: "launcherctl dispense 1, launcherctl game turn-up CARD --color C",
+}
+
+
+def _with_command(said: dict[str, Any]) -> str:
+    """A message's text, with the command that does what it says at a terminal, if it names an action."""
+    command = _COMMANDS.get(said.get("id"))
+    if command is None:
+        return text(said)
+    return text(message("cli_at_a_terminal", said=text(said), command=command(said)))
+
+
+def _texts(result: dict[str, Any]) -> list[str]:
+    """A reply's messages in launcherctl's language: its ``message_objects`` (with the command doing
+    what they say, where they say an action), else its texts."""
+    said = result.get("message_objects")
+    if said is not None:
+        return [_with_command(message) for message in said]
+    return list(result.get("messages") or ())
+
+
+def format_damage(damage: dict[str, Any]) -> list[str]:
+    """What is wrong with the game log, and what to do about it."""
+    return [f"game log: {_said(damage, 'what')}", f"what to do: {_said(damage, 'todo')}"]
+
+
+def format_status(status: dict[str, Any]) -> str:
+    """``game status``: the move, the round, a line per player, the standing, the hopper, the log."""
+    if "ruleset" not in status:  # no table to show: only what is wrong and where
+        return "\n".join(format_damage(status["damage"]) + [f"state dir: {status['state_dir']}"])
+    match = status.get("match") or {}
+    head = text(message("status_head", ruleset=status["ruleset"], round=status["round"], dealer=status["dealer"]))
+    table = [head, _move(status)]
+    detail = [text({"id": f"direction:{status['direction']}"})]
+    color, top = status.get("color"), status.get("top_card")
+    if color and top:
+        detail.append(text(message("status_on_card", color=color, card=top)))
+    elif color or top:
+        detail.append(text(message("status_on_color", color=color) if color else message("status_on_top", card=top)))
+    if status.get("catchable"):
+        detail.append(text(message("status_catchable", player=status["catchable"])))
+    table.append(", ".join(detail))
+    totals = match.get("totals") or {}
+    labels = [text({"id": f"label_{key}"}) for key in ("player", "cards_taken", "presses", "score")]
+    widths = [max(width, len(label)) for width, label in zip((12, 11, 8, 6), labels)]
+    table.append(f"{labels[0]:<{widths[0]}} {labels[1]:>{widths[1]}} {labels[2]:>{widths[2]}} {labels[3]:>{widths[3]}}")
+    for player in status["players"]:
+        table.append(f"{player['name']:<{widths[0]}} {player['cards_taken']:>{widths[1]}}"
+                     f" {player['presses']:>{widths[2]}} {totals.get(player['name'], 0):>{widths[3]}}")
+    out = text({"id": "status_out"})
+    for name in match.get("eliminated") or ():
+        table.append(f"{name:<{widths[0]}} {out:>{widths[1]}}")
+    table.append(text(message("status_scoring", scoring=match.get("scoring"), target=match.get("target"))))
+    advice = status.get("reload_advice") or {}
+    if advice.get("text"):
+        table.append(_said(advice, "text"))
+    if status.get("damage"):
+        table += format_damage(status["damage"])
+    table.append(text(message("status_match_log", match=str(status.get("match_id")), dir=str(status.get("state_dir")))))
+    return "\n".join(table)
+
+
+def format_reply(result: dict[str, Any]) -> str:
+    """An action's reply: what happened (the messages), then where the table stands."""
+    lines = _texts(result)
+    lines.append(_move(result))
+    advice = result.get("reload_advice") or {}
+    if advice.get("reload"):
+        lines.append(_said(advice, "text"))
+    return "\n".join(lines)
+
+
+def format_log(result: dict[str, Any]) -> str:
+    """``game log``: one line per action, undone ones marked."""
+    match = result["match"]
+    lines = [f"match {match['id']} ({match['rules']}), started {match['started']}"]
+    for record in result["actions"]:
+        action = dict(record["action"])
+        kind = action.pop("type")
+        # Who acted first: the player whose move it was, or the one who called, was caught, gave advice.
+        who = action.pop("by", None) or action.pop("player", None)
+        args = " ".join(f"{key}={value if isinstance(value, str) else json.dumps(value)}"
+                        for key, value in action.items() if value is not None)
+        mark = "  (undone)" if record["undone"] else ""
+        line = f"{who}: {kind}" if who else kind
+        lines.append(f"{record['seq']:>5} {record['ts'][11:19]} {line} {args}".rstrip() + mark)
+    return "\n".join(lines)
+
+
+def format_scores(result: dict[str, Any]) -> str:
+    """``game scores``: rounds by players, the totals, and what comes next."""
+    players = result["players"]
+    width = max(6, *(len(name) for name in players))
+    round_label, winner_label, total_label = (text({"id": f"label_{key}"}) for key in ("round", "winner", "total"))
+    first = max(5, len(round_label), len(total_label))
+    lines = [text(message("scores_head", scoring=result["scoring"], target=result["target"])),
+             f"{round_label:<{first}}  " + " ".join(f"{name:>{width}}" for name in players) + f"  {winner_label}"]
+    for played in result["rounds"]:
+        cells = [played["points"].get(name, "") for name in players]
+        lines.append(f"{played['round']:>{first}}  " + " ".join(f"{str(c):>{width}}" for c in cells)
+                     + f"  {played['winner']}")
+    lines.append(f"{total_label:<{first}}  " + " ".join(f"{result['totals'][name]:>{width}}" for name in players))
+    if result["eliminated"]:
+        lines.append(text(message("scores_out", players=list(result["eliminated"]))))
+    if result["match_over"]:
+        winner = result["winner"]
+        lines.append(text(message("scores_winner", winners=winner if isinstance(winner, list) else [winner])))
+    else:
+        lines.append(text(message("scores_next", round=result["round"], dealer=result["dealer"])))
+    for key in ("tie_rule", "reminder"):
+        if result.get(key):
+            lines.append(_said(result, key))
+    return "\n".join(lines)
+
+
+def format_history(result: list[dict[str, Any]]) -> str:
+    """``game history``: one line per match."""
+    if not result:
+        return "no game played yet"
+    lines = []
+    for match in result:
+        if match["finished"]:
+            state = f"won by {match['winner']}"
+        elif match.get("current"):
+            state = "being played"
+        else:
+            state = f"not finished (game resume {match['id']})"
+        totals = ", ".join(f"{name} {points}" for name, points in (match.get("totals") or {}).items())
+        lines.append(f"{match['id']:>4} {match['started'][:16].replace('T', ' ')} {match['rules']}:"
+                     f" {', '.join(match['players'])} - {match['rounds']} round(s), {state}"
+                     + (f" - {totals}" if totals else ""))
+    return "\n".join(lines)
+
+
+# ---- commands -----------------------------------------------------------------------------------
+
+
+def format_messages(result: dict[str, Any]) -> str:
+    """The reply of a command that changes the table but shows no move (abandon, repair)."""
+    return "\n".join(_texts(result))
+
+
+def _action(method: str, params: Callable[[argparse.Namespace], dict]) -> Run:
+    def run(args: argparse.Namespace, client: Client) -> int:
+        return print_result(args, client.call(method, params(args)), format_reply)
+    return run
+
+
+def _play(args: argparse.Namespace, client: Client) -> int:
+    """``game play``: a coloured card typed without its colour gets the only one it may have."""
+    params = {key: value for key, value in (("card", args.card), ("color", args.color), ("target", args.target),
+                                            ("last", args.last or None), ("by", args.by)) if value is not None}
+    try:
+        result = client.call("game/play", params)
+    except ApiError as error:
+        refusal = error.data.get("message_object") or {}
+        legal = refusal.get("colors") or []
+        if args.color is not None or refusal.get("id") != "needs_its_color" or len(legal) != 1:
+            raise
+        result = client.call("game/play", {**params, "color": legal[0]})
+    return print_result(args, result, format_reply)
+
+
+def _new_params(args: argparse.Namespace) -> dict[str, Any]:
+    if args.color is not None and args.first_card is None:
+        args.parser.error("--color goes with --first-card (the colour of the card turned up)")
+    params = {"rules": args.rules, "players": args.players, "dealer": args.dealer,
+              "first_card": args.first_card, "color": args.color,
+              "options": dict(args.option or ()), "scoring": args.scoring, "target": args.target,
+              "force": args.force or None}
+    return {key: value for key, value in params.items() if value is not None}
+
+
+# How long `game new --wait` waits for the launcher to deal the opening hands at most.
+DEAL_WAIT_S = 600.0
+
+
+def _new(args: argparse.Namespace, client: Client) -> int:
+    result = client.call("game/new", _new_params(args))
+    if args.wait:
+        result = _dealt(client, result)
+    return print_result(args, result, format_reply)
+
+
+def _dealt(client: Client, result: dict[str, Any]) -> dict[str, Any]:
+    """The reply of `game new`, once nothing is owed for the opening deal (the launcher dealt it)."""
+    deadline = time.monotonic() + DEAL_WAIT_S
+    status = result
+    while (status.get("owed") or {}).get("reason") == "deal":
+        if time.monotonic() > deadline:
+            raise SystemExit(f"launcherctl: the deal is not finished after {DEAL_WAIT_S:.0f} s:"
+                             " see launcherctl game status")
+        time.sleep(0.2)
+        status = client.call("game/status")
+    return {**status, "messages": result.get("messages"), "message_objects": result.get("message_objects")}
+
+
+def _by(args: argparse.Namespace) -> dict[str, str]:
+    return {"by": args.by} if args.by else {}
+
+
+def _end_round_params(args: argparse.Namespace) -> dict[str, Any]:
+    if args.color is not None and args.first_card is None:
+        args.parser.error("--color goes with --first-card (the colour of the card turned up)")
+    params = {"winner": args.winner, "hands": _hands(args.hands), "first_card": args.first_card,
+              "color": args.color}
+    return {key: value for key, value in params.items() if value is not None}
+
+
+def _status(args: argparse.Namespace, client: Client) -> int:
+    return print_result(args, client.call("game/status"), format_status)
+
+
+def _log(args: argparse.Namespace, client: Client) -> int:
+    return print_result(args, client.call("game/log"), format_log)
+
+
+def _scores(args: argparse.Namespace, client: Client) -> int:
+    if args.csv:
+        result = client.call("game/scores", {"csv": True})
+        return print_result(args, result, lambda r: r["csv"].rstrip("\n"))
+    return print_result(args, client.call("game/scores"), format_scores)
+
+
+def _history(args: argparse.Namespace, client: Client) -> int:
+    params = {key: value for key, value in (("limit", args.limit), ("before", args.before)) if value is not None}
+    return print_result(args, client.call("game/history", params), format_history)
+
+
+def _rules(args: argparse.Namespace, client: Client) -> int:
+    return print_result(args, client.call("game/rules", {"rules": args.ruleset}), format_rules)
+
+
+def _plain(method: str, params: Callable[[argparse.Namespace], dict] = lambda a: {}) -> Run:
+    def run(args: argparse.Namespace, client: Client) -> int:
+        return print_result(args, client.call(method, params(args)), format_messages)
+    return run
+
+
+def page_url(code: str, url: str | None = None) -> str:
+    """The table page's address with the join code; by default this host's mDNS name, launcher-web's port."""
+    base = url or f"http://{socket.gethostname()}.local:8080/"
+    return f"{base}{'&' if '?' in base else '?'}code={code}"
+
+
+def format_code(result: dict[str, Any]) -> str:
+    """``game code``: the code, and with ``--qr`` the page's address as a QR code for phones."""
+    if "url" not in result:
+        return result["code"]
+    drawn = io.StringIO()
+    segno.make(result["url"], error="m").terminal(out=drawn, compact=True)
+    return f"{drawn.getvalue().rstrip()}\n{result['url']}\njoin code {result['code']}"
+
+
+def _code(args: argparse.Namespace, client: Client) -> int:
+    if args.url is not None and not args.qr:
+        args.parser.error("--url goes with --qr (the address the QR code shows)")
+    result = client.call("game/code", {"new": args.new})
+    if args.qr:
+        result = {**result, "url": page_url(result["code"], args.url)}
+    return print_result(args, result, format_code)
+
+
+def register(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+    """Add ``launcherctl game ...`` (the ``card_launcher.cli`` entry point)."""
+    game = subparsers.add_parser("game", help="the game at the table: turns, presses, scores",
+                                 description="Follow a game of UNO Attack: turns, presses and scores.")
+    sub = game.add_subparsers(dest="game_command", metavar="COMMAND", required=True)
+
+    def add(name: str, run: Run, help: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=parents, help=help, description=help)
+        p.set_defaults(func=run, parser=p)
+        return p
+
+    p = add("new", _new, "start a match (its first round is dealt)")
+    p.add_argument("--rules", choices=RULESET_IDS, default=DEFAULT_RULESET)
+    p.add_argument("--players", type=_names, required=True, metavar="A,B,...",
+                   help="names in seat order, clockwise")
+    p.add_argument("--dealer", metavar="NAME", help="who deals round 1 (default: the last name)")
+    p.add_argument("--first-card", metavar="CARD", help="the card turned up to start the pile")
+    p.add_argument("--color", type=_colour, metavar="COLOUR",
+                   help="its colour (for a wild: the colour named); " + _COLOURS)
+    p.add_argument("--option", type=_pair, action="append", metavar="NAME=VALUE",
+                   help="a ruleset option, e.g. early_stop=false")
+    p.add_argument("--scoring", choices=SCORINGS)
+    p.add_argument("--target", type=int, metavar="N", help="points that end the match (default 500)")
+    p.add_argument("--force", action="store_true",
+                   help="start even while another match is being played (it stays resumable)")
+    p.add_argument("--wait", action="store_true",
+                   help="classic, despicable-me-4: return once the launcher has dealt the opening hands")
+
+    p = add("resume", _action("game/resume", lambda a: {"match": a.match}),
+            "make an earlier match the table's again (its number in game history)")
+    p.add_argument("match", type=int, metavar="N")
+    add("abandon", _plain("game/abandon"), "set the match aside (game resume brings it back)")
+    add("repair", _plain("game/repair"),
+        "fix what game status reports about the game log (a damaged log is moved aside, not deleted)")
+    p = add("rules", _rules, "card names, points and scoring variants of a ruleset (default: all)")
+    p.add_argument("ruleset", nargs="?", choices=RULESET_IDS, metavar="RULESET",
+                   help=", ".join(RULESET_IDS))
+
+    p = add("play", _play, "the player whose move it is plays a card")
+    p.add_argument("card", metavar="CARD",
+                   help='e.g. 7, skip, hit-2, wild-attack, or its French name ("Double attaque")')
+    p.add_argument("--color", type=_colour, metavar="COLOUR",
+                   help="its colour, or the colour a wild names (filled in when only one is legal); " + _COLOURS)
+    p.add_argument("--target", metavar="NAME", help="the player a wild-attack (or trade-hands) names")
+    p.add_argument("--last", action="store_true", help="it was the player's last card")
+    p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
+
+    p = add("turn-up", _action("game/turn-up", lambda a: {
+        key: value for key, value in (("card", a.card), ("color", a.color)) if value is not None}),
+        "classic, despicable-me-4, blast: the card turned up after an ignored first card")
+    p.add_argument("card", metavar="CARD", help="e.g. 7, or its French name")
+    p.add_argument("--color", type=_colour, metavar="COLOUR", help=_COLOURS)
+
+    p = add("first-attack", _action("game/first-attack", lambda a: {
+        key: value for key, value in (("color", a.color), ("target", a.target), ("by", a.by))
+        if value is not None}), "name the colour and the victim of a turned-up wild-attack")
+    p.add_argument("--color", type=_colour, metavar="COLOUR", required=True, help=_COLOURS)
+    p.add_argument("--target", metavar="NAME", required=True)
+    p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
+
+    for name, help in (("uno", "NAME calls Uno"), ("catch", "NAME is caught without calling Uno"),
+                       ("hint", "NAME gave advice (2005 and 2010 boxes)")):
+        p = add(name, _action(f"game/{name}", lambda a: {"player": a.player}), help)
+        p.add_argument("player", metavar="NAME")
+
+    p = add("insert", _action("game/insert", lambda a: {
+        "blast": a.blast is not None, "cards": a.blast or 0, **_by(a)}),
+        "blast without a blaster fitted: the player whose move it is put a card in the blaster (a"
+        " fitted blaster reports its insertions itself, and this is refused)")
+    p.add_argument("--blast", type=int, metavar="N", help="it fired and N cards came out")
+    p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
+
+    for name, help in (("draw", "classic: the player whose move it is draws one card (the launcher deals it)"),
+                       ("pass", "classic: the player who drew keeps the card; turn over"),
+                       ("challenge", "classic: challenge the Wild Draw Four just played"),
+                       ("accept", "classic: accept the Wild Draw Four: dealt 4, turn lost")):
+        p = add(name, _action(f"game/{name}", _by), help)
+        p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
+    p = add("challenge-result", _action("game/challenge-result", lambda a: {"result": a.result}),
+            "classic: the challenged hand is shown: legal (the challenger is dealt 6) or illegal (4 back)")
+    p.add_argument("result", choices=("legal", "illegal"))
+    p = add("minions", _action("game/minions", lambda a: {"counts": dict(a.counts)}),
+            "despicable-me-4: cards each other player discarded for Wild Mega Minions Power")
+    p.add_argument("counts", nargs="+", type=_count, metavar="NAME=N")
+
+    add("undo", _action("game/undo", lambda a: {}), "take back the last action of the match")
+    add("status", _status, "whose move it is, presses owed, cards taken, scores")
+    add("log", _log, "the match's actions, undone ones included")
+
+    p = add("end-round", _action("game/end-round", _end_round_params),
+            "score the round and deal the next one")
+    p.add_argument("--winner", required=True, metavar="NAME")
+    p.add_argument("hands", nargs="+", type=_pair, metavar="NAME=POINTS|NAME=CARD,CARD,...")
+    p.add_argument("--first-card", metavar="CARD", help="the card turned up for the next round")
+    p.add_argument("--color", type=_colour, metavar="COLOUR", help="its colour; " + _COLOURS)
+
+    p = add("edit-round", _action("game/edit-round", lambda a: {"round": a.round, "hands": _hands(a.hands)}),
+            "correct the hands of an ended round")
+    p.add_argument("round", type=int, metavar="N")
+    p.add_argument("hands", nargs="+", type=_pair, metavar="NAME=POINTS|NAME=CARD,CARD,...")
+
+    p = add("scores", _scores, "the score table")
+    p.add_argument("--csv", action="store_true", help="rounds x players as CSV")
+    p = add("history", _history, "every match played, oldest first")
+    p.add_argument("--limit", type=int, metavar="N", help="only the last N matches (a page of a long history)")
+    p.add_argument("--before", type=int, metavar="MATCH",
+                   help="with --limit: the page of matches before match MATCH (its number in the list)")
+
+    p = add("code", _code, "the table's join code, which phones need to act on the game")
+    p.add_argument("--new", action="store_true", help="a new code: the old one stops working")
+    p.add_argument("--qr", action="store_true", help="also draw the table page's address as a QR code")
+    p.add_argument("--url", metavar="URL",
+                   help="the page's address for --qr (default http://HOSTNAME.local:8080/)")
+    add_stats(sub, parents)

@@ -1,0 +1,1 @@
+"""The game's log: the SQLite store, damage recovery, the join code."""

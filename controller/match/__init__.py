@@ -1,0 +1,1 @@
+"""A match: the table (turns, undo), scores and statistics."""

@@ -1,0 +1,182 @@
+"""UNO Blast with the card blaster: the ``blast`` ruleset (rules.md §1, §5, §6; seed 002).
+
+Pure and sans-IO like ``controller/rules/game.py``, on its :class:`~controller.rules.game.GameState` and
+:class:`~controller.rules.game.Owed`, with the UNO pieces of ``controller/rules/classic.py``. The reducer in
+``game.py`` hands a ``blast`` state to this module.
+
+Nobody draws into a hand: a player who cannot or will not play takes the top card and inserts it
+in the blaster, which reports an ``insert`` action: ``blast`` false (safe) or true with the
+``cards`` that came out, all for the player who inserted. An Owed's ``presses`` counts insertions
+still owed (None: until the blast, for a Wild Blast), and ``until_cards`` says that a blast ends
+it.
+
+Settled where the sources are silent:
+
+- An insertion ends the turn, fired or not; with nothing owed it is the active player's, else
+  it counts for the obligation at the front of the queue.
+- Draw One: the next player owes 1 insertion, which is their turn. Wild Blast: the next player
+  inserts until the blast and takes all that comes out; that is their turn. Nothing answers
+  either (no stacking). With two players the player who played it plays again afterwards.
+- Uno not called: 2 insertions, owed at once, out of turn, before any turn's obligation; each
+  may blast, and the penalty goes on after a blast (it is 2 cards drawn, not "until the blast").
+- Discard Color works as Discard All: the discards are the player's business; the flow only
+  sees the colour. A round ending on Draw One or Wild Blast makes nobody insert.
+- First card (§5): an action card is ignored and another turned up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Mapping
+
+from firmware.errors import InvalidParams, Refused
+from firmware.i18n import message
+
+from controller.text import wording
+from controller.rules.classic import (
+    PENALTIES, STANDARD_COLORS, FlowRuleset, apply_with, aim, base_state, base_status, catch, check_card,
+    check_match, colour, numbers, owed_json, per_colour, turn_effect, turn_seat, turn_up, turn_up_action, uno,
+)
+from controller.rules.game import GameState, Owed, bump, check_by, counted_play, next_seat, plays, refuse_when_over, window_closed
+
+RULESET = FlowRuleset(
+    id="blast",
+    source="002 (UNO Blast)",
+    device="blaster",
+    colors=STANDARD_COLORS,
+    deck=MappingProxyType({
+        **per_colour({str(n): 2 for n in range(1, 10)}),
+        **per_colour({"draw-one": 2, "reverse": 2, "skip": 2, "discard-color": 1}),
+        "wild": 4, "wild-blast": 6,
+    }),
+    points=MappingProxyType({**numbers(1), "draw-one": 20, "discard-color": 20, "reverse": 20,
+                             "skip": 20, "wild": 50, "wild-blast": 50}),
+    wild=frozenset({"wild", "wild-blast"}),
+    uno_penalty=2,
+    options=MappingProxyType({}),
+)
+RULESETS: Mapping[str, FlowRuleset] = MappingProxyType({RULESET.id: RULESET})
+
+ACTIONS: Mapping[str, Mapping[str, tuple[type, bool]]] = MappingProxyType({
+    "play": {"card": (str, True), "color": (str, False), "last": (bool, False), "by": (str, False)},
+    "insert": {"blast": (bool, True), "cards": (int, True), "insert_id": (int, False), "by": (str, False)},
+    "uno": {"player": (str, True)},
+    "catch": {"player": (str, True)},
+    "turn_up": {"card": (str, True), "color": (str, False)},
+})
+
+
+def _card_effect(state: GameState, seat: int, card: str) -> tuple[GameState, list[dict]]:
+    names = state.players
+    victim = next_seat(state, seat)
+    owed = {"draw-one": Owed(victim, 1, False, "draw-one"),
+            "wild-blast": Owed(victim, None, True, "wild-blast")}.get(card)
+    if owed is None:
+        state, said, active = turn_effect(state, seat, card)
+        return replace(state, active=active), said
+    # The insertions are the victim's turn: play goes on after them.
+    state = replace(state, queue=state.queue + (owed,), active=next_seat(state, victim))
+    if len(names) == 2:
+        return state, [wording.said("owes_inserts_then", player=names[victim], inserts=owed.presses,
+                                    again=names[seat])]
+    return state, [wording.said("owes_inserts", player=names[victim], inserts=owed.presses)]
+
+
+def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    card = p["card"]
+    color = colour(RULESET, p["color"])
+    check_card(RULESET, card, color)
+    refuse_when_over(state)
+    seat = turn_seat(state)
+    name = state.players[seat]
+    check_by(state, p["by"], seat)
+    if state.queue:
+        raise Refused(message("owes_inserts_first", player=name, inserts=state.queue[0].presses))
+    check_match(state, RULESET, card, color)
+    described = plays(name, card, color)
+    state = replace(window_closed(state), top_card=card, color=color, catchable=seat,
+                    **counted_play(state, seat, card))
+    if p["last"]:
+        state = replace(state, round_over=True, winner=seat, catchable=None)
+        return state, [described, wording.said("wins_round", player=name, round=state.round_no),
+                       {"type": "round_over", "winner": name}]
+    state, effects = _card_effect(state, seat, card)
+    return state, [described] + effects
+
+
+def _insert(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    blast, cards = p["blast"], p["cards"]
+    if cards < 0 or (blast and cards < 1) or (not blast and cards):
+        raise InvalidParams(f"insert: a safe insertion gives 0 cards, a blast 1 or more; not"
+                            f" blast={blast} cards={cards}")
+    if not state.queue:
+        refuse_when_over(state)
+    seat = turn_seat(state)
+    check_by(state, p["by"], seat)
+    name = state.players[seat]
+    state = replace(state, cards_taken=bump(state.cards_taken, seat, cards),
+                    presses=bump(state.presses, seat, 1),
+                    uno_called=state.uno_called - {seat} if cards else state.uno_called)
+    # "the blast: Bob takes 4 cards" or "Bob is safe", then what it does to the turn.
+    outcome = {"player": name, "cards": cards} if blast else {"player": name}
+    prefix = "blast" if blast else "safe"
+    if not state.queue:
+        state = replace(window_closed(state), active=next_seat(state, seat))
+        return state, [wording.said(f"{prefix}_turn_over", **outcome)]
+    owed = state.queue[0]
+    left = None if owed.presses is None else owed.presses - 1
+    if left == 0 or (owed.until_cards and blast):
+        rest, said = state.queue[1:], wording.said(f"{prefix}_done", **outcome)
+    else:
+        rest = (replace(owed, presses=left),) + state.queue[1:]
+        said = wording.said(f"{prefix}_still_owes", **outcome, inserts=left)
+    if owed.reason not in PENALTIES:  # a penalty is out of turn: the next turn has not begun
+        state = window_closed(state)
+    return replace(state, queue=rest), [said]
+
+
+_HANDLERS = {
+    "play": _play, "insert": _insert, "uno": uno,
+    "catch": lambda state, p: catch(state, p, RULESET, "inserts"),
+    "turn_up": turn_up_action,
+}
+
+
+def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_card: str | None = None,
+             color: str | None = None, options: dict[str, str] | None = None,
+             round_no: int = 1) -> tuple[GameState, list[dict]]:
+    """A round ready to play (the table deals 7 each by hand) and the effects of the first card."""
+    if ruleset != RULESET.id:
+        raise InvalidParams(f"{ruleset!r} is not played with the blaster; it plays: {RULESET.id}")
+    state = base_state(RULESET, players, dealer, options, round_no)
+    state, first = turn_up(state, RULESET, first_card, color)
+    head = wording.said("round_deals", round=round_no, ruleset=RULESET.id, dealer=state.players[state.dealer])
+    return state, [head] + first + [aim(state, turn_seat(state))]
+
+
+def choices(state: GameState) -> list[str]:
+    """What the player whose move it is may do now (``controller.rules.game.choices``): ``play``,
+    ``insert`` (safe, or ``blast`` with its cards), ``turn_up``, ``end_round``."""
+    if state.queue:
+        return ["insert"]
+    if state.round_over:
+        return ["end_round"]
+    if state.top_card is None:
+        return ["turn_up"]
+    return ["play", "insert"]
+
+
+def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
+    return apply_with(_HANDLERS, ACTIONS, state, action)
+
+
+def _owed_view(state: GameState, owed: Owed) -> dict:
+    return {**owed_json(state, owed), "inserts": owed.presses, "until_blast": owed.until_cards}
+
+
+def status(state: GameState) -> dict:
+    return base_status(state, RULESET, _owed_view)
+
+
+__all__ = ["ACTIONS", "RULESET", "RULESETS", "apply", "new_game", "status"]

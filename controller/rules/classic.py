@@ -1,0 +1,636 @@
+"""Classic UNO with the launcher as an exact dealer: rulesets ``classic`` and ``despicable-me-4``
+(rules.md §1, §5, §7; seed 004). Also the UNO flow the ``blast`` ruleset builds on.
+
+Pure and sans-IO like ``controller/rules/game.py``, on the same immutable :class:`~controller.rules.game.GameState`
+and :class:`~controller.rules.game.Owed`: :func:`new_game` and :func:`apply` return a new state and effects,
+and raise ``InvalidParams`` / ``NotFound`` / ``Refused`` leaving the state as it was. The reducer in
+``game.py`` hands a state of these rulesets to this module (see :data:`FLOW`).
+
+What an Owed means here: ``presses`` is the number of cards still to deal to ``seat`` (the
+launcher dispenses them, aimed at the seat); a ``deal`` effect asks the service for them. The
+launcher's count comes back as a ``press`` action: with a deal owed it counts against the deal (any
+number up to what is owed), else it is the draw of exactly one card by the player whose move it
+is, who may then ``play`` that card or ``pass``.
+
+Settled where the sources are silent:
+
+- Dealing: 7 to each seat in turn order from the player left of the dealer, each a ``deal``
+  effect with the pause before the next seat (``deal_pause_s``, or ``deal_pause=press``).
+- First card (§5): an action card is ignored and another turned (the state keeps it as
+  ``first_card`` but not as the pile: no colour is known until a card is played).
+- Draw Two: the next player is dealt 2 and loses the turn; nothing answers it (no stacking).
+- Wild Draw Four: the next player must ``accept`` (dealt 4, turn lost) or ``challenge``; the table
+  then gives ``challenge-result legal`` (the challenger is dealt 6 and loses the turn) or
+  ``illegal`` (the player who played it is dealt 4, the challenger plays normally).
+- Wild Mega Minions Power: the table enters each other player's count (``minions``, every other
+  player named once); each is dealt that many, in turn order; play goes on with the next player.
+- A deal owed for a penalty (Uno) goes before any turn's deal, as in ``game.py``.
+- ``last_card_draws`` (§7): a round won on Draw Two or Wild Draw Four still deals 2 / 4 to the
+  next player (no challenge: the round is over), and those cards count in the score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from firmware.errors import InvalidParams, Refused
+from firmware.i18n import message
+
+from controller.rules import rulesets
+
+from controller.text import wording
+from controller.rules.game import (
+    GameState, Owed, bump, catchable_players, check_by, checked, counted_play, find, new_action, next_seat, plays,
+    refuse_when_over, require_color, window_closed,
+)
+from controller.rules.rulesets import Option
+
+STANDARD_COLORS = ("red", "yellow", "green", "blue")
+MINION_COLORS = ("blue", "orange", "purple", "yellow")
+HAND = 7
+PENALTIES = frozenset({"uno"})  # owed out of turn, dealt before anything else
+
+# awaiting: what the flow waits for before anything else may happen.
+DRAWN = "play_or_pass"
+CHALLENGE = "challenge_or_accept"
+RESULT = "challenge_result"
+MINIONS = "minions"
+
+
+@dataclass(frozen=True)
+class FlowRuleset:
+    """One ruleset played by this module or ``controller/rules/blast.py``: its deck and point table."""
+
+    id: str
+    source: str
+    device: str  # "launcher" (dealer mode) or "blaster"
+    colors: tuple[str, ...]
+    deck: Mapping[str, int]  # count of each card in the box
+    points: Mapping[str, int]
+    wild: frozenset[str]  # cards that name a colour
+    uno_penalty: int  # cards (classic) or insertions (blast)
+    options: Mapping[str, Option]
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return tuple(self.points)
+
+    @property
+    def deck_size(self) -> int:
+        return sum(self.deck.values())
+
+
+def numbers(first: int) -> dict[str, int]:
+    return {str(n): n for n in range(first, 10)}
+
+
+def per_colour(counts: dict[str, int], colours: int = 4) -> dict[str, int]:
+    return {card: colours * n for card, n in counts.items()}
+
+
+_CLASSIC_DECK = {**per_colour({"0": 1}), **per_colour({str(n): 2 for n in range(1, 10)}),
+                 **per_colour({"draw-two": 2, "reverse": 2, "skip": 2}), "wild": 4, "wild-draw-four": 4}
+_CLASSIC_POINTS = {**numbers(0), "draw-two": 20, "reverse": 20, "skip": 20, "wild": 50, "wild-draw-four": 50}
+
+_OPTIONS = MappingProxyType({
+    "deal_pause_s": Option("2", tuple(str(n) for n in range(0, 31)),
+                           "seconds between two seats' piles when dealing without an aim servo"),
+    "deal_pause": Option("timer", ("timer", "press"),
+                         "timer: wait deal_pause_s between seats; press: wait for the button"),
+    "last_card_draws": Option("false", rulesets.BOOLEAN,
+                              "true: a round won on Draw Two / Wild Draw Four still deals the next"
+                              " player 2 / 4, and those cards count (§7)"),
+})
+
+RULESETS: Mapping[str, FlowRuleset] = MappingProxyType({rs.id: rs for rs in (
+    FlowRuleset(
+        id="classic", source="standard UNO rules (as in 004) with the standard deck",
+        device="launcher", colors=STANDARD_COLORS, deck=MappingProxyType(_CLASSIC_DECK),
+        points=MappingProxyType(_CLASSIC_POINTS), wild=frozenset({"wild", "wild-draw-four"}),
+        uno_penalty=2, options=_OPTIONS,
+    ),
+    FlowRuleset(
+        id="despicable-me-4", source="004 (UNO Despicable Me 4)",
+        device="launcher", colors=MINION_COLORS,
+        deck=MappingProxyType({**_CLASSIC_DECK, "wild-mega-minions": 4}),
+        points=MappingProxyType({**_CLASSIC_POINTS, "wild-mega-minions": 50}),
+        wild=frozenset({"wild", "wild-draw-four", "wild-mega-minions"}), uno_penalty=2, options=_OPTIONS,
+    ),
+)})
+
+# Cards that do something to the flow when turned up first; all of them are ignored (§5).
+NUMBERS = frozenset(numbers(0))
+
+
+def get(ruleset_id: str) -> FlowRuleset:
+    from controller.rules import blast
+
+    known = {**RULESETS, **blast.RULESETS}
+    try:
+        return known[ruleset_id]
+    except (KeyError, TypeError):
+        raise InvalidParams(f"unknown ruleset {ruleset_id!r}; rulesets: " + ", ".join(known)) from None
+
+
+# ---- shared pieces of the UNO flow (blast uses them too) ----------------------------------------
+
+
+def turn_seat(state: GameState) -> int | None:
+    """Whose move it is: who is owed cards (or owes insertions) first, else who plays."""
+    if state.queue:
+        return state.queue[0].seat
+    return None if state.round_over else state.active
+
+
+def colour(rs: FlowRuleset, value: str | None) -> str | None:
+    if value is not None and value not in rs.colors:
+        raise InvalidParams(message("unknown_colour_of", color=str(value), ruleset=rs.id, colors=list(rs.colors)))
+    return value
+
+
+def check_card(rs: FlowRuleset, card: str, color: str | None) -> None:
+    if card not in rs.cards:
+        raise InvalidParams(message("not_a_card", card=card, ruleset=rs.id, cards=list(rs.cards)))
+    if card in rs.wild and color is None:
+        raise InvalidParams(message("names_a_color", card=card, colors=list(rs.colors)))
+
+
+def check_match(state: GameState, rs: FlowRuleset, card: str, color: str | None) -> None:
+    """A coloured card shows its colour, and matches the pile's colour or its card when both are known."""
+    require_color(state, rs.colors, card, color)
+    if card in rs.wild or color is None or state.color is None or state.top_card is None:
+        return  # (a colour missing only in a log written before #21)
+    if color != state.color and card != state.top_card:
+        raise Refused(message("pile_mismatch_uno", color=color, card=card, pile_color=state.color,
+                              pile_card=state.top_card))
+
+
+def direction_word(state: GameState) -> str:
+    return "clockwise" if state.direction > 0 else "counterclockwise"
+
+
+def turn_effect(state: GameState, seat: int, card: str) -> tuple[GameState, list[dict], int]:
+    """Reverse and Skip, the cards every UNO has: the new state, its message effects, who plays next.
+
+    With two players Reverse acts as Skip: its player plays again.
+    """
+    n = len(state.players)
+    if card == "reverse" and n > 2:
+        state = replace(state, direction=-state.direction)
+        return state, [wording.said("direction_now", direction=direction_word(state))], next_seat(state, seat)
+    if card in ("reverse", "skip"):
+        skipped = state.players[next_seat(state, seat)]
+        if n == 2:
+            said = wording.said("skipped_plays_again", player=skipped, again=state.players[seat])
+        else:
+            said = wording.said("skipped", player=skipped)
+        return state, [said], next_seat(state, seat, 2)
+    return state, [], next_seat(state, seat)
+
+
+def owe_penalty(state: GameState, owed: Owed) -> GameState:
+    """A penalty goes after the penalties already owed, before any turn's obligation."""
+    at = next((i for i, o in enumerate(state.queue) if o.reason not in PENALTIES), len(state.queue))
+    return replace(state, queue=state.queue[:at] + (owed,) + state.queue[at:])
+
+
+def uno(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    seat = find(state.players, p["player"])
+    refuse_when_over(state)
+    return replace(state, uno_called=state.uno_called | {seat}), [
+        wording.said("calls_uno", player=state.players[seat])]
+
+
+def catch(state: GameState, p: dict, rs: FlowRuleset, unit: str) -> tuple[GameState, list[dict]]:
+    """An Uno not called, caught before the next player's turn: ``rs.uno_penalty`` of ``unit``.
+
+    ``unit``: "cards" (dealt by the launcher) or "inserts" (insertions in the blaster).
+    """
+    seat = find(state.players, p["player"])
+    name = state.players[seat]
+    refuse_when_over(state)
+    if state.catchable != seat:
+        raise Refused(message("catch_only_after_play", player=name))
+    if seat in state.uno_called:
+        raise Refused(message("called_uno", player=name))
+    if state.hands and state.hands[seat] != 1 and new_action():
+        raise Refused(message("catch_holds", player=name, cards=state.hands[seat]))
+    state = owe_penalty(state, Owed(seat, rs.uno_penalty, False, "uno"))
+    state = replace(state, catchable=None)
+    return state, [wording.said(f"no_uno_{unit}", player=name, **{unit: rs.uno_penalty})]
+
+
+def base_state(rs: FlowRuleset, players: list[str], dealer: str | None, options: dict | None,
+               round_no: int) -> GameState:
+    chosen = rulesets.resolve_options(rs, options)
+    names = rulesets.seating(players)
+    dealer_seat = len(names) - 1 if dealer is None else find(names, dealer)
+    if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
+        raise InvalidParams(f"round_no is a number from 1, not {round_no!r}")
+    return GameState(
+        ruleset=rs.id, players=names, dealer=dealer_seat, options=tuple(chosen.items()),
+        round_no=round_no, first_card=None, active=(dealer_seat + 1) % len(names), direction=1,
+        cards_taken=(0,) * len(names), presses=(0,) * len(names), played=(0,) * len(names),
+    )
+
+
+def turn_up(state: GameState, rs: FlowRuleset, card: str | None, color: str | None) -> tuple[GameState, list[dict]]:
+    """The first card (§5): a number starts the pile; an action card is ignored, turn another.
+
+    Not told (None): no colour is known until ``turn_up`` tells it or a card is played.
+    """
+    if card is None:
+        return replace(state, color=colour(rs, color)), []
+    if card not in rs.cards:
+        raise InvalidParams(message("not_a_card", card=card, ruleset=rs.id, cards=list(rs.cards)))
+    state = replace(state, first_card=state.first_card or card, turned=state.turned + 1)
+    if card in NUMBERS:
+        require_color(state, rs.colors, card, colour(rs, color), any_color=True)
+        return replace(state, top_card=card, color=color), []
+    asks = "first_ignored_dealer" if rs.device == "launcher" else "first_ignored"
+    return state, [wording.said(asks, card=card)]
+
+
+def turn_up_action(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    """``turn_up``: the card turned up after an ignored one (or one not told at the start)."""
+    rs = get(state.ruleset)
+    refuse_when_over(state)
+    if state.top_card is not None:
+        raise Refused(message("pile_started", card=state.top_card, color=str(state.color)))
+    state, said = turn_up(state, rs, p["card"], p["color"])
+    if state.top_card is not None:
+        said = [wording.said("pile_starts", card=state.top_card, color=state.color)]
+    return state, said
+
+
+def owed_json(state: GameState, owed: Owed) -> dict[str, Any]:
+    # presses and until_cards as in controller/rules/game.py's view, for readers of every ruleset's status
+    # (the page, the voice); each flow adds its own words for them (inserts, cards).
+    return {"player": state.players[owed.seat], "seat": owed.seat, "reason": owed.reason,
+            "presses": owed.presses, "until_cards": owed.until_cards}
+
+
+def base_status(state: GameState, rs: FlowRuleset, owed_view) -> dict[str, Any]:
+    seat = turn_seat(state)
+    name = None if seat is None else state.players[seat]
+    return {
+        "ruleset": state.ruleset,
+        "device": rs.device,
+        "round": state.round_no,
+        "players": [{"name": n, "seat": s, "cards_taken": t, "presses": p,
+                     **({"hand": state.hands[s]} if state.hands else {})}
+                    for s, (n, t, p) in enumerate(zip(state.players, state.cards_taken, state.presses))],
+        "dealer": state.players[state.dealer],
+        "first_card": state.first_card,
+        "turn": name,
+        "aim": name,
+        "direction": direction_word(state),
+        "owed": owed_view(state, state.queue[0]) if state.queue else None,
+        "queue": [owed_view(state, o) for o in state.queue],
+        "awaiting": state.awaiting,
+        "top_card": state.top_card,
+        "color": state.color,
+        "named_color": state.color if state.top_card in rs.wild else None,
+        "catchable": None if state.catchable is None or state.catchable in state.uno_called
+        or (state.hands and state.hands[state.catchable] != 1) else state.players[state.catchable],
+        "colors": list(rs.colors),
+        "catchable_players": catchable_players(state),
+        "uno_called": [state.players[s] for s in sorted(state.uno_called)],
+        "round_over": state.round_over,
+        "winner": None if state.winner is None else state.players[state.winner],
+        "choices": _choices(state, rs),
+        "options": dict(state.options),
+    }
+
+
+def _choices(state: GameState, rs: FlowRuleset) -> list[str]:
+    if rs.device == "blaster":
+        from controller.rules import blast
+
+        return blast.choices(state)
+    return choices(state)
+
+
+def aim(state: GameState, seat: int) -> dict:
+    return {"type": "aim", "player": state.players[seat], "seat": seat}
+
+
+def draw_allowed(state: GameState) -> bool:
+    """The player whose move it is may draw one card now: the pile is started and nothing waits
+    (no deal owed, no challenge, no Minions counts, no card just drawn, the round going on)."""
+    return not state.round_over and not state.queue and state.awaiting is None and state.top_card is not None
+
+
+def choices(state: GameState) -> list[str]:
+    """What the player whose move it is may do now (``controller.rules.game.choices``): ``play``, ``draw``
+    (a press of the button, or ``game/draw``), ``pass``, ``accept``, ``challenge``,
+    ``challenge_result``, ``minions``, ``turn_up``, ``end_round``; none while the launcher deals."""
+    if state.queue:
+        return []
+    if state.round_over:
+        return ["end_round"]
+    if state.top_card is None:
+        return ["turn_up"]
+    return {DRAWN: ["play", "pass"], CHALLENGE: ["accept", "challenge"], RESULT: ["challenge_result"],
+            MINIONS: ["minions"]}.get(state.awaiting, ["play", "draw"])
+
+
+# ---- the classic flow -----------------------------------------------------------------------------
+
+ACTIONS: Mapping[str, Mapping[str, tuple[type, bool]]] = MappingProxyType({
+    "play": {"card": (str, True), "color": (str, False), "last": (bool, False), "by": (str, False)},
+    "press": {"cards": (int, True), "press_id": (int, False), "by": (str, False)},
+    "pass": {"by": (str, False)},
+    "challenge": {"by": (str, False)},
+    "challenge-result": {"result": (str, True)},
+    "accept": {"by": (str, False)},
+    "minions": {"counts": (dict, True)},
+    "uno": {"player": (str, True)},
+    "catch": {"player": (str, True)},
+    "turn_up": {"card": (str, True), "color": (str, False)},
+})
+
+
+def _deal(state: GameState, seat: int, cards: int, reason: str) -> Owed:
+    return Owed(seat, cards, False, reason)
+
+
+def _deal_effect(state: GameState, owed: Owed) -> dict:
+    """Ask the service to dispense the cards of ``owed`` at its seat."""
+    effect = {"type": "deal", "player": state.players[owed.seat], "seat": owed.seat,
+              "cards": owed.presses, "reason": owed.reason}
+    if owed.reason == "deal":
+        options = dict(state.options)
+        effect["pause"] = "press" if options["deal_pause"] == "press" else float(options["deal_pause_s"])
+    return effect
+
+
+def _owe(state: GameState, owed: tuple[Owed, ...]) -> tuple[GameState, list[dict]]:
+    """Deals owed for a turn go after what is already owed; each is announced as a deal effect."""
+    return replace(state, queue=state.queue + owed), [_deal_effect(state, o) for o in owed]
+
+
+def _card_effect(state: GameState, rs: FlowRuleset, seat: int, card: str) -> tuple[GameState, list[dict]]:
+    names = state.players
+    victim = next_seat(state, seat)
+    if card == "draw-two":
+        state, effects = _owe(state, (_deal(state, victim, 2, "draw-two"),))
+        state = replace(state, active=next_seat(state, victim))
+        return state, [wording.said("dealt_two_loses_turn", player=names[victim])] + effects
+    if card == "wild-draw-four":
+        state = replace(state, awaiting=CHALLENGE, active=victim)
+        return state, [wording.said("accept_or_challenge", player=names[victim])]
+    if card == "wild-mega-minions":
+        state = replace(state, awaiting=MINIONS, active=victim)
+        return state, [wording.said("minions_discard")]
+    state, said, active = turn_effect(state, seat, card)
+    return replace(state, active=active), said
+
+
+def _end_round(state: GameState, seat: int, card: str) -> tuple[GameState, list[dict]]:
+    name = state.players[seat]
+    state = replace(state, round_over=True, winner=seat, catchable=None, queue=(), awaiting=None)
+    effects = [wording.said("wins_round", player=name, round=state.round_no),
+               {"type": "round_over", "winner": name}]
+    draws = {"draw-two": 2, "wild-draw-four": 4}.get(card)
+    if draws and dict(state.options)["last_card_draws"] == "true":
+        victim = next_seat(state, seat)
+        state, deal = _owe(state, (_deal(state, victim, draws, "last-card-draw"),))
+        state = replace(state, last_attack_victim=victim)
+        effects += [wording.said("still_dealt", player=state.players[victim], cards=draws)]
+        effects += deal
+    return state, effects
+
+
+def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    rs = get(state.ruleset)
+    card = p["card"]
+    color = colour(rs, p["color"])
+    check_card(rs, card, color)
+    refuse_when_over(state)
+    seat = turn_seat(state)
+    name = state.players[seat]
+    check_by(state, p["by"], seat)
+    if state.queue:
+        raise Refused(message("is_dealt_first", player=name, cards=state.queue[0].presses))
+    if state.awaiting in (CHALLENGE, RESULT, MINIONS):
+        raise Refused(message("settles_first", player=name, card=state.top_card, awaiting=state.awaiting))
+    check_match(state, rs, card, color)
+    held = state.hands[seat]
+    if held == 0 and new_action():
+        raise Refused(message("holds_no_card", player=name))
+    if p["last"] and held != 1 and new_action():
+        raise Refused(message("last_from_one", player=name, cards=held))
+    described = plays(name, card, color)
+    state = replace(window_closed(state), top_card=card, color=color, catchable=seat, awaiting=None,
+                    hands=bump(state.hands, seat, -1), **counted_play(state, seat, card))
+    if held == 1 or p["last"]:  # the last card: the round ends on it, said with --last or not
+        state, effects = _end_round(state, seat, card)
+    else:
+        state, effects = _card_effect(state, rs, seat, card)
+    return state, [described] + effects
+
+
+def _dealt_seat(state: GameState, by: str | None) -> int:
+    """Whose press it is: the player it was dealt for, when cards are owed to them.
+
+    A penalty owed meanwhile (a catch while Bob's Draw Two comes out) goes first in the queue, yet
+    Bob's cards are still Bob's.
+    """
+    seat = turn_seat(state)
+    if by is not None and state.queue:
+        named = find(state.players, by)
+        if any(owed.seat == named for owed in state.queue):
+            return named
+    check_by(state, by, seat)
+    return seat
+
+
+def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    cards = p["cards"]
+    if cards < 0:
+        raise InvalidParams(f"press: cards must be 0 or more, not {cards}")
+    if not state.queue:
+        refuse_when_over(state)
+    seat = _dealt_seat(state, p["by"])
+    name = state.players[seat]
+    if not state.queue:
+        if state.awaiting == DRAWN:
+            raise Refused(message("has_drawn", player=name))
+        if state.awaiting is not None:
+            raise Refused(message("settles_first", player=name, card=state.top_card, awaiting=state.awaiting))
+        if cards != 1:
+            raise Refused(message("draw_is_one", cards=cards, player=name))
+        state = replace(window_closed(state), awaiting=DRAWN,
+                        cards_taken=bump(state.cards_taken, seat, 1), presses=bump(state.presses, seat, 1),
+                        uno_called=state.uno_called - {seat}, hands=bump(state.hands, seat, 1))
+        return state, [wording.said("draws_one", player=name)]
+    at = next(i for i, o in enumerate(state.queue) if o.seat == seat)
+    owed = state.queue[at]
+    if cards > owed.presses:
+        raise Refused(message("owed_never_more", player=name, owed=owed.presses, cards=cards))
+    left = owed.presses - cards
+    kept = () if left == 0 else (replace(owed, presses=left),)
+    rest = state.queue[:at] + kept + state.queue[at + 1:]
+    # Dealt cards are no turn: the catch window stays open until the next player who has a turn acts.
+    state = replace(state, queue=rest, cards_taken=bump(state.cards_taken, seat, cards),
+                    uno_called=state.uno_called - {seat} if cards else state.uno_called,
+                    hands=bump(state.hands, seat, cards))
+    if owed.reason == "last-card-draw":
+        state = replace(state, last_attack_cards=state.last_attack_cards + cards)
+    if left == 0:
+        return state, [wording.said("dealt_done", player=name, cards=cards)]
+    return state, [wording.said("dealt_to_come", player=name, cards=cards, left=left)]
+
+
+def _pass(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    refuse_when_over(state)
+    seat = turn_seat(state)
+    check_by(state, p["by"], seat)
+    if state.queue or state.awaiting != DRAWN:
+        raise Refused(message("pass_after_draw"))
+    state = replace(state, awaiting=None, active=next_seat(state, seat))
+    return state, [wording.said("keeps_card", player=state.players[seat])]
+
+
+def _victim_move(state: GameState, p: dict, waiting: str, nothing_waits: str) -> int:
+    """The seat of the player who answers what the round waits for; ``nothing_waits``: the refusal's id."""
+    refuse_when_over(state)
+    if state.awaiting != waiting:
+        raise Refused(message(nothing_waits))
+    seat = turn_seat(state)
+    if state.queue:
+        raise Refused(message("is_dealt_first", player=state.players[seat], cards=state.queue[0].presses))
+    check_by(state, p["by"], seat)
+    return seat
+
+
+def _challenge(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    seat = _victim_move(state, p, CHALLENGE, "no_challenge_now")
+    player = next_seat(state, seat, -1)
+    state = replace(window_closed(state), awaiting=RESULT)
+    return state, [wording.said("challenges", player=state.players[seat], challenged=state.players[player])]
+
+
+def _accept(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    seat = _victim_move(state, p, CHALLENGE, "no_accept_now")
+    state, effects = _owe(replace(window_closed(state), awaiting=None, active=next_seat(state, seat)),
+                          (_deal(state, seat, 4, "wild-draw-four"),))
+    return state, [wording.said("accepts", player=state.players[seat])] + effects
+
+
+def _challenge_result(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    result = p["result"]
+    if result not in ("legal", "illegal"):
+        raise InvalidParams(f"challenge-result: result is legal or illegal, not {result!r}")
+    refuse_when_over(state)
+    if state.awaiting != RESULT:
+        raise Refused(message("no_challenge_waiting"))
+    challenger = state.active
+    player = next_seat(state, challenger, -1)
+    names = state.players
+    state = replace(state, awaiting=None)
+    if result == "legal":
+        state, effects = _owe(replace(state, active=next_seat(state, challenger)),
+                              (_deal(state, challenger, 6, "challenge-lost"),))
+        said = wording.said("challenge_legal", player=names[challenger])
+    else:
+        # Dealt before the challenger's turn: it is owed at once, like a penalty.
+        state = owe_penalty(state, _deal(state, player, 4, "illegal-wild-draw-four"))
+        effects = [_deal_effect(state, state.queue[0])]
+        said = wording.said("challenge_illegal", player=names[player], challenger=names[challenger])
+    return state, [said] + effects
+
+
+def _minions(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
+    refuse_when_over(state)
+    if state.awaiting != MINIONS:
+        raise Refused(message("no_minions_waiting"))
+    first = state.active
+    player = next_seat(state, first, -1)
+    order = [next_seat(state, player, i) for i in range(1, len(state.players))]
+    counts: dict[int, int] = {}
+    for name, count in p["counts"].items():
+        seat = find(state.players, name)
+        if seat == player:
+            raise Refused(message("discards_nothing", player=state.players[player]))
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise InvalidParams(message("minions_count", player=state.players[seat], count=repr(count)))
+        if seat in counts:
+            raise InvalidParams(message("minions_twice", player=state.players[seat]))
+        counts[seat] = count
+    missing = [state.players[s] for s in order if s not in counts]
+    if missing:
+        raise InvalidParams(message("minions_missing", players=missing))
+    deals = tuple(_deal(state, s, counts[s], "minions") for s in order if counts[s])
+    hands = state.hands
+    for seat, count in counts.items():
+        if count > hands[seat] and new_action():
+            raise Refused(message("minions_more_than_held", player=state.players[seat], count=count,
+                                  cards=hands[seat]))
+        hands = bump(hands, seat, -count)  # the discards; the deals give as many back
+    state, effects = _owe(replace(state, awaiting=None, hands=hands), deals)
+    deals = [message("is_dealt_n", player=state.players[s], cards=counts[s]) for s in order]
+    return state, [wording.said("joined", messages=deals)] + effects
+
+
+_HANDLERS = {
+    "play": _play, "press": _press, "pass": _pass, "challenge": _challenge,
+    "challenge-result": _challenge_result, "accept": _accept, "minions": _minions, "uno": uno,
+    "catch": lambda state, p: catch(state, p, get(state.ruleset), "cards"),
+    "turn_up": turn_up_action,
+}
+
+
+def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_card: str | None = None,
+             color: str | None = None, options: dict[str, str] | None = None,
+             round_no: int = 1) -> tuple[GameState, list[dict]]:
+    """A round: 7 dealt to every seat, seat by seat from the dealer's left, then the first card."""
+    rs = get(ruleset)
+    if rs.id not in RULESETS:
+        raise InvalidParams(f"{rs.id} is not a dealer-mode ruleset; these are: " + ", ".join(RULESETS))
+    state = base_state(rs, players, dealer, options, round_no)
+    names = state.players
+    state = replace(state, hands=(0,) * len(names))
+    seats = [next_seat(state, state.dealer, i) for i in range(1, len(names) + 1)]
+    state, deals = _owe(state, tuple(_deal(state, s, HAND, "deal") for s in seats))
+    state, first = turn_up(state, rs, first_card, color)
+    head = wording.said("round_deals_each", round=round_no, ruleset=rs.id, dealer=names[state.dealer],
+                        hand=HAND)
+    return state, [head] + deals + first + [aim(state, turn_seat(state))]
+
+
+def apply_with(handlers: dict, shapes: dict, state: GameState, action: dict) -> tuple[GameState, list[dict]]:
+    """Check ``action`` against ``shapes``, run its handler, and aim at the player whose move it now is."""
+    kind, params = checked(action, shapes, state.ruleset)
+    before = turn_seat(state)
+    state, effects = handlers[kind](state, params)
+    after = turn_seat(state)
+    if after is not None and after != before:
+        effects.append(aim(state, after))
+    return state, effects
+
+
+def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
+    return apply_with(_HANDLERS, ACTIONS, state, action)
+
+
+def _owed_view(state: GameState, owed: Owed) -> dict:
+    return {**owed_json(state, owed), "cards": owed.presses}
+
+
+def status(state: GameState) -> dict:
+    rs = get(state.ruleset)
+    view = base_status(state, rs, _owed_view)
+    if state.awaiting in (CHALLENGE, RESULT):
+        view["challenge"] = {"challenger": state.players[state.active],
+                             "player": state.players[next_seat(state, state.active, -1)]}
+    if state.last_attack_victim is not None:
+        view["last_card_draw"] = {"victim": state.players[state.last_attack_victim],
+                                  "cards": state.last_attack_cards}
+    return view
+
+
+__all__ = ["ACTIONS", "FlowRuleset", "RULESETS", "apply", "get", "new_game", "status"]

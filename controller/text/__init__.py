@@ -1,0 +1,1 @@
+"""What the table reads and hears: the message catalogue (EN, FR), wording, advice."""

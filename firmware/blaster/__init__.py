@@ -1,0 +1,1 @@
+"""The card blaster (UNO Blast): its sans-IO core, blast policy, hardware and simulation."""

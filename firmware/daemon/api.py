@@ -1,0 +1,587 @@
+"""The daemon's API: JSON lines on a Unix socket.
+
+A request is one line ``{"id", "method", "params"}``, with an optional ``"lang"`` ("en" or "fr")
+for the texts of its reply (firmware/i18n.py); the reply is ``{"id", "result"}`` or
+``{"id", "error": {"code", "message"}}``. Subscribers also receive ``{"event", "params"}`` lines.
+Bad input of any kind gets a structured error and leaves the daemon and its state untouched; a
+client that stops reading is dropped without holding up the others.
+
+Each request runs as its own task, so replies may come in another order than the requests: a
+client matches them by id. An emergency stop sent behind a running dispense is answered at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import grp
+import inspect
+import json
+import logging
+import math
+import os
+import pwd
+import re
+import socket
+import stat
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from firmware import i18n
+from firmware.errors import ApiError, InUse, InvalidParams
+
+log = logging.getLogger("launcherd.api")
+
+MAX_LINE = 64 * 1024
+# Replies and events waiting for a slow reader; past this the client is dropped, not waited for.
+MAX_QUEUED = 512
+# Far more than a game table needs; a bound keeps descriptors under select()'s limit of 1024.
+MAX_CLIENTS = 256
+# Beyond MAX_CLIENTS, root may still connect this many times: the administrator is never locked out.
+ADMIN_SLOTS = 1
+# A connection with no request in flight and no subscription is closed after this long.
+IDLE_TIMEOUT_S = 300.0
+# Requests one connection may have running at once; more get an error reply straight away.
+MAX_IN_FLIGHT = 16
+# Always run, whatever is in flight: stopping the motor never waits behind anything.
+UNLIMITED_METHODS = frozenset({"system/estop"})
+REQUIRED = object()
+# Whole numbers a parameter may carry: those a double holds exactly (every JSON reader agrees on
+# them). Past this no count, id or duration means anything, and SQLite's integers end at 2^63.
+INT_BOUND = 2**53
+# Lists and objects within each other in a request: a method's parameters are two or three deep (a
+# list of names in an object). A request far deeper is refused before anything walks it, as every
+# copy, check and encoding that recurses would overflow the stack somewhere near 1,000.
+MAX_NESTING = 32
+
+Handler = Callable[[dict[str, Any]], Any | Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a method: its type, default and limits."""
+
+    type: type
+    default: Any = REQUIRED
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[Any, ...] | None = None
+    doc: str = ""
+
+    def check(self, method: str, name: str, value: Any) -> Any:
+        if value is None and self.default is None:
+            return None  # an optional parameter given explicitly as null
+        expected = self.type
+        ok = isinstance(value, expected) and not (expected in (int, float) and isinstance(value, bool))
+        if expected is float and isinstance(value, int) and not isinstance(value, bool):
+            ok = abs(value) <= INT_BOUND  # beyond that no angle or count makes sense, and float() may overflow
+            value = float(value) if ok else value
+        if ok and isinstance(value, float) and not math.isfinite(value):
+            ok = False
+        if not ok:
+            raise InvalidParams(f"{method}: {name} must be {_type_name(expected)}, got {_short(value)}")
+        if self.minimum is not None and value < self.minimum:
+            raise InvalidParams(f"{method}: {name} must be at least {self.minimum}, got {_short(value)}")
+        if self.maximum is not None and value > self.maximum:
+            raise InvalidParams(f"{method}: {name} must be at most {self.maximum}, got {_short(value)}")
+        if expected is int and abs(value) > INT_BOUND:
+            raise InvalidParams(f"{method}: {name} must be a whole number from -2^53 to 2^53, got {_short(value)}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise InvalidParams(f"{method}: {name} must be one of {allowed}, got {_short(value)}")
+        return value
+
+
+def _type_name(kind: type) -> str:
+    return {int: "a whole number", float: "a number", str: "a string", bool: "true or false",
+            list: "a list", dict: "an object"}.get(kind, kind.__name__)
+
+
+def _short(value: Any) -> str:
+    try:
+        text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    except (RecursionError, ValueError):
+        text = f"a {type(value).__name__} nested too deeply"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def too_deep(value: Any, limit: int = MAX_NESTING) -> bool:
+    """Whether a JSON value holds lists and objects nested more than ``limit`` deep (the value itself
+    is level 1). Walked without recursion, and only as far as ``limit``: the value may be far deeper."""
+    waiting = [(value, 1)]
+    while waiting:
+        item, level = waiting.pop()
+        if not isinstance(item, (dict, list)):
+            continue
+        if level > limit:
+            return True
+        waiting.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item)
+                       if isinstance(child, (dict, list)))
+    return False
+
+
+# A string (with its escapes) or a bracket, in a JSON text: what nests and what merely looks like it.
+_STRING_OR_BRACKET = re.compile(rb'"(?:[^"\\]|\\.)*"|[][{}]')
+
+
+def _cut_deep(line: bytes, limit: int = MAX_NESTING) -> bytes:
+    """``line`` with every list or object nested deeper than ``limit`` replaced by ``null``: what
+    is left of a request too deep for ``json.loads`` (its id and method) can be read and answered."""
+    kept, depth, start, cut_from = [], 0, 0, None
+    for token in _STRING_OR_BRACKET.finditer(line):
+        bracket = token.group()
+        if bracket in (b"[", b"{"):
+            depth += 1
+            if depth == limit + 1:
+                cut_from = token.start()
+        elif bracket in (b"]", b"}"):
+            if depth == limit + 1 and cut_from is not None:
+                kept += [line[start:cut_from], b"null"]
+                start, cut_from = token.end(), None
+            depth -= 1
+    kept.append(line[start:])
+    return b"".join(kept)
+
+
+def _as_param(spec: Any) -> Param:
+    if isinstance(spec, Param):
+        return spec
+    if isinstance(spec, tuple):
+        return Param(spec[0], spec[1])
+    return Param(spec)
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    handler: Handler
+    params: dict[str, Param]
+    doc: str
+
+
+class Registry:
+    """Methods by name, with their parameter schemas; checks params before a handler runs."""
+
+    def __init__(self) -> None:
+        self._methods: dict[str, Method] = {}
+
+    def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
+                 doc: str = "") -> None:
+        if name in self._methods:
+            raise ValueError(f"method {name} is already registered")
+        schema = {key: _as_param(spec) for key, spec in (params or {}).items()}
+        self._methods[name] = Method(name, handler, schema, doc)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._methods
+
+    def describe(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "method": m.name,
+                "doc": m.doc,
+                "params": {
+                    key: {"type": p.type.__name__, "required": p.default is REQUIRED}
+                    for key, p in m.params.items()
+                },
+            }
+            for m in sorted(self._methods.values(), key=lambda m: m.name)
+        ]
+
+    async def call(self, name: str, params: Any) -> Any:
+        method = self._methods.get(name) if isinstance(name, str) else None
+        if method is None:
+            raise ApiError(ApiError.METHOD_NOT_FOUND, f"unknown method {_short(name)}; see list_methods")
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            raise InvalidParams(f"{name}: params must be an object, got {_short(params)}")
+        unknown = sorted(set(params) - set(method.params))
+        if unknown:
+            allowed = ", ".join(method.params) or "none"
+            raise InvalidParams(f"{name}: unknown parameter {unknown[0]!r}; allowed: {allowed}")
+        checked: dict[str, Any] = {}
+        for key, param in method.params.items():
+            if key in params:
+                checked[key] = param.check(name, key, params[key])
+            elif param.default is REQUIRED:
+                raise InvalidParams(f"{name}: missing parameter {key!r}")
+            else:
+                checked[key] = param.default
+        result = method.handler(checked)
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+
+
+class _Client:
+    """One connection: a queue of outgoing lines drained by its own writer task."""
+
+    def __init__(self, writer: asyncio.StreamWriter, number: int):
+        self.writer = writer
+        self.number = number
+        self.subscribed = False
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_QUEUED)
+        self.closed = False
+        self.requests: set[asyncio.Task] = set()  # running requests of this connection
+        self.drainer: asyncio.Future | None = None
+
+    def send(self, message: dict[str, Any]) -> bool:
+        """Queue a line; False (and the client is dropped) when it has stopped reading."""
+        if self.closed:
+            return False
+        try:
+            self.queue.put_nowait(_encode(message))
+        except asyncio.QueueFull:
+            log.warning("client %d is not reading; dropping it", self.number)
+            self.drop()
+            return False
+        return True
+
+    def running(self) -> int:
+        """Requests of this connection not finished yet."""
+        return sum(not task.done() for task in self.requests)
+
+    def send_in_turn(self, message: dict[str, Any]) -> None:
+        """Queue a line behind the replies of the requests read before it that finish at once.
+
+        Requests run as tasks, whose first step comes after the callbacks already scheduled, so an
+        error found while reading is sent in the same turn order, not ahead of them.
+        """
+        asyncio.get_running_loop().call_soon(self.send, message)
+
+    def end(self) -> None:
+        """Close the connection once everything queued before this call has been written."""
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.drop()
+
+    def drop(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.writer.transport.abort()
+
+    async def drain_forever(self) -> None:
+        try:
+            while (line := await self.queue.get()) is not None:
+                self.writer.write(line)
+                await self.writer.drain()
+        except (ConnectionError, OSError):
+            self.drop()
+
+
+class Encoded(str):
+    """A result already encoded as JSON (by a layer, on its own thread): sent as it is."""
+
+
+def _encode(message: dict[str, Any]) -> bytes:
+    result = message.get("result")
+    if isinstance(result, Encoded):  # spliced in: a large reply costs a copy, not an encoding
+        head = json.dumps({"id": message["id"]}, separators=(",", ":"), default=str)
+        return f'{head[:-1]},"result":{result}}}\n'.encode()
+    return (json.dumps(message, separators=(",", ":"), default=str) + "\n").encode()
+
+
+def peer_credentials(sock: socket.socket) -> tuple[int, int, int]:
+    """(pid, uid, gid) of the process at the other end of a Unix socket (SO_PEERCRED)."""
+    raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    return struct.unpack("3i", raw)
+
+
+# Linux's SO_PEERGROUPS (4.13 and later), for which Python has no name.
+SO_PEERGROUPS = getattr(socket, "SO_PEERGROUPS", 59)
+
+
+def peer_groups(sock: socket.socket) -> tuple[int, ...]:
+    """The supplementary groups of the process at the other end; empty where the kernel cannot say.
+
+    A client that is a member of the service group only through SupplementaryGroups= (launcher-web
+    and launcher-voice run as DynamicUser= with it) is known by these, not by its primary group.
+    """
+    try:  # 1024 bytes, Python's limit: 256 groups; a peer in more is judged by its primary group
+        raw = sock.getsockopt(socket.SOL_SOCKET, SO_PEERGROUPS, 1024)
+    except OSError:
+        return ()
+    return struct.unpack(f"{len(raw) // 4}I", raw)
+
+
+def may_connect(uid: int, gid: int, groups: tuple[int, ...] = ()) -> bool:
+    """Root, our own user, and members of our group (the service group) may use the API."""
+    if uid in (0, os.getuid()) or gid == os.getgid() or os.getgid() in groups:
+        return True
+    try:
+        name = pwd.getpwuid(uid).pw_name
+        return name in grp.getgrgid(os.getgid()).gr_mem
+    except KeyError:
+        return False
+
+
+def claim_socket_path(path: Path) -> None:
+    """Make ``path`` free for a new server: remove a stale socket, refuse anything else.
+
+    :raises InUse: a daemon answers on it, or something other than a socket is there.
+    """
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISSOCK(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "a regular file" if stat.S_ISREG(mode) else "not a socket"
+        raise InUse(f"{path} is {kind}, not a socket: remove it, or choose another socket path")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(1.0)
+        try:
+            probe.connect(str(path))
+        except (ConnectionRefusedError, FileNotFoundError):
+            path.unlink(missing_ok=True)  # a stale socket from a killed daemon
+            return
+        except OSError:
+            pass  # it exists and is not refusing: treat it as alive
+    raise InUse(f"another launcherd is already answering on {path}: stop it first"
+                      " (systemctl stop launcherd), or give this one another --socket")
+
+
+class ApiServer:
+    """Serves a :class:`Registry` on a Unix socket and fans events out to subscribers."""
+
+    def __init__(self, registry: Registry, path: str | Path, mode: int = 0o660):
+        self.registry = registry
+        self.path = Path(path)
+        self.mode = mode
+        self._server: asyncio.base_events.Server | None = None
+        self._clients: set[_Client] = set()
+        self._tasks: set[asyncio.Task] = set()
+        self._numbers = 0
+        registry.register("events/subscribe", self._subscribe_placeholder, doc="receive every event")
+
+    def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
+                 doc: str = "") -> None:
+        """Add a method to the API (layers call this as ``daemon.api.register``)."""
+        self.registry.register(name, handler, params, doc)
+
+    @staticmethod
+    def _subscribe_placeholder(params: dict) -> dict:
+        # Subscription needs the connection, so _run_request answers it; this entry documents it.
+        return {"subscribed": True}
+
+    async def start(self) -> None:
+        """Listen on the socket path. :raises InUse: see :func:`claim_socket_path`."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        claim_socket_path(self.path)
+        self._server = await asyncio.start_unix_server(self._serve, path=str(self.path), limit=MAX_LINE)
+        os.chmod(self.path, self.mode)
+
+    async def close(self) -> None:
+        """Stop serving. A request still running gets an error reply before its client is let go."""
+        if self._server is None:
+            return
+        self._server.close()
+        running = [task for client in self._clients for task in client.requests]
+        for task in running:
+            task.cancel()  # _run_request answers its caller
+        if running:
+            await asyncio.wait(running, timeout=1.0)
+        drainers = []
+        for client in self._clients:
+            client.end()
+            drainers.append(client.drainer)
+        if drainers:
+            await asyncio.wait(drainers, timeout=1.0)
+        for client in list(self._clients):
+            client.drop()  # their readers see the end of the stream and their tasks finish
+        if self._tasks:
+            _, stuck = await asyncio.wait(list(self._tasks), timeout=1.0)
+            for task in stuck:
+                task.cancel()
+        self._server = None
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            pass
+
+    @property
+    def client_count(self) -> int:
+        return len(self._clients)
+
+    def publish(self, event: str, params: dict[str, Any]) -> None:
+        message = {"event": event, "params": params}
+        for client in list(self._clients):
+            if client.subscribed:
+                client.send(message)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._numbers += 1
+        client = _Client(writer, self._numbers)
+        sock = writer.get_extra_info("socket")
+        try:
+            pid, uid, gid = peer_credentials(sock)
+        except OSError:
+            pid = uid = gid = -1
+        if uid >= 0 and not may_connect(uid, gid, peer_groups(sock)):
+            log.warning("refused API client pid %d uid %d gid %d: not in the service group", pid, uid, gid)
+            writer.transport.abort()
+            return
+        limit = MAX_CLIENTS + (ADMIN_SLOTS if uid == 0 else 0)
+        if len(self._clients) >= limit:
+            log.warning("refused API client pid %d uid %d: already %d clients", pid, uid, len(self._clients))
+            await _refuse(writer, f"launcherd already serves {len(self._clients)} clients (the limit);"
+                                  f" idle ones are closed after {IDLE_TIMEOUT_S:g} s: try again later")
+            return
+        self._clients.add(client)
+        client.drainer = asyncio.ensure_future(client.drain_forever())
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            await self._read_lines(reader, client)
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self._clients.discard(client)
+            if task is not None:
+                self._tasks.discard(task)
+            await self._finish(client)
+
+    @staticmethod
+    async def _finish(client: _Client) -> None:
+        """Let the client's requests finish (a client that closed its side after sending may
+        still read), flush what is queued, briefly; then let it go."""
+        if client.requests:
+            await asyncio.wait(list(client.requests))  # each is bounded by its own handler
+        if not client.closed:
+            client.end()
+            try:
+                await asyncio.wait_for(asyncio.shield(client.drainer), 1.0)
+            except asyncio.TimeoutError:
+                client.drop()
+            client.writer.close()
+        client.drainer.cancel()
+
+    async def _read_lines(self, reader: asyncio.StreamReader, client: _Client) -> None:
+        buffer = b""
+        discarding = False  # inside a line that was too long: skip to its end
+        while not client.closed:
+            try:
+                chunk = await asyncio.wait_for(reader.read(MAX_LINE), IDLE_TIMEOUT_S)
+            except asyncio.TimeoutError:
+                if client.subscribed or client.requests:
+                    continue  # waiting for events or for a reply is not idle
+                client.send(_error(None, ApiError(
+                    ApiError.REFUSED, f"idle for {IDLE_TIMEOUT_S:g} s: closing the connection")))
+                return
+            if not chunk:
+                return
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                if discarding:
+                    discarding = False
+                    continue
+                if len(line) > MAX_LINE:
+                    client.send_in_turn(_error(None, _too_long()))
+                    continue
+                if line.strip():
+                    if client.running() >= MAX_IN_FLIGHT:
+                        await asyncio.sleep(0)  # requests that finish at once are not in flight
+                    self._start_request(line, client)
+            if len(buffer) > MAX_LINE:
+                if not discarding:
+                    client.send_in_turn(_error(None, _too_long()))
+                discarding = True
+                buffer = b""
+
+    def _start_request(self, line: bytes, client: _Client) -> None:
+        deep = False
+        try:
+            try:
+                request = json.loads(line)
+            except RecursionError:  # nested too deep for the parser: read what is left without the depths
+                request, deep = json.loads(_cut_deep(line)), True
+                # Only the method is named: like a line too long, a line the parser cannot read
+                # whole is answered with no id (what is left of the id may not be the client's).
+                if isinstance(request, dict):
+                    request["id"] = None
+        except (ValueError, RecursionError):
+            client.send_in_turn(_error(None, ApiError(ApiError.PARSE_ERROR, "not valid JSON")))
+            return
+        if not isinstance(request, dict) or not isinstance(request.get("method"), str):
+            request_id = request.get("id") if isinstance(request, dict) else None
+            client.send_in_turn(_error(_safe_id(request_id), ApiError(
+                ApiError.INVALID_REQUEST, 'a request is an object with a string "method"')))
+            return
+        request_id = _safe_id(request.get("id"))
+        method = request["method"]
+        lang = request.get("lang")
+        if lang is not None and lang not in i18n.LANGUAGES:
+            client.send_in_turn(_error(request_id, ApiError(
+                ApiError.INVALID_REQUEST, '"lang" is one of ' + ", ".join(i18n.LANGUAGES)
+                                          + f", not {_safe_id(lang)!r}")))
+            return
+        if deep or too_deep(request.get("params")):
+            client.send_in_turn(_error(request_id, InvalidParams(
+                f"{method[:80]}: params hold lists or objects nested more than {MAX_NESTING} deep")))
+            return
+        if client.running() >= MAX_IN_FLIGHT and method not in UNLIMITED_METHODS:
+            client.send_in_turn(_error(request_id, ApiError(
+                ApiError.REFUSED, f"{MAX_IN_FLIGHT} requests of this connection are still running:"
+                                  " wait for their replies")))
+            return
+        task = asyncio.ensure_future(
+            self._run_request(request_id, method, request.get("params"), client, lang))
+        client.requests.add(task)
+        task.add_done_callback(client.requests.discard)
+
+    async def _run_request(self, request_id: Any, method: str, params: Any, client: _Client,
+                           lang: str | None) -> None:
+        try:
+            with i18n.speaking(lang):
+                result = await self.registry.call(method, params)
+            if method == "events/subscribe":
+                client.subscribed = True
+        except ApiError as exc:
+            client.send(_error(request_id, exc))
+            return
+        except asyncio.CancelledError:
+            # launcherd is stopping (or the client left): the caller hears so instead of nothing.
+            client.send(_error(request_id, ApiError(
+                ApiError.UNAVAILABLE, f"launcherd stopped before {method} finished; the motor is stopped")))
+            return
+        except Exception as exc:  # a bug in a handler must not take the daemon down
+            log.exception("internal error in %s", method)
+            client.send(_error(request_id, ApiError(ApiError.INTERNAL_ERROR, f"internal error: {exc}")))
+            return
+        client.send({"id": request_id, "result": result})
+
+
+def _too_long() -> ApiError:
+    return ApiError(ApiError.INVALID_REQUEST, f"line longer than {MAX_LINE // 1024} KiB: request ignored")
+
+
+async def _refuse(writer: asyncio.StreamWriter, message: str) -> None:
+    """Tell a client why it is turned away, then close; a client that does not read is cut off."""
+    writer.write(_encode(_error(None, ApiError(ApiError.REFUSED, message))))
+    try:
+        await asyncio.wait_for(writer.drain(), 1.0)
+    except (asyncio.TimeoutError, ConnectionError, OSError):
+        pass
+    if writer.transport.get_write_buffer_size():
+        writer.transport.abort()
+    else:
+        writer.close()
+
+
+def _safe_id(value: Any) -> Any:
+    """Echo the id back only when it is a plain scalar; anything else could be huge or deep."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # NaN and Infinity are not JSON: a strict client could not read the reply
+    if value is None or isinstance(value, (int, float, str, bool)):
+        if isinstance(value, str) and len(value) > 200:
+            return None
+        return value
+    return None
+
+
+def _error(request_id: Any, exc: ApiError) -> dict[str, Any]:
+    return {"id": request_id, "error": exc.to_json()}

@@ -1,0 +1,766 @@
+"""launcherd: the asyncio driver around the sans-IO launcher core.
+
+One loop thread owns all state. gpiozero callbacks (from the backend's own thread) only post
+events into the loop with ``call_soon_threadsafe``; the core turns events into actions, which
+this driver applies to the devices, and asks for one deadline, which becomes one timer. Layers
+(the game controller) are loaded by name and use what ``firmware/daemon/layer.py`` lists.
+
+The API's launcher methods are in ``firmware/daemon/methods.py``, the ``sim/*`` ones in
+``firmware/launcher/sim.py`` (registered under ``--sim`` only), the command line in ``firmware/daemon/launcherd.py``.
+
+With ``[device] kind = "blaster"`` the same driver runs the card blaster instead: its core
+(``firmware/blaster/core.py``), its devices (``firmware/blaster/hardware.py``) and, under ``--sim``, its
+simulation (``firmware/blaster/sim.py``). Its slot edges are posted into the loop like the
+launcher's inputs, and ``Release`` actions pulse its actuator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import json
+import logging
+import itertools
+import os
+import random
+import selectors
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Callable
+
+from firmware import __version__, i18n
+from firmware.daemon.api import ApiServer, Encoded, Registry, claim_socket_path
+from firmware.board.backend import hardware_pin_factory
+from firmware.config import Config, with_sim_devices
+from firmware.launcher.core import Launcher
+from firmware.launcher.ejection import policy_from_config
+from firmware.errors import InUse, Refused, StateDirError
+from firmware.daemon.gamehost import GameHost
+from firmware.events import (
+    Action, BeamLevel, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, LidLevel, Motor, OnTimeRecord, Persist,
+    PressMeaning, Restore, Tick,
+)
+from firmware.launcher.hardware import Hardware
+from firmware.board.heartbeat import Heartbeat
+from firmware.daemon.latch import Latch
+from firmware.daemon.methods import refusal, render_safely, with_texts
+from firmware.blaster.core import Release, SlotLevel
+from firmware.daemon.notify import Notifier
+from firmware.daemon.outcomes import OutcomeRecord
+from firmware.paths import default_sim_socket, default_sim_state_dir
+from firmware.daemon.trace import PressTrace
+
+log = logging.getLogger("launcherd")
+
+Listener = Callable[[str, dict[str, Any]], None]
+# How long a press request waits for its outcome beyond the motor's own limits.
+OUTCOME_MARGIN_S = 2.0
+# How long the start waits, once the game layer is up, for it to say what a press means.
+PRESS_MEANING_WAIT_S = 5.0
+# Every signal whose default would end the process: each stops the motor and exits cleanly.
+# SIGHUP too: launcherd has no configuration reload (pins and timings are claimed at start), and a
+# hangup of the terminal it was started from must not leave the motor running.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
+# In the state dir: held (flock) by the one daemon that uses it; holds its pid.
+LOCK_FILE = "launcherd.lock"
+# The GIL's switch interval while the daemon runs: a busy game thread then holds the motor's loop
+# up for about 1 ms at a time instead of 5 (docs/internals.md, "Threads").
+SWITCH_INTERVAL_S = 0.001
+# launcherd's exit code when a stop of the motor (or the blaster's release) could not be applied:
+# the process ends at once so that systemd runs safe-off (ExecStopPost=) and restarts it.
+EXIT_STOP_FAILED = 4
+
+
+class Daemon:
+    """Owns the pins, the core, the API and the layers for one run of launcherd."""
+
+    def __init__(self, config: Config, *, sim: bool = False, seed: int | None = None,
+                 socket_path: str | Path | None = None, state_dir: str | Path | None = None,
+                 pin_factory: Any = None, notifier: Notifier | None = None,
+                 load_layers: bool = True):
+        self.config = with_sim_devices(config) if sim else config
+        self.is_blaster = config.device.kind == "blaster"
+        # What a launch's outcome is, for the game: numbered, on disk before it is announced, and
+        # caught up on by a game layer that was not there (firmware/daemon/outcomes.py).
+        self._outcome_events = ("insert", "blast") if self.is_blaster else ("launched",)
+        self.sim_mode = sim
+        self.seed = seed
+        self.socket_path = Path(socket_path or (default_sim_socket() if sim else config.daemon.socket))
+        self.state_dir = Path(state_dir or (default_sim_state_dir() if sim else config.daemon.state_dir))
+        self.notifier = notifier
+        # Events and the journal speak it; a request with its own "lang" gets its replies in that.
+        self.language = config.daemon.language or i18n.locale_language()
+        self._pin_factory = pin_factory
+        self._own_factory: Any = None  # an lgpio factory this daemon opened, closed with it
+        self._lock_fd: int | None = None
+        self._load_layers = load_layers
+        self.registry = Registry()
+        self.api = ApiServer(self.registry, self.socket_path)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread: int | None = None
+        self.hardware: Hardware | None = None
+        self.heartbeat: Heartbeat | None = None  # the driver's enable gate, toggled while the motor runs
+        self.pin_factory: Any = None
+        self.sim = None
+        self.core: Launcher | None = None
+        self.press_trace: PressTrace | None = None  # where each press's time goes (the launcher only)
+        self._timer: asyncio.TimerHandle | None = None
+        self._listeners: list[Listener] = []
+        self._feedback_watchers: list[Callable[[Action], None]] = []
+        self._status_providers: dict[str, Callable[[], Any]] = {}
+        self._closers: list[Callable[[], Any]] = []
+        # Requests waiting for the outcome of their press, by the id the daemon gave them.
+        self._waiters: dict[int, asyncio.Future] = {}
+        self._request_ids = itertools.count(1)
+        self._refusals: list[dict[str, Any]] | None = None
+        self._stop: asyncio.Event | None = None
+        self._started = time.monotonic()
+        self.aim_angle: float | None = None
+        self._led: Led | None = None
+        self._shut_down = False
+        # Set on the way down: from then on nothing may start the motor again (a request the API
+        # had read, or a press whose edge arrives while the API and the layers close).
+        self._stopping = False
+        self._last_status_line = ""
+        self.outcomes: OutcomeRecord | None = None  # launch outcomes, numbered, written off the loop
+        self.latch: Latch | None = None  # what the next start must know: halt, motor on, on-time
+        # Events held back behind a launch outcome not written yet: [name, params, ready to announce].
+        self._unannounced: deque[list[Any]] = deque()
+        self.game_host: GameHost | None = None  # the layers' own thread and loop
+        # Set once launcher/press-means is first asked, while the layers start (_start_layers).
+        self._press_meaning_told: asyncio.Event | None = None
+
+    # ---- the layer interface (firmware/daemon/layer.py, docs/internals.md) -----------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(name, params)`` in the loop for every launcher event."""
+        self._listeners.append(listener)
+
+    def publish(self, name: str, params: dict[str, Any]) -> None:
+        """Push an event to API subscribers (layers use this for their own events)."""
+        self.api.publish(name, params)
+
+    async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        result = await self.registry.call(method, params or {})
+        # A layer's method answers with its JSON text (firmware/daemon/gamehost.py): decoded for this caller.
+        return json.loads(result) if isinstance(result, Encoded) else result
+
+    def watch_feedback(self, watcher: Callable[[Action], None]) -> None:
+        """Call ``watcher(action)`` for every LED and chime action (the demo shows them)."""
+        self._feedback_watchers.append(watcher)
+
+    def add_status(self, name: str, provider: Callable[[], Any]) -> None:
+        self._status_providers[name] = provider
+
+    def on_close(self, closer: Callable[[], Any]) -> None:
+        self._closers.append(closer)
+
+    def register(self, name: str, handler: Any, params: dict[str, Any] | None = None, doc: str = "") -> None:
+        """Add an API method (the same as ``daemon.api.register``)."""
+        self.registry.register(name, handler, params, doc)
+
+    @property
+    def hopper(self) -> int | None:
+        """The core's hopper estimate; None when unknown or before start."""
+        return self.core.get_status().get("hopper") if self.core is not None else None  # a blaster has none
+
+    def launcher_status(self) -> dict[str, Any]:
+        """The core's status only: no layer's status provider runs. Texts in the request's language."""
+        return with_texts(self.core.get_status(), None) if self.core is not None else {"state": "starting"}
+
+    # ---- start-up ------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        """Claim the pins and build the core; motor off before anything else can happen."""
+        rng_seed = self.seed if self.seed is not None else int.from_bytes(os.urandom(8), "little")
+        factory = self._pin_factory
+        if self.sim_mode and factory is None:
+            from firmware.launcher.sim import sim_pin_factory
+            factory = sim_pin_factory()
+        elif factory is None:
+            factory = self._own_factory = hardware_pin_factory(self.config.pins.chip)
+        self.pin_factory = factory  # tests and benches drive mock pins through it
+        if self.is_blaster:
+            self._build_blaster(factory, rng_seed)
+            return
+        self.hardware = Hardware(self.config, factory)
+        self.hardware.motor("stop", 0.0)
+        if self.hardware.has_heartbeat:
+            self.heartbeat = Heartbeat(self.loop, self.hardware.heartbeat)
+        hopper = None
+        if self.sim_mode:
+            from firmware.launcher.sim import SimulatedMechanism
+            # The mechanism gets its own stream so that a seed repeats both it and the policy.
+            self.sim = SimulatedMechanism(self.config, factory, self.loop, random.Random(rng_seed + 1),
+                                          state_dir=self.state_dir)
+            hopper = self.sim.hopper  # as the last run left it (firmware/launcher/sim.py keeps it)
+        policy = policy_from_config(self.config, random.Random(rng_seed))
+        now = self.loop.time()
+        self.core = Launcher(self.config, policy, now, hopper=hopper)
+        self.press_trace = PressTrace(self.config.timing.button_debounce_ms / 1000)
+        restored = self.latch.restored
+        if restored.halt is None:  # else the driver stays off: halted from the first moment
+            self._apply([DriverEnable(True), Led("on", self.config.feedback.led_brightness)])
+        on_time = None if restored.on_time is None else OnTimeRecord.from_ages(
+            restored.on_time, now, self.config.timing.max_on_ms / 1000)
+        self.feed(Restore(restored.halt, on_time))
+        post = self._post_from_thread
+        self.hardware.watch(
+            on_button=lambda level, at: post(ButtonLevel(level, self._button_request(level)), at),
+            on_beam=lambda level, at: post(BeamLevel(level), at),
+            on_lid=lambda level, at: post(LidLevel(level), at),
+        )
+        # Levels, not edges: a beam blocked at power-on must be judged too (a jam, not "empty").
+        self.feed(self.hardware.levels())
+
+    def _build_blaster(self, factory: Any, rng_seed: int) -> None:
+        from firmware.blaster import core as blaster
+        from firmware.blaster.hardware import BlasterHardware
+
+        self.hardware = BlasterHardware(self.config, factory)
+        self.hardware.release(0)
+        if self.sim_mode:
+            from firmware.blaster.sim import SimulatedBlaster
+            # Its own stream, as for the launcher's mechanism: a seed repeats jams and the policy.
+            self.sim = SimulatedBlaster(self.config.blaster, factory, self.loop, random.Random(rng_seed + 1),
+                                        self.config.sim.jam_chance, state_dir=self.state_dir)
+        config = self.config
+        self.core = blaster.build(config.blaster, config.feedback, config.timing, random.Random(rng_seed),
+                                  self.loop.time())
+        restored = self.latch.restored
+        if restored.halt is None:  # else it comes up halted, the alert showing
+            self._apply([Led("on", config.feedback.led_brightness)])
+        self.feed(Restore(restored.halt))
+        # The blaster judges no length between two edges (its debounce runs from each edge's
+        # arrival), so the backend's time of a slot edge is not passed on.
+        self.hardware.watch(
+            lambda slot, full, _at: self._post_from_thread(SlotLevel(slot, full, self._slot_request(full)), None))
+        # Levels, not edges: cards already in their slots at start are loaded cards, not insertions.
+        self.feed(self.hardware.levels())
+
+    def _slot_request(self, full: bool) -> int | None:
+        """The API request behind a card going in: only the simulated blaster has one."""
+        return self.sim.inserting_for if full and self.sim is not None else None
+
+    def _safe_off(self) -> None:
+        """The actuator off now: the motor, or the blaster's release."""
+        if self.hardware is None:
+            return
+        self._stop_or_die(Release(0) if self.is_blaster else Motor("stop", 0.0))
+
+    def _stop_or_die(self, stop: Action) -> None:
+        """Apply a stop; if it cannot be applied, end the process now.
+
+        Nothing in the process is safer to fall back to, and an exception would be caught by the
+        asyncio callback or API task it runs in, the daemon living on with the motor running and
+        its status saying "off". A dead process lets systemd run safe-off, on a fresh claim of the
+        pins, and restart it."""
+        try:
+            if isinstance(stop, Release):
+                self.hardware.release(stop.ms)
+            else:
+                self.hardware.motor("stop", 0.0)
+                if self.latch is not None:
+                    self.latch.motor_may_be_on(False)
+                self._still_heartbeat()
+        except BaseException as exc:
+            try:
+                log.critical("the stop could not be applied (%s: %s): ending now, for safe-off to run",
+                             type(exc).__name__, exc)
+                for handler in logging.getLogger().handlers:
+                    handler.flush()
+            finally:
+                os._exit(EXIT_STOP_FAILED)
+
+    def _still_heartbeat(self) -> None:
+        """The heartbeat stops with the motor. A pin that cannot be written low stops toggling
+        all the same, and the gate's monostable runs out: no reason to end the process."""
+        if self.heartbeat is None:
+            return
+        try:
+            self.heartbeat.still()
+        except Exception:
+            log.exception("the heartbeat pin could not be set low; it no longer toggles")
+
+    def _button_request(self, pressed: bool) -> int | None:
+        """The API request behind a press edge: only the simulated button has one."""
+        return self.sim.held_for if pressed and self.sim is not None else None
+
+    def _post_from_thread(self, event: Event, at: float | None) -> None:
+        """Hand an edge to the loop, stamped when it reached Python, with ``at``, the pin backend's
+        time of it (the loop's clock): a backend thread that comes late must not change how long
+        a level lasted, and the deadlines still run from when the edge was known."""
+        now = time.monotonic()
+        if threading.get_ident() == self._loop_thread:
+            # Mock pins call back in the thread that drives them, which for the simulation is the
+            # loop's: feed now, or a sim timer due in the same loop turn would run before the core
+            # had seen the edge (a card let through after the motor should have stopped).
+            self.feed(event, now, at)
+        else:
+            self.loop.call_soon_threadsafe(self.feed, event, now, at)
+
+    def _register_methods(self) -> None:
+        from firmware.extras import bringup
+        from firmware.daemon import methods
+        from firmware.extras.dealer import DealerService
+
+        if self.is_blaster:
+            methods.register_blaster(self)
+            if self.sim is not None:
+                from firmware.blaster.sim import register_methods as register_blaster_sim
+
+                register_blaster_sim(self, self.sim)
+            return
+        methods.register(self)
+        self.registry.register("launcher/latency", lambda p: self.press_trace.figures(),
+                               doc="where the last presses' time went, edge to motor (firmware/daemon/trace.py)")
+        DealerService(self).install()
+        bringup.register(self)
+        if self.sim is not None:
+            from firmware.launcher.sim import register_methods
+
+            register_methods(self, self.sim)
+
+    async def _start_layers(self) -> None:
+        """The configured layers, set up on their own thread and loop (firmware/daemon/gamehost.py)."""
+        found = {ep.name: ep for ep in entry_points(group="card_launcher.extensions")}
+        wanted = []
+        for name in self.config.daemon.extensions:
+            if name not in found:
+                log.error("layer %r is not installed; known: %s", name, ", ".join(found) or "none")
+                continue
+            wanted.append(found[name])
+        if not wanted:
+            return
+
+        def setup(door: Any) -> None:  # on the layers' thread
+            for entry_point in wanted:
+                entry_point.load()(door)
+                log.info("layer %s loaded", entry_point.name)
+
+        if not self.is_blaster:
+            # The button is live already: until the game says what a press means (a dealer match's
+            # draw of one card, or the policy's burst), a press means nothing (docs/internals.md).
+            self._press_meaning_told = asyncio.Event()
+            self.feed(PressMeaning("nothing", reason=i18n.message("press_game_starting")))
+        self.game_host = GameHost(self, setup)
+        await self.game_host.start()
+        if self._press_meaning_told is not None:
+            if self.game_host.state == "up":
+                try:  # the layer tells it as it sets up: the socket serves once it is in the core
+                    await asyncio.wait_for(self._press_meaning_told.wait(), PRESS_MEANING_WAIT_S)
+                except asyncio.TimeoutError:
+                    pass
+            if not self._press_meaning_told.is_set():
+                # No game has said anything: the launcher works as a launcher meanwhile; a layer
+                # that comes up later still says what a press means in its match.
+                log.warning("no game layer said what a press means: the ejection policy's burst")
+                self.feed(PressMeaning())
+
+    def press_meaning_told(self) -> None:
+        """A layer (or a client) said what a press means (``launcher/press-means``)."""
+        if self._press_meaning_told is not None:
+            self._press_meaning_told.set()
+
+    # ---- the core driver -----------------------------------------------------------------
+
+    def feed(self, event: Event, now: float | None = None, at: float | None = None) -> None:
+        """Give one event to the core and apply what it returns. Runs in the loop thread.
+
+        ``at``: when an edge happened by the pin backend, if known (``Launcher.handle``)."""
+        if self.core is None:
+            return
+        now = self.loop.time() if now is None else now
+        if self.press_trace is not None and isinstance(event, ButtonLevel) and event.pressed:
+            self.press_trace.pressed(at, now, self.loop.time())
+        try:
+            actions = self.core.handle(event, now) if at is None else self.core.handle(event, now, at)
+        except Exception as exc:
+            log.exception("launcher core failed on %r", event)
+            self.shutdown(i18n.message("halted_internal_error", error=f"{type(exc).__name__}: {exc}"))
+            return
+        self._apply(actions)
+        self._rearm()
+
+    def _rearm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        deadline = self.core.next_deadline() if self.core else None
+        if deadline is not None:
+            self._timer = self.loop.call_at(deadline, self._on_deadline)
+
+    def _on_deadline(self) -> None:
+        # The button's line is read as the deadline comes: an edge still on its way from the
+        # backend's thread must not let a bounce pass for a press (events.Tick).
+        self.feed(Tick(None if self.is_blaster else self.hardware.button_pressed))
+
+    def _apply(self, actions: list[Action]) -> None:
+        hw = self.hardware
+        # The motor first: LED and chime patterns start gpiozero threads, which the motor must not
+        # wait for. Otherwise the core's order stands (events after the devices they describe).
+        first = (Motor, DriverEnable, Release)
+        actions = [a for a in actions if isinstance(a, first)] + [a for a in actions if not isinstance(a, first)]
+        for action in actions:
+            if action == Motor("stop", 0.0) or action == Release(0):
+                self._stop_or_die(action)
+                continue
+            if self._stopping and (isinstance(action, (Motor, Release))
+                                   or action == DriverEnable(True)):
+                log.info("stopping: %r not applied", action)
+                continue
+            try:
+                if isinstance(action, Persist):
+                    self.latch.record(action.halt, action.on_time, action.at, self.loop.time())
+                elif isinstance(action, Motor):
+                    # Set first: a process that dies with the motor on comes back halted.
+                    self.latch.motor_may_be_on(True)
+                    hw.motor(action.direction, action.duty)
+                    if self.press_trace is not None and action.direction == "forward":
+                        self.press_trace.motor_started(time.monotonic())
+                    if self.heartbeat is not None:
+                        self.heartbeat.run()
+                elif isinstance(action, Release):
+                    hw.release(action.ms)
+                elif isinstance(action, DriverEnable):
+                    hw.set_driver_enabled(action.on)
+                elif isinstance(action, Led):
+                    self._led = action
+                    hw.led(action)
+                    self._show_feedback(action)
+                elif isinstance(action, Chime):
+                    hw.chime(action)
+                    self._show_feedback(action)
+                elif isinstance(action, Emit):
+                    self._dispatch(action.name, action.params)
+            except Exception as exc:
+                log.exception("applying %r failed", action)
+                self.shutdown(i18n.message("halted_device_error", error=f"{type(exc).__name__}: {exc}"))
+                return
+
+    def _show_feedback(self, action: Action) -> None:
+        for watcher in self._feedback_watchers:
+            watcher(action)
+        if self.game_host is not None:
+            self.game_host.forward_feedback(action)
+
+    def _dispatch(self, name: str, params: dict[str, Any]) -> None:
+        # Subscribers and layers alike get the text in the daemon's language beside the object.
+        params = with_texts(params, self.language)
+        if name == "refused" and self._refusals is not None:
+            self._refusals.append(params)
+        if name == "state":
+            self._update_notify_status()
+        if name in self._outcome_events and self.outcomes is not None:
+            # Announced once on disk; the motor goes on meanwhile (its actions are applied already).
+            params = self.outcomes.number(params)
+            self._unannounced.append([name, params, False])
+            self.outcomes.append({**params, "event": name}, self._post_outcome_written)
+        elif self._unannounced:
+            self._unannounced.append([name, params, True])  # in order, after the outcome before it
+        else:
+            self._announce(name, params)
+
+    def _post_outcome_written(self) -> None:
+        """From the outcome writer's thread: the oldest outcome given to it is on disk."""
+        try:
+            self.loop.call_soon_threadsafe(self._outcome_written)
+        except RuntimeError:
+            pass  # the loop is closed: the daemon stopped; the outcome is on disk for the next start
+
+    def _outcome_written(self) -> None:
+        for entry in self._unannounced:
+            if not entry[2]:
+                entry[2] = True
+                if self.game_host is None:  # nobody catches up on it later: it may go
+                    self.outcomes.logged_up_to(entry[1]["seq"])
+                break
+        while self._unannounced and self._unannounced[0][2]:
+            name, params, _ = self._unannounced.popleft()
+            self._announce(name, params)
+
+    def _announce(self, name: str, params: dict[str, Any]) -> None:
+        """An event to API subscribers, to the requests waiting for it, and to every layer."""
+        self.api.publish(name, params)
+        # A press answered by "resume" let what was waiting go on, and launched nothing itself.
+        if name in ("launched", "ignored", "refused", "insert", "resume"):
+            future = self._waiters.pop(params.get("request"), None)
+            if future is not None and not future.done():
+                future.set_result((name, params))
+        for listener in list(self._listeners):
+            try:
+                listener(name, params)
+            except Exception:
+                log.exception("layer listener failed on %s", name)
+        if self.game_host is not None:
+            self.game_host.forward(name, params)
+
+    def shutdown(self, reason: str | i18n.Message) -> None:
+        """The one way down for faults: motor off first, halted with the reason until reset.
+
+        ``reason``: a message object (an internal or a device error too), or an e-stop's words."""
+        try:
+            self._safe_off()
+        finally:
+            if self.core is not None:
+                try:
+                    self._apply(self.core.shutdown(reason, self.loop.time()))
+                    self._rearm()
+                except Exception:
+                    log.exception("core shutdown failed; the motor is already stopped")
+            log.error("halted: %s", render_safely(reason, self.language) if i18n.is_message(reason) else reason)
+
+    # ---- requests (the API's launcher methods are in firmware/daemon/methods.py) ----------------
+
+    async def await_outcome(self, trigger: Callable[[int], None]) -> dict:
+        """Start a press with a fresh request id (``trigger(id)``) and return the outcome that
+        carries that id: ``{"event": "launched" | "ignored", ...}``.
+
+        :raises Refused: the core refused it (``retry_after_s`` when the motor rules hold it up),
+            or no outcome came within the motor's own limits.
+        """
+        request = next(self._request_ids)
+        future = self.loop.create_future()
+        self._waiters[request] = future
+        timing = self.config.timing
+        limit = (timing.max_on_ms + timing.button_debounce_ms) / 1000 + OUTCOME_MARGIN_S
+        try:
+            trigger(request)
+            name, params = await asyncio.wait_for(future, limit)
+            if name == "refused":
+                # Raised here, in the request's own context, so that it speaks the caller's language.
+                raise refusal(params)
+            return {"event": name, **params}
+        except asyncio.TimeoutError:
+            raise Refused(i18n.message("no_outcome")) from None
+        finally:
+            self._waiters.pop(request, None)
+
+    def request(self, event: Event) -> dict:
+        """Feed one request to the core and return its status; a refusal is the caller's error.
+
+        :raises Refused: the core refused the event.
+        """
+        self._refusals = refusals = []
+        try:
+            self.feed(event)
+        finally:
+            self._refusals = None
+        if refusals:
+            raise refusal(refusals[0])
+        return with_texts(self.core.get_status(), None)
+
+    # ---- status --------------------------------------------------------------------------
+
+    def get_status(self) -> dict[str, Any]:
+        """The core's status with its texts in the request's language, and the daemon's own keys."""
+        status = with_texts(self.core.get_status(), None) if self.core else {"state": "starting"}
+        status["device"] = self.config.device.kind
+        status["language"] = self.language
+        status["aim"] = self.aim_angle
+        status["led"] = self._led.mode if self._led else None
+        status["daemon"] = {
+            "version": __version__,
+            "sim": self.sim_mode,
+            "uptime_s": round(time.monotonic() - self._started, 1),
+            "clients": self.api.client_count,
+            "config": self.config.source,
+        }
+        if self.hardware is not None and not self.is_blaster:
+            status["merged_edges"] = self.hardware.merged_edges()
+        if self.sim is not None:
+            status["sim"] = self.sim.get_status()
+        for name, provider in self._status_providers.items():
+            try:
+                status[name] = provider()
+            except Exception as exc:
+                log.exception("status of %s failed", name)
+                status[name] = {"error": str(exc)}
+        if self.game_host is not None:
+            status.update(self.game_host.status())  # game_layer, and the layers' last snapshot
+        return status
+
+    async def settled_status(self) -> dict[str, Any]:
+        """``status/get``: :meth:`get_status` once the game layer has taken in what came before."""
+        if self.game_host is not None:
+            await self.game_host.settled()
+        return self.get_status()
+
+    def _update_notify_status(self) -> None:
+        if self.notifier is None or self.core is None:
+            return
+        core = self.core.get_status()
+        hopper = core.get("hopper")
+        if self.is_blaster:
+            line = f"{core['state']}, {sum(core['slots'])} of {len(core['slots'])} slots full"
+        else:
+            line = f"{core['state']}, hopper {'unknown' if hopper is None else hopper}"
+        reason = core.get("reason")
+        if reason:
+            line += f": {render_safely(reason, self.language) if i18n.is_message(reason) else reason}"
+        if line != self._last_status_line:
+            self._last_status_line = line
+            self.notifier.status(line)
+
+    def _watchdog(self, interval: float) -> None:
+        # Sent from the loop itself: a loop that hangs stops feeding the watchdog and gets restarted.
+        self.notifier.watchdog()
+        self.loop.call_later(interval, self._watchdog, interval)
+
+    # ---- run -----------------------------------------------------------------------------
+
+    def request_stop(self) -> None:
+        self._stopping = True
+        if self._stop is not None:
+            self._stop.set()
+
+    def _on_signal(self, sig: signal.Signals) -> None:
+        self._stopping = True
+        self._safe_off()  # now, before anything else of the way down
+        log.info("%s: motor stopped; stopping", sig.name)
+        self.request_stop()
+
+    def _lock_state_dir(self) -> None:
+        """Hold a lock on the state dir for the daemon's life: a second daemon there would
+        acknowledge game moves the first one overwrites. :raises InUse: it is held."""
+        path = self.state_dir / LOCK_FILE
+        try:
+            self.state_dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise _unusable(self.state_dir, exc) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise InUse(f"another launcherd (pid {holder}) is using the state dir {self.state_dir}:"
+                        " stop it first, or give this one another --state-dir") from None
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+        except OSError as exc:
+            os.close(fd)
+            raise _unusable(self.state_dir, exc) from None
+        self._lock_fd = fd
+
+    def _unlock_state_dir(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # the lock goes with the descriptor; the file may stay
+            self._lock_fd = None
+
+    async def run(self, ready: Callable[["Daemon"], Any] | None = None) -> int:
+        """Run until SIGTERM/SIGINT (or ``request_stop``); returns the exit code."""
+        self.loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
+        self._stop = asyncio.Event()
+        self.loop.set_exception_handler(self._loop_exception)
+        i18n.set_daemon_language(self.config.daemon.language)
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
+        # Before the socket answers: a stop signal from then on (a client that saw the socket,
+        # systemd) ends the daemon through its own way down, never by the signal's default death.
+        for sig in STOP_SIGNALS:
+            try:
+                self.loop.add_signal_handler(sig, self._on_signal, sig)
+            except (NotImplementedError, RuntimeError):
+                pass  # not the main thread (tests): request_stop() is the way out
+        try:
+            self._lock_state_dir()
+            self.latch = Latch(self.state_dir)  # read, and written whole, before any pin is claimed
+            claim_socket_path(self.socket_path)  # before any pin is claimed
+            self.outcomes = OutcomeRecord(self.state_dir)
+            self._build()
+            self._register_methods()
+            # Every catalogue compiled now, before READY: never on first use, on the motor's loop.
+            i18n.prepare()
+            if self._load_layers:
+                await self._start_layers()
+            await self.api.start()
+        except BaseException:
+            if self.game_host is not None:
+                await self.game_host.close()
+            self._close_devices()
+            if self.outcomes is not None:
+                self.outcomes.close()
+            if self.latch is not None:
+                self.latch.close()
+            self._unlock_state_dir()
+            i18n.set_daemon_language(None)
+            raise
+        log.info("launcherd %s listening on %s (%s); game state in %s", __version__, self.socket_path,
+                 "simulation" if self.sim_mode else "hardware", self.state_dir)
+        if self.notifier is not None:
+            self.notifier.ready()
+            self._update_notify_status()
+            interval = self.notifier.watchdog_interval()
+            if interval:
+                self.loop.call_later(interval, self._watchdog, interval)
+        if ready is not None:
+            ready(self)
+        try:
+            await self._stop.wait()
+        finally:
+            await self._close()
+        return 0
+
+    def _loop_exception(self, loop: asyncio.AbstractEventLoop, context: dict) -> None:
+        loop.default_exception_handler(context)
+        if not self._shut_down:
+            self.shutdown(i18n.message("halted_internal_error",
+                                       error=str(context.get("message", "unhandled exception"))))
+
+    def _close_devices(self) -> None:
+        if self.sim is not None:
+            self.sim.close()
+        if self.hardware is not None:
+            self.hardware.close()  # motor off first, then every pin released
+        if self._own_factory is not None:
+            self._own_factory.close()
+            self._own_factory = None
+
+    async def _close(self) -> None:
+        if self._shut_down:
+            return
+        self._shut_down = True
+        self._stopping = True
+        if self.notifier is not None:
+            self.notifier.stopping()
+        self._safe_off()
+        if not self.is_blaster and self.core is not None:  # the blaster keeps no on-time
+            self._apply(self.core.stopping(self.loop.time()))  # the run's on-time into the latch
+        if self._timer is not None:
+            self._timer.cancel()
+        for closer in self._closers:
+            try:
+                closer()
+            except Exception:
+                log.exception("closing a layer failed")
+        await self.api.close()  # first: every request in flight is answered that launcherd stops
+        if self.game_host is not None:
+            await self.game_host.close()  # its logs closed; a hung one is left behind
+        self._close_devices()
+        if self.outcomes is not None:
+            self.outcomes.close()  # what is queued is written: the next start catches up on it
+        if self.latch is not None:
+            self.latch.close()  # the motor's flag clear: a clean end
+        self._unlock_state_dir()
+        i18n.set_daemon_language(None)  # the language was this daemon's, not the process's
+        log.info("launcherd stopped")
+
+
+def _unusable(state_dir: Path, exc: OSError) -> StateDirError:
+    return StateDirError(f"cannot use the state dir {state_dir} ({exc.strerror or exc}): launcherd keeps its lock"
+                         " and the motor's latch there and does not run without them; free some space or"
+                         " make it writable")
+
+
+def precise_event_loop() -> asyncio.AbstractEventLoop:
+    """An event loop whose timers fire on time: epoll rounds every wait up to a whole millisecond,
+    which would add up to 1 ms to every debounce and jam deadline; select() waits in microseconds.
+    launcherd watches a handful of descriptors, far below select()'s limit."""
+    return asyncio.SelectorEventLoop(selectors.SelectSelector())

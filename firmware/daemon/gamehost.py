@@ -1,0 +1,653 @@
+"""The game layer's own thread and loop beside the motor's, and the one door between them.
+
+The motor's loop (firmware/daemon/driver.py) owns the pins and the core's deadlines and runs nothing that
+can take long. The layers (the game controller) run on a thread of their own with their own asyncio
+loop, and see the daemon only through a :class:`Door`, the :class:`firmware.daemon.layer.LayerHost` they
+are given. Everything that crosses is posted to the other loop and copied (plain dicts, lists and
+scalars; a reply already JSON text), so neither side ever holds an object the other one changes:
+
+- launcher events go in: posted to the game loop, never run on the motor's;
+- requests come out: ``await door.call(...)`` runs the method on the motor's loop and the result
+  comes back; ``door.hopper`` and ``door.launcher_status()`` ask the motor's loop and wait (on the
+  game thread) for its answer;
+- a method the layer registers is a proxy on the motor's side: the API server awaits a reply
+  posted back by the game loop, where the handler ran and its result was encoded;
+- ``status/get``'s layer keys are the last snapshot the game side made (in each language), taken
+  after every request it served, every event it was given and every event it published (a deal's
+  action is logged by the layer's own task): reading it costs the motor nothing.
+
+The host watches the game loop with a heartbeat. A loop that neither answers it nor takes in
+an event or a request for ``HUNG_AFTER_S`` is hung (one working through a backlog is only slow), one whose thread ended is dead, a setup that raised has failed: the
+layer is then ``down`` (``status/get``'s ``game_layer``, with the reason as a message object),
+every request waiting on it and every new one is refused at once with that reason (Unavailable),
+and a fresh thread is started after ``RESTART_AFTER_S``. A thread cannot be killed: a hung one is
+abandoned. Every door it holds is of an old generation and refuses to work, and its store's
+commits pass through :meth:`GameHost.commit_fence`, which refuses them, so an abandoned layer
+cannot write anymore. The new layer catches up from the outcome record (firmware/daemon/outcomes.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import inspect
+import json
+import logging
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from firmware import i18n
+from firmware.daemon.api import Encoded
+from firmware.errors import Unavailable
+from firmware.events import Action
+from firmware.daemon.layer import Handler, Listener
+
+if TYPE_CHECKING:
+    from firmware.daemon.driver import Daemon
+
+log = logging.getLogger("launcherd.layers")
+
+HEARTBEAT_S = 0.5
+# A game loop that leaves a heartbeat unanswered this long is hung: abandoned, a fresh one started.
+HUNG_AFTER_S = 10.0
+# The same while it sets up: replaying a long log on a Pi takes a while, and is no hang.
+SETUP_HUNG_AFTER_S = 60.0
+RESTART_AFTER_S = 1.0
+# How long the daemon's start waits for the layers' setup before it serves without them.
+START_WAIT_S = 10.0
+# How long a layer's question to the motor's loop (hopper, launcher status) may take.
+MOTOR_ANSWER_S = 2.0
+# How long ``status/get`` waits for the layer to take in what came before it (then: its last snapshot).
+SETTLE_WAIT_S = 0.25
+# How long closing waits for the layers' closers (their logs closed).
+CLOSE_WAIT_S = 3.0
+
+
+def plain(value: Any) -> Any:
+    """A copy of a JSON-like value, for the other side: its own dicts and lists.
+
+    Copied without recursion: launcherd bounds the nesting of a request's params, but a value of any
+    depth must not overflow the stack here (it did at 500 levels, two frames a level)."""
+    if not isinstance(value, (dict, list, tuple)):
+        return value
+    copy: dict | list = {} if isinstance(value, dict) else []
+    waiting: list[tuple[Any, dict | list]] = [(value, copy)]
+    while waiting:
+        original, into = waiting.pop()
+        for key, item in (original.items() if isinstance(original, dict) else enumerate(original)):
+            if isinstance(item, (dict, list, tuple)):
+                inner: dict | list = {} if isinstance(item, dict) else []
+                waiting.append((item, inner))  # filled later: it is in its place already
+                item = inner
+            if isinstance(into, dict):
+                into[key] = item
+            else:
+                into.append(item)
+    return copy
+
+
+# A container with more items than this is encoded item by item (see _json).
+ENCODE_CHUNK = 64
+# How many replies of one read method are kept for one version of what it reads (params differ).
+KEPT_REPLIES = 32
+
+
+def _encoded(result: Any) -> Encoded:
+    return result if isinstance(result, Encoded) else Encoded(_json(result))
+
+
+def _kept_replies(handler: Handler, version: Callable[[], Any]) -> Handler:
+    """``handler``, a read whose reply depends only on its params, the language and ``version()``:
+    while ``version()`` stays the same, a reply once encoded is sent again as it is. Four clients
+    reading statistics and history in a loop over a 100,000-action log kept the game thread busy
+    decoding the kept figures for every request, and the motor's thread waited for the GIL behind
+    it (bench/loaded.py, "readers"); a guest on the table's network can do the same."""
+    kept: dict[tuple[str | None, str], Encoded] = {}
+    seen: list[Any] = [object()]  # the version the kept replies are of (none yet)
+
+    async def reading(params: dict[str, Any]) -> Encoded:
+        now = version()
+        if now != seen[0]:
+            kept.clear()
+            seen[0] = now
+        key = (i18n.requested(), json.dumps(params, sort_keys=True, default=str))
+        reply = kept.get(key)
+        if reply is None:
+            result = handler(params)
+            if inspect.isawaitable(result):
+                result = await result
+            reply = _encoded(result)
+            if version() == now:  # nothing was written meanwhile: the reply is of this version
+                if len(kept) >= KEPT_REPLIES:
+                    del kept[next(iter(kept))]
+                kept[key] = reply
+        return reply
+    return reading
+
+
+def _json(value: Any) -> str:
+    """JSON text of ``value``. One ``json.dumps`` holds the GIL for its whole length (a 200,000-item
+    list: 0.3 s, during which the motor's loop cannot run); a large list or dict is therefore
+    encoded an item at a time, and the interpreter can switch to the motor's thread between two."""
+    if isinstance(value, (list, tuple)) and len(value) > ENCODE_CHUNK:
+        return "[" + ",".join(_json(item) for item in value) + "]"
+    if isinstance(value, dict) and (len(value) > ENCODE_CHUNK or any(
+            isinstance(item, (list, tuple, dict)) and len(item) > ENCODE_CHUNK for item in value.values())):
+        return "{" + ",".join(json.dumps(str(key)) + ":" + _json(item) for key, item in value.items()) + "}"
+    return json.dumps(value, separators=(",", ":"), default=str)
+
+
+class GameHost:
+    """The layers' thread, seen from the motor's loop: start, watch, restart, close."""
+
+    def __init__(self, daemon: "Daemon", setup: Callable[["Door"], Any]):
+        self.daemon = daemon
+        self._setup = setup
+        self.motor_loop = daemon.loop
+        self.generation = 0
+        self.state = "starting"
+        self.reason: dict[str, Any] | None = i18n.message("game_layer_starting")
+        self.door: Door | None = None
+        self._handlers: dict[str, Handler] = {}  # of the current generation
+        self._proxied: set[str] = set()  # methods the registry has a proxy for
+        self._waiting: set[asyncio.Future] = set()  # replies the game loop owes
+        self.sent = 0  # events and requests posted to the current door, counted
+        self._ping_sent: float | None = None
+        self._seen_at_ping = 0  # the door's count of what its loop took in, when the ping went
+        # Posts to the layer's loop, counted: the heartbeat stops once a ping answered after the
+        # last of them (nothing is then waiting there), so an idle launcher has no wake-ups.
+        self._posted = 0
+        self._posted_at_ping = -1
+        self._restart: asyncio.TimerHandle | None = None
+        self._beat: asyncio.TimerHandle | None = None
+        self._up = asyncio.Event()
+        self._ended: asyncio.Future | None = None  # the current thread's end, while closing
+        self._closing = False
+        # Held around each commit of a layer's log, and by a new layer before it opens its log.
+        self._fence = threading.Lock()
+
+    # ---- life ------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the first layer thread and wait (bounded) for its setup: its methods are there
+        before the socket serves. A layer slower than that is still starting, and refused."""
+        self._spawn()
+        try:
+            await asyncio.wait_for(self._up.wait(), START_WAIT_S)
+        except asyncio.TimeoutError:
+            log.error("the game layer did not start within %g s; the launcher serves without it", START_WAIT_S)
+
+    def _spawn(self) -> None:
+        self.generation += 1
+        self._handlers = {}
+        self._ping_sent = None
+        self._posted_at_ping = -1
+        self.sent = 0
+        self.state = "starting"
+        self.reason = i18n.message("game_layer_starting")
+        door = self.door = Door(self, self.generation)
+        thread = threading.Thread(target=self._run, args=(door,), name=f"game-layer-{self.generation}",
+                                  daemon=True)  # a hung one must not keep the process alive
+        thread.start()
+        self._arm_heartbeat()
+
+    def _run(self, door: "Door") -> None:
+        """The layer thread: its loop, until closed or until it raises out."""
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        loop.call_soon(door.set_up)  # first: events posted from now on come after its subscriptions
+        door.loop = loop
+        error: BaseException | None = None
+        try:
+            with self._fence:
+                pass  # a commit of an abandoned layer still under way ends before this one opens the log
+            loop.run_forever()
+        except BaseException as exc:  # what ends the thread is reported, then the thread ends
+            error = exc
+        finally:
+            _wind_down(loop)
+        self._post(self._thread_ended, door.generation, error)
+
+    def _post(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` on the motor's loop, for the game side."""
+        try:
+            self.motor_loop.call_soon_threadsafe(_guarded, fn, args)
+        except RuntimeError:
+            pass  # the motor's loop is closed: the daemon is gone
+
+    def _thread_ended(self, generation: int, error: BaseException | None) -> None:
+        if generation != self.generation:
+            return  # an abandoned layer that finally came back: nothing of it is used
+        if self._closing:
+            if self._ended is not None and not self._ended.done():
+                self._ended.set_result(None)
+            return
+        log.error("the game layer's thread ended: %r", error)
+        self._down(i18n.message("game_layer_died", error=_error_text(error)))
+
+    def setup_done(self, generation: int, error: BaseException | None) -> None:
+        """The layer's setup finished (``error``: it raised)."""
+        if generation != self.generation or self._closing:
+            return
+        if error is not None:
+            log.error("the game layer's setup failed: %r", error)
+            self._down(i18n.message("game_layer_failed", error=_error_text(error)))
+            return
+        self.state, self.reason = "up", None
+        self._up.set()
+        log.info("game layer up (generation %d)", generation)
+
+    def _down(self, reason: dict[str, Any]) -> None:
+        """Refuse what waits on the layer, abandon it, and start another one soon."""
+        self.state, self.reason = "down", reason
+        self._up.clear()
+        self.generation += 1  # the abandoned layer's doors and commits stop working now
+        self._handlers = {}
+        self.door = None
+        for reply in list(self._waiting):
+            if not reply.done():
+                reply.set_exception(Unavailable(reason))
+        self._waiting.clear()
+        if self._restart is None and not self._closing:
+            self._restart = self.motor_loop.call_later(RESTART_AFTER_S, self._restart_now)
+
+    def _restart_now(self) -> None:
+        self._restart = None
+        if not self._closing:
+            log.warning("starting the game layer again")
+            self._spawn()
+
+    def _arm_heartbeat(self) -> None:
+        if self._beat is None and not self._closing:
+            self._beat = self.motor_loop.call_later(HEARTBEAT_S, self._heartbeat)
+
+    def _post_to_layer(self, door: "Door", fn: Callable[..., Any], *args: Any) -> None:
+        """Post to the layer's loop, with the heartbeat watching until the loop is through it."""
+        self._posted += 1
+        door.post(fn, *args)
+        self._arm_heartbeat()
+
+    def _heartbeat(self) -> None:
+        self._beat = None
+        door = self.door
+        if door is None:
+            return  # down: the next spawn watches again
+        if door.loop is None:
+            self._arm_heartbeat()  # its thread is starting
+            return
+        now = self.motor_loop.time()
+        if self._ping_sent is None:
+            if self.state == "up" and self._posted == self._posted_at_ping and not self._waiting:
+                return  # idle: the last ping was answered after everything posted; a post rearms
+            self._ping_sent, self._seen_at_ping, self._posted_at_ping = now, door.seen, self._posted
+            door.post(door.ping)
+        elif door.seen != self._seen_at_ping:
+            # The ping waits behind a backlog the loop is working through (a burst of presses on
+            # a busy machine): a loop that takes in events is slow, not hung. Timed from now.
+            self._ping_sent, self._seen_at_ping = now, door.seen
+        elif now - self._ping_sent > (HUNG_AFTER_S if self.state == "up" else SETUP_HUNG_AFTER_S):
+            log.error("the game layer has not answered for %.1f s: abandoning it", now - self._ping_sent)
+            self._down(i18n.message("game_layer_hung", seconds=round(now - self._ping_sent, 1)))
+            return
+        self._arm_heartbeat()
+
+    def pong(self, generation: int) -> None:
+        if generation == self.generation:
+            self._ping_sent = None
+
+    async def close(self) -> None:
+        """Run the layers' closers on their loop and stop it (bounded: a hung layer is left)."""
+        self._closing = True
+        for timer in (self._restart, self._beat):
+            if timer is not None:
+                timer.cancel()
+        door = self.door
+        for reply in list(self._waiting):
+            if not reply.done():
+                reply.set_exception(Unavailable(i18n.message("game_layer_stopping")))
+        if door is None or door.loop is None:
+            return
+        self._ended = self.motor_loop.create_future()
+        door.post(door.close)
+        try:
+            await asyncio.wait_for(self._ended, CLOSE_WAIT_S)
+        except asyncio.TimeoutError:
+            log.error("the game layer did not close within %g s; left behind", CLOSE_WAIT_S)
+        self.generation += 1
+
+    # ---- what the motor's side serves -------------------------------------------------------
+
+    def forward(self, name: str, params: dict[str, Any]) -> None:
+        """A launcher event, to the layers' listeners (on their loop, with their own copy)."""
+        door = self.door
+        if door is not None and door.loop is not None:
+            self.sent += 1
+            self._post_to_layer(door, door.deliver, name, plain(params))
+
+    def forward_feedback(self, action: Action) -> None:
+        door = self.door
+        if door is not None and door.loop is not None and door._feedback_watchers:
+            self._post_to_layer(door, door.feedback, action)  # actions are frozen dataclasses
+
+    def status(self) -> dict[str, Any]:
+        """``status/get``'s ``game_layer`` and, while the layer is up, its own keys."""
+        reason = self.reason
+        shown: dict[str, Any] = {"game_layer": {
+            "state": self.state,
+            "reason": None if reason is None else i18n.render(reason),
+            "reason_object": reason,
+        }}
+        if self.state == "up" and self.door is not None:
+            shown.update(self.door.snapshot.get(i18n.current(), {}))
+        return shown
+
+    async def settled(self) -> None:
+        """Wait (briefly) until the layer's loop has taken in everything posted to it before now,
+        so that a ``status/get`` sent after a reply shows what that reply's event did there."""
+        door = self.door
+        if self.state != "up" or door is None or door.loop is None or door.snapshot_seen == self.sent:
+            return  # nothing it has not taken in: answered at once, in turn with the others
+        reply = self.motor_loop.create_future()
+        door.post(door.settle, reply)
+        try:
+            await asyncio.wait_for(reply, SETTLE_WAIT_S)
+        except asyncio.TimeoutError:
+            pass  # a busy layer: its last snapshot it is
+
+    @contextmanager
+    def commit_fence(self, generation: int) -> Iterator[None]:
+        """Around each commit of a layer's log: refused for a layer that was abandoned."""
+        with self._fence:
+            if generation != self.generation:
+                raise Unavailable(i18n.message("game_layer_abandoned"))
+            yield
+
+    def register(self, generation: int, name: str, handler: Handler, params: dict[str, Any] | None,
+                 doc: str) -> None:
+        """A layer's method: the registry gets a proxy once; each generation brings its handler."""
+        if generation != self.generation:
+            return
+        if name not in self._proxied:
+            if name in self.daemon.registry:  # the launcher's own: a layer does not replace it
+                log.error("the game layer registers %s, which the launcher has already", name)
+                return
+            self.daemon.registry.register(name, self._proxy(name), params, doc)
+            self._proxied.add(name)
+        self._handlers[name] = handler
+
+    def _proxy(self, name: str) -> Handler:
+        async def proxied(params: dict[str, Any]) -> Any:
+            door, handler = self.door, self._handlers.get(name)
+            if self.state != "up" or door is None or handler is None:
+                raise Unavailable(self.reason or i18n.message("game_layer_starting"))
+            reply = self.motor_loop.create_future()
+            self._waiting.add(reply)
+            try:
+                self.sent += 1
+                self._post_to_layer(door, door.serve, handler, plain(params), i18n.requested(), reply)
+                return await reply
+            finally:
+                self._waiting.discard(reply)
+        return proxied
+
+    def settle(self, reply: asyncio.Future, result: Any, error: BaseException | None) -> None:
+        """The game loop's answer to a proxied request (ignored if it was refused meanwhile)."""
+        if reply.done():
+            return
+        if error is not None:
+            reply.set_exception(error)
+        else:
+            reply.set_result(result)
+
+
+def _guarded(fn: Callable[..., Any], args: tuple) -> None:
+    # An exception in a motor loop's callback halts the launcher (Daemon._loop_exception): what
+    # the game side asks for must never do that, whatever it hands over.
+    try:
+        fn(*args)
+    except Exception:
+        log.exception("a request of the game layer failed on the motor's loop")
+
+
+def _wind_down(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what the layer left running (an aim on its way, a deal) and close its loop."""
+    try:
+        pending = asyncio.all_tasks(loop)
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.wait(pending, timeout=1.0))
+        loop.close()
+    except BaseException:  # a loop that raised out may not run again: it is dropped as it is
+        log.debug("the game layer's loop did not wind down cleanly", exc_info=True)
+
+
+def _error_text(error: BaseException | None) -> str:
+    if error is None:
+        return "its loop stopped"
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
+class Door:
+    """What a layer holds of the daemon (:class:`firmware.daemon.layer.LayerHost`), on the layer's thread.
+
+    One door per generation: once its layer is abandoned, nothing it is asked reaches the daemon.
+    """
+
+    def __init__(self, host: GameHost, generation: int):
+        self._host = host
+        self.generation = generation
+        self.state_dir: Path = host.daemon.state_dir
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.snapshot: dict[str, dict[str, Any]] = {}  # language -> status keys; replaced, never changed
+        self.snapshot_seen = 0  # how many of the events and requests posted to it the snapshot shows
+        self.seen = 0
+        self._listeners: list[Listener] = []
+        self._feedback_watchers: list[Callable[[Action], None]] = []
+        self._status_providers: dict[str, Callable[[], Any]] = {}
+        self._closers: list[Callable[[], Any]] = []
+        self._refresh_due = False
+
+    @property
+    def current(self) -> bool:
+        return self.generation == self._host.generation
+
+    def post(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` on this door's loop (from the motor's side)."""
+        try:
+            self.loop.call_soon_threadsafe(fn, *args)
+        except RuntimeError:
+            pass  # its loop is closed: the layer is gone, what it was sent no longer matters
+
+    def _to_motor(self, fn: Callable[..., Any], *args: Any) -> None:
+        if self.current:
+            self._host._post(fn, *args)
+
+    # ---- run on the layer's loop, posted by the host ---------------------------------------
+
+    def set_up(self) -> None:
+        try:
+            self._host._setup(self)
+        except Exception as exc:
+            log.exception("setting up the game layer failed")
+            self._to_motor(self._host.setup_done, self.generation, exc)
+            return
+        self.refresh()
+        self._to_motor(self._host.setup_done, self.generation, None)
+
+    def ping(self) -> None:
+        self._to_motor(self._host.pong, self.generation)
+
+    def deliver(self, name: str, params: dict[str, Any]) -> None:
+        """A launcher event, to every listener of the layer."""
+        self.seen += 1
+        if not self.current:
+            # Posted before the layer was abandoned or closed, taken in only now: nothing it
+            # would do can reach the daemon any more (each listener failed, logged, one by one).
+            return
+        for listener in list(self._listeners):
+            try:
+                listener(name, params)
+            except Exception:
+                if self.current:
+                    log.exception("game layer listener failed on %s", name)
+                else:  # abandoned or closed while the listener ran: refused as it should be
+                    log.debug("an abandoned game layer's listener refused on %s", name, exc_info=True)
+        self._refresh_soon()
+
+    def feedback(self, action: Action) -> None:
+        for watcher in list(self._feedback_watchers):
+            try:
+                watcher(action)
+            except Exception:
+                log.exception("game layer feedback watcher failed")
+
+    def serve(self, handler: Handler, params: dict[str, Any], lang: str | None, reply: asyncio.Future) -> None:
+        self.seen += 1  # counted as it starts: a request that waits long must not hold status/get up
+        asyncio.ensure_future(self._serve(handler, params, lang, reply))
+
+    async def _serve(self, handler: Handler, params: dict[str, Any], lang: str | None,
+                     reply: asyncio.Future) -> None:
+        result, error = None, None
+        with i18n.speaking(lang):
+            try:
+                result = handler(params)
+                if inspect.isawaitable(result):
+                    result = await result
+                result = _encoded(result)  # here, not on the motor's loop: a reply may be large
+            except Exception as exc:  # the request's error, as any handler's
+                error = exc
+        self.refresh()  # before the reply: a status/get after it sees what it did
+        self._to_motor(self._host.settle, reply, result, error)
+
+    def settle(self, reply: asyncio.Future) -> None:
+        if self._refresh_due or self.snapshot_seen != self.seen:
+            self.refresh()
+        self._to_motor(self._host.settle, reply, None, None)
+
+    def close(self) -> None:
+        for closer in self._closers:
+            try:
+                closer()
+            except Exception:
+                log.exception("closing the game layer failed")
+        self.loop.stop()
+
+    def _refresh_soon(self) -> None:
+        if not self._refresh_due:
+            self._refresh_due = True
+            self.loop.call_soon(self.refresh)
+
+    def refresh(self) -> None:
+        """Take the status snapshot that ``status/get`` shows, in every language."""
+        self._refresh_due = False
+        snapshot = {}
+        for lang in i18n.LANGUAGES:
+            shown = {}
+            with i18n.speaking(lang):
+                for name, provider in self._status_providers.items():
+                    try:
+                        shown[name] = plain(provider())
+                    except Exception as exc:
+                        log.exception("status of %s failed", name)
+                        shown[name] = {"error": str(exc)}
+            snapshot[lang] = shown
+        self.snapshot, self.snapshot_seen = snapshot, self.seen
+
+    # ---- the layer interface (firmware/daemon/layer.py) ------------------------------------------
+
+    @property
+    def api(self) -> "Door":
+        """``host.api.register`` is ``host.register`` (docs/internals.md keeps it working)."""
+        return self
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def publish(self, name: str, params: dict[str, Any]) -> None:
+        self._to_motor(self._host.daemon.api.publish, name, plain(params))
+        # The layer tells of a change of its own (an action its deal logged, a message): the
+        # status snapshot follows it, not only the requests and events it was given.
+        self._refresh_soon()
+
+    async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        if not self.current:
+            raise Unavailable(i18n.message("game_layer_abandoned"))
+        answer = self.loop.create_future()
+        lang = i18n.requested()
+        host = self._host
+
+        def give(result: Any, error: BaseException | None) -> None:
+            if not answer.done():
+                answer.set_exception(error) if error is not None else answer.set_result(result)
+
+        async def ask() -> None:
+            with i18n.speaking(lang):
+                try:
+                    result, error = plain(await host.daemon.call(method, plain(params or {}))), None
+                except Exception as exc:
+                    result, error = None, exc
+            self.post(give, result, error)
+
+        self._to_motor(asyncio.ensure_future, ask())
+        return await answer
+
+    def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
+                 doc: str = "", version: Callable[[], Any] | None = None) -> None:
+        if version is not None:
+            handler = _kept_replies(handler, version)
+        self._to_motor(self._host.register, self.generation, name, handler, params, doc)
+
+    def add_status(self, name: str, provider: Callable[[], Any]) -> None:
+        self._status_providers[name] = provider
+
+    def on_close(self, closer: Callable[[], Any]) -> None:
+        self._closers.append(closer)
+
+    def watch_feedback(self, watcher: Callable[[Action], None]) -> None:
+        self._feedback_watchers.append(watcher)
+
+    def _ask_motor(self, fn: Callable[[], Any]) -> Any:
+        """``fn()`` run on the motor's loop (in this request's language); this thread waits."""
+        if not self.current:
+            raise Unavailable(i18n.message("game_layer_abandoned"))
+        answer: concurrent.futures.Future = concurrent.futures.Future()
+        lang = i18n.requested()
+
+        def run() -> None:
+            with i18n.speaking(lang):
+                try:
+                    answer.set_result(plain(fn()))
+                except Exception as exc:
+                    answer.set_exception(exc)
+
+        self._host._post(run)
+        try:
+            return answer.result(MOTOR_ANSWER_S)
+        except concurrent.futures.TimeoutError:
+            raise Unavailable(i18n.message("no_outcome")) from None
+
+    @property
+    def hopper(self) -> int | None:
+        return self._ask_motor(lambda: self._host.daemon.hopper)
+
+    def launcher_status(self) -> dict[str, Any]:
+        return self._ask_motor(self._host.daemon.launcher_status)
+
+    def outcomes_after(self, seq: int) -> list[dict[str, Any]]:
+        """The launch outcomes recorded after ``seq`` (firmware/daemon/outcomes.py), for catching up."""
+        return self._host.daemon.outcomes.after(seq)
+
+    def outcomes_logged(self, seq: int) -> None:
+        """The layer has logged every launch outcome up to ``seq``: the record may let them go."""
+        if self.current:
+            self._host.daemon.outcomes.logged_up_to(seq)
+
+    def commit_fence(self) -> Any:
+        """A context manager around each commit of the layer's log: refused once it is abandoned."""
+        return self._host.commit_fence(self.generation)
+
+
+__all__ = ["Door", "GameHost", "plain"]

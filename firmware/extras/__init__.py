@@ -1,0 +1,1 @@
+"""Features beside the device: the dealer, bring-up and calibration."""

@@ -1,0 +1,1 @@
+"""The card launcher: its sans-IO core, ejection policy, gpiozero hardware and simulated mechanism."""

@@ -1,0 +1,1 @@
+"""The command-line tools: launcherctl, the bring-up wizard, the demo."""
