@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import re
 import sys
+import types
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -19,13 +20,16 @@ WIRING = ROOT / "wiring"
 
 @pytest.fixture(scope="module")
 def generate():
-    spec = importlib.util.spec_from_file_location("wiring_generate", WIRING / "generate.py")
-    module = importlib.util.module_from_spec(spec)
-    # dataclasses look their module up in sys.modules while the class is created.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules[spec.name]
+    """wiring/'s modules as one namespace: generate.py is a script that finds its siblings beside it."""
+    sys.path.insert(0, str(WIRING))
+    names = ("pin_tables", "drawing", "launcher_drawings", "blaster_sheets", "generate")
+    try:
+        modules = [importlib.import_module(name) for name in names]
+        yield types.SimpleNamespace(**{k: v for module in modules for k, v in vars(module).items()})
+    finally:
+        sys.path.remove(str(WIRING))
+        for name in names:
+            sys.modules.pop(name, None)
 
 
 def test_generated_files_match_the_config_defaults(generate):
