@@ -302,7 +302,9 @@ def test_the_page_and_its_files_are_served_without_a_cdn(shared):
     status, html = shared.get("/")
     assert status == 200 and "/static/app.js" in html
     texts = [html]
-    for name in ("app.js", "app.css"):
+    scripts = re.findall(r'<script src="/static/([\w.-]+)"', html)
+    assert "app.js" in scripts and len(scripts) > 1
+    for name in (*scripts, "app.css"):
         status, text = shared.get(f"/static/{name}")
         assert status == 200
         texts.append(text)

@@ -44,7 +44,7 @@ def test_reset_from_the_page_needs_the_join_code(stack):
 
 def test_the_page_has_a_reset_control_shown_while_halted_in_both_languages():
     page = (STATIC / "index.html").read_text()
-    script = (STATIC / "app.js").read_text()
+    script = "\n".join(path.read_text() for path in sorted(STATIC.glob("*.js")))
     assert 'id="reset"' in page and 'data-i18n="resetLauncher"' in page
     assert 'resetLauncher: "Reset"' in script and 'resetLauncher: "Réinitialiser"' in script
     assert 'state.launcher.state === "halted"' in script and 'act("/api/reset")' in script
