@@ -92,6 +92,11 @@ class BlasterDevice:
     def aim(self, angle: float) -> float:
         raise Unavailable(i18n.message("blaster_no_aim"))
 
+    def close(self) -> None:
+        if self.sim is not None:
+            self.sim.close()
+        self.hardware.close()  # the actuator off first, then every pin released
+
     def register_methods(self, host: DaemonHost) -> None:
         """None beyond the daemon's own: it is fed by its slots, so it has no press, feed or dispense."""
 

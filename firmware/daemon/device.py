@@ -111,6 +111,9 @@ class Device(Protocol):
     def aim(self, angle: float) -> float:
         """Turn to ``angle`` (after ``check_aim``); the angle it turned to."""
 
+    def close(self) -> None:
+        """The simulation stopped, then the actuator off and every pin released."""
+
     def register_methods(self, host: DaemonHost) -> None:
         """The kind's API methods beside the daemon's own."""
 

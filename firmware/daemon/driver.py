@@ -25,7 +25,6 @@ import signal
 import sys
 import threading
 import time
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Callable
 
@@ -35,7 +34,7 @@ from firmware.board.backend import hardware_pin_factory
 from firmware.config import Config, with_sim_devices
 from firmware.daemon import methods
 from firmware.daemon.device import Device, DeviceCore, DeviceHardware, Simulation, build_device
-from firmware.daemon.host import load_extras
+from firmware.daemon.host import installed_layers, load_extras
 from firmware.errors import Refused
 from firmware.daemon.gamehost import GameHost
 from firmware.events import Action, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, Motor, Persist, PressMeaning
@@ -90,13 +89,8 @@ class Daemon:
         self.api = ApiServer(self.registry, self.socket_path)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
-        # The device [device] kind names, and its parts (None before start).
-        self.device: Device | None = None
-        self.hardware: DeviceHardware | None = None
+        self.device: Device | None = None  # the one [device] kind names, built at start
         self.pin_factory: Any = None
-        self.sim: Simulation | None = None
-        self.core: DeviceCore | None = None
-        self.press_trace: PressTrace | None = None  # where each press's time goes (a device with a button)
         self._timer: DeadlineTimer | None = None  # at the core's next deadline
         self._listeners: list[Listener] = []
         self._feedback_watchers: list[Callable[[Action], None]] = []
@@ -160,6 +154,25 @@ class Daemon:
         """The core's status only: no layer's status provider runs. Texts in the request's language."""
         return with_texts(self.core.get_status(), None) if self.core is not None else {"state": "starting"}
 
+    # ---- the device's parts (None before start) ---------------------------------------------------
+
+    @property
+    def core(self) -> DeviceCore | None:
+        return None if self.device is None else self.device.core
+
+    @property
+    def hardware(self) -> DeviceHardware | None:
+        return None if self.device is None else self.device.hardware
+
+    @property
+    def sim(self) -> Simulation | None:
+        return None if self.device is None else self.device.sim
+
+    @property
+    def press_trace(self) -> PressTrace | None:
+        """Where each press's time goes (a device with a button)."""
+        return None if self.device is None else self.device.press_trace
+
     # ---- start-up ------------------------------------------------------------------------
 
     def _build(self) -> None:
@@ -174,7 +187,6 @@ class Daemon:
         self.pin_factory = factory  # tests and benches drive mock pins through it
         self.device = device = build_device(self.config, factory, self.loop, rng_seed, sim=self.sim_mode,
                                             state_dir=self.state_dir)
-        self.hardware, self.core, self.sim, self.press_trace = device.hardware, device.core, device.sim, device.press_trace
         restored = self.latch.restored
         if restored.halt is None:  # else it stays off: halted from the first moment, the alert showing
             self._apply(device.start_actions())
@@ -229,13 +241,7 @@ class Daemon:
 
     async def _start_layers(self) -> None:
         """The configured layers, set up on their own thread and loop (firmware/daemon/gamehost.py)."""
-        found = {ep.name: ep for ep in entry_points(group="card_launcher.extensions")}
-        wanted = []
-        for name in self.config.daemon.extensions:
-            if name not in found:
-                log.error("layer %r is not installed; known: %s", name, ", ".join(found) or "none")
-                continue
-            wanted.append(found[name])
+        wanted = installed_layers(self.config.daemon.extensions)
         if not wanted:
             return
 
@@ -547,10 +553,8 @@ class Daemon:
                                        error=str(context.get("message", "unhandled exception"))))
 
     def _close_devices(self) -> None:
-        if self.sim is not None:
-            self.sim.close()
-        if self.hardware is not None:
-            self.hardware.close()  # motor off first, then every pin released
+        if self.device is not None:
+            self.device.close()
         if self._own_factory is not None:
             self._own_factory.close()
             self._own_factory = None

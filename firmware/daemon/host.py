@@ -4,7 +4,8 @@ The game layer runs on its own thread and loop behind ``LayerHost`` (``firmware/
 The extras here (the dealer, bring-up, the refill, the sim's methods) run on the motor's loop
 instead: they feed the core in the order of its own events (the dealer's "never N+1" rests on
 that) and some read the core or the pins as they are this instant, which a copy on another
-thread could not give. Each is a module with ``setup(host)``, loaded by name (``Device.extras``).
+thread could not give. Each is a module with ``setup(host)``, loaded by name (``Device.extras``),
+as the game layers are by theirs (:func:`installed_layers`).
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from firmware.config import Config
-from firmware.daemon.layer import LayerHost
+from firmware.daemon.layer import Listener
 from firmware.events import Event
 
 if TYPE_CHECKING:
@@ -25,8 +27,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("launcherd")
 
 
-class DaemonHost(LayerHost, Protocol):
-    """The daemon as its method tables and in-loop extras see it (on the motor's loop)."""
+class DaemonHost(Protocol):
+    """The daemon as its method tables and in-loop extras see it (on the motor's loop): the calls
+    a layer has (``LayerHost``), with the core, the pins and the requests beside them."""
 
     config: Config
     loop: asyncio.AbstractEventLoop
@@ -36,6 +39,28 @@ class DaemonHost(LayerHost, Protocol):
     core: DeviceCore | None
     hardware: DeviceHardware | None
     sim: Simulation | None
+    aim_angle: float | None
+
+    def subscribe(self, listener: Listener) -> None:
+        """``listener(name, params)`` for every event, in the loop."""
+
+    def publish(self, name: str, params: dict[str, Any]) -> None:
+        """Push an event of the extra's own to API subscribers."""
+
+    async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        """Call any registered API method, the game layer's too."""
+
+    def register(self, name: str, handler: Any, params: dict[str, Any] | None = None, doc: str = "") -> None:
+        """Add an API method, run on the motor's loop."""
+
+    def add_status(self, name: str, provider: Callable[[], Any]) -> None: ...
+
+    def on_close(self, closer: Callable[[], Any]) -> None: ...
+
+    @property
+    def hopper(self) -> int | None: ...
+
+    def launcher_status(self) -> dict[str, Any]: ...
 
     def feed(self, event: Event, now: float | None = None) -> None:
         """Give one event to the core and apply what it returns."""
@@ -61,4 +86,17 @@ def load_extras(host: DaemonHost, names: tuple[str, ...]) -> None:
         log.debug("extra %s loaded", name)
 
 
-__all__ = ["DaemonHost", "load_extras"]
+def installed_layers(names: tuple[str, ...] | list[str]) -> list[EntryPoint]:
+    """The game layers ``[daemon] extensions`` names that are installed (entry points of the group
+    ``card_launcher.extensions``), in order; one that is not is logged and left out."""
+    found = {ep.name: ep for ep in entry_points(group="card_launcher.extensions")}
+    wanted = []
+    for name in names:
+        if name not in found:
+            log.error("layer %r is not installed; known: %s", name, ", ".join(found) or "none")
+            continue
+        wanted.append(found[name])
+    return wanted
+
+
+__all__ = ["DaemonHost", "installed_layers", "load_extras"]

@@ -126,6 +126,11 @@ class LauncherDevice:
     def aim(self, angle: float) -> float:
         return self.hardware.aim(angle)  # clamped to the configured range
 
+    def close(self) -> None:
+        if self.sim is not None:
+            self.sim.close()
+        self.hardware.close()  # the actuator off first, then every pin released
+
     def register_methods(self, host: DaemonHost) -> None:
         from firmware.launcher import methods
 
