@@ -40,17 +40,21 @@ class BlasterDevice:
     def __init__(self, config: Config, factory: Any, loop: asyncio.AbstractEventLoop, rng_seed: int, *,
                  sim: bool, state_dir: Path):
         self.config = config
-        self.hardware = BlasterHardware(config, factory)
-        self.hardware.release(0)
         self.sim: SimulatedBlaster | None = None
-        if sim:
-            from firmware.blaster.sim import SimulatedBlaster
-            # Its own stream, as for the launcher's mechanism: a seed repeats jams and the policy.
-            self.sim = SimulatedBlaster(config.blaster, factory, loop, random.Random(rng_seed + 1),
-                                        config.sim.jam_chance, state_dir=state_dir)
-            self.extras = ("firmware.blaster.sim",)
-        self.core = blaster.build(config.blaster, config.feedback, config.timing, random.Random(rng_seed),
-                                  loop.time())
+        self.hardware = BlasterHardware(config, factory)
+        try:
+            self.hardware.release(0)
+            if sim:
+                from firmware.blaster.sim import SimulatedBlaster
+                # Its own stream, as for the launcher's mechanism: a seed repeats jams and the policy.
+                self.sim = SimulatedBlaster(config.blaster, factory, loop, random.Random(rng_seed + 1),
+                                            config.sim.jam_chance, state_dir=state_dir)
+                self.extras = ("firmware.blaster.sim",)
+            self.core = blaster.build(config.blaster, config.feedback, config.timing, random.Random(rng_seed),
+                                      loop.time())
+        except BaseException:
+            self.close()  # the daemon never gets a device it could close: the pins are released here
+            raise
 
     def start_actions(self) -> list[Action]:
         return [Led("on", self.config.feedback.led_brightness)]

@@ -48,20 +48,25 @@ class LauncherDevice:
     def __init__(self, config: Config, factory: Any, loop: asyncio.AbstractEventLoop, rng_seed: int, *,
                  sim: bool, state_dir: Path):
         self.config = config
-        self.hardware = Hardware(config, factory)
-        self.hardware.motor("stop", 0.0)
-        # The driver's enable gate, toggled while the motor runs.
-        self.heartbeat = Heartbeat(loop, self.hardware.heartbeat) if self.hardware.has_heartbeat else None
         self.sim: SimulatedMechanism | None = None
-        hopper = None
-        if sim:
-            from firmware.launcher.sim import SimulatedMechanism
-            # The mechanism gets its own stream so that a seed repeats both it and the policy.
-            self.sim = SimulatedMechanism(config, factory, loop, random.Random(rng_seed + 1), state_dir=state_dir)
-            hopper = self.sim.hopper  # as the last run left it (firmware/launcher/sim.py keeps it)
-            self.extras = (*self.extras, "firmware.launcher.sim")
-        policy = policy_from_config(config, random.Random(rng_seed))
-        self.core = Launcher(config, policy, loop.time(), hopper=hopper)
+        self.hardware = Hardware(config, factory)
+        try:
+            self.hardware.motor("stop", 0.0)
+            # The driver's enable gate, toggled while the motor runs.
+            self.heartbeat = Heartbeat(loop, self.hardware.heartbeat) if self.hardware.has_heartbeat else None
+            hopper = None
+            if sim:
+                from firmware.launcher.sim import SimulatedMechanism
+                # The mechanism gets its own stream so that a seed repeats both it and the policy.
+                self.sim = SimulatedMechanism(config, factory, loop, random.Random(rng_seed + 1),
+                                              state_dir=state_dir)
+                hopper = self.sim.hopper  # as the last run left it (firmware/launcher/sim.py keeps it)
+                self.extras = (*self.extras, "firmware.launcher.sim")
+            policy = policy_from_config(config, random.Random(rng_seed))
+            self.core = Launcher(config, policy, loop.time(), hopper=hopper)
+        except BaseException:
+            self.close()  # the daemon never gets a device it could close: the pins are released here
+            raise
         self.press_trace = PressTrace(config.timing.button_debounce_ms / 1000)
 
     def start_actions(self) -> list[Action]:
