@@ -80,6 +80,14 @@ class Refused(ApiError, RuntimeError):
                          None if retry_after_s is None else {"retry_after_s": retry_after_s})
         self.retry_after_s = retry_after_s
 
+    @classmethod
+    def from_event(cls, params: Mapping[str, Any]) -> "Refused":
+        """The caller's error for a core's ``refused`` event: its reason (rendered in the request's
+        language, and sent as ``message_object``), when to try again, and the state it was refused in."""
+        error = cls(params.get("reason_object") or params["reason"], retry_after_s=params.get("retry_after_s"))
+        error.data["state"] = params.get("state")
+        return error
+
 
 class NotFound(ApiError, LookupError):
     """The request names something that does not exist."""

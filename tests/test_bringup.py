@@ -1,6 +1,6 @@
-"""launcherctl selftest, jog and inputs end to end: launcherd in a thread with bringup registered (as
-the daemon will), the CLI run in-process against its socket. In simulation the mechanism plays the
-person's part; on mock pins without the simulation, a scripted person answers the prompts."""
+"""launcherctl selftest, jog and inputs end to end: launcherd in a thread (which loads bring-up), the
+CLI run in-process against its socket. In simulation the mechanism plays the person's part; on mock
+pins without the simulation, a scripted person answers the prompts."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import threading
 
 import pytest
 
-from firmware.extras import bringup
 
 from firmware.tools import bringup_cli
 from firmware.tools.cli import main as launcherctl
@@ -20,7 +19,7 @@ from conftest import ThreadDaemon, write_config
 
 
 class BringupDaemon(ThreadDaemon):
-    """ThreadDaemon with the bring-up methods registered before it runs."""
+    """ThreadDaemon, also on mock pins without the simulation (``sim=False``)."""
 
     def __init__(self, tmp_path, extra_config: str = "", sim: bool = True, **kwargs):
         super().__init__(tmp_path, extra_config, **kwargs)
@@ -32,7 +31,6 @@ class BringupDaemon(ThreadDaemon):
             self.daemon = Daemon(config, sim=False, socket_path=tmp_path / "t.sock",
                                  state_dir=tmp_path / "state", pin_factory=sim_pin_factory(),
                                  load_layers=False)
-        bringup.register(self.daemon)
 
 
 class Answers(io.StringIO):
@@ -265,20 +263,14 @@ def test_docs_bringup_names_every_method_and_the_numbers_the_code_uses(tmp_path)
     from firmware.config import load_config as defaults
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "bringup.md").read_text()
-    d = BringupDaemon(tmp_path)  # registered, not started
-    methods = [m["method"] for m in d.daemon.registry.describe() if m["method"].startswith("bringup/")]
+    with BringupDaemon(tmp_path) as d:
+        methods = [m["method"] for m in d.daemon.registry.describe() if m["method"].startswith("bringup/")]
     assert len(methods) == 8 and all(f"`{m}`" in text for m in methods)
     assert defaults().timing.refill_hold_ms == 2000 and "for 2 seconds (`[timing] refill_hold_ms`" in text
     jog = f"{bringup_cli.SELFTEST_JOG_MS} ms each way at {bringup_cli.SELFTEST_JOG_DUTY:.0%}".replace("%", " %")
     assert jog in text and f"({bringup_cli.WAIT_S:.0f} s each)" in text
     for command in ("selftest", "jog", "inputs", "calibrate"):
         assert f"launcherctl {command}" in text
-
-
-def test_register_is_idempotent_so_the_daemon_and_a_test_may_both_call_it(tmp_path):
-    d = BringupDaemon(tmp_path)
-    assert bringup.register(d.daemon) is d.daemon.bringup
-    assert len([m for m in d.daemon.registry.describe() if m["method"] == "bringup/jog"]) == 1
 
 
 def test_launcherctl_inputs_watch_prints_edges_and_leaves_bench_mode_on_ctrl_c(tmp_path):

@@ -48,14 +48,15 @@ class Deadlines:
         self.daemon = daemon
         self.last_run = float("-inf")
         self._ran = threading.Condition()
-        run = daemon._on_deadline
+        timer = daemon._timer
+        run = timer._on_deadline
 
         def on_deadline() -> None:
             run()
             with self._ran:
                 self.last_run = daemon.loop.time()
                 self._ran.notify_all()
-        daemon._on_deadline = on_deadline  # the driver looks it up each time it arms the timer
+        timer._on_deadline = on_deadline  # the timer looks it up each time it fires
 
     def wait_past(self, moment: float, timeout: float = 10.0) -> None:
         with self._ran:

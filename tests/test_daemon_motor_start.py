@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from conftest import ThreadDaemon
-from firmware.extras import bringup
 from firmware.errors import ApiError
 
 MOTOR_PINS = (12, 13)  # [pins] motor_forward, motor_reverse
@@ -24,7 +23,6 @@ def refused(running: ThreadDaemon, method: str, params: dict | None = None) -> d
 
 def test_a_retract_or_a_jog_with_a_finger_in_the_slot_is_refused_and_nothing_moves(tmp_path):
     running = ThreadDaemon(tmp_path, LONG_JAM)
-    bringup.register(running.daemon)
     with running:
         beam = running.daemon.pin_factory.pin(BEAM)
         running.in_loop(beam.drive_low)

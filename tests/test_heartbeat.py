@@ -104,10 +104,10 @@ def test_no_heartbeat_before_any_press_and_none_without_the_key(tmp_path):
     with ThreadDaemon(tmp_path, LONG_RUN) as running:
         assert running.pin_state(HEARTBEAT) == 0
         assert running.daemon.pin_factory.pin(HEARTBEAT).function == "output"
-        assert not running.daemon.heartbeat.running
+        assert not running.daemon.device.heartbeat.running
     (tmp_path / "plain").mkdir()
     with ThreadDaemon(tmp_path / "plain", LONG_RUN.replace(f"motor_heartbeat = {HEARTBEAT}", "")) as running:
-        assert running.daemon.heartbeat is None
+        assert running.daemon.device.heartbeat is None
         assert running.call("launcher/press")["outcome"] == "burst"
         assert running.daemon.pin_factory.pin(HEARTBEAT).function == "input", "an unfitted gate is not claimed"
 

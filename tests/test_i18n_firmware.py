@@ -16,7 +16,7 @@ from firmware.tools.cli import Client, format_event, format_outcome
 from firmware.config import ConfigError, load_config
 from firmware.extras.dealer import Dealer
 from firmware.errors import ApiError
-from firmware.daemon.methods import with_texts
+from firmware.daemon.replies import with_texts
 from conftest import BIN, MOTOR_LIMITS, ThreadDaemon
 
 NOT_SLEEPING = {"id": "refused_not_sleeping"}

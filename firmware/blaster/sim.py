@@ -6,7 +6,7 @@ pin it drives (a pin from :func:`firmware.launcher.sim.sim_pin_factory` reports 
 runs the code it runs on a Pi. It needs only ``loop.call_later`` and ``loop.time``.
 
 - :meth:`insert` puts a card in slot N, or the first empty slot; an unknown or full slot is
-  refused (``InvalidParams`` / ``Refused``). :func:`register_methods` serves it as ``sim/insert``.
+  refused (``InvalidParams`` / ``Refused``). :func:`setup` serves it as ``sim/insert``.
 - ``eject_ms`` after the actuator goes on, every full slot empties: the blast. With
   ``jam_chance`` (or after :meth:`jam_next`) one card sticks and its slot stays full until
   :meth:`clear`.
@@ -21,6 +21,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory
 
 from firmware.daemon.api import Param
+from firmware.daemon.host import DaemonHost
 from firmware.config import Section
 from firmware.errors import InvalidParams, Refused
 from firmware.launcher.sim import KeptState
@@ -146,22 +147,23 @@ class SimulatedBlaster:
             self._kept.close()
 
 
-def register_methods(daemon: Any, sim: SimulatedBlaster) -> None:
-    """The blaster's ``sim/*`` API methods, registered by ``launcherd --sim`` only."""
+def setup(host: DaemonHost) -> None:
+    """The blaster's ``sim/*`` API methods of ``host.sim``, loaded by ``launcherd --sim`` only."""
+    sim = host.sim
     slots = len(sim.slots)
 
     def then_status(act):
         def handler(params: dict) -> dict:
             act(params)
-            return daemon.get_status()
+            return host.get_status()
         return handler
 
-    r = daemon.registry.register
-    r("sim/insert", lambda p: daemon.await_outcome(lambda request: sim.insert(p["slot"], request)),
+    r = host.registry.register
+    r("sim/insert", lambda p: host.await_outcome(lambda request: sim.insert(p["slot"], request)),
       {"slot": Param(int, None, 1, slots)},
       doc="sim: a card goes into slot N, or the first empty one; answered with the insertion's outcome")
     r("sim/jam", then_status(lambda p: sim.jam_next()), doc="sim: at the next blast one card sticks")
     r("sim/clear", then_status(lambda p: sim.clear()), doc="sim: pull the stuck card out")
 
 
-__all__ = ["EJECT_MS", "SimulatedBlaster", "register_methods"]
+__all__ = ["EJECT_MS", "SimulatedBlaster", "setup"]

@@ -5,31 +5,26 @@ events into the loop with ``call_soon_threadsafe``; the core turns events into a
 this driver applies to the devices, and asks for one deadline, which becomes one timer. Layers
 (the game controller) are loaded by name and use what ``firmware/daemon/layer.py`` lists.
 
-The API's launcher methods are in ``firmware/daemon/methods.py``, the ``sim/*`` ones in
-``firmware/launcher/sim.py`` (registered under ``--sim`` only), the command line in ``firmware/daemon/launcherd.py``.
-
-With ``[device] kind = "blaster"`` the same driver runs the card blaster instead: its core
-(``firmware/blaster/core.py``), its devices (``firmware/blaster/hardware.py``) and, under ``--sim``, its
-simulation (``firmware/blaster/sim.py``). Its slot edges are posted into the loop like the
-launcher's inputs, and ``Release`` actions pulse its actuator.
+The device is chosen by ``[device] kind`` (``firmware/daemon/device.py``): the launcher
+(``firmware/launcher/device.py``) or the card blaster (``firmware/blaster/device.py``), each with its
+core, hardware, simulation and API methods. The daemon's own methods are in
+``firmware/daemon/methods.py``; the extras (dealer, bring-up, refill, the sim's methods) are loaded
+by name through ``setup(host)`` (``firmware/daemon/host.py``). The command line is in
+``firmware/daemon/launcherd.py``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import json
 import logging
 import itertools
 import os
-import random
 import selectors
 import signal
 import sys
 import threading
 import time
-from collections import deque
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Callable
 
@@ -37,23 +32,20 @@ from firmware import __version__, i18n
 from firmware.daemon.api import ApiServer, Encoded, Registry, claim_socket_path
 from firmware.board.backend import hardware_pin_factory
 from firmware.config import Config, with_sim_devices
-from firmware.launcher.core import Launcher
-from firmware.launcher.ejection import policy_from_config
-from firmware.errors import InUse, Refused, StateDirError
+from firmware.daemon import methods
+from firmware.daemon.device import Device, DeviceCore, DeviceHardware, Simulation, build_device
+from firmware.daemon.host import installed_layers, load_extras
+from firmware.errors import Refused
 from firmware.daemon.gamehost import GameHost
-from firmware.events import (
-    Action, BeamLevel, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, LidLevel, Motor, OnTimeRecord, Persist,
-    PressMeaning, Restore, Tick,
-)
-from firmware.launcher.hardware import Hardware
-from firmware.board.heartbeat import Heartbeat
+from firmware.events import Action, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, Motor, Persist, PressMeaning
 from firmware.daemon.latch import Latch
-from firmware.daemon.methods import refusal, render_safely, with_texts
-from firmware.blaster.core import Release, SlotLevel
+from firmware.daemon.replies import shown, with_texts
+from firmware.daemon.statelock import StateDirLock
 from firmware.daemon.notify import Notifier
-from firmware.daemon.outcomes import OutcomeRecord
+from firmware.daemon.outcomes import OutcomeGate, OutcomeRecord
 from firmware.paths import default_sim_socket, default_sim_state_dir
 from firmware.daemon.trace import PressTrace
+from firmware.daemon.waiting import DeadlineTimer, Waiters
 
 log = logging.getLogger("launcherd")
 
@@ -66,8 +58,6 @@ PRESS_MEANING_WAIT_S = 5.0
 # SIGHUP too: launcherd has no configuration reload (pins and timings are claimed at start), and a
 # hangup of the terminal it was started from must not leave the motor running.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
-# In the state dir: held (flock) by the one daemon that uses it; holds its pid.
-LOCK_FILE = "launcherd.lock"
 # The GIL's switch interval while the daemon runs: a busy game thread then holds the motor's loop
 # up for about 1 ms at a time instead of 5 (docs/internals.md, "Threads").
 SWITCH_INTERVAL_S = 0.001
@@ -84,10 +74,6 @@ class Daemon:
                  pin_factory: Any = None, notifier: Notifier | None = None,
                  load_layers: bool = True):
         self.config = with_sim_devices(config) if sim else config
-        self.is_blaster = config.device.kind == "blaster"
-        # What a launch's outcome is, for the game: numbered, on disk before it is announced, and
-        # caught up on by a game layer that was not there (firmware/daemon/outcomes.py).
-        self._outcome_events = ("insert", "blast") if self.is_blaster else ("launched",)
         self.sim_mode = sim
         self.seed = seed
         self.socket_path = Path(socket_path or (default_sim_socket() if sim else config.daemon.socket))
@@ -97,25 +83,21 @@ class Daemon:
         self.language = config.daemon.language or i18n.locale_language()
         self._pin_factory = pin_factory
         self._own_factory: Any = None  # an lgpio factory this daemon opened, closed with it
-        self._lock_fd: int | None = None
+        self._state_lock = StateDirLock(self.state_dir)
         self._load_layers = load_layers
         self.registry = Registry()
         self.api = ApiServer(self.registry, self.socket_path)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
-        self.hardware: Hardware | None = None
-        self.heartbeat: Heartbeat | None = None  # the driver's enable gate, toggled while the motor runs
+        self.device: Device | None = None  # the one [device] kind names, built at start
         self.pin_factory: Any = None
-        self.sim = None
-        self.core: Launcher | None = None
-        self.press_trace: PressTrace | None = None  # where each press's time goes (the launcher only)
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: DeadlineTimer | None = None  # at the core's next deadline
         self._listeners: list[Listener] = []
         self._feedback_watchers: list[Callable[[Action], None]] = []
         self._status_providers: dict[str, Callable[[], Any]] = {}
         self._closers: list[Callable[[], Any]] = []
         # Requests waiting for the outcome of their press, by the id the daemon gave them.
-        self._waiters: dict[int, asyncio.Future] = {}
+        self._waiters = Waiters()
         self._request_ids = itertools.count(1)
         self._refusals: list[dict[str, Any]] | None = None
         self._stop: asyncio.Event | None = None
@@ -129,8 +111,7 @@ class Daemon:
         self._last_status_line = ""
         self.outcomes: OutcomeRecord | None = None  # launch outcomes, numbered, written off the loop
         self.latch: Latch | None = None  # what the next start must know: halt, motor on, on-time
-        # Events held back behind a launch outcome not written yet: [name, params, ready to announce].
-        self._unannounced: deque[list[Any]] = deque()
+        self._outcome_gate: OutcomeGate | None = None  # events in order, each outcome once on disk
         self.game_host: GameHost | None = None  # the layers' own thread and loop
         # Set once launcher/press-means is first asked, while the layers start (_start_layers).
         self._press_meaning_told: asyncio.Event | None = None
@@ -173,10 +154,29 @@ class Daemon:
         """The core's status only: no layer's status provider runs. Texts in the request's language."""
         return with_texts(self.core.get_status(), None) if self.core is not None else {"state": "starting"}
 
+    # ---- the device's parts (None before start) ---------------------------------------------------
+
+    @property
+    def core(self) -> DeviceCore | None:
+        return None if self.device is None else self.device.core
+
+    @property
+    def hardware(self) -> DeviceHardware | None:
+        return None if self.device is None else self.device.hardware
+
+    @property
+    def sim(self) -> Simulation | None:
+        return None if self.device is None else self.device.sim
+
+    @property
+    def press_trace(self) -> PressTrace | None:
+        """Where each press's time goes (a device with a button)."""
+        return None if self.device is None else self.device.press_trace
+
     # ---- start-up ------------------------------------------------------------------------
 
     def _build(self) -> None:
-        """Claim the pins and build the core; motor off before anything else can happen."""
+        """Claim the pins and build the device; its actuator off before anything else can happen."""
         rng_seed = self.seed if self.seed is not None else int.from_bytes(os.urandom(8), "little")
         factory = self._pin_factory
         if self.sim_mode and factory is None:
@@ -185,89 +185,32 @@ class Daemon:
         elif factory is None:
             factory = self._own_factory = hardware_pin_factory(self.config.pins.chip)
         self.pin_factory = factory  # tests and benches drive mock pins through it
-        if self.is_blaster:
-            self._build_blaster(factory, rng_seed)
-            return
-        self.hardware = Hardware(self.config, factory)
-        self.hardware.motor("stop", 0.0)
-        if self.hardware.has_heartbeat:
-            self.heartbeat = Heartbeat(self.loop, self.hardware.heartbeat)
-        hopper = None
-        if self.sim_mode:
-            from firmware.launcher.sim import SimulatedMechanism
-            # The mechanism gets its own stream so that a seed repeats both it and the policy.
-            self.sim = SimulatedMechanism(self.config, factory, self.loop, random.Random(rng_seed + 1),
-                                          state_dir=self.state_dir)
-            hopper = self.sim.hopper  # as the last run left it (firmware/launcher/sim.py keeps it)
-        policy = policy_from_config(self.config, random.Random(rng_seed))
-        now = self.loop.time()
-        self.core = Launcher(self.config, policy, now, hopper=hopper)
-        self.press_trace = PressTrace(self.config.timing.button_debounce_ms / 1000)
+        self.device = device = build_device(self.config, factory, self.loop, rng_seed, sim=self.sim_mode,
+                                            state_dir=self.state_dir)
         restored = self.latch.restored
-        if restored.halt is None:  # else the driver stays off: halted from the first moment
-            self._apply([DriverEnable(True), Led("on", self.config.feedback.led_brightness)])
-        on_time = None if restored.on_time is None else OnTimeRecord.from_ages(
-            restored.on_time, now, self.config.timing.max_on_ms / 1000)
-        self.feed(Restore(restored.halt, on_time))
-        post = self._post_from_thread
-        self.hardware.watch(
-            on_button=lambda level, at: post(ButtonLevel(level, self._button_request(level)), at),
-            on_beam=lambda level, at: post(BeamLevel(level), at),
-            on_lid=lambda level, at: post(LidLevel(level), at),
-        )
-        # Levels, not edges: a beam blocked at power-on must be judged too (a jam, not "empty").
-        self.feed(self.hardware.levels())
-
-    def _build_blaster(self, factory: Any, rng_seed: int) -> None:
-        from firmware.blaster import core as blaster
-        from firmware.blaster.hardware import BlasterHardware
-
-        self.hardware = BlasterHardware(self.config, factory)
-        self.hardware.release(0)
-        if self.sim_mode:
-            from firmware.blaster.sim import SimulatedBlaster
-            # Its own stream, as for the launcher's mechanism: a seed repeats jams and the policy.
-            self.sim = SimulatedBlaster(self.config.blaster, factory, self.loop, random.Random(rng_seed + 1),
-                                        self.config.sim.jam_chance, state_dir=self.state_dir)
-        config = self.config
-        self.core = blaster.build(config.blaster, config.feedback, config.timing, random.Random(rng_seed),
-                                  self.loop.time())
-        restored = self.latch.restored
-        if restored.halt is None:  # else it comes up halted, the alert showing
-            self._apply([Led("on", config.feedback.led_brightness)])
-        self.feed(Restore(restored.halt))
-        # The blaster judges no length between two edges (its debounce runs from each edge's
-        # arrival), so the backend's time of a slot edge is not passed on.
-        self.hardware.watch(
-            lambda slot, full, _at: self._post_from_thread(SlotLevel(slot, full, self._slot_request(full)), None))
-        # Levels, not edges: cards already in their slots at start are loaded cards, not insertions.
-        self.feed(self.hardware.levels())
-
-    def _slot_request(self, full: bool) -> int | None:
-        """The API request behind a card going in: only the simulated blaster has one."""
-        return self.sim.inserting_for if full and self.sim is not None else None
+        if restored.halt is None:  # else it stays off: halted from the first moment, the alert showing
+            self._apply(device.start_actions())
+        self.feed(device.restore(restored, self.loop.time()))
+        device.watch(self._post_from_thread)
+        # Levels, not edges: a beam blocked (a card in a slot) at power-on must be judged too.
+        self.feed(device.hardware.levels())
 
     def _safe_off(self) -> None:
         """The actuator off now: the motor, or the blaster's release."""
-        if self.hardware is None:
-            return
-        self._stop_or_die(Release(0) if self.is_blaster else Motor("stop", 0.0))
+        if self.device is not None:
+            self._stop_or_die()
 
-    def _stop_or_die(self, stop: Action) -> None:
-        """Apply a stop; if it cannot be applied, end the process now.
+    def _stop_or_die(self) -> None:
+        """Apply the device's stop; if it cannot be applied, end the process now.
 
         Nothing in the process is safer to fall back to, and an exception would be caught by the
         asyncio callback or API task it runs in, the daemon living on with the motor running and
         its status saying "off". A dead process lets systemd run safe-off, on a fresh claim of the
         pins, and restart it."""
         try:
-            if isinstance(stop, Release):
-                self.hardware.release(stop.ms)
-            else:
-                self.hardware.motor("stop", 0.0)
-                if self.latch is not None:
-                    self.latch.motor_may_be_on(False)
-                self._still_heartbeat()
+            self.device.stop()
+            if self.latch is not None:
+                self.latch.motor_may_be_on(False)
         except BaseException as exc:
             try:
                 log.critical("the stop could not be applied (%s: %s): ending now, for safe-off to run",
@@ -276,20 +219,6 @@ class Daemon:
                     handler.flush()
             finally:
                 os._exit(EXIT_STOP_FAILED)
-
-    def _still_heartbeat(self) -> None:
-        """The heartbeat stops with the motor. A pin that cannot be written low stops toggling
-        all the same, and the gate's monostable runs out: no reason to end the process."""
-        if self.heartbeat is None:
-            return
-        try:
-            self.heartbeat.still()
-        except Exception:
-            log.exception("the heartbeat pin could not be set low; it no longer toggles")
-
-    def _button_request(self, pressed: bool) -> int | None:
-        """The API request behind a press edge: only the simulated button has one."""
-        return self.sim.held_for if pressed and self.sim is not None else None
 
     def _post_from_thread(self, event: Event, at: float | None) -> None:
         """Hand an edge to the loop, stamped when it reached Python, with ``at``, the pin backend's
@@ -305,36 +234,14 @@ class Daemon:
             self.loop.call_soon_threadsafe(self.feed, event, now, at)
 
     def _register_methods(self) -> None:
-        from firmware.extras import bringup
-        from firmware.daemon import methods
-        from firmware.extras.dealer import DealerService
-
-        if self.is_blaster:
-            methods.register_blaster(self)
-            if self.sim is not None:
-                from firmware.blaster.sim import register_methods as register_blaster_sim
-
-                register_blaster_sim(self, self.sim)
-            return
+        """The daemon's own methods, its device kind's, then the extras the device names."""
         methods.register(self)
-        self.registry.register("launcher/latency", lambda p: self.press_trace.figures(),
-                               doc="where the last presses' time went, edge to motor (firmware/daemon/trace.py)")
-        DealerService(self).install()
-        bringup.register(self)
-        if self.sim is not None:
-            from firmware.launcher.sim import register_methods
-
-            register_methods(self, self.sim)
+        self.device.register_methods(self)
+        load_extras(self, self.device.extras)
 
     async def _start_layers(self) -> None:
         """The configured layers, set up on their own thread and loop (firmware/daemon/gamehost.py)."""
-        found = {ep.name: ep for ep in entry_points(group="card_launcher.extensions")}
-        wanted = []
-        for name in self.config.daemon.extensions:
-            if name not in found:
-                log.error("layer %r is not installed; known: %s", name, ", ".join(found) or "none")
-                continue
-            wanted.append(found[name])
+        wanted = installed_layers(self.config.daemon.extensions)
         if not wanted:
             return
 
@@ -343,7 +250,7 @@ class Daemon:
                 entry_point.load()(door)
                 log.info("layer %s loaded", entry_point.name)
 
-        if not self.is_blaster:
+        if self.device.press_means_from_game:
             # The button is live already: until the game says what a press means (a dealer match's
             # draw of one card, or the policy's burst), a press means nothing (docs/internals.md).
             self._press_meaning_told = asyncio.Event()
@@ -388,47 +295,32 @@ class Daemon:
         self._rearm()
 
     def _rearm(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        deadline = self.core.next_deadline() if self.core else None
-        if deadline is not None:
-            self._timer = self.loop.call_at(deadline, self._on_deadline)
+        self._timer.rearm(self.core.next_deadline() if self.core else None)
 
     def _on_deadline(self) -> None:
-        # The button's line is read as the deadline comes: an edge still on its way from the
-        # backend's thread must not let a bounce pass for a press (events.Tick).
-        self.feed(Tick(None if self.is_blaster else self.hardware.button_pressed))
+        self.feed(self.device.tick())
 
     def _apply(self, actions: list[Action]) -> None:
-        hw = self.hardware
-        # The motor first: LED and chime patterns start gpiozero threads, which the motor must not
+        hw, device = self.hardware, self.device
+        # The actuator first: LED and chime patterns start gpiozero threads, which the motor must not
         # wait for. Otherwise the core's order stands (events after the devices they describe).
-        first = (Motor, DriverEnable, Release)
+        first = device.actuator_actions
         actions = [a for a in actions if isinstance(a, first)] + [a for a in actions if not isinstance(a, first)]
         for action in actions:
-            if action == Motor("stop", 0.0) or action == Release(0):
-                self._stop_or_die(action)
+            if action == device.stop_action:
+                self._stop_or_die()
                 continue
-            if self._stopping and (isinstance(action, (Motor, Release))
-                                   or action == DriverEnable(True)):
+            if self._stopping and isinstance(action, first) and action != DriverEnable(False):
                 log.info("stopping: %r not applied", action)
                 continue
             try:
                 if isinstance(action, Persist):
                     self.latch.record(action.halt, action.on_time, action.at, self.loop.time())
-                elif isinstance(action, Motor):
-                    # Set first: a process that dies with the motor on comes back halted.
-                    self.latch.motor_may_be_on(True)
-                    hw.motor(action.direction, action.duty)
-                    if self.press_trace is not None and action.direction == "forward":
-                        self.press_trace.motor_started(time.monotonic())
-                    if self.heartbeat is not None:
-                        self.heartbeat.run()
-                elif isinstance(action, Release):
-                    hw.release(action.ms)
-                elif isinstance(action, DriverEnable):
-                    hw.set_driver_enabled(action.on)
+                elif isinstance(action, first):
+                    if isinstance(action, Motor):
+                        # Set first: a process that dies with the motor on comes back halted.
+                        self.latch.motor_may_be_on(True)
+                    device.drive(action)
                 elif isinstance(action, Led):
                     self._led = action
                     hw.led(action)
@@ -456,42 +348,21 @@ class Daemon:
             self._refusals.append(params)
         if name == "state":
             self._update_notify_status()
-        if name in self._outcome_events and self.outcomes is not None:
-            # Announced once on disk; the motor goes on meanwhile (its actions are applied already).
-            params = self.outcomes.number(params)
-            self._unannounced.append([name, params, False])
-            self.outcomes.append({**params, "event": name}, self._post_outcome_written)
-        elif self._unannounced:
-            self._unannounced.append([name, params, True])  # in order, after the outcome before it
+        if self._outcome_gate is None:
+            self._announce(name, params)
+        elif name in self.device.outcome_events:
+            # What a launch's outcome is, for the game: numbered, on disk before it is announced,
+            # and caught up on by a game layer that was not there (firmware/daemon/outcomes.py).
+            self._outcome_gate.outcome(name, params)
         else:
-            self._announce(name, params)
-
-    def _post_outcome_written(self) -> None:
-        """From the outcome writer's thread: the oldest outcome given to it is on disk."""
-        try:
-            self.loop.call_soon_threadsafe(self._outcome_written)
-        except RuntimeError:
-            pass  # the loop is closed: the daemon stopped; the outcome is on disk for the next start
-
-    def _outcome_written(self) -> None:
-        for entry in self._unannounced:
-            if not entry[2]:
-                entry[2] = True
-                if self.game_host is None:  # nobody catches up on it later: it may go
-                    self.outcomes.logged_up_to(entry[1]["seq"])
-                break
-        while self._unannounced and self._unannounced[0][2]:
-            name, params, _ = self._unannounced.popleft()
-            self._announce(name, params)
+            self._outcome_gate.event(name, params)
 
     def _announce(self, name: str, params: dict[str, Any]) -> None:
         """An event to API subscribers, to the requests waiting for it, and to every layer."""
         self.api.publish(name, params)
         # A press answered by "resume" let what was waiting go on, and launched nothing itself.
         if name in ("launched", "ignored", "refused", "insert", "resume"):
-            future = self._waiters.pop(params.get("request"), None)
-            if future is not None and not future.done():
-                future.set_result((name, params))
+            self._waiters.answer(params.get("request"), (name, params))
         for listener in list(self._listeners):
             try:
                 listener(name, params)
@@ -513,7 +384,7 @@ class Daemon:
                     self._rearm()
                 except Exception:
                     log.exception("core shutdown failed; the motor is already stopped")
-            log.error("halted: %s", render_safely(reason, self.language) if i18n.is_message(reason) else reason)
+            log.error("halted: %s", shown(reason, self.language))
 
     # ---- requests (the API's launcher methods are in firmware/daemon/methods.py) ----------------
 
@@ -525,21 +396,18 @@ class Daemon:
             or no outcome came within the motor's own limits.
         """
         request = next(self._request_ids)
-        future = self.loop.create_future()
-        self._waiters[request] = future
         timing = self.config.timing
         limit = (timing.max_on_ms + timing.button_debounce_ms) / 1000 + OUTCOME_MARGIN_S
-        try:
-            trigger(request)
-            name, params = await asyncio.wait_for(future, limit)
-            if name == "refused":
-                # Raised here, in the request's own context, so that it speaks the caller's language.
-                raise refusal(params)
-            return {"event": name, **params}
-        except asyncio.TimeoutError:
-            raise Refused(i18n.message("no_outcome")) from None
-        finally:
-            self._waiters.pop(request, None)
+        with self._waiters.waiting(request) as future:
+            try:
+                trigger(request)
+                name, params = await asyncio.wait_for(future, limit)
+            except asyncio.TimeoutError:
+                raise Refused(i18n.message("no_outcome")) from None
+        if name == "refused":
+            # Raised here, in the request's own context, so that it speaks the caller's language.
+            raise Refused.from_event(params)
+        return {"event": name, **params}
 
     def request(self, event: Event) -> dict:
         """Feed one request to the core and return its status; a refusal is the caller's error.
@@ -552,7 +420,7 @@ class Daemon:
         finally:
             self._refusals = None
         if refusals:
-            raise refusal(refusals[0])
+            raise Refused.from_event(refusals[0])
         return with_texts(self.core.get_status(), None)
 
     # ---- status --------------------------------------------------------------------------
@@ -571,8 +439,8 @@ class Daemon:
             "clients": self.api.client_count,
             "config": self.config.source,
         }
-        if self.hardware is not None and not self.is_blaster:
-            status["merged_edges"] = self.hardware.merged_edges()
+        if self.device is not None:
+            status.update(self.device.status())
         if self.sim is not None:
             status["sim"] = self.sim.get_status()
         for name, provider in self._status_providers.items():
@@ -595,14 +463,10 @@ class Daemon:
         if self.notifier is None or self.core is None:
             return
         core = self.core.get_status()
-        hopper = core.get("hopper")
-        if self.is_blaster:
-            line = f"{core['state']}, {sum(core['slots'])} of {len(core['slots'])} slots full"
-        else:
-            line = f"{core['state']}, hopper {'unknown' if hopper is None else hopper}"
+        line = self.device.status_line(core)
         reason = core.get("reason")
         if reason:
-            line += f": {render_safely(reason, self.language) if i18n.is_message(reason) else reason}"
+            line += f": {shown(reason, self.language)}"
         if line != self._last_status_line:
             self._last_status_line = line
             self.notifier.status(line)
@@ -625,40 +489,12 @@ class Daemon:
         log.info("%s: motor stopped; stopping", sig.name)
         self.request_stop()
 
-    def _lock_state_dir(self) -> None:
-        """Hold a lock on the state dir for the daemon's life: a second daemon there would
-        acknowledge game moves the first one overwrites. :raises InUse: it is held."""
-        path = self.state_dir / LOCK_FILE
-        try:
-            self.state_dir.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        except OSError as exc:
-            raise _unusable(self.state_dir, exc) from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
-            os.close(fd)
-            raise InUse(f"another launcherd (pid {holder}) is using the state dir {self.state_dir}:"
-                        " stop it first, or give this one another --state-dir") from None
-        try:
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
-        except OSError as exc:
-            os.close(fd)
-            raise _unusable(self.state_dir, exc) from None
-        self._lock_fd = fd
-
-    def _unlock_state_dir(self) -> None:
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)  # the lock goes with the descriptor; the file may stay
-            self._lock_fd = None
-
     async def run(self, ready: Callable[["Daemon"], Any] | None = None) -> int:
         """Run until SIGTERM/SIGINT (or ``request_stop``); returns the exit code."""
         self.loop = asyncio.get_running_loop()
         self._loop_thread = threading.get_ident()
         self._stop = asyncio.Event()
+        self._timer = DeadlineTimer(self.loop, self._on_deadline)
         self.loop.set_exception_handler(self._loop_exception)
         i18n.set_daemon_language(self.config.daemon.language)
         sys.setswitchinterval(SWITCH_INTERVAL_S)
@@ -670,10 +506,12 @@ class Daemon:
             except (NotImplementedError, RuntimeError):
                 pass  # not the main thread (tests): request_stop() is the way out
         try:
-            self._lock_state_dir()
+            self._state_lock.acquire()
             self.latch = Latch(self.state_dir)  # read, and written whole, before any pin is claimed
             claim_socket_path(self.socket_path)  # before any pin is claimed
             self.outcomes = OutcomeRecord(self.state_dir)
+            self._outcome_gate = OutcomeGate(self.outcomes, self.loop, self._announce,
+                                             lambda: self.game_host is not None)
             self._build()
             self._register_methods()
             # Every catalogue compiled now, before READY: never on first use, on the motor's loop.
@@ -689,7 +527,7 @@ class Daemon:
                 self.outcomes.close()
             if self.latch is not None:
                 self.latch.close()
-            self._unlock_state_dir()
+            self._state_lock.release()
             i18n.set_daemon_language(None)
             raise
         log.info("launcherd %s listening on %s (%s); game state in %s", __version__, self.socket_path,
@@ -715,10 +553,8 @@ class Daemon:
                                        error=str(context.get("message", "unhandled exception"))))
 
     def _close_devices(self) -> None:
-        if self.sim is not None:
-            self.sim.close()
-        if self.hardware is not None:
-            self.hardware.close()  # motor off first, then every pin released
+        if self.device is not None:
+            self.device.close()
         if self._own_factory is not None:
             self._own_factory.close()
             self._own_factory = None
@@ -731,8 +567,8 @@ class Daemon:
         if self.notifier is not None:
             self.notifier.stopping()
         self._safe_off()
-        if not self.is_blaster and self.core is not None:  # the blaster keeps no on-time
-            self._apply(self.core.stopping(self.loop.time()))  # the run's on-time into the latch
+        if self.device is not None:
+            self._apply(self.device.stopping(self.loop.time()))  # the run's on-time into the latch
         if self._timer is not None:
             self._timer.cancel()
         for closer in self._closers:
@@ -748,15 +584,9 @@ class Daemon:
             self.outcomes.close()  # what is queued is written: the next start catches up on it
         if self.latch is not None:
             self.latch.close()  # the motor's flag clear: a clean end
-        self._unlock_state_dir()
+        self._state_lock.release()
         i18n.set_daemon_language(None)  # the language was this daemon's, not the process's
         log.info("launcherd stopped")
-
-
-def _unusable(state_dir: Path, exc: OSError) -> StateDirError:
-    return StateDirError(f"cannot use the state dir {state_dir} ({exc.strerror or exc}): launcherd keeps its lock"
-                         " and the motor's latch there and does not run without them; free some space or"
-                         " make it writable")
 
 
 def precise_event_loop() -> asyncio.AbstractEventLoop:

@@ -211,7 +211,9 @@ class Latch:
         """Set before the motor is started, cleared once a stop has been applied."""
         if self._map.closed:
             return  # the daemon has stopped: its last stop cleared the flag
-        if on and self._map[FLAG_AT] == 0:
+        if self._map[FLAG_AT] == (1 if on else 0):
+            return  # as it is already (a stop after a stop, a blaster's every release): nothing to write
+        if on:
             # The start's time first, then the flag: a flag of 1 always has its start.
             self._map[START_AT:START_AT + _START.size] = _START.pack(self._clock())
         self._map[FLAG_AT] = 1 if on else 0

@@ -14,11 +14,13 @@ logged is trimmed away, the record stays small.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
 import queue
 import threading
+from collections import deque
 from pathlib import Path
 from typing import Any, Callable
 
@@ -182,4 +184,49 @@ class OutcomeRecord:
         return self._open()
 
 
-__all__ = ["FILENAME", "OutcomeRecord", "read_record"]
+class OutcomeGate:
+    """Events announced in their order, each launch outcome only once it is on disk: it and every
+    event after it wait in line meanwhile. The motor goes on (its actions are applied already)."""
+
+    def __init__(self, record: OutcomeRecord, loop: asyncio.AbstractEventLoop,
+                 announce: Callable[[str, dict[str, Any]], None], caught_up_later: Callable[[], bool]):
+        self.record = record
+        self._loop = loop
+        self._announce = announce
+        # Whether a game layer will catch up on an outcome (else it may go once written).
+        self._caught_up_later = caught_up_later
+        self._held: deque[list[Any]] = deque()  # [name, params, ready to announce]
+
+    def outcome(self, name: str, params: dict[str, Any]) -> None:
+        """A launch outcome: numbered, written, announced once on disk."""
+        params = self.record.number(params)
+        self._held.append([name, params, False])
+        self.record.append({**params, "event": name}, self._post_written)
+
+    def event(self, name: str, params: dict[str, Any]) -> None:
+        """Any other event: announced now, or in order after the outcome before it."""
+        if self._held:
+            self._held.append([name, params, True])
+        else:
+            self._announce(name, params)
+
+    def _post_written(self) -> None:
+        """From the writer's thread: the oldest outcome given to it is on disk."""
+        try:
+            self._loop.call_soon_threadsafe(self._written)
+        except RuntimeError:
+            pass  # the loop is closed: the daemon stopped; the outcome is on disk for the next start
+
+    def _written(self) -> None:
+        for entry in self._held:
+            if not entry[2]:
+                entry[2] = True
+                if not self._caught_up_later():  # nobody catches up on it later: it may go
+                    self.record.logged_up_to(entry[1]["seq"])
+                break
+        while self._held and self._held[0][2]:
+            name, params, _ = self._held.popleft()
+            self._announce(name, params)
+
+
+__all__ = ["FILENAME", "OutcomeGate", "OutcomeRecord", "read_record"]

@@ -1,1 +1,3 @@
-"""Features beside the device: the dealer, bring-up and calibration."""
+"""Features beside the device. The dealer's dispense, bring-up and the refill gesture's answer are
+loaded by name through ``setup(host)`` on the motor's loop (``firmware/daemon/host.py``);
+calibration is the pure analysis ``launcherctl calibrate`` runs on bring-up's feeds."""

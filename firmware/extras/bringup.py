@@ -1,44 +1,35 @@
 """Bring-up inside launcherd: the API behind ``launcherctl selftest``, ``jog``, ``inputs`` and
-``calibrate``, and the refill gesture's answer.
+``calibrate``.
 
 Everything that moves the motor goes through the core (``Jog``, ``Dispense`` at a duty), so a jog
 obeys every limit a launch does. While a bring-up client works, the core is in bench mode
 (``Bench``): it traces every input edge and motor change with its time, a button press launches
 nothing and a hand in the slot is no card. Bench mode lapses by itself if the client goes away.
 
-:func:`register` is the one call the daemon makes (``bringup.register(daemon)``, before ``run``).
-It uses only the layer interface of ``docs/internals.md`` plus ``daemon.feed``, ``daemon.core``,
-``daemon.hardware`` and ``daemon.sim``.
-
-The refill gesture: when the core asks for a refill (``refill_wanted``: the button held in
-``empty``, or the lid closed), the count comes from the game layer if it registered
-``game/refill-count`` (``{"cards": n}`` or ``{"cards": null}``), else from the last reload; the core
-then confirms it on the chime and the LED (``Refill``).
+:func:`setup` is the door the daemon loads it through (``firmware/daemon/host.py``), on the motor's
+loop: a jog and a calibration feed are core events, and ``bringup/inputs`` reads the pins now.
+The refill gesture's answer is ``firmware/extras/refill.py``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
-import logging
 from typing import Any
 
 from firmware import i18n
 from firmware.daemon.api import Param
 from firmware.config import NOT_FITTED, PIN_KEYS
-from firmware.errors import ApiError, Refused, Unavailable
-from firmware.events import Bench, Dispense, Identify, Jog, Refill
+from firmware.daemon.host import DaemonHost
+from firmware.daemon.waiting import Waiters
+from firmware.errors import Refused, Unavailable
+from firmware.events import Bench, Dispense, Identify, Jog
 from firmware.launcher.hardware import HEADER_PINS, INPUT_LEVELS
-from firmware.daemon.methods import refusal
 from firmware.board.pins import input_pull
-
-log = logging.getLogger(__name__)
 
 # Bench mode lasts this long after the last bring-up request: long enough for a person to read a
 # prompt and act, short enough that a killed client does not leave the button dead for long.
 BENCH_S = 120.0
-# The game layer's hook: how many cards a refill puts back (deck size minus the cards in hands).
-REFILL_COUNT_METHOD = "game/refill-count"
 # A calibration feed that the motor's rest or duty rule holds up waits this long at most.
 MAX_WAIT_S = 120.0
 SERVO_SETTLE_S = 0.6
@@ -46,17 +37,16 @@ INPUTS = tuple(INPUT_LEVELS)
 
 
 class Bringup:
-    """The bring-up methods of one daemon; built and registered by :func:`register`."""
+    """The bring-up methods of one daemon; built and registered by :func:`setup`."""
 
-    def __init__(self, daemon: Any):
+    def __init__(self, daemon: DaemonHost):
         self.daemon = daemon
         self._ids = itertools.count(1)
-        self._waiters: dict[str, asyncio.Future] = {}
+        self._waiters = Waiters()
         self._recording: list[dict] | None = None
         # Edges into and out of the active level per input, counted from the core's traces.
         self._edges = {name: {"active": 0, "inactive": 0} for name in INPUTS}
         self._edge_waiters: list[tuple[str, str, int, asyncio.Future]] = []
-        self._tasks: set[asyncio.Task] = set()
 
     # ---- wiring into the daemon -----------------------------------------------------------
 
@@ -94,11 +84,7 @@ class Bringup:
         if name == "trace":
             self._on_trace(params)
         elif name in ("jogged", "launched", "refused", "ignored"):
-            future = self._waiters.pop(params.get("request"), None)  # type: ignore[arg-type]
-            if future is not None and not future.done():
-                future.set_result((name, params))
-        elif name == "refill_wanted":
-            self._spawn(self._refill(params))
+            self._waiters.answer(params.get("request"), (name, params))
 
     def _on_trace(self, params: dict[str, Any]) -> None:
         if self._recording is not None:
@@ -114,11 +100,6 @@ class Bringup:
                     if not future.done():
                         future.set_result(None)
 
-    def _spawn(self, coroutine: Any) -> None:
-        task = asyncio.ensure_future(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     # ---- helpers --------------------------------------------------------------------------
 
     def _core(self):
@@ -133,15 +114,12 @@ class Bringup:
     async def _request(self, make: Any, timeout: float) -> tuple[str, dict]:
         """Feed the event ``make(request)`` makes and wait for what the core says about it."""
         request = f"bringup-{next(self._ids)}"
-        future = asyncio.get_running_loop().create_future()
-        self._waiters[request] = future
-        try:
-            self.daemon.feed(make(request))
-            return await asyncio.wait_for(future, timeout)
-        except asyncio.TimeoutError:
-            raise Refused(i18n.message("no_answer_in_time")) from None
-        finally:
-            self._waiters.pop(request, None)
+        with self._waiters.waiting(request) as future:
+            try:
+                self.daemon.feed(make(request))
+                return await asyncio.wait_for(future, timeout)
+            except asyncio.TimeoutError:
+                raise Refused(i18n.message("no_answer_in_time")) from None
 
     # ---- methods ----------------------------------------------------------------------------
 
@@ -202,7 +180,7 @@ class Bringup:
             lambda request: Jog(params["direction"], params["ms"], params["duty"], params["standby"], request),
             jog_s + 5.0)
         if name == "refused":
-            raise refusal(event)
+            raise Refused.from_event(event)
         return {"jogged": event, "status": self._core().get_status()}
 
     def _identify(self, params: dict) -> dict:
@@ -257,40 +235,12 @@ class Bringup:
             "beam": [[round(t["t"] - start, 6), t["level"]] for t in record if t.get("what") == "beam"],
         }
 
-    # ---- the refill gesture -----------------------------------------------------------------
 
-    async def _refill(self, params: dict[str, Any]) -> None:
-        cards = params.get("last_reload")
-        try:
-            answer = await self.daemon.call(REFILL_COUNT_METHOD, {})
-        except ApiError as exc:
-            if exc.code != ApiError.METHOD_NOT_FOUND:
-                log.warning("%s failed (%s); refilling with the last reload", REFILL_COUNT_METHOD, exc.message)
-        else:
-            given = answer.get("cards") if isinstance(answer, dict) else answer
-            if isinstance(given, int) and not isinstance(given, bool) and given >= 0:
-                cards = given
-            elif given is not None:
-                log.warning("%s answered %r, not {\"cards\": N}; refilling with the last reload",
-                            REFILL_COUNT_METHOD, answer)
-        if cards is not None and self.daemon.sim is not None:
-            self.daemon.sim.reload(cards)  # in the sim the table's refill is the mechanism's too
-        log.info("refill by %s: %s cards", params.get("source"), "unknown" if cards is None else cards)
-        self.daemon.feed(Refill(cards, str(params.get("source", "button"))))
-
-
-def register(daemon: Any) -> Bringup:
-    """Add the bring-up methods and the refill gesture's answer to ``daemon`` (before it serves).
-
-    Idempotent: a second call returns the first one's :class:`Bringup` (kept as ``daemon.bringup``).
-    """
-    existing = getattr(daemon, "bringup", None)
-    if isinstance(existing, Bringup):
-        return existing
-    bringup = Bringup(daemon)
+def setup(host: DaemonHost) -> Bringup:
+    """Add the bring-up methods to ``host`` (before it serves)."""
+    bringup = Bringup(host)
     bringup.register()
-    daemon.bringup = bringup
     return bringup
 
 
-__all__ = ["BENCH_S", "Bringup", "REFILL_COUNT_METHOD", "register"]
+__all__ = ["BENCH_S", "Bringup", "setup"]

@@ -44,28 +44,25 @@ Outputs are core events (``Dispense``, ``Reload``) and ``Emit``s: ``dealer/dispe
 and ``dealer/dispensed`` for the outcome, both with ``request``, ``count``, ``cards``,
 ``remaining``, ``state``, ``reason`` and ``press_ids``. A ``reason`` is a message object (players
 read it during a deal: what the dispense waits for, why it ended), the dealer's own or the one the
-core gave (a motor rule's wait, a refusal); :class:`DealerService` sends its text beside it
+core gave (a motor rule's wait, a refusal); ``DealerService`` (``firmware/extras/dispense.py``) sends its text beside it
 (``reason`` and ``reason_object``), in the daemon's language for events and in the caller's for
 replies and the status. The driver must feed the core events after
 it has applied the whole batch of actions that led to them (``loop.call_soon``), never from
-inside a listener: :class:`DealerService` does that on launcherd's loop and serves
-``launcher/dispense``. :func:`deal` plans the classic deal as steps for a driver. docs/dealer.md
+inside a listener: ``DealerService`` (``firmware/extras/dispense.py``) does that on launcherd's
+loop and serves ``launcher/dispense``. :func:`deal` plans the classic deal as steps for a driver. docs/dealer.md
 has the table of cases and the daemon's integration.
 """
 
 from __future__ import annotations
 
-import asyncio
-import itertools
 import logging
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, Union
+from typing import Any, Literal, Union
 
 from firmware.errors import InvalidParams
 from firmware.events import Cancel, Dispense, Emit, Hold, Reload
 from firmware.i18n import Message, message
-from firmware.daemon.layer import LayerHost
 
 log = logging.getLogger(__name__)
 
@@ -269,10 +266,6 @@ class Dealer:
             out += self._report(queued) + [Emit(OUTCOME, queued.params())]
         return out
 
-    @property
-    def busy(self) -> bool:
-        return self._job is not None
-
     def get_status(self) -> dict[str, Any]:
         return {"current": None if self._job is None else self._job.params(),
                 "queued": [job.request for job in self._queue]}
@@ -435,120 +428,6 @@ class Dealer:
         return out + [Emit(PROGRESS, params)]
 
 
-# ---- the daemon's side ----------------------------------------------------------------------------
-
-
-class DaemonLike(LayerHost, Protocol):
-    """What :class:`DealerService` uses of the daemon: the layer contract, its loop, its language
-    (``[daemon] language``, for events) and ``feed``."""
-
-    loop: asyncio.AbstractEventLoop
-    language: str
-
-    def feed(self, event: Any, now: float | None = None) -> None:
-        """Give one event to the core and apply what it returns (in the loop)."""
-
-
-class DealerService:
-    """Runs a :class:`Dealer` on the daemon's loop and serves ``launcher/dispense`` with it.
-
-    Every launcher event goes to the dealer (a ``subscribe`` listener); what it returns is applied
-    with ``loop.call_soon``, after the batch of core actions that led to it, so that subscribers
-    hear the core's events in their order: core events are fed with ``daemon.feed``, the dealer's
-    own are published. Its deadline is one loop timer. A ``sim/clear`` needs nothing here: the
-    beam clears, the core leaves ``jammed``, and its ``state`` event resumes the dispense.
-    """
-
-    def __init__(self, daemon: DaemonLike, dealer: Dealer | None = None):
-        self.daemon = daemon
-        self.dealer = dealer or Dealer(daemon.launcher_status()["state"])
-        self._timer: asyncio.TimerHandle | None = None
-        self._waiting: dict[int, asyncio.Future] = {}
-        self._ids = itertools.count(1)
-
-    def install(self) -> "DealerService":
-        from firmware.daemon.api import Param  # the daemon's parameter schema; the Dealer itself needs no IO
-
-        daemon = self.daemon
-        daemon.subscribe(self._heard)
-        daemon.register("launcher/dispense", self.dispense, {"count": Param(int, minimum=1, maximum=500),
-                                                             "wait_press": _wait_press_param()},
-                        doc="eject exactly count cards, through misfeeds, jams (once cleared) and reloads;"
-                            " wait_press (true or \"restart\", \"reset\"): only after a person's press"
-                            " (status pending says so, and after what)")
-        daemon.register("launcher/cancel", self.cancel_all,
-                        doc="what the dispenses were for is over: stop the running one, drop the queued ones")
-        daemon.add_status("dealer", self._status)
-        daemon.on_close(self.close)
-        return self
-
-    async def dispense(self, params: dict[str, Any]) -> dict[str, Any]:
-        """Exactly ``count`` cards; answered with the outcome (``done``, or ``abandoned`` by a halt)."""
-        request = next(self._ids)
-        future = self.daemon.loop.create_future()
-        self._waiting[request] = future
-        try:
-            status = self.daemon.launcher_status()
-            self._apply(self.dealer.start(params["count"], request, self.daemon.loop.time(),
-                                          state=status["state"], wait_press=params["wait_press"]))
-            return _with_texts(await future, None)
-        finally:
-            self._waiting.pop(request, None)
-
-    def cancel_all(self, params: dict[str, Any]) -> dict[str, Any]:
-        """``launcher/cancel``: every dispense is abandoned, the running one stopped at once;
-        each caller is answered with the cards it got."""
-        status = self.dealer.get_status()
-        cancelled = len(status["queued"]) + (status["current"] is not None)
-        self._apply(self.dealer.cancel_all(message("dispense_cancelled"), self.daemon.loop.time()))
-        return {"cancelled": cancelled}
-
-    def _status(self) -> dict[str, Any]:
-        """The dealer's status, its reason in the request's language."""
-        status = self.dealer.get_status()
-        current = status["current"]
-        return {**status, "current": None if current is None else _with_texts(current, None)}
-
-    def close(self) -> None:
-        """The daemon stops: every dispense is abandoned and its caller answered."""
-        self._apply(self.dealer.cancel(message("daemon_stopping"), self.daemon.loop.time()))
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
-    def _heard(self, name: str, params: dict[str, Any]) -> None:
-        loop = self.daemon.loop
-        # The estimate matters only as a run begins (the belief a misfeed is judged by).
-        hopper = self.daemon.hopper if name == "press" else None
-        out = self.dealer.on_event(name, params, loop.time(), hopper=hopper)
-        if out:
-            loop.call_soon(self._apply, out)
-
-    def _apply(self, out: list[Output]) -> None:
-        for item in out:
-            if isinstance(item, Emit):
-                if item.name == OUTCOME:
-                    future = self._waiting.pop(item.params["request"], None)
-                    if future is not None and not future.done():
-                        future.set_result(_reply(item.params))
-                self.daemon.publish(item.name, _with_texts(item.params, self.daemon.language))
-            else:
-                self.daemon.feed(item)
-        self._rearm()
-
-    def _rearm(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        deadline = self.dealer.next_deadline()
-        if deadline is not None:
-            self._timer = self.daemon.loop.call_at(deadline, self._tick)
-
-    def _tick(self) -> None:
-        self._timer = None
-        self._apply(self.dealer.tick(self.daemon.loop.time()))
-
-
 def wait_reason(wait_press: bool | str | None) -> str | None:
     """What a dispense's ``wait_press`` waits after: None (it does not wait), ``"restart"``
     (``True``, for the clients that send a flag) or ``"reset"``.
@@ -561,48 +440,10 @@ def wait_reason(wait_press: bool | str | None) -> str | None:
         return AFTER_RESTART
     if isinstance(wait_press, str) and wait_press in WAIT_PRESS_REASONS:
         return wait_press
-    raise InvalidParams(f"wait_press must be true, false, {_REASONS_SHOWN}, not {wait_press!r}")
+    raise InvalidParams(f"wait_press must be true, false, {WAIT_PRESS_SHOWN}, not {wait_press!r}")
 
 
-_REASONS_SHOWN = " or ".join(f'"{reason}"' for reason in WAIT_PRESS_REASONS)
-
-
-# The schema's name of wait_press's type (list_methods): true, false or a reason.
-_BoolOrReason = type("bool_or_reason", (), {})
-
-
-def _wait_press_param() -> Any:
-    """``launcher/dispense``'s ``wait_press``: a flag or a reason (:func:`wait_reason`)."""
-    from firmware.daemon.api import Param
-
-    class WaitPress(Param):
-        def check(self, method: str, name: str, value: Any) -> Any:
-            try:
-                if value is None:  # as a bool parameter refuses it
-                    raise InvalidParams(f"wait_press must be true, false, {_REASONS_SHOWN}, not None")
-                wait_reason(value)
-            except InvalidParams as exc:
-                raise InvalidParams(f"{method}: {exc}") from None
-            return value
-
-    return WaitPress(_BoolOrReason, False)
-
-
-def _with_texts(params: dict[str, Any], lang: str | None) -> dict[str, Any]:
-    from firmware.daemon.methods import with_texts  # the daemon's side; the Dealer itself renders nothing
-
-    return with_texts(params, lang)
-
-
-def _reply(params: dict[str, Any]) -> dict[str, Any]:
-    """The dealer's outcome with the keys a single launch's outcome has, for existing clients
-    (``launcherctl``'s output, the game's deal): ``press_id`` is the last run's."""
-    ids = params["press_ids"]
-    return {"event": "dispensed", "outcome": "dispense", "press_id": ids[-1] if ids else None,
-            "requested": params["count"], "ended": _ENDED[params["state"]], **params}
-
-
-_ENDED = {DONE: "done", ABANDONED: "halt", FAILED: "refused"}
+WAIT_PRESS_SHOWN = " or ".join(f'"{reason}"' for reason in WAIT_PRESS_REASONS)
 
 
 # ---- the classic deal: a plan the driver executes --------------------------------------------
@@ -668,6 +509,6 @@ def deal(seats: list[int], per_seat: int, pause: float | Literal["press"] = 2.0,
 
 
 __all__ = [
-    "ABANDONED", "DONE", "FAILED", "OUTCOME", "PROGRESS", "AimAt", "DealTo", "Dealer", "DealerService", "PauseFor",
-    "Step", "deal",
+    "ABANDONED", "DONE", "FAILED", "OUTCOME", "PROGRESS", "AimAt", "DealTo", "Dealer", "PauseFor", "Step", "deal",
+    "WAIT_PRESS_SHOWN", "wait_reason",
 ]

@@ -26,6 +26,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware.daemon.api import Param
+from firmware.daemon.host import DaemonHost
 from firmware.config import NOT_FITTED, Config
 from firmware.errors import InvalidParams, Unavailable
 
@@ -412,17 +413,19 @@ def _count(kept: object, default: int) -> int:
     return kept if isinstance(kept, int) and not isinstance(kept, bool) and kept >= 0 else default
 
 
-def register_methods(daemon, sim: SimulatedMechanism) -> None:
-    """The ``sim/*`` API methods, registered by ``launcherd --sim`` only. Each answers with the
-    daemon's status, which already shows the change: the pin callbacks of the mock pins run in the
-    loop thread and feed the core at once."""
+def setup(host: DaemonHost) -> None:
+    """The ``sim/*`` API methods of ``host.sim``, loaded by ``launcherd --sim`` only. Each answers
+    with the daemon's status, which already shows the change: the pin callbacks of the mock pins
+    run in the loop thread and feed the core at once."""
+    sim = host.sim
+
     def then_status(act: Callable[[dict], object]) -> Callable[[dict], dict]:
         def handler(params: dict) -> dict:
             act(params)
-            return daemon.get_status()
+            return host.get_status()
         return handler
 
-    r = daemon.registry.register
+    r = host.registry.register
     r("sim/jam", then_status(lambda p: sim.jam_next()), doc="sim: the next card sticks in the slot")
     r("sim/clear", then_status(lambda p: sim.clear()), doc="sim: pull the stuck card out")
     r("sim/lid", then_status(lambda p: sim.set_lid(p["open"])), {"open": bool},
@@ -432,5 +435,5 @@ def register_methods(daemon, sim: SimulatedMechanism) -> None:
       doc="sim: motor_stop makes the next stop of the motor fail (launcherd then ends, for safe-off)")
 
 
-__all__ = ["PRESS_MARGIN_MS", "STATE_FILE", "KeptState", "ReportingPin", "SimulatedMechanism", "register_methods",
+__all__ = ["PRESS_MARGIN_MS", "STATE_FILE", "KeptState", "ReportingPin", "SimulatedMechanism", "setup",
            "sim_pin_factory"]
