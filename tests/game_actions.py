@@ -1,6 +1,7 @@
 """Builders of game actions and a few shortcuts, shared by the game tests."""
 
 from controller.rules.game import apply, new_game
+from controller.rules.state import Chain, GameState, Owed
 
 FOUR = ["Ann", "Bob", "Cid", "Dee"]
 TWO = ["Ann", "Bob"]
@@ -41,3 +42,25 @@ def run(state, *actions):
 
 def game(ruleset="attack-mega-hit", players=FOUR, **kw):
     return new_game(ruleset, players, **kw)[0]
+
+
+def from_json(data: dict) -> GameState:
+    """The state ``controller.rules.state.to_json`` gave (after a trip through JSON text)."""
+    queue = tuple(
+        Owed(**{**o, "chain": None if o["chain"] is None else Chain(**o["chain"])})
+        for o in data["queue"]
+    )
+    return GameState(
+        **{
+            **data,
+            "players": tuple(data["players"]),
+            "options": tuple(data["options"].items()),
+            "cards_taken": tuple(data["cards_taken"]),
+            "presses": tuple(data["presses"]),
+            "queue": queue,
+            "uno_called": frozenset(data["uno_called"]),
+            "hands": tuple(data.get("hands", ())),
+            "played": tuple(data.get("played", ())),
+            "hand_unsure": frozenset(data.get("hand_unsure", ())),
+        }
+    )

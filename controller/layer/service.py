@@ -64,18 +64,19 @@ from firmware.i18n import message
 from firmware.daemon.layer import LayerHost
 
 from controller.text import advice as says
-from controller.rules import blast as blast_rules
 from controller.rules import classic
 from controller.log import damage as damages
-from controller.rules import game as games
+from controller.rules import game
+from controller.rules.state import GameState, turn
 from controller.match import table as tables
 from controller.text import wording
 from controller.log.damage import Damage, GameUnavailable
 from controller.log.joincode import JoinCode
 from controller.text.messages import card_id, color_id
+from controller.rules.game import RULESET_IDS
 from controller.rules.ruledoc import rules_data
-from controller.rules.rulesets import RULESET_IDS, RULESETS, deck_size
-from controller.rules.rulesets import get as get_ruleset
+from controller.rules.rulesets import deck_size
+from controller.rules.state import HAND
 from controller.match.scores import SCORINGS, looks_like_total, scores, scores_csv
 from controller.match.stats import log_version, register_stats
 from controller.log.store import FILENAME, Store
@@ -92,13 +93,13 @@ DEAL_RETRY_S = 0.5
 LAUNCHER_READY = frozenset({"ready", "sleeping"})  # a dispense may be asked (it wakes a sleeping one)
 
 
-def _dealer_mode(game: games.GameState) -> bool:
+def _dealer_mode(state: GameState) -> bool:
     """The launcher deals every card of this round (classic, despicable-me-4)."""
-    return game.ruleset in classic.RULESETS
+    return game.ruleset(state.ruleset).dealer
 
 
-def _owes_deal(game: games.GameState) -> bool:
-    return _dealer_mode(game) and bool(game.queue)
+def _owes_deal(state: GameState) -> bool:
+    return _dealer_mode(state) and bool(state.queue)
 
 
 def press_meaning(table: tables.Table | None) -> dict[str, Any]:
@@ -110,13 +111,12 @@ def press_meaning(table: tables.Table | None) -> dict[str, Any]:
     the first card, a card just drawn, the round's hands, a new game once the match is over)."""
     if table is None or not _dealer_mode(table.game):
         return {"means": "policy"}
-    game = table.game
-    if not table.match_over and classic.draw_allowed(game):
-        return {"means": "cards", "cards": 1, "player": games.turn(game)}
+    if not table.match_over and classic.draw_allowed(table.game):
+        return {"means": "cards", "cards": 1, "player": turn(table.game)}
     return {"means": "nothing", "reason": says.press_settles_first(table)}
 
 
-def _not_while_dealing(game: games.GameState) -> None:
+def _not_while_dealing(game: GameState) -> None:
     """The dealer games: a round does not end while the launcher deals it (the hands are not known
     yet, and the cards under way would come out for a round that is over). A new action only: a
     log written before this rule replays as it was accepted. A round won with a last-card draw
@@ -396,8 +396,8 @@ class GameService:
             self.catch_up()  # the presses the log could not take come before this action
         table = self._table()
         if action["type"] in TURN_ACTIONS and "by" not in action:
-            turn = games.turn(table.game)
-            action = action if turn is None else {**action, "by": turn}  # the log says who acted
+            mover = turn(table.game)
+            action = action if mover is None else {**action, "by": mover}  # the log says who acted
         if action["type"] == "end_round":
             _not_while_dealing(table.game)
         table, effects = tables.apply(table, action)
@@ -496,7 +496,7 @@ class GameService:
         self.table, self._last_press, self._deal_held = table, None, True
         self.daemon.publish("game/action", {"seq": last.seq, "match_id": self.match_id, "undone": True})
         # Whose cards they are: the press's own record, or (older logs) whose move it is again.
-        who = last.action.get("by") or games.turn(table.game)
+        who = last.action.get("by") or turn(table.game)
         said = [says.undone(last.action, who)]
         if _owes_deal(table.game):
             said.append(says.deal_held(table.game.players[table.game.queue[0].seat], table.game.queue[0].presses))
@@ -573,7 +573,7 @@ class GameService:
 
     def _aim_at_turn(self) -> None:
         """Face whoever's move it is (after a resume or an undo, which carry no aim effect)."""
-        player = games.turn(self.table.game)
+        player = turn(self.table.game)
         if player is not None:
             self._aim(*tables.seat_of(self.table, player))
 
@@ -681,7 +681,7 @@ class GameService:
         if params.get("outcome") == "empty" or (params.get("ended") == "empty" and not cards):
             self.publish_message(says.empty_press(press_id))
             return False
-        presser = games.turn(self.table.game)
+        presser = turn(self.table.game)
         game = self.table.game
         if params.get("outcome") == "draw" and not cards:
             # The draw the press meant gave no card (a misfeed, the lid, a jam before the card):
@@ -754,7 +754,7 @@ class GameService:
             return
         if (self._dispensing is not None and not self._dispensing.done()) or params.get("reason") == "launching":
             # A second press while a deal or a draw's card comes out: one card per draw.
-            self.publish_message(says.press_while_dealing(games.turn(self.table.game)))
+            self.publish_message(says.press_while_dealing(turn(self.table.game)))
 
     def _decision_press(self, reason: dict[str, Any] | None) -> None:
         """A press that meant nothing: ``reason`` (what to settle first, as the core had it) is said."""
@@ -804,7 +804,7 @@ class GameService:
         True when it was logged (with ``seq``)."""
         if self.table is None or self.table.game.ruleset != "blast":
             return False
-        who = games.turn(self.table.game)
+        who = turn(self.table.game)
         if params.get("outcome") == "blast":
             self._blasts[params.get("insert_id")] = who
             return False
@@ -815,7 +815,7 @@ class GameService:
         if self.table is None or self.table.game.ruleset != "blast":
             return False
         insert_id = params.get("insert_id")
-        who = self._blasts.pop(insert_id) if insert_id in self._blasts else games.turn(self.table.game)
+        who = self._blasts.pop(insert_id) if insert_id in self._blasts else turn(self.table.game)
         return self._log_insert({"type": "insert", "blast": True, "cards": params.get("cards", 0),
                                  "insert_id": insert_id}, who, seq)
 
@@ -907,7 +907,7 @@ class GameService:
             log.warning("game: aiming at seat %d of %d failed: %s", seat, seats, exc.message)
         return True
 
-    async def _deal_pause(self, game: games.GameState, player: str) -> None:
+    async def _deal_pause(self, game: GameState, player: str) -> None:
         """Between two piles of the opening deal without a servo: time for the dealer to hand one over."""
         options = dict(game.options)
         if options["deal_pause"] == "press":
@@ -1019,11 +1019,11 @@ class GameService:
     async def draw(self, by: str | None) -> dict[str, Any]:
         """``game/draw``: whose move it is draws exactly one card; the reply once it is counted."""
         table = self._table()
-        if table.game.ruleset in blast_rules.RULESETS:
+        if game.ruleset(table.game.ruleset).blaster:
             raise Refused(says.no_draw_blast())
         if not _dealer_mode(table.game):
             raise Refused(says.no_draw(table.game.ruleset))
-        player = games.turn(table.game)
+        player = turn(table.game)
         tables.apply(table, {"type": "press", "cards": 1, "by": by or player})  # refused here if not due
         if self._drawing or (self._dealing is not None and not self._dealing.done()):
             raise Refused(says.busy_dealing())
@@ -1061,15 +1061,15 @@ class GameService:
         if self.match_id is None or table is None or table.match_over:
             return {"cards": None}
         ruleset = table.game.ruleset
-        size = deck_size(get_ruleset(ruleset)) if ruleset in RULESETS else classic.get(ruleset).deck_size
+        size = deck_size(game.ruleset(ruleset))
         if size is None:
             return {"cards": None}
-        hands = dict.fromkeys(table.game.players, says.HAND)
+        hands = dict.fromkeys(table.game.players, HAND)
         with self._reading() as store:
             for row in store.actions(self.match_id):
                 action = row.action
                 if action["type"] == "end_round":
-                    hands = dict.fromkeys(hands, says.HAND)
+                    hands = dict.fromkeys(hands, HAND)
                 elif action.get("by") in hands and action["type"] in ("press", "cards"):
                     hands[action["by"]] += int(action.get("cards") or 0)
                 elif action.get("by") in hands and action["type"] == "play":
