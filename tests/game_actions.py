@@ -1,5 +1,7 @@
 """Builders of game actions and a few shortcuts, shared by the game tests."""
 
+from dataclasses import asdict
+
 from controller.rules.game import apply, new_game
 from controller.rules.state import Chain, GameState, Owed
 
@@ -44,8 +46,17 @@ def game(ruleset="attack-mega-hit", players=FOUR, **kw):
     return new_game(ruleset, players, **kw)[0]
 
 
+def to_json(state: GameState) -> dict:
+    """The whole state as JSON data: a state stays plain data, nothing a log could not hold."""
+    data = asdict(state)
+    data["options"] = dict(state.options)
+    data["uno_called"] = sorted(state.uno_called)
+    data["hand_unsure"] = sorted(state.hand_unsure)
+    return data
+
+
 def from_json(data: dict) -> GameState:
-    """The state ``controller.rules.state.to_json`` gave (after a trip through JSON text)."""
+    """The state :func:`to_json` gave (after a trip through JSON text)."""
     queue = tuple(
         Owed(**{**o, "chain": None if o["chain"] is None else Chain(**o["chain"])})
         for o in data["queue"]

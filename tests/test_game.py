@@ -7,8 +7,7 @@ import pytest
 
 from controller.rules import rulesets
 from controller.rules.game import apply, new_game, status
-from controller.rules.state import to_json
-from game_actions import from_json
+from game_actions import from_json, to_json
 from firmware.errors import ApiError, InvalidParams, NotFound, Refused
 from game_actions import FOUR, game, play, press, run
 

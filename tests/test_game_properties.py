@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 
 from controller.rules import rulesets
 from controller.rules.game import apply, new_game, status
-from controller.rules.state import to_json
-from game_actions import from_json
+from game_actions import from_json, to_json
 from controller.rules.points import COLORS
 from firmware.errors import ApiError
 

@@ -1,5 +1,5 @@
 """The ``game/...`` methods of the game layer: their parameters, their docs, and the service's
-handler each one calls; cards and colours typed in any language are logged by their ids.
+handler each one calls; cards and colors typed in any language are logged by their ids.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from controller.text.messages import card_id, color_id
 
 
 def _named(params: dict[str, Any]) -> dict[str, Any]:
-    """Cards and colours given by their names in any language ("Double attaque", "rouge") as ids.
+    """Cards and colors given by their names in any language ("Double attaque", "rouge") as ids.
 
     A name that is none is left as typed: the ruleset (or the score counter) then says what it
     has, which is more help than a list of every card of every box.
@@ -64,7 +64,7 @@ def register(daemon: Any, service: Any) -> None:
     """Every ``game/...`` method but the join code's, each answered by ``service`` (a GameService)."""
     def r(name: str, handler: Callable[[dict[str, Any]], Any], *args: Any, **kwargs: Any) -> None:
         daemon.register(name, service.told_first(handler), *args, **kwargs)
-    # Any language's name of a colour or a card (_named); each ruleset then checks its own.
+    # Any language's name of a color or a card (_named); each ruleset then checks its own.
     color = (str, None)
     act = service.act
 

@@ -35,7 +35,7 @@ the launcher goes on working, game actions are refused with what happened and wh
 What the table is told is message objects (``controller.text.messages``, built in ``controller.text.advice``
 and by the flows): a reply's ``messages`` are their texts in the request's language and its
 ``message_objects`` the objects, in the same order; a ``game/message`` event carries the object and
-its text in the daemon's language; refusals carry theirs as ``message_object``. Cards and colours may
+its text in the daemon's language; refusals carry theirs as ``message_object``. Cards and colors may
 be named in English or French ("Double attaque", "rouge"): they are logged by their ids.
 
 All of it runs on the game layer's own thread and loop (firmware/daemon/gamehost.py), never on the

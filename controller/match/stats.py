@@ -491,7 +491,7 @@ def format_stats(result: dict[str, Any]) -> str:
     keys = ("presses", "cards", "biggest_burst", "longest_dry_streak", "hits_sent", "hits_received",
             "rounds_won")
 
-    def table(players: dict[str, dict[str, Any]], extra: tuple[str, ...] = ()) -> list[str]:
+    def figure_rows(players: dict[str, dict[str, Any]], extra: tuple[str, ...] = ()) -> list[str]:
         width = max([6, *(len(name) for name in players)])
         out = [f"{'player':<{width}} " + " ".join(f"{h:>7}" for h in heads + extra)]
         for name, figures in players.items():
@@ -503,7 +503,7 @@ def format_stats(result: dict[str, Any]) -> str:
         lines.append("no match at the table")
     else:
         lines.append(f"match {result['match_id']} ({match['ruleset']})")
-        lines += table(match["players"])
+        lines += figure_rows(match["players"])
         if match["biggest_burst"]:
             lines.append(f"biggest burst: {match['biggest_burst']['player']}, "
                          f"{match['biggest_burst']['cards']} cards")
@@ -520,7 +520,7 @@ def format_stats(result: dict[str, Any]) -> str:
     history = result["history"]
     lines.append(f"history: {history['matches']} match(es), {history['rounds']} round(s)")
     if history["players"]:
-        lines += table(history["players"], ("matches", "matches_won"))
+        lines += figure_rows(history["players"], ("matches", "matches_won"))
     return "\n".join(lines)
 
 

@@ -18,7 +18,7 @@ Seats are indexes in the ``players`` list, which is the clockwise seating order.
 
 Where the rules are silent, this module decides:
 
-- ``color`` is the current colour when known: named by a wild, or shown by a coloured card; both
+- ``color`` is the current color when known: named by a wild, or shown by a colored card; both
   are required, so that the next play is checked against the pile (#21).
 - Early stop applies to every obligation with a count (hits, Mega Hit, penalties, first card), as
   001 says it of any "appuis demandés"; Wild Hit-Fire always ends when cards come out.
@@ -32,17 +32,17 @@ Where the rules are silent, this module decides:
   turn begins (the next play, or a press other than a penalty's), unless that player called Uno
   since they last took cards from the launcher. A call covers one play: the player's next one (a
   call made early) or the one just made; once the next player's turn begins it is spent.
-- Legality: the table is trusted, except where the controller knows enough to be sure: a coloured
-  card whose colour is given, on a pile whose colour and card are known, must match one of them
+- Legality: the table is trusted, except where the controller knows enough to be sure: a colored
+  card whose color is given, on a pile whose color and card are known, must match one of them
   (a Hit card answering a Mega Hit matches anything, a wild goes on anything).
-- A press while a turned-up Wild Attack-Attack waits for its colour and target is the first
-  player's: the cards are theirs, and they still name the colour and the target.
+- A press while a turned-up Wild Attack-Attack waits for its color and target is the first
+  player's: the cards are theirs, and they still name the color and the target.
 - Penalties go after penalties already owed and before any turn's obligation.
 - First card: a turned-up Hit is pressed by the first player with no stacking (nobody attacked);
   a turned-up Wild Attack-Attack waits for a ``first_attack`` action from the first player, then
   works as if they had played it (Mega Hit included); Discard All and Wild need nothing (the first
   player plays or presses); Wild All Hit and Wild Hit-Fire act as if the dealer had played them;
-  Trade Hands and numbers only set the colour.
+  Trade Hands and numbers only set the color.
 """
 
 from __future__ import annotations
@@ -266,7 +266,7 @@ def resumes_after_mega_hit(state: GameState, owed: Owed) -> dict:
 
 
 def _check_match(state: GameState, card: str, color: str | None) -> None:
-    """Refuse a coloured card that can match neither the colour nor the card on the pile, when both are known."""
+    """Refuse a colored card that can match neither the color nor the card on the pile, when both are known."""
     if color is None or state.color is None or state.top_card is None:
         return
     if color != state.color and card != state.top_card:
@@ -294,7 +294,7 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         uno_called=state.uno_called - {seat} if cards else state.uno_called,
     )
     if state.awaiting and not state.queue:
-        # The turned-up attack still waits for its colour and victim: pressing does not skip it.
+        # The turned-up attack still waits for its color and victim: pressing does not skip it.
         return state, [wording.said("pressed_still_names", player=name, cards=cards)]
     if not state.queue:  # the "cannot or will not play" press: the turn is over
         state = replace(window_closed(state), active=next_seat(state, seat))
@@ -381,7 +381,7 @@ def _uno(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
 
 
 def _first_attack(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
-    """The first player names the colour and the victim of a turned-up Wild Attack-Attack (§5)."""
+    """The first player names the color and the victim of a turned-up Wild Attack-Attack (§5)."""
     rs = rulesets.get(state.ruleset)
     color = _color(p["color"])
     refuse_when_over(state)
@@ -446,7 +446,7 @@ def _first_card(state: GameState, rs: Ruleset, card: str | None) -> tuple[GameSt
         owed = Owed(first, None, True, "hit-fire")
         state = replace(state, queue=(owed,), active=next_seat(state, first))
         said = wording.said("first_wild_hit_fire", player=names[first])
-    else:  # a number or Trade Hands (nobody trades): only the start colour
+    else:  # a number or Trade Hands (nobody trades): only the start color
         return state, []
     return state, [said]
 
@@ -467,7 +467,7 @@ def new_game(
 
     ``players`` in clockwise seating order; ``dealer`` defaults to the last name, so that the first
     name plays first. ``first_card`` is the card turned up (None: a number, or not told);
-    ``color`` its colour, or the colour the first player named for a turned-up Wild.
+    ``color`` its color, or the color the first player named for a turned-up Wild.
     """
     rs = rulesets.get(ruleset)
     chosen = rulesets.resolve_options(rs, options)

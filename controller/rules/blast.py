@@ -20,7 +20,7 @@ Settled where the sources are silent:
 - Uno not called: 2 insertions, owed at once, out of turn, before any turn's obligation; each
   may blast, and the penalty goes on after a blast (it is 2 cards drawn, not "until the blast").
 - Discard Color works as Discard All: the discards are the player's business; the flow only
-  sees the colour. A round ending on Draw One or Wild Blast makes nobody insert.
+  sees the color. A round ending on Draw One or Wild Blast makes nobody insert.
 - First card (§5): an action card is ignored and another turned up.
 """
 

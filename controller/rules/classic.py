@@ -17,7 +17,7 @@ Settled where the sources are silent:
 - Dealing: 7 to each seat in turn order from the player left of the dealer, each a ``deal``
   effect with the pause before the next seat (``deal_pause_s``, or ``deal_pause=press``).
 - First card (§5): an action card is ignored and another turned (the state keeps it as
-  ``first_card`` but not as the pile: no colour is known until a card is played).
+  ``first_card`` but not as the pile: no color is known until a card is played).
 - Draw Two: the next player is dealt 2 and loses the turn; nothing answers it (no stacking).
 - Wild Draw Four: the next player must ``accept`` (dealt 4, turn lost) or ``challenge``; the table
   then gives ``challenge-result legal`` (the challenger is dealt 6 and loses the turn) or

@@ -50,8 +50,8 @@ def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_
     """A round ready to play, and its first effects (see each family's ``new_game``).
 
     ``players`` in clockwise seating order; ``dealer`` defaults to the last name, so that the first
-    name plays first. ``first_card`` is the card turned up (None: not told); ``color`` its colour,
-    or the colour the first player named for a turned-up Wild.
+    name plays first. ``first_card`` is the card turned up (None: not told); ``color`` its color,
+    or the color the first player named for a turned-up Wild.
     """
     return flow(ruleset).new_game(ruleset, players, dealer, first_card, color, options, round_no)
 

@@ -25,7 +25,7 @@ from firmware.i18n import message
 from controller.rules.points import COLORS, POINTS
 
 # Properties of a card wherever it appears (rules.md §3).
-WILD_CARDS = frozenset({"wild", "wild-attack", "wild-all-hit", "wild-hit-fire"})  # need a colour
+WILD_CARDS = frozenset({"wild", "wild-attack", "wild-all-hit", "wild-hit-fire"})  # need a color
 TARGETED_CARDS = frozenset({"wild-attack", "trade-hands"})  # need another player named
 CANNOT_END = frozenset({"trade-hands"})  # 001: a round cannot end on Trade Hands
 
@@ -81,7 +81,7 @@ def _deck(ruleset_id: str, known: dict[str, int]) -> Mapping[str, int | None]:
 
 
 def _per_color(cards: dict[str, int]) -> dict[str, int]:
-    """Counts given per colour, as counts in the box."""
+    """Counts given per color, as counts in the box."""
     return {card: 4 * n for card, n in cards.items()}
 
 
@@ -250,23 +250,3 @@ def resolve_options(ruleset: Ruleset, options: Mapping[str, object] | None) -> d
         chosen[name] = value.lower()
     return chosen
 
-
-def describe(ruleset: Ruleset) -> dict:
-    """The ruleset as JSON, for listings (`game rulesets`)."""
-    return {
-        "id": ruleset.id,
-        "source": ruleset.source,
-        "cards": list(ruleset.cards),
-        "deck": dict(ruleset.deck),
-        "deck_size": deck_size(ruleset),
-        "deck_note": ruleset.deck_note,
-        "mega_hit": ruleset.mega_hit,
-        "hits": dict(ruleset.hits),
-        "uno_penalty": ruleset.uno_penalty,
-        "hint_penalty": ruleset.hint_penalty,
-        "two_players_replay": sorted(ruleset.two_players_replay),
-        "options": {
-            name: {"default": o.default, "choices": list(o.choices), "doc": o.doc}
-            for name, o in ruleset.options.items()
-        },
-    }

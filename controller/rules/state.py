@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 
 from firmware.errors import InvalidParams, NotFound, Refused
 from firmware.i18n import message
@@ -44,7 +44,7 @@ class Owed:
 
 @dataclass(frozen=True)
 class GameState:
-    """One round in progress; immutable and picklable (see also :func:`to_json`)."""
+    """One round in progress; immutable and picklable."""
 
     ruleset: str
     players: tuple[str, ...]
@@ -73,7 +73,7 @@ class GameState:
     hands: tuple[int, ...] = ()
     turned: int = 0  # cards turned up to start the pile (an ignored one is followed by another)
     # Where the table deals (Attack, Blast): per seat, the cards played this round, and the seats
-    # whose hand no count tells (they discarded a colour, or traded hands). With the 7 dealt and the
+    # whose hand no count tells (they discarded a color, or traded hands). With the 7 dealt and the
     # cards taken it bounds a hand from above: see may_hold_one. Empty: not kept (an older state).
     played: tuple[int, ...] = ()
     hand_unsure: frozenset[int] = frozenset()
@@ -137,7 +137,7 @@ def window_closed(state: GameState) -> GameState:
 
 
 # Set while a log is replayed (controller.match.table.replay): an action logged before #21 was accepted
-# then, and is again (a coloured card without its colour, a catch or a last card the hand counts
+# then, and is again (a colored card without its color, a catch or a last card the hand counts
 # refuse now), so that a match begun on an older version still resumes and shows in the history.
 _REPLAYING: ContextVar[bool] = ContextVar("replaying", default=False)
 
@@ -158,8 +158,8 @@ def new_action() -> bool:
 
 def require_color(state: GameState, colors: tuple[str, ...], card: str, color: str | None,
                   any_color: bool = False) -> None:
-    """A coloured card shows its colour: the pile's colour comes from it, and the next play is checked
-    against it. Refused with the colours it may have (``any_color``: whatever the pile)."""
+    """A colored card shows its color: the pile's color comes from it, and the next play is checked
+    against it. Refused with the colors it may have (``any_color``: whatever the pile)."""
     if color is None and new_action():
         legal = list(colors) if any_color else legal_colors(colors, card, state.top_card, state.color)
         raise InvalidParams(message("needs_its_color", card=card, colors=legal))
@@ -184,9 +184,9 @@ def _not_a_move(kind: str, ruleset: str, shapes: Mapping[str, object], dealer: b
 
 
 def legal_colors(colors: tuple[str, ...], card: str, top_card: str | None, pile_color: str | None) -> list[str]:
-    """The colours a coloured ``card`` may have on this pile: the pile's, unless it is the same card.
+    """The colors a colored ``card`` may have on this pile: the pile's, unless it is the same card.
 
-    A refusal names them; ``launcherctl game play`` fills in the colour when only one is left.
+    A refusal names them; ``launcherctl game play`` fills in the color when only one is left.
     """
     if top_card is None or pile_color is None or card == top_card:
         return list(colors)
@@ -234,7 +234,7 @@ def checked(action: object, shapes: Mapping[str, Mapping[str, tuple[type, bool]]
 # ---- what is known of the hands ----------------------------------------------------------------
 
 HAND = 7  # cards each player is dealt (rules.md §1)
-# Cards after which a hand's size is no longer told by counting: a colour discarded, hands traded.
+# Cards after which a hand's size is no longer told by counting: a color discarded, hands traded.
 UNSURE_AFTER = frozenset({"discard-all", "discard-color", "trade-hands"})
 
 
@@ -251,7 +251,7 @@ def counted_play(state: GameState, seat: int, card: str, target: int | None = No
 def may_hold_one(state: GameState, seat: int) -> bool:
     """Whether the player may be on their last card, from what the controller knows: the hand in
     the dealer games; elsewhere the 7 dealt plus the cards taken less the cards played, an upper
-    bound (a Discard All lays more than one card), unless a colour discarded or hands traded make
+    bound (a Discard All lays more than one card), unless a color discarded or hands traded make
     it unknown. Always True where nothing is counted (a state from before it was kept)."""
     if state.hands:
         return state.hands[seat] == 1
@@ -278,13 +278,4 @@ def plays(player: str, card: str, color: str | None, target: str | None = None) 
     if target is None:
         return wording.said("plays_color", player=player, card=card, color=color)
     return wording.said("plays_color_at", player=player, card=card, color=color, target=target)
-
-
-def to_json(state: GameState) -> dict:
-    """The whole state as JSON data (a snapshot; the action log stays the reference)."""
-    data = asdict(state)
-    data["options"] = dict(state.options)
-    data["uno_called"] = sorted(state.uno_called)
-    data["hand_unsure"] = sorted(state.hand_unsure)
-    return data
 

@@ -36,7 +36,7 @@ class FlowRuleset:
     colors: tuple[str, ...]
     deck: Mapping[str, int]  # count of each card in the box
     points: Mapping[str, int]
-    wild: frozenset[str]  # cards that name a colour
+    wild: frozenset[str]  # cards that name a color
     uno_penalty: int  # cards (classic) or insertions (blast)
     options: Mapping[str, Option]
 
@@ -81,10 +81,10 @@ def check_card(rs: FlowRuleset, card: str, color: str | None) -> None:
 
 
 def check_match(state: GameState, rs: FlowRuleset, card: str, color: str | None) -> None:
-    """A coloured card shows its colour, and matches the pile's colour or its card when both are known."""
+    """A colored card shows its color, and matches the pile's color or its card when both are known."""
     require_color(state, rs.colors, card, color)
     if card in rs.wild or color is None or state.color is None or state.top_card is None:
-        return  # (a colour missing only in a log written before #21)
+        return  # (a color missing only in a log written before #21)
     if color != state.color and card != state.top_card:
         raise Refused(message("pile_mismatch_uno", color=color, card=card, pile_color=state.color,
                               pile_card=state.top_card))
@@ -159,7 +159,7 @@ def base_state(rs: FlowRuleset, players: list[str], dealer: str | None, options:
 def turn_up(state: GameState, rs: FlowRuleset, card: str | None, color: str | None) -> tuple[GameState, list[dict]]:
     """The first card (§5): a number starts the pile; an action card is ignored, turn another.
 
-    Not told (None): no colour is known until ``turn_up`` tells it or a card is played.
+    Not told (None): no color is known until ``turn_up`` tells it or a card is played.
     """
     if card is None:
         return replace(state, color=color_of(rs, color)), []
