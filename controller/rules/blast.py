@@ -33,12 +33,13 @@ from typing import Mapping
 from firmware.errors import InvalidParams, Refused
 from firmware.i18n import message
 
+from controller.rules.points import POINTS
 from controller.rules.state import (
     GameState, Owed, aim, bump, check_by, counted_play, next_seat, plays, refuse_when_over, turn_seat, window_closed,
 )
 from controller.rules.uno import (
     PENALTIES, STANDARD_COLORS, FlowRuleset, apply_with, base_state, base_status, catch, check_card,
-    check_match, color_of, numbers, owed_json, per_color, turn_effect, turn_up, turn_up_action, uno,
+    check_match, color_of, owed_json, per_color, turn_effect, turn_up, turn_up_action, uno,
 )
 from controller.text import wording
 
@@ -53,8 +54,7 @@ RULESET = FlowRuleset(
         **per_color({"draw-one": 2, "reverse": 2, "skip": 2, "discard-color": 1}),
         "wild": 4, "wild-blast": 6,
     }),
-    points=MappingProxyType({**numbers(1), "draw-one": 20, "discard-color": 20, "reverse": 20,
-                             "skip": 20, "wild": 50, "wild-blast": 50}),
+    points=POINTS["blast"],
     wild=frozenset({"wild", "wild-blast"}),
     uno_penalty=2,
     options=MappingProxyType({}),

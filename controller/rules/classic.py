@@ -43,13 +43,14 @@ from firmware.i18n import message
 
 from controller.rules import rulesets
 from controller.rules.rulesets import Option
+from controller.rules.points import POINTS
 from controller.rules.state import (
     HAND, GameState, Owed, aim, bump, check_by, counted_play, find, new_action, next_seat, plays,
     refuse_when_over, turn_seat, window_closed,
 )
 from controller.rules.uno import (
     STANDARD_COLORS, FlowRuleset, apply_with, base_state, base_status, catch, check_card, check_match,
-    color_of, numbers, owe_penalty, owed_json, per_color, turn_effect, turn_up, turn_up_action, uno,
+    color_of, owe_penalty, owed_json, per_color, turn_effect, turn_up, turn_up_action, uno,
 )
 from controller.text import wording
 
@@ -63,7 +64,6 @@ MINIONS = "minions"
 
 _CLASSIC_DECK = {**per_color({"0": 1}), **per_color({str(n): 2 for n in range(1, 10)}),
                  **per_color({"draw-two": 2, "reverse": 2, "skip": 2}), "wild": 4, "wild-draw-four": 4}
-_CLASSIC_POINTS = {**numbers(0), "draw-two": 20, "reverse": 20, "skip": 20, "wild": 50, "wild-draw-four": 50}
 
 _OPTIONS = MappingProxyType({
     "deal_pause_s": Option("2", tuple(str(n) for n in range(0, 31)),
@@ -79,14 +79,14 @@ RULESETS: Mapping[str, FlowRuleset] = MappingProxyType({rs.id: rs for rs in (
     FlowRuleset(
         id="classic", source="standard UNO rules (as in 004) with the standard deck",
         dealer=True, blaster=False, colors=STANDARD_COLORS, deck=MappingProxyType(_CLASSIC_DECK),
-        points=MappingProxyType(_CLASSIC_POINTS), wild=frozenset({"wild", "wild-draw-four"}),
+        points=POINTS["classic"], wild=frozenset({"wild", "wild-draw-four"}),
         uno_penalty=2, options=_OPTIONS,
     ),
     FlowRuleset(
         id="despicable-me-4", source="004 (UNO Despicable Me 4)",
         dealer=True, blaster=False, colors=MINION_COLORS,
         deck=MappingProxyType({**_CLASSIC_DECK, "wild-mega-minions": 4}),
-        points=MappingProxyType({**_CLASSIC_POINTS, "wild-mega-minions": 50}),
+        points=POINTS["despicable-me-4"],
         wild=frozenset({"wild", "wild-draw-four", "wild-mega-minions"}), uno_penalty=2, options=_OPTIONS,
     ),
 )})

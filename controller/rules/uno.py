@@ -35,7 +35,7 @@ class FlowRuleset:
     blaster: bool  # played with the card blaster
     colors: tuple[str, ...]
     deck: Mapping[str, int]  # count of each card in the box
-    points: Mapping[str, int]
+    points: Mapping[str, int]  # its table in controller/rules/points.py
     wild: frozenset[str]  # cards that name a color
     uno_penalty: int  # cards (classic) or insertions (blast)
     options: Mapping[str, Option]
@@ -55,16 +55,12 @@ class FlowRuleset:
         return sum(self.deck.values())
 
 
-def numbers(first: int) -> dict[str, int]:
-    return {str(n): n for n in range(first, 10)}
-
-
 def per_color(counts: dict[str, int], colors: int = 4) -> dict[str, int]:
     return {card: colors * n for card, n in counts.items()}
 
 
 # Cards that do something to the flow when turned up first are ignored (§5): all but these.
-NUMBERS = frozenset(numbers(0))
+NUMBERS = frozenset(str(n) for n in range(10))
 
 
 def color_of(rs: FlowRuleset, value: str | None) -> str | None:
