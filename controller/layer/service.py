@@ -38,6 +38,11 @@ and by the flows): a reply's ``messages`` are their texts in the request's langu
 its text in the daemon's language; refusals carry theirs as ``message_object``. Cards and colors may
 be named in English or French ("Double attaque", "rouge"): they are logged by their ids.
 
+The service is one object made of parts, each in its own module beside this one: the log's health
+and ``game/repair`` (``logkeeping``), the launcher's events taken in as moves (``intake``), dealer
+mode and draws (``dealing``), the reading side: history, scores, refill count (``reading``); the
+``game/...`` method table is ``methods``.
+
 All of it runs on the game layer's own thread and loop (firmware/daemon/gamehost.py), never on the
 motor's: handlers are synchronous, so two requests never interleave between checking an action and
 logging it. Every ``launched`` event carries the ``seq`` of the outcome record
