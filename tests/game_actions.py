@@ -1,6 +1,9 @@
 """Builders of game actions and a few shortcuts, shared by the game tests."""
 
+from dataclasses import asdict
+
 from controller.rules.game import apply, new_game
+from controller.rules.state import Chain, GameState, Owed
 
 FOUR = ["Ann", "Bob", "Cid", "Dee"]
 TWO = ["Ann", "Bob"]
@@ -41,3 +44,34 @@ def run(state, *actions):
 
 def game(ruleset="attack-mega-hit", players=FOUR, **kw):
     return new_game(ruleset, players, **kw)[0]
+
+
+def to_json(state: GameState) -> dict:
+    """The whole state as JSON data: a state stays plain data, nothing a log could not hold."""
+    data = asdict(state)
+    data["options"] = dict(state.options)
+    data["uno_called"] = sorted(state.uno_called)
+    data["hand_unsure"] = sorted(state.hand_unsure)
+    return data
+
+
+def from_json(data: dict) -> GameState:
+    """The state :func:`to_json` gave (after a trip through JSON text)."""
+    queue = tuple(
+        Owed(**{**o, "chain": None if o["chain"] is None else Chain(**o["chain"])})
+        for o in data["queue"]
+    )
+    return GameState(
+        **{
+            **data,
+            "players": tuple(data["players"]),
+            "options": tuple(data["options"].items()),
+            "cards_taken": tuple(data["cards_taken"]),
+            "presses": tuple(data["presses"]),
+            "queue": queue,
+            "uno_called": frozenset(data["uno_called"]),
+            "hands": tuple(data.get("hands", ())),
+            "played": tuple(data.get("played", ())),
+            "hand_unsure": frozenset(data.get("hand_unsure", ())),
+        }
+    )

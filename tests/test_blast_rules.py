@@ -7,7 +7,7 @@ import pytest
 from controller.rules import blast
 
 from controller.match import scores
-from controller.rules.game import from_json, to_json
+from game_actions import from_json, to_json
 from controller.rules.points import POINTS
 from firmware.errors import InvalidParams, NotFound, Refused
 

@@ -14,7 +14,7 @@ import pytest
 from conftest import ThreadDaemon
 from controller.rules import ruledoc
 from controller.rules.points import POINTS
-from controller.rules.rulesets import RULESET_IDS
+from controller.rules.game import RULESET_IDS
 from controller.match.scores import SCORING_RULES
 from firmware.errors import ApiError
 

@@ -6,7 +6,8 @@ import pickle
 import pytest
 
 from controller.rules import rulesets
-from controller.rules.game import apply, from_json, new_game, status, to_json
+from controller.rules.game import apply, new_game, status
+from game_actions import from_json, to_json
 from firmware.errors import ApiError, InvalidParams, NotFound, Refused
 from game_actions import FOUR, game, play, press, run
 

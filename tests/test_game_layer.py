@@ -22,7 +22,7 @@ import pytest
 from conftest import BLASTER, ThreadDaemon
 from controller.text import messages
 from controller.match import stats
-from controller.layer import service as service_module
+from controller.layer import reading
 from controller.layer.service import GameService
 from controller.log.store import Store
 from firmware.daemon import gamehost, outcomes
@@ -391,7 +391,7 @@ def test_an_idle_launcher_with_a_game_does_not_wake_up(daemon_process):
 
 
 @pytest.mark.parametrize("method, slowed", [("game/stats", (stats, "_replayed_stats")),
-                                            ("game/history", (service_module, "_replayed_summary"))])
+                                            ("game/history", (reading, "_replayed_summary"))])
 def test_a_first_reading_longer_than_the_heartbeat_wait_leaves_the_layer_up(
         tmp_path, monkeypatch, quick_watch, method, slowed):
     """A log whose figures are not kept yet (an older version's, or a long one) is replayed match by

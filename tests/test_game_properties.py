@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.rules import rulesets
-from controller.rules.game import apply, from_json, new_game, status, to_json
+from controller.rules.game import apply, new_game, status
+from game_actions import from_json, to_json
 from controller.rules.points import COLORS
 from firmware.errors import ApiError
 

@@ -42,12 +42,6 @@ def test_rulesets_cards_are_the_point_tables():
     assert rulesets.get("attack-2010").deck["discard-all"] == 8
 
 
-def test_describe_is_json_ready():
-    d = rulesets.describe(rulesets.get("attack-2005"))
-    assert d["hint_penalty"] == 4 and d["mega_hit"] is False
-    assert d["options"]["early_stop"]["default"] == "false"
-
-
 @pytest.mark.parametrize(
     "ruleset, defaults",
     [

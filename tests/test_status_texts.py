@@ -18,16 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from controller.rules import classic, rulesets
+from controller.rules import game
 
 from controller.layer import cli
 
 from controller.text import messages
 from controller.match import table as tables
-from controller.rules.points import COLORS
 from controller.layer.cli import format_reply, format_status
 from controller.text.messages import LANGUAGES
-from controller.rules.rulesets import RULESET_IDS
+from controller.rules.game import RULESET_IDS
 from controller.match.scores import SCORINGS
 from firmware import i18n
 from firmware.errors import ApiError
@@ -86,11 +85,8 @@ def _candidates(ruleset: str, status: dict) -> list[dict]:
 
 def _deck(ruleset: str) -> tuple[list[str], list[str]]:
     """The ruleset's colours and cards."""
-    try:
-        flow = classic.get(ruleset)
-    except ApiError:
-        return list(COLORS), list(rulesets.get(ruleset).cards)
-    return list(flow.colors), list(flow.cards)
+    rs = game.ruleset(ruleset)
+    return list(rs.colors), list(rs.cards)
 
 
 def _new_table(ruleset: str) -> tables.Table:

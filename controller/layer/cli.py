@@ -23,7 +23,8 @@ from firmware.i18n import message
 from controller.text.messages import color_id
 from controller.text.wording import text
 from controller.rules.ruledoc import format_rules
-from controller.rules.rulesets import DEFAULT_RULESET, RULESET_IDS
+from controller.rules.game import RULESET_IDS
+from controller.rules.rulesets import DEFAULT_RULESET
 from controller.match.scores import SCORINGS
 from controller.match.stats import add_cli as add_stats
 

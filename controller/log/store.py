@@ -403,12 +403,6 @@ class Store:
         rows = self._db.execute(query + " ORDER BY seq", (match_id,)).fetchall()
         return [_action(row) for row in rows]
 
-    def export(self) -> Iterator[str]:
-        """Every action of every match, undone ones included, as JSON lines (a backup, an audit)."""
-        rows = self._db.execute("SELECT seq, match_id, ts, action, undone FROM actions ORDER BY seq")
-        for row in rows:
-            yield json.dumps(_action(row).to_json(), sort_keys=True, separators=(",", ":"))
-
     def integrity_check(self) -> str:
         """SQLite's own verdict on the file: "ok" or a description of the damage."""
         return "; ".join(row[0] for row in self._db.execute("PRAGMA integrity_check"))

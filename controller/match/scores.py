@@ -31,6 +31,7 @@ from types import MappingProxyType
 
 from controller.rules.points import POINTS, hand_points
 from controller.rules.rulesets import seating
+from controller.rules.state import new_action
 from firmware.errors import InvalidParams, NotFound, Refused
 from firmware.i18n import message
 
@@ -133,16 +134,9 @@ def _total(points: object) -> Hand:
     return Hand(points=points)
 
 
-def _new_entry() -> bool:
-    """The hand is entered now, not replayed from a log written when ``[]`` was taken as 0."""
-    from controller.rules.game import new_action  # controller.rules.game imports nothing of this module's
-
-    return new_action()
-
-
 def _cards(ruleset: str, names: Sequence[object], entered: object = None) -> Hand:
     """A hand entered card by card, counted with the ruleset's table (``entered``: as typed)."""
-    if not names and _new_entry():
+    if not names and new_action():  # not replayed from a log written when [] was taken as 0
         raise InvalidParams(message("empty_hand"))  # [] is no hand: 0 is typed as 0
     cards = []
     for name in names:

@@ -38,9 +38,9 @@ from typing import Any, Iterable
 from firmware.errors import ApiError, NotFound, Unavailable
 from firmware.i18n import message
 
-from controller.rules import game as games
-from controller.rules import rulesets
-from controller.match import table as tables
+from controller.match import table
+from controller.rules import game
+from controller.rules.state import GameState, Owed, turn
 
 ATTACKS = frozenset({"hit", "attack", "mega-hit", "all-hit", "hit-fire", "last-card-attack"})
 
@@ -65,11 +65,9 @@ class _Tally:
 
     def __init__(self, first: dict[str, Any], ts: str, journal: bool = False):
         self.journal: list[tuple[int | None, int | None]] | None = [] if journal else None
-        self.table, _ = tables.new_table(first)
-        # Hits exist in the Attack rulesets only; blast and classic matches have no hits to send.
-        ruleset_id = self.table.game.ruleset
-        self.ruleset = rulesets.get(ruleset_id) if ruleset_id in rulesets.RULESETS else None
-        self.ruleset_id = ruleset_id
+        self.table, _ = table.new_table(first)
+        self.ruleset_id = self.table.game.ruleset
+        self.hits = game.ruleset(self.ruleset_id).hits  # the Attack editions' only: none elsewhere
         self.players = {name: _player() for name in self.table.match.players}
         self.dry = dict.fromkeys(self.players, 0)
         self.launcher_dry = 0
@@ -79,7 +77,7 @@ class _Tally:
         self._names = list(self.players)
         self._seats = {name: seat for seat, name in enumerate(self._names)}
         self.bursts: dict[int | None, int] = {}
-        self.pending: list[tuple[games.Owed, str]] = []  # attack obligations not yet pressed
+        self.pending: list[tuple[Owed, str]] = []  # attack obligations not yet pressed
         self.chain: dict[str, Any] | None = None
         self.round_started = ts
         self.rounds: list[dict[str, Any]] = []
@@ -87,8 +85,8 @@ class _Tally:
     def feed(self, action: dict[str, Any], ts: str) -> None:
         before = self.table.game
         kind = action.get("type")
-        presser = action.get("by") or games.turn(before)
-        self.table, _ = tables.apply(self.table, action)
+        presser = action.get("by") or turn(before)
+        self.table, _ = table.apply(self.table, action)
         after = self.table.game
         if kind == "press":
             self._press(before, presser, action)
@@ -100,7 +98,7 @@ class _Tally:
             self._round_over(before, action, ts)
         self._follow_chain(after)
 
-    def _press(self, before: games.GameState, presser: str, action: dict[str, Any]) -> None:
+    def _press(self, before: GameState, presser: str, action: dict[str, Any]) -> None:
         cards = action["cards"]
         figures = self.players[presser]
         figures["presses"] += 1
@@ -170,12 +168,12 @@ class _Tally:
         self._burst(action.get("press_id"), owner, so_far + cards)
         figures["biggest_burst"] = max(figures["biggest_burst"], so_far + cards)
 
-    def _attack(self, before: games.GameState, after: games.GameState, by: str, card: str) -> None:
+    def _attack(self, before: GameState, after: GameState, by: str, card: str) -> None:
         fresh = [o for o in after.queue if o.reason in ATTACKS and not any(o is b for b in before.queue)]
-        if not fresh or self.ruleset is None:
+        if not fresh:
             return
-        if card in self.ruleset.hits:
-            sent = self.ruleset.hits[card]
+        if card in self.hits:
+            sent = self.hits[card]
         else:  # Wild All Hit: one per victim; Hit-Fire: one "until cards come out"
             sent = len(fresh)
         self.players[by]["hits_sent"] += sent
@@ -183,7 +181,7 @@ class _Tally:
         self.pending = [(o, v) for o, v in self.pending if any(o is a for a in after.queue)]
         self.pending += [(o, after.players[o.seat]) for o in fresh]
 
-    def _follow_chain(self, state: games.GameState) -> None:
+    def _follow_chain(self, state: GameState) -> None:
         for owed in state.queue:
             if owed.chain is not None and owed.chain.stacks > 0:
                 if self.chain is None or owed.chain.hits > self.chain["hits"]:
@@ -192,7 +190,7 @@ class _Tally:
                                   "pressed_by": state.players[owed.seat],
                                   "round": state.round_no}
 
-    def _round_over(self, before: games.GameState, action: dict[str, Any], ts: str) -> None:
+    def _round_over(self, before: GameState, action: dict[str, Any], ts: str) -> None:
         winner = next((p for p in self.players if p.casefold() == str(action["winner"]).casefold()),
                       action["winner"])
         if winner in self.players:
@@ -493,7 +491,7 @@ def format_stats(result: dict[str, Any]) -> str:
     keys = ("presses", "cards", "biggest_burst", "longest_dry_streak", "hits_sent", "hits_received",
             "rounds_won")
 
-    def table(players: dict[str, dict[str, Any]], extra: tuple[str, ...] = ()) -> list[str]:
+    def figure_rows(players: dict[str, dict[str, Any]], extra: tuple[str, ...] = ()) -> list[str]:
         width = max([6, *(len(name) for name in players)])
         out = [f"{'player':<{width}} " + " ".join(f"{h:>7}" for h in heads + extra)]
         for name, figures in players.items():
@@ -505,7 +503,7 @@ def format_stats(result: dict[str, Any]) -> str:
         lines.append("no match at the table")
     else:
         lines.append(f"match {result['match_id']} ({match['ruleset']})")
-        lines += table(match["players"])
+        lines += figure_rows(match["players"])
         if match["biggest_burst"]:
             lines.append(f"biggest burst: {match['biggest_burst']['player']}, "
                          f"{match['biggest_burst']['cards']} cards")
@@ -522,7 +520,7 @@ def format_stats(result: dict[str, Any]) -> str:
     history = result["history"]
     lines.append(f"history: {history['matches']} match(es), {history['rounds']} round(s)")
     if history["players"]:
-        lines += table(history["players"], ("matches", "matches_won"))
+        lines += figure_rows(history["players"], ("matches", "matches_won"))
     return "\n".join(lines)
 
 

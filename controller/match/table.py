@@ -9,10 +9,10 @@ Actions (JSON objects, logged verbatim by ``controller.log.store``):
 
 - ``new``: ``rules``, ``players`` (seat order, clockwise), ``dealer``, ``first_card``, ``color``,
   ``options``, ``scoring``, ``target``; only ``rules`` and ``players`` are required.
-- the round's own (``controller.rules.game.ACTIONS``): ``play``, ``press``, ``uno``, ``catch``, ``hint``,
-  ``first_attack``; with ``blast`` also ``insert`` (``controller.rules.blast.ACTIONS``), with ``classic`` and
-  ``despicable-me-4`` ``pass``, ``challenge``, ``challenge-result``, ``accept``, ``minions``
-  (``controller.rules.classic.ACTIONS``).
+- the round's own (``controller.rules.game.ACTION_TYPES``): ``play``, ``press``, ``uno``, ``catch``, ``hint``,
+  ``first_attack`` (``controller.rules.attack.ACTIONS``); with ``blast`` also ``insert``
+  (``controller.rules.blast.ACTIONS``), with ``classic`` and ``despicable-me-4`` ``pass``, ``challenge``,
+  ``challenge-result``, ``accept``, ``minions`` (``controller.rules.classic.ACTIONS``).
 - ``end_round``: ``winner``, ``hands`` and, for the next round, the card turned up (``first_card``,
   ``color``). When the match goes on, the next round starts at once with the players still
   seated and the next dealer.
@@ -30,16 +30,13 @@ from typing import Any, Iterable, Mapping
 from firmware.errors import InvalidParams, Refused
 from firmware.i18n import message
 
-from controller.rules import blast, classic, game
-
 from controller.match import scores
-
+from controller.rules import game
+from controller.rules.state import GameState, replaying
 from controller.text import wording
 
 Effects = list[dict[str, Any]]
 
-# The round's own actions, of every flow; game.apply refuses those its ruleset does not know.
-GAME_ACTIONS = frozenset(game.ACTIONS) | frozenset(blast.ACTIONS) | frozenset(classic.ACTIONS)
 _KEYS = {
     "new": {"rules", "players", "dealer", "first_card", "color", "options", "scoring", "target"},
     "end_round": {"winner", "hands", "first_card", "color"},
@@ -53,7 +50,7 @@ class Table:
     """The round in play and the match it belongs to. Immutable: every action gives a new one."""
 
     options: tuple[tuple[str, str], ...]  # the table's rule options, carried into every round
-    game: game.GameState  # the current round; after the match, its last round
+    game: GameState  # the current round; after the match, its last round
     match: scores.MatchState
 
     @property
@@ -109,7 +106,7 @@ def new_table(action: dict[str, Any]) -> tuple[Table, Effects]:
 def apply(table: Table, action: dict[str, Any]) -> tuple[Table, Effects]:
     """The table after one logged action, and its effects; raises with ``table`` unchanged if refused."""
     kind = action.get("type") if isinstance(action, dict) else None
-    if kind in GAME_ACTIONS:
+    if kind in game.ACTION_TYPES:  # game.apply refuses those its ruleset does not know
         if table.match_over:
             raise Refused(message("match_is_over", winners=_match_winners(table.match)))
         state, effects = game.apply(table.game, action)
@@ -118,7 +115,7 @@ def apply(table: Table, action: dict[str, Any]) -> tuple[Table, Effects]:
         return _end_round(table, _checked(action, "end_round"))
     if kind == "edit_round":
         return _edit_round(table, _checked(action, "edit_round"))
-    known = sorted(GAME_ACTIONS | {"end_round", "edit_round"})
+    known = sorted(game.ACTION_TYPES | {"end_round", "edit_round"})
     raise InvalidParams(f"unknown action type {kind!r}; types: " + ", ".join(known))
 
 
@@ -129,7 +126,7 @@ def replay(actions: Iterable[dict[str, Any]]) -> Table:
         first = next(actions)
     except StopIteration:
         raise InvalidParams("an empty log: a table starts with a 'new' action") from None
-    with game.replaying():  # each was accepted when it was logged (controller.rules.game.replaying)
+    with replaying():  # each was accepted when it was logged (controller.rules.state.replaying)
         table, _ = new_table(first)
         for action in actions:
             table, _ = apply(table, action)

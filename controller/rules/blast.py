@@ -1,8 +1,8 @@
 """UNO Blast with the card blaster: the ``blast`` ruleset (rules.md §1, §5, §6; seed 002).
 
-Pure and sans-IO like ``controller/rules/game.py``, on its :class:`~controller.rules.game.GameState` and
-:class:`~controller.rules.game.Owed`, with the UNO pieces of ``controller/rules/classic.py``. The reducer in
-``game.py`` hands a ``blast`` state to this module.
+Pure and sans-IO like ``controller/rules/attack.py``, on its :class:`~controller.rules.state.GameState` and
+:class:`~controller.rules.state.Owed`, with the UNO pieces of ``controller/rules/uno.py``;
+``controller/rules/game.py`` hands a ``blast`` state to this module.
 
 Nobody draws into a hand: a player who cannot or will not play takes the top card and inserts it
 in the blaster, which reports an ``insert`` action: ``blast`` false (safe) or true with the
@@ -20,7 +20,7 @@ Settled where the sources are silent:
 - Uno not called: 2 insertions, owed at once, out of turn, before any turn's obligation; each
   may blast, and the penalty goes on after a blast (it is 2 cards drawn, not "until the blast").
 - Discard Color works as Discard All: the discards are the player's business; the flow only
-  sees the colour. A round ending on Draw One or Wild Blast makes nobody insert.
+  sees the color. A round ending on Draw One or Wild Blast makes nobody insert.
 - First card (§5): an action card is ignored and another turned up.
 """
 
@@ -33,25 +33,28 @@ from typing import Mapping
 from firmware.errors import InvalidParams, Refused
 from firmware.i18n import message
 
-from controller.text import wording
-from controller.rules.classic import (
-    PENALTIES, STANDARD_COLORS, FlowRuleset, apply_with, aim, base_state, base_status, catch, check_card,
-    check_match, colour, numbers, owed_json, per_colour, turn_effect, turn_seat, turn_up, turn_up_action, uno,
+from controller.rules.points import POINTS
+from controller.rules.state import (
+    GameState, Owed, aim, bump, check_by, counted_play, next_seat, plays, refuse_when_over, turn_seat, window_closed,
 )
-from controller.rules.game import GameState, Owed, bump, check_by, counted_play, next_seat, plays, refuse_when_over, window_closed
+from controller.rules.uno import (
+    PENALTIES, STANDARD_COLORS, FlowRuleset, apply_with, base_state, base_status, catch, check_card,
+    check_match, color_of, owed_json, per_color, turn_effect, turn_up, turn_up_action, uno,
+)
+from controller.text import wording
 
 RULESET = FlowRuleset(
     id="blast",
     source="002 (UNO Blast)",
-    device="blaster",
+    dealer=False,
+    blaster=True,
     colors=STANDARD_COLORS,
     deck=MappingProxyType({
-        **per_colour({str(n): 2 for n in range(1, 10)}),
-        **per_colour({"draw-one": 2, "reverse": 2, "skip": 2, "discard-color": 1}),
+        **per_color({str(n): 2 for n in range(1, 10)}),
+        **per_color({"draw-one": 2, "reverse": 2, "skip": 2, "discard-color": 1}),
         "wild": 4, "wild-blast": 6,
     }),
-    points=MappingProxyType({**numbers(1), "draw-one": 20, "discard-color": 20, "reverse": 20,
-                             "skip": 20, "wild": 50, "wild-blast": 50}),
+    points=POINTS["blast"],
     wild=frozenset({"wild", "wild-blast"}),
     uno_penalty=2,
     options=MappingProxyType({}),
@@ -85,7 +88,7 @@ def _card_effect(state: GameState, seat: int, card: str) -> tuple[GameState, lis
 
 def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     card = p["card"]
-    color = colour(RULESET, p["color"])
+    color = color_of(RULESET, p["color"])
     check_card(RULESET, card, color)
     refuse_when_over(state)
     seat = turn_seat(state)
@@ -139,7 +142,7 @@ def _insert(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
 _HANDLERS = {
     "play": _play, "insert": _insert, "uno": uno,
     "catch": lambda state, p: catch(state, p, RULESET, "inserts"),
-    "turn_up": turn_up_action,
+    "turn_up": lambda state, p: turn_up_action(state, p, RULESET),
 }
 
 
@@ -168,7 +171,7 @@ def choices(state: GameState) -> list[str]:
 
 
 def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
-    return apply_with(_HANDLERS, ACTIONS, state, action)
+    return apply_with(_HANDLERS, ACTIONS, RULESET, state, action)
 
 
 def _owed_view(state: GameState, owed: Owed) -> dict:
@@ -176,7 +179,7 @@ def _owed_view(state: GameState, owed: Owed) -> dict:
 
 
 def status(state: GameState) -> dict:
-    return base_status(state, RULESET, _owed_view)
+    return base_status(state, RULESET, _owed_view, choices)
 
 
-__all__ = ["ACTIONS", "RULESET", "RULESETS", "apply", "new_game", "status"]
+__all__ = ["ACTIONS", "RULESET", "RULESETS", "apply", "choices", "new_game", "status"]

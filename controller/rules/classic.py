@@ -1,10 +1,10 @@
 """Classic UNO with the launcher as an exact dealer: rulesets ``classic`` and ``despicable-me-4``
-(rules.md §1, §5, §7; seed 004). Also the UNO flow the ``blast`` ruleset builds on.
+(rules.md §1, §5, §7; seed 004).
 
-Pure and sans-IO like ``controller/rules/game.py``, on the same immutable :class:`~controller.rules.game.GameState`
-and :class:`~controller.rules.game.Owed`: :func:`new_game` and :func:`apply` return a new state and effects,
-and raise ``InvalidParams`` / ``NotFound`` / ``Refused`` leaving the state as it was. The reducer in
-``game.py`` hands a state of these rulesets to this module (see :data:`FLOW`).
+Pure and sans-IO like ``controller/rules/attack.py``, on the same immutable
+:class:`~controller.rules.state.GameState` and :class:`~controller.rules.state.Owed`: :func:`new_game` and
+:func:`apply` return a new state and effects, and raise ``InvalidParams`` / ``NotFound`` / ``Refused``
+leaving the state as it was; ``controller/rules/game.py`` hands a state of these rulesets to this module.
 
 What an Owed means here: ``presses`` is the number of cards still to deal to ``seat`` (the
 launcher dispenses them, aimed at the seat); a ``deal`` effect asks the service for them. The
@@ -17,40 +17,44 @@ Settled where the sources are silent:
 - Dealing: 7 to each seat in turn order from the player left of the dealer, each a ``deal``
   effect with the pause before the next seat (``deal_pause_s``, or ``deal_pause=press``).
 - First card (§5): an action card is ignored and another turned (the state keeps it as
-  ``first_card`` but not as the pile: no colour is known until a card is played).
+  ``first_card`` but not as the pile: no color is known until a card is played).
 - Draw Two: the next player is dealt 2 and loses the turn; nothing answers it (no stacking).
 - Wild Draw Four: the next player must ``accept`` (dealt 4, turn lost) or ``challenge``; the table
   then gives ``challenge-result legal`` (the challenger is dealt 6 and loses the turn) or
   ``illegal`` (the player who played it is dealt 4, the challenger plays normally).
 - Wild Mega Minions Power: the table enters each other player's count (``minions``, every other
   player named once); each is dealt that many, in turn order; play goes on with the next player.
-- A deal owed for a penalty (Uno) goes before any turn's deal, as in ``game.py``.
+- A deal owed for a penalty (Uno) goes before any turn's deal, as in ``attack.py``.
 - ``last_card_draws`` (§7): a round won on Draw Two or Wild Draw Four still deals 2 / 4 to the
   next player (no challenge: the round is over), and those cards count in the score.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+
+from __future__ import annotations
+
+from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Mapping
 
 from firmware.errors import InvalidParams, Refused
 from firmware.i18n import message
 
 from controller.rules import rulesets
-
-from controller.text import wording
-from controller.rules.game import (
-    GameState, Owed, bump, catchable_players, check_by, checked, counted_play, find, new_action, next_seat, plays,
-    refuse_when_over, require_color, window_closed,
-)
 from controller.rules.rulesets import Option
+from controller.rules.points import POINTS
+from controller.rules.state import (
+    HAND, GameState, Owed, aim, bump, check_by, counted_play, find, new_action, next_seat, plays,
+    refuse_when_over, turn_seat, window_closed,
+)
+from controller.rules.uno import (
+    STANDARD_COLORS, FlowRuleset, apply_with, base_state, base_status, catch, check_card, check_match,
+    color_of, owe_penalty, owed_json, per_color, turn_effect, turn_up, turn_up_action, uno,
+)
+from controller.text import wording
 
-STANDARD_COLORS = ("red", "yellow", "green", "blue")
 MINION_COLORS = ("blue", "orange", "purple", "yellow")
-HAND = 7
-PENALTIES = frozenset({"uno"})  # owed out of turn, dealt before anything else
 
 # awaiting: what the flow waits for before anything else may happen.
 DRAWN = "play_or_pass"
@@ -58,41 +62,8 @@ CHALLENGE = "challenge_or_accept"
 RESULT = "challenge_result"
 MINIONS = "minions"
 
-
-@dataclass(frozen=True)
-class FlowRuleset:
-    """One ruleset played by this module or ``controller/rules/blast.py``: its deck and point table."""
-
-    id: str
-    source: str
-    device: str  # "launcher" (dealer mode) or "blaster"
-    colors: tuple[str, ...]
-    deck: Mapping[str, int]  # count of each card in the box
-    points: Mapping[str, int]
-    wild: frozenset[str]  # cards that name a colour
-    uno_penalty: int  # cards (classic) or insertions (blast)
-    options: Mapping[str, Option]
-
-    @property
-    def cards(self) -> tuple[str, ...]:
-        return tuple(self.points)
-
-    @property
-    def deck_size(self) -> int:
-        return sum(self.deck.values())
-
-
-def numbers(first: int) -> dict[str, int]:
-    return {str(n): n for n in range(first, 10)}
-
-
-def per_colour(counts: dict[str, int], colours: int = 4) -> dict[str, int]:
-    return {card: colours * n for card, n in counts.items()}
-
-
-_CLASSIC_DECK = {**per_colour({"0": 1}), **per_colour({str(n): 2 for n in range(1, 10)}),
-                 **per_colour({"draw-two": 2, "reverse": 2, "skip": 2}), "wild": 4, "wild-draw-four": 4}
-_CLASSIC_POINTS = {**numbers(0), "draw-two": 20, "reverse": 20, "skip": 20, "wild": 50, "wild-draw-four": 50}
+_CLASSIC_DECK = {**per_color({"0": 1}), **per_color({str(n): 2 for n in range(1, 10)}),
+                 **per_color({"draw-two": 2, "reverse": 2, "skip": 2}), "wild": 4, "wild-draw-four": 4}
 
 _OPTIONS = MappingProxyType({
     "deal_pause_s": Option("2", tuple(str(n) for n in range(0, 31)),
@@ -107,214 +78,27 @@ _OPTIONS = MappingProxyType({
 RULESETS: Mapping[str, FlowRuleset] = MappingProxyType({rs.id: rs for rs in (
     FlowRuleset(
         id="classic", source="standard UNO rules (as in 004) with the standard deck",
-        device="launcher", colors=STANDARD_COLORS, deck=MappingProxyType(_CLASSIC_DECK),
-        points=MappingProxyType(_CLASSIC_POINTS), wild=frozenset({"wild", "wild-draw-four"}),
+        dealer=True, blaster=False, colors=STANDARD_COLORS, deck=MappingProxyType(_CLASSIC_DECK),
+        points=POINTS["classic"], wild=frozenset({"wild", "wild-draw-four"}),
         uno_penalty=2, options=_OPTIONS,
     ),
     FlowRuleset(
         id="despicable-me-4", source="004 (UNO Despicable Me 4)",
-        device="launcher", colors=MINION_COLORS,
+        dealer=True, blaster=False, colors=MINION_COLORS,
         deck=MappingProxyType({**_CLASSIC_DECK, "wild-mega-minions": 4}),
-        points=MappingProxyType({**_CLASSIC_POINTS, "wild-mega-minions": 50}),
+        points=POINTS["despicable-me-4"],
         wild=frozenset({"wild", "wild-draw-four", "wild-mega-minions"}), uno_penalty=2, options=_OPTIONS,
     ),
 )})
 
-# Cards that do something to the flow when turned up first; all of them are ignored (§5).
-NUMBERS = frozenset(numbers(0))
 
 
 def get(ruleset_id: str) -> FlowRuleset:
-    from controller.rules import blast
-
-    known = {**RULESETS, **blast.RULESETS}
+    """A ruleset this module plays; InvalidParams lists them."""
     try:
-        return known[ruleset_id]
+        return RULESETS[ruleset_id]
     except (KeyError, TypeError):
-        raise InvalidParams(f"unknown ruleset {ruleset_id!r}; rulesets: " + ", ".join(known)) from None
-
-
-# ---- shared pieces of the UNO flow (blast uses them too) ----------------------------------------
-
-
-def turn_seat(state: GameState) -> int | None:
-    """Whose move it is: who is owed cards (or owes insertions) first, else who plays."""
-    if state.queue:
-        return state.queue[0].seat
-    return None if state.round_over else state.active
-
-
-def colour(rs: FlowRuleset, value: str | None) -> str | None:
-    if value is not None and value not in rs.colors:
-        raise InvalidParams(message("unknown_colour_of", color=str(value), ruleset=rs.id, colors=list(rs.colors)))
-    return value
-
-
-def check_card(rs: FlowRuleset, card: str, color: str | None) -> None:
-    if card not in rs.cards:
-        raise InvalidParams(message("not_a_card", card=card, ruleset=rs.id, cards=list(rs.cards)))
-    if card in rs.wild and color is None:
-        raise InvalidParams(message("names_a_color", card=card, colors=list(rs.colors)))
-
-
-def check_match(state: GameState, rs: FlowRuleset, card: str, color: str | None) -> None:
-    """A coloured card shows its colour, and matches the pile's colour or its card when both are known."""
-    require_color(state, rs.colors, card, color)
-    if card in rs.wild or color is None or state.color is None or state.top_card is None:
-        return  # (a colour missing only in a log written before #21)
-    if color != state.color and card != state.top_card:
-        raise Refused(message("pile_mismatch_uno", color=color, card=card, pile_color=state.color,
-                              pile_card=state.top_card))
-
-
-def direction_word(state: GameState) -> str:
-    return "clockwise" if state.direction > 0 else "counterclockwise"
-
-
-def turn_effect(state: GameState, seat: int, card: str) -> tuple[GameState, list[dict], int]:
-    """Reverse and Skip, the cards every UNO has: the new state, its message effects, who plays next.
-
-    With two players Reverse acts as Skip: its player plays again.
-    """
-    n = len(state.players)
-    if card == "reverse" and n > 2:
-        state = replace(state, direction=-state.direction)
-        return state, [wording.said("direction_now", direction=direction_word(state))], next_seat(state, seat)
-    if card in ("reverse", "skip"):
-        skipped = state.players[next_seat(state, seat)]
-        if n == 2:
-            said = wording.said("skipped_plays_again", player=skipped, again=state.players[seat])
-        else:
-            said = wording.said("skipped", player=skipped)
-        return state, [said], next_seat(state, seat, 2)
-    return state, [], next_seat(state, seat)
-
-
-def owe_penalty(state: GameState, owed: Owed) -> GameState:
-    """A penalty goes after the penalties already owed, before any turn's obligation."""
-    at = next((i for i, o in enumerate(state.queue) if o.reason not in PENALTIES), len(state.queue))
-    return replace(state, queue=state.queue[:at] + (owed,) + state.queue[at:])
-
-
-def uno(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
-    seat = find(state.players, p["player"])
-    refuse_when_over(state)
-    return replace(state, uno_called=state.uno_called | {seat}), [
-        wording.said("calls_uno", player=state.players[seat])]
-
-
-def catch(state: GameState, p: dict, rs: FlowRuleset, unit: str) -> tuple[GameState, list[dict]]:
-    """An Uno not called, caught before the next player's turn: ``rs.uno_penalty`` of ``unit``.
-
-    ``unit``: "cards" (dealt by the launcher) or "inserts" (insertions in the blaster).
-    """
-    seat = find(state.players, p["player"])
-    name = state.players[seat]
-    refuse_when_over(state)
-    if state.catchable != seat:
-        raise Refused(message("catch_only_after_play", player=name))
-    if seat in state.uno_called:
-        raise Refused(message("called_uno", player=name))
-    if state.hands and state.hands[seat] != 1 and new_action():
-        raise Refused(message("catch_holds", player=name, cards=state.hands[seat]))
-    state = owe_penalty(state, Owed(seat, rs.uno_penalty, False, "uno"))
-    state = replace(state, catchable=None)
-    return state, [wording.said(f"no_uno_{unit}", player=name, **{unit: rs.uno_penalty})]
-
-
-def base_state(rs: FlowRuleset, players: list[str], dealer: str | None, options: dict | None,
-               round_no: int) -> GameState:
-    chosen = rulesets.resolve_options(rs, options)
-    names = rulesets.seating(players)
-    dealer_seat = len(names) - 1 if dealer is None else find(names, dealer)
-    if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
-        raise InvalidParams(f"round_no is a number from 1, not {round_no!r}")
-    return GameState(
-        ruleset=rs.id, players=names, dealer=dealer_seat, options=tuple(chosen.items()),
-        round_no=round_no, first_card=None, active=(dealer_seat + 1) % len(names), direction=1,
-        cards_taken=(0,) * len(names), presses=(0,) * len(names), played=(0,) * len(names),
-    )
-
-
-def turn_up(state: GameState, rs: FlowRuleset, card: str | None, color: str | None) -> tuple[GameState, list[dict]]:
-    """The first card (§5): a number starts the pile; an action card is ignored, turn another.
-
-    Not told (None): no colour is known until ``turn_up`` tells it or a card is played.
-    """
-    if card is None:
-        return replace(state, color=colour(rs, color)), []
-    if card not in rs.cards:
-        raise InvalidParams(message("not_a_card", card=card, ruleset=rs.id, cards=list(rs.cards)))
-    state = replace(state, first_card=state.first_card or card, turned=state.turned + 1)
-    if card in NUMBERS:
-        require_color(state, rs.colors, card, colour(rs, color), any_color=True)
-        return replace(state, top_card=card, color=color), []
-    asks = "first_ignored_dealer" if rs.device == "launcher" else "first_ignored"
-    return state, [wording.said(asks, card=card)]
-
-
-def turn_up_action(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
-    """``turn_up``: the card turned up after an ignored one (or one not told at the start)."""
-    rs = get(state.ruleset)
-    refuse_when_over(state)
-    if state.top_card is not None:
-        raise Refused(message("pile_started", card=state.top_card, color=str(state.color)))
-    state, said = turn_up(state, rs, p["card"], p["color"])
-    if state.top_card is not None:
-        said = [wording.said("pile_starts", card=state.top_card, color=state.color)]
-    return state, said
-
-
-def owed_json(state: GameState, owed: Owed) -> dict[str, Any]:
-    # presses and until_cards as in controller/rules/game.py's view, for readers of every ruleset's status
-    # (the page, the voice); each flow adds its own words for them (inserts, cards).
-    return {"player": state.players[owed.seat], "seat": owed.seat, "reason": owed.reason,
-            "presses": owed.presses, "until_cards": owed.until_cards}
-
-
-def base_status(state: GameState, rs: FlowRuleset, owed_view) -> dict[str, Any]:
-    seat = turn_seat(state)
-    name = None if seat is None else state.players[seat]
-    return {
-        "ruleset": state.ruleset,
-        "device": rs.device,
-        "round": state.round_no,
-        "players": [{"name": n, "seat": s, "cards_taken": t, "presses": p,
-                     **({"hand": state.hands[s]} if state.hands else {})}
-                    for s, (n, t, p) in enumerate(zip(state.players, state.cards_taken, state.presses))],
-        "dealer": state.players[state.dealer],
-        "first_card": state.first_card,
-        "turn": name,
-        "aim": name,
-        "direction": direction_word(state),
-        "owed": owed_view(state, state.queue[0]) if state.queue else None,
-        "queue": [owed_view(state, o) for o in state.queue],
-        "awaiting": state.awaiting,
-        "top_card": state.top_card,
-        "color": state.color,
-        "named_color": state.color if state.top_card in rs.wild else None,
-        "catchable": None if state.catchable is None or state.catchable in state.uno_called
-        or (state.hands and state.hands[state.catchable] != 1) else state.players[state.catchable],
-        "colors": list(rs.colors),
-        "catchable_players": catchable_players(state),
-        "uno_called": [state.players[s] for s in sorted(state.uno_called)],
-        "round_over": state.round_over,
-        "winner": None if state.winner is None else state.players[state.winner],
-        "choices": _choices(state, rs),
-        "options": dict(state.options),
-    }
-
-
-def _choices(state: GameState, rs: FlowRuleset) -> list[str]:
-    if rs.device == "blaster":
-        from controller.rules import blast
-
-        return blast.choices(state)
-    return choices(state)
-
-
-def aim(state: GameState, seat: int) -> dict:
-    return {"type": "aim", "player": state.players[seat], "seat": seat}
+        raise InvalidParams(f"unknown ruleset {ruleset_id!r}; rulesets: " + ", ".join(RULESETS)) from None
 
 
 def draw_allowed(state: GameState) -> bool:
@@ -407,7 +191,7 @@ def _end_round(state: GameState, seat: int, card: str) -> tuple[GameState, list[
 def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     rs = get(state.ruleset)
     card = p["card"]
-    color = colour(rs, p["color"])
+    color = color_of(rs, p["color"])
     check_card(rs, card, color)
     refuse_when_over(state)
     seat = turn_seat(state)
@@ -580,7 +364,7 @@ _HANDLERS = {
     "play": _play, "press": _press, "pass": _pass, "challenge": _challenge,
     "challenge-result": _challenge_result, "accept": _accept, "minions": _minions, "uno": uno,
     "catch": lambda state, p: catch(state, p, get(state.ruleset), "cards"),
-    "turn_up": turn_up_action,
+    "turn_up": lambda state, p: turn_up_action(state, p, get(state.ruleset)),
 }
 
 
@@ -589,8 +373,6 @@ def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_
              round_no: int = 1) -> tuple[GameState, list[dict]]:
     """A round: 7 dealt to every seat, seat by seat from the dealer's left, then the first card."""
     rs = get(ruleset)
-    if rs.id not in RULESETS:
-        raise InvalidParams(f"{rs.id} is not a dealer-mode ruleset; these are: " + ", ".join(RULESETS))
     state = base_state(rs, players, dealer, options, round_no)
     names = state.players
     state = replace(state, hands=(0,) * len(names))
@@ -602,19 +384,8 @@ def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_
     return state, [head] + deals + first + [aim(state, turn_seat(state))]
 
 
-def apply_with(handlers: dict, shapes: dict, state: GameState, action: dict) -> tuple[GameState, list[dict]]:
-    """Check ``action`` against ``shapes``, run its handler, and aim at the player whose move it now is."""
-    kind, params = checked(action, shapes, state.ruleset)
-    before = turn_seat(state)
-    state, effects = handlers[kind](state, params)
-    after = turn_seat(state)
-    if after is not None and after != before:
-        effects.append(aim(state, after))
-    return state, effects
-
-
 def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
-    return apply_with(_HANDLERS, ACTIONS, state, action)
+    return apply_with(_HANDLERS, ACTIONS, get(state.ruleset), state, action)
 
 
 def _owed_view(state: GameState, owed: Owed) -> dict:
@@ -623,7 +394,7 @@ def _owed_view(state: GameState, owed: Owed) -> dict:
 
 def status(state: GameState) -> dict:
     rs = get(state.ruleset)
-    view = base_status(state, rs, _owed_view)
+    view = base_status(state, rs, _owed_view, choices)
     if state.awaiting in (CHALLENGE, RESULT):
         view["challenge"] = {"challenger": state.players[state.active],
                              "player": state.players[next_seat(state, state.active, -1)]}
@@ -633,4 +404,4 @@ def status(state: GameState) -> dict:
     return view
 
 
-__all__ = ["ACTIONS", "FlowRuleset", "RULESETS", "apply", "get", "new_game", "status"]
+__all__ = ["ACTIONS", "RULESETS", "apply", "choices", "get", "new_game", "status"]

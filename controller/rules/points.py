@@ -9,9 +9,6 @@ from __future__ import annotations
 from types import MappingProxyType
 
 COLORS = ("red", "yellow", "green", "blue")
-# Every colour of every box: despicable-me-4 has orange and purple instead of red and green. Each
-# ruleset checks its own; this is what a command line or the API lets through to that check.
-ALL_COLORS = COLORS + ("orange", "purple")
 
 
 def _numbers(first: int) -> dict[str, int]:

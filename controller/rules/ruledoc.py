@@ -12,11 +12,13 @@ from typing import Any
 
 from firmware.errors import InvalidParams
 
-from controller.rules import classic
-from controller.rules.points import COLORS, POINTS
-from controller.rules.rulesets import (CANNOT_END, DEFAULT_RULESET, MAX_PLAYERS, MIN_PLAYERS, RULESET_IDS, RULESETS,
-                       TARGETED_CARDS, WILD_CARDS, Ruleset, deck_size)
 from controller.match.scores import DEFAULT_TARGET, SCORING_RULES
+from controller.rules import game
+from controller.rules.game import RULESET_IDS
+from controller.rules.points import COLORS, POINTS
+from controller.rules.rulesets import (CANNOT_END, DEFAULT_RULESET, MAX_PLAYERS, MIN_PLAYERS, TARGETED_CARDS,
+                                       WILD_CARDS, Ruleset, deck_size)
+from controller.rules.uno import FlowRuleset
 
 
 # What the cards without a count of presses do (rules.md §3); the game reads them by name.
@@ -77,16 +79,16 @@ def _options(options: Any) -> dict[str, Any]:
     return {name: {"default": o.default, "choices": list(o.choices), "doc": o.doc} for name, o in options.items()}
 
 
-def _flow_card(rs: classic.FlowRuleset, card: str) -> dict[str, Any]:
+def _flow_card(rs: FlowRuleset, card: str) -> dict[str, Any]:
     notes = [_EFFECTS[card]] if card in _EFFECTS else []
     if card in rs.wild:
         notes.append("names a colour (--color)")
     return {"card": card, "points": rs.points[card], "in_box": rs.deck[card], "notes": notes}
 
 
-def _flow_ruleset(rs: classic.FlowRuleset) -> dict[str, Any]:
+def _flow_ruleset(rs: FlowRuleset) -> dict[str, Any]:
     """A ruleset of controller/rules/blast.py or controller/rules/classic.py, in the shape of the others."""
-    device = "blaster" if rs.device == "blaster" else "dealer"
+    device = "blaster" if rs.blaster else "dealer"
     return {
         "id": rs.id,
         "default": False,
@@ -106,9 +108,8 @@ def _flow_ruleset(rs: classic.FlowRuleset) -> dict[str, Any]:
 
 
 def _shown(ruleset_id: str) -> dict[str, Any]:
-    if ruleset_id in RULESETS:
-        return _ruleset(RULESETS[ruleset_id])
-    return _flow_ruleset(classic.get(ruleset_id))
+    rs = game.ruleset(ruleset_id)
+    return _flow_ruleset(rs) if isinstance(rs, FlowRuleset) else _ruleset(rs)
 
 
 def rules_data(ruleset: str | None = None) -> dict[str, Any]:

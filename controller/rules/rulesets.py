@@ -1,7 +1,9 @@
 """The rulesets the game-flow controller plays, as data (rules.md §1, §3, §4, §5).
 
-A ruleset is one frozen :class:`Ruleset` in :data:`RULESETS`; a new edition is a new entry, not a new
-class. What a card *does* is the same in every edition that has it (``game.py`` reads the card name);
+An UNO Attack edition is one frozen :class:`Ruleset` in :data:`RULESETS`; a new edition is a new entry,
+not a new class (the other families' rulesets are in ``classic.py`` and ``blast.py``; every ruleset a
+game may be started with is in ``game.FLOWS``). What a card *does* is the same in every edition that
+has it (``attack.py`` reads the card name);
 what an edition changes is here: which cards it has (the keys of its point table in
 ``controller.rules.points``), how many presses its Hit cards cost, whether Hit cards stack (Mega Hit), its
 penalties, its two-player rule and the options a table may set.
@@ -20,10 +22,10 @@ from typing import Mapping
 from firmware.errors import InvalidParams
 from firmware.i18n import message
 
-from controller.rules.points import POINTS
+from controller.rules.points import COLORS, POINTS
 
 # Properties of a card wherever it appears (rules.md §3).
-WILD_CARDS = frozenset({"wild", "wild-attack", "wild-all-hit", "wild-hit-fire"})  # need a colour
+WILD_CARDS = frozenset({"wild", "wild-attack", "wild-all-hit", "wild-hit-fire"})  # need a color
 TARGETED_CARDS = frozenset({"wild-attack", "trade-hands"})  # need another player named
 CANNOT_END = frozenset({"trade-hands"})  # 001: a round cannot end on Trade Hands
 
@@ -55,11 +57,19 @@ class Ruleset:
     hint_penalty: int | None  # presses for giving advice; None where the box has no such rule
     two_players_replay: frozenset[str]  # with two players, whoever plays one of these plays again
     options: Mapping[str, Option]
+    # The table deals and presses the launcher in every Attack edition: the same fields as the
+    # other families' rulesets (controller/rules/uno.py FlowRuleset) say so.
+    dealer: bool = False
+    blaster: bool = False
 
     @property
     def cards(self) -> tuple[str, ...]:
         """The cards of this edition, in point-table order."""
         return tuple(POINTS[self.id])
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        return COLORS
 
 
 def _deck(ruleset_id: str, known: dict[str, int]) -> Mapping[str, int | None]:
@@ -70,8 +80,8 @@ def _deck(ruleset_id: str, known: dict[str, int]) -> Mapping[str, int | None]:
     return MappingProxyType({card: known.get(card) for card in POINTS[ruleset_id]})
 
 
-def _per_colour(cards: dict[str, int]) -> dict[str, int]:
-    """Counts given per colour, as counts in the box."""
+def _per_color(cards: dict[str, int]) -> dict[str, int]:
+    """Counts given per color, as counts in the box."""
     return {card: 4 * n for card, n in cards.items()}
 
 
@@ -99,8 +109,8 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
                 deck=_deck(
                     "attack-mega-hit",
                     {
-                        **_per_colour({str(n): 2 for n in range(1, 10)}),
-                        **_per_colour(
+                        **_per_color({str(n): 2 for n in range(1, 10)}),
+                        **_per_color(
                             {"reverse": 1, "skip": 2, "discard-all": 2, "hit-1": 1, "hit-2": 2}
                         ),
                         "wild": 4,
@@ -131,7 +141,7 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
                 deck=_deck(
                     "attack-2005",
                     {
-                        **_per_colour({"hit-2": 2, "discard-all": 1, "trade-hands": 1}),
+                        **_per_color({"hit-2": 2, "discard-all": 1, "trade-hands": 1}),
                         "wild": 4,
                         "wild-all-hit": 2,
                         "wild-hit-fire": 2,
@@ -149,7 +159,7 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
             Ruleset(
                 id="attack-2010",
                 source='001 "Boîte de 2010"',
-                deck=_deck("attack-2010", _per_colour({"discard-all": 2})),
+                deck=_deck("attack-2010", _per_color({"discard-all": 2})),
                 deck_note="only the two Discard All per colour are counted by the sources",
                 mega_hit=False,
                 hits=MappingProxyType({"hit-2": 2, "wild-attack": 2}),
@@ -163,10 +173,6 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
 )
 
 DEFAULT_RULESET = "attack-mega-hit"
-# Played by their own flows on the same game state: controller/rules/blast.py (the blaster) and
-# controller/rules/classic.py (the launcher as dealer); their data is there (a test keeps both in step).
-FLOW_RULESETS = ("blast", "classic", "despicable-me-4")
-RULESET_IDS = tuple(RULESETS) + FLOW_RULESETS  # every ruleset a game may be started with
 MIN_PLAYERS, MAX_PLAYERS = 2, 10  # rules.md §1
 # A name is said by the voice and shown on a phone in large type: a few words at most (issue 22).
 MAX_NAME = 24
@@ -244,23 +250,3 @@ def resolve_options(ruleset: Ruleset, options: Mapping[str, object] | None) -> d
         chosen[name] = value.lower()
     return chosen
 
-
-def describe(ruleset: Ruleset) -> dict:
-    """The ruleset as JSON, for listings (`game rulesets`)."""
-    return {
-        "id": ruleset.id,
-        "source": ruleset.source,
-        "cards": list(ruleset.cards),
-        "deck": dict(ruleset.deck),
-        "deck_size": deck_size(ruleset),
-        "deck_note": ruleset.deck_note,
-        "mega_hit": ruleset.mega_hit,
-        "hits": dict(ruleset.hits),
-        "uno_penalty": ruleset.uno_penalty,
-        "hint_penalty": ruleset.hint_penalty,
-        "two_players_replay": sorted(ruleset.two_players_replay),
-        "options": {
-            name: {"default": o.default, "choices": list(o.choices), "doc": o.doc}
-            for name, o in ruleset.options.items()
-        },
-    }

@@ -11,19 +11,18 @@ from typing import Any
 
 from firmware.i18n import message
 
-from controller.rules import classic
-from controller.rules.game import next_seat, resumes_after_mega_hit
-from controller.text.messages import CATALOGUE
-from controller.rules.rulesets import RULESETS, deck_size
-from controller.rules.rulesets import get as get_ruleset
 from controller.match.scores import scores
+from controller.rules import classic, game
+from controller.rules.attack import resumes_after_mega_hit
+from controller.rules.rulesets import deck_size
+from controller.rules.state import HAND, next_seat
+from controller.text.messages import CATALOGUE
 from controller.text.wording import text
 
 Message = dict[str, Any]
 
 # Bursts of up to 12 cards have been seen (rules.md §2): below that, the next press may run dry.
 RELOAD_BELOW = 12
-HAND = 7  # cards dealt to each player (rules.md §1)
 
 
 def reload_advice(hopper: int | None) -> dict[str, Any]:
@@ -45,12 +44,12 @@ def reload_advice(hopper: int | None) -> dict[str, Any]:
 def dealing_advice(ruleset: str, players: int) -> Message:
     """How to deal, so that the launcher's count (and the reload advice) is right."""
     dealt = HAND * players
-    if ruleset not in RULESETS:  # blast and classic: their flows' decks are all known
-        flow = classic.get(ruleset)
-        if flow.device == "blaster":
-            return message("dealing_advice_blast", hand=HAND, dealt=dealt, rest=flow.deck_size - dealt - 1)
-        return message("dealing_advice_dealer", hand=HAND, dealt=dealt, deck=flow.deck_size)
-    size = deck_size(get_ruleset(ruleset))
+    rs = game.ruleset(ruleset)
+    size = deck_size(rs)
+    if rs.blaster:
+        return message("dealing_advice_blast", hand=HAND, dealt=dealt, rest=size - dealt - 1)
+    if rs.dealer:
+        return message("dealing_advice_dealer", hand=HAND, dealt=dealt, deck=size)
     if size is None:
         return message("dealing_advice_any_deck", hand=HAND, dealt=dealt)
     return message("dealing_advice", hand=HAND, dealt=dealt, rest=size - dealt - 1)
@@ -185,7 +184,7 @@ def no_draw(ruleset: str) -> Message:
 def draw_pile(ruleset: str, players: int, turned: int) -> Message:
     """The draw pile once ``turned`` cards were turned up to start the pile (blast: dealt by hand)."""
     dealt = HAND * players
-    return message("draw_pile_now", rest=classic.get(ruleset).deck_size - dealt - turned, turned=turned)
+    return message("draw_pile_now", rest=deck_size(game.ruleset(ruleset)) - dealt - turned, turned=turned)
 
 
 def press_while_dealing(player: str | None) -> Message:
@@ -231,31 +230,31 @@ def what_now(table: Any) -> Message | None:
     return round_what_now(table.game)
 
 
-def round_what_now(game: Any) -> Message:
+def round_what_now(state: Any) -> Message:
     """``what_now`` of a round whose match goes on."""
-    flow = classic.get(game.ruleset).device if game.ruleset not in RULESETS else None
-    owed = game.queue[0] if game.queue else None
+    rs = game.ruleset(state.ruleset)
+    owed = state.queue[0] if state.queue else None
     if owed is not None:
-        player = game.players[owed.seat]
-        if flow == "launcher":
+        player = state.players[owed.seat]
+        if rs.dealer:
             return message("what_now_dealt", player=player, cards=owed.presses)
-        if flow == "blaster":
+        if rs.blaster:
             if owed.presses is None:
                 return message("what_now_insert_until_blast", player=player)
             return message("what_now_insert", player=player, inserts=owed.presses)
-        return _attack_owed(game, owed)
-    if game.round_over:
-        return message("what_now_round_over", winner=game.players[game.winner], round=game.round_no)
-    player = game.players[game.active]
-    if flow is None:
-        if game.awaiting:
+        return _attack_owed(state, owed)
+    if state.round_over:
+        return message("what_now_round_over", winner=state.players[state.winner], round=state.round_no)
+    player = state.players[state.active]
+    if not (rs.dealer or rs.blaster):  # an Attack edition
+        if state.awaiting:
             return message("what_now_first_attack", player=player)
         return message("what_now_play_or_press", player=player)
-    if game.top_card is None:
-        return message("what_now_turn_up_dealer" if flow == "launcher" else "what_now_turn_up", player=player)
-    if flow == "blaster":
+    if state.top_card is None:
+        return message("what_now_turn_up_dealer" if rs.dealer else "what_now_turn_up", player=player)
+    if rs.blaster:
         return message("what_now_play_or_insert", player=player)
-    return _dealer_awaiting(game, player)
+    return _dealer_awaiting(state, player)
 
 
 def _attack_owed(game: Any, owed: Any) -> Message:

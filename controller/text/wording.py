@@ -33,3 +33,8 @@ def effect(message: Mapping[str, Any]) -> dict[str, Any]:
 def said(message_id: str, /, **params: Any) -> dict[str, Any]:
     """The ``message`` effect of a message built here: ``said("calls_uno", player="Ann")``."""
     return effect(i18n.message(message_id, **params))
+
+
+def reply_messages(said: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ``messages`` of a reply (texts in the request's language) and their ``message_objects``."""
+    return {"messages": [text(message) for message in said], "message_objects": said}

@@ -1,0 +1,123 @@
+"""The reading side of the game layer's service: the match's log, its scores, the history of every
+match (with the summaries kept in the log), and how many cards a refill of the hopper holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from firmware.errors import ApiError, NotFound
+
+from controller.log.store import Store
+from controller.match import table
+from controller.match.scores import scores, scores_csv
+from controller.rules import game
+from controller.rules.rulesets import deck_size
+from controller.rules.state import HAND
+from controller.text import advice
+
+
+class Reading:
+    """Part of :class:`~controller.layer.service.GameService`: what the table reads, changing nothing."""
+
+    def refill_count(self) -> dict[str, int | None]:
+        """``game/refill-count``: the cards a refill puts in the hopper, as far as the game knows.
+
+        The whole deck but the players' hands and the card on the discard pile. A hand is the 7
+        dealt, plus every card its player received this round, less one card per play: a Discard
+        All lays more than one, so hands are over-counted and the refill under-counted, and the
+        reload advice comes early rather than late. None without a running round or a known deck.
+        """
+        current = self.table
+        if self.match_id is None or current is None or current.match_over:
+            return {"cards": None}
+        ruleset = current.game.ruleset
+        size = deck_size(game.ruleset(ruleset))
+        if size is None:
+            return {"cards": None}
+        hands = dict.fromkeys(current.game.players, HAND)
+        with self._reading() as store:
+            for row in store.actions(self.match_id):
+                action = row.action
+                if action["type"] == "end_round":
+                    hands = dict.fromkeys(hands, HAND)
+                elif action.get("by") in hands and action["type"] in ("press", "cards"):
+                    hands[action["by"]] += int(action.get("cards") or 0)
+                elif action.get("by") in hands and action["type"] == "play":
+                    hands[action["by"]] = max(0, hands[action["by"]] - 1)
+        return {"cards": max(0, size - sum(hands.values()) - 1)}
+
+    def log_of_match(self) -> dict[str, Any]:
+        """``game/log``: the current match and all its actions, undone ones included."""
+        if self.match_id is None:
+            raise NotFound(advice.no_game(self.log_path))
+        with self._reading() as store:
+            return {"match": store.match(self.match_id).to_json(),
+                    "actions": [r.to_json() for r in store.actions(self.match_id, include_undone=True)]}
+
+    def scores(self, csv: bool) -> dict[str, Any]:
+        """``game/scores``: the counter's view of the match, or its CSV table."""
+        match = self._table().match
+        return {"csv": scores_csv(match)} if csv else scores(match)
+
+    def history(self, limit: int | None = None, before: int | None = None) -> list[dict[str, Any]]:
+        """Every match, oldest first, with its rounds and totals; the table's own is ``current``.
+
+        ``limit``: only the last so many (of those before match ``before``), for a page at a time.
+        A match's rounds and totals are kept in the log until its actions change
+        (``Store.keep_figures``), so a reading replays only the matches changed since the last.
+        """
+        shown = []
+        with self._reading() as store:
+            records = store.matches(limit=limit, before=before)
+            kept = store.figures("summary", [record.id for record in records])
+            for record in records:
+                entry = record.to_json()
+                entry["current"] = record.id == self.match_id
+                if record.id == self.match_id and self.table is not None:
+                    entry.update(_summary(self.table))
+                elif record.id in kept:
+                    entry.update(kept[record.id])
+                else:
+                    entry.update(_replayed_summary(store, record.id))
+                shown.append(entry)
+        return shown
+
+    async def history_in_turns(self, limit: int | None = None, before: int | None = None) -> list[dict[str, Any]]:
+        """``game/history`` for the API: the matches whose summary is not kept yet (a log written
+        by an older version) are replayed one at a time, the game loop answering between them
+        (a 100,000-action log took longer than the host waits for a heartbeat). One replay of
+        every missing summary at a time: the readings that come meanwhile (the start's, a page's,
+        another client's) wait for it instead of replaying the same matches beside it."""
+        if self._keeping_summaries is None or self._keeping_summaries.done():
+            self._keeping_summaries = asyncio.ensure_future(self._keep_missing_summaries())
+        await asyncio.shield(self._keeping_summaries)
+        return self.history(limit, before)
+
+    async def _keep_missing_summaries(self) -> None:
+        with self._reading() as store:
+            records = store.matches()
+            missing = set(record.id for record in records) - set(store.figures("summary", [r.id for r in records]))
+        for match_id in sorted(missing - {self.match_id}):
+            with self._reading() as store:
+                _replayed_summary(store, match_id)
+            await asyncio.sleep(0)
+
+
+def _replayed_summary(store: Store, match_id: int) -> dict[str, Any]:
+    """A match's summary from its actions, kept in the log; an error's words when it cannot be
+    replayed (not kept: the reason is said in the language of each request)."""
+    try:
+        summary = _summary(table.replay(r.action for r in store.actions(match_id)))
+    except ApiError as exc:
+        return {"rounds": None, "totals": None, "error": exc.message}
+    store.keep_figures(match_id, "summary", summary)
+    return summary
+
+
+def _summary(replayed: table.Table) -> dict[str, Any]:
+    """A match's line in game/history: how many rounds, and the totals."""
+    return {"rounds": len(replayed.match.rounds), "totals": scores(replayed.match)["totals"]}
+
+
