@@ -38,7 +38,7 @@ from firmware.daemon.api import ApiServer, Encoded, Registry, claim_socket_path
 from firmware.board.backend import hardware_pin_factory
 from firmware.config import Config, with_sim_devices
 from firmware.launcher.core import Launcher
-from firmware.launcher.ejection import policy_from_config
+from firmware.launcher.ejection import policy_for
 from firmware.errors import InUse, Refused, StateDirError
 from firmware.daemon.gamehost import GameHost
 from firmware.events import (
@@ -199,7 +199,7 @@ class Daemon:
             self.sim = SimulatedMechanism(self.config, factory, self.loop, random.Random(rng_seed + 1),
                                           state_dir=self.state_dir)
             hopper = self.sim.hopper  # as the last run left it (firmware/launcher/sim.py keeps it)
-        policy = policy_from_config(self.config, random.Random(rng_seed))
+        policy = policy_for(self.config.ejection.profile, self.config.ejection.sequence, random.Random(rng_seed))
         now = self.loop.time()
         self.core = Launcher(self.config, policy, now, hopper=hopper)
         self.press_trace = PressTrace(self.config.timing.button_debounce_ms / 1000)
