@@ -110,7 +110,9 @@ def _pulls_the_board_allows(report: _Report) -> None:
     levels = SimpleNamespace(sensor=SimpleNamespace(**sensor))  # the pull rule reads only [sensor] here
     for key in INPUT_KEYS:
         pin = pins[key]
-        if not report.usable(("pins", key)) or pin not in FIXED_PULL_UP_PINS or input_pull(levels, key) != "down":  # type: ignore[arg-type]
+        if not report.usable(("pins", key)) or pin not in FIXED_PULL_UP_PINS:
+            continue
+        if input_pull(levels, key) != "down":  # type: ignore[arg-type]
             continue
         report.add(f"[pins] {key} = {pin}: GPIO {pin} has a fixed pull-up resistor on the board"
                    f" (I2C), and this input needs a pull-down with the levels in [sensor]; use another GPIO")
