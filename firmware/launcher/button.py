@@ -3,7 +3,7 @@ reset while halted)."""
 
 from __future__ import annotations
 
-from firmware.events import Action, BeamLevel, ButtonLevel, Emit, InputLevels, LidLevel, Reset
+from firmware.events import Action, ButtonLevel, Emit, Reset
 from firmware.launcher.states import EMPTY, HALTED, READY
 
 
@@ -21,10 +21,6 @@ class LauncherButton:
         # Every edge restarts the wait; an edge back to the debounced level cancels it.
         self._button_deadline = now + self._debounce_s if pressed != self._button_stable else None
         return self._trace(now, "button", level=pressed)
-
-    def _since_edge(self, wait_s: float, now: float) -> float:
-        """A deadline ``wait_s`` after the edge being handled happened, and not before ``now``."""
-        return max(self._event_at + wait_s, now)
 
     def _on_button_stable(self, at: float) -> list[Action]:
         self._button_deadline = None
@@ -60,18 +56,6 @@ class LauncherButton:
         if self._state != HALTED or not self._button_stable or not self._button_raw:
             return []
         return self._on_reset(Reset("button"), at)
-
-    def _on_levels(self, event: InputLevels, now: float) -> list[Action]:
-        # A level is not an edge: a button already down is taken as held, so only a release and
-        # a new press count; the beam and the lid are judged as if their edge came now.
-        pressed = bool(event.button)
-        if pressed != self._button_raw or pressed != self._button_stable:
-            self._button_raw = self._button_stable = pressed
-            self._button_deadline = self._button_request = None
-        actions = self._on_beam(BeamLevel(bool(event.beam)), now)
-        if event.lid is not None:
-            actions += self._on_lid(LidLevel(bool(event.lid)), now)
-        return actions
 
 
 __all__ = ["LauncherButton"]

@@ -11,7 +11,7 @@ one idea each: the button (:mod:`.button`), the beam (:mod:`.beam`), presses and
 (:mod:`.presses`), the motor's motion (:mod:`.motion`) within its on-time rules
 (:mod:`.motor_limits`), the hopper and its lid (:mod:`.hopper`), and the LED and chime
 (:mod:`.feedback`); :mod:`.states` holds what they share. Here: the driver's interface, the
-timers, a stalled driver, states and refusals, sleep, bring-up and reset.
+timers, the input levels at start, a stalled driver, states and refusals, sleep, bring-up and reset.
 
 Rules the contract in ``docs/internals.md`` leaves open, as settled here:
 
@@ -408,6 +408,20 @@ class Launcher(LauncherButton, LauncherBeam, LauncherPresses, LauncherMotion, La
             at, fire = min(due, key=lambda timer: timer[0])
             self._now = at
             actions += fire(at)
+
+    # ---- the levels at start ----------------------------------------------------------------
+
+    def _on_levels(self, event: InputLevels, now: float) -> list[Action]:
+        # A level is not an edge: a button already down is taken as held, so only a release and
+        # a new press count; the beam and the lid are judged as if their edge came now.
+        pressed = bool(event.button)
+        if pressed != self._button_raw or pressed != self._button_stable:
+            self._button_raw = self._button_stable = pressed
+            self._button_deadline = self._button_request = None
+        actions = self._on_beam(BeamLevel(bool(event.beam)), now)
+        if event.lid is not None:
+            actions += self._on_lid(LidLevel(bool(event.lid)), now)
+        return actions
 
     # ---- a stalled driver -------------------------------------------------------------------
 
