@@ -148,11 +148,12 @@ moving_pins() {
     [[ -e $config ]] || config=$SRC/firmware/launcher.toml
     PYTHONPATH=$SRC python3 -B -c '
 import sys, tomllib
-import firmware.config
-from firmware.config import EXTENSION_GROUP, ConfigError, load_config, moving_pins
+import firmware.config.checks
+from firmware.config import ConfigError, load_config, moving_pins
+from firmware.config.checks import EXTENSION_GROUP
 with open(sys.argv[2], "rb") as file:
     declared = sorted(tomllib.load(file)["project"].get("entry-points", {}).get(EXTENSION_GROUP, {}))
-firmware.config.installed_extensions = lambda: declared
+firmware.config.checks.installed_extensions = lambda: declared
 try:
     config = load_config(sys.argv[1])
 except ConfigError as exc:

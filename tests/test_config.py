@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from firmware.config import SCHEMA, ConfigError, build_config, default_toml, load_config, with_sim_devices
 from firmware.launcher.core import Launcher
-from firmware.launcher.ejection import policy_from_config
+from firmware.launcher.ejection import policy_for
 from firmware.launcher.hardware import Hardware
 
 
@@ -284,7 +284,7 @@ def test_everything_the_checker_accepts_would_start(raw, sim):
     except ConfigError:
         return
     placed = with_sim_devices(config) if sim else config
-    Launcher(placed, policy_from_config(placed, random.Random(1)), 0.0)
+    Launcher(placed, policy_for(placed.ejection.profile, placed.ejection.sequence, random.Random(1)), 0.0)
     factory = MockFactory(pin_class=MockPWMPin)
     try:
         Hardware(placed, pin_factory=factory).close()

@@ -11,7 +11,8 @@ import json
 import pytest
 
 from firmware.config import build_config
-from firmware.launcher.core import STATES, Launcher
+from firmware.launcher.core import Launcher
+from firmware.launcher.states import STATES
 from firmware.events import (
     BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, InputLevels, Jog, Launch, Led, LidLevel,
     Cancel, Hold, Motor, Persist, Reload, Reset, Resume, Retract, SleepNow, Tick, Wake,

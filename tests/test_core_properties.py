@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware.config import build_config
-from firmware.launcher.core import STATES, Launcher
+from firmware.launcher.core import Launcher
+from firmware.launcher.states import STATES
 from firmware.events import (
     BeamLevel, ButtonLevel, Dispense, EStop, Emit, Jog, Launch, LidLevel, Motor, Reload, Reset, Retract,
     SleepNow, Tick, Wake,

@@ -26,7 +26,7 @@ from firmware.launcher.core import Launcher
 from firmware.extras.dealer import (
     AimAt, DealTo, Dealer, OUTCOME, PROGRESS, PauseFor, deal,
 )
-from firmware.launcher.ejection import policy_from_config
+from firmware.launcher.ejection import policy_for
 from firmware.events import (
     BeamLevel, ButtonLevel, Dispense, EStop, Emit, Launch, LidLevel, Motor, Reload, Reset, Resume, Tick,
 )
@@ -119,7 +119,7 @@ class Table:
         self._order = itertools.count()
         self._core_timer = 0
         self._dealer_timer = 0
-        self.core = Launcher(self.config, policy_from_config(self.config, random.Random(seed)), 0.0, hopper)
+        self.core = Launcher(self.config, policy_for(self.config.ejection.profile, self.config.ejection.sequence, random.Random(seed)), 0.0, hopper)
         self.dealer = Dealer(self.core.get_status()["state"], misfeed_retries=misfeed_retries)
         self.mech = Mechanism(self, random.Random(seed + 1), hopper, pace, block, jam_chance, misfeed_chance)
         self.operator = operator

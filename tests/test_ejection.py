@@ -24,7 +24,7 @@ from firmware.launcher.ejection import (
     PROFILE_NAMES,
     format_stats,
     get_profile,
-    policy_from_config,
+    policy_for,
     profile_stats,
     stats_for_profile,
 )
@@ -228,12 +228,13 @@ def test_unknown_profile_names_the_allowed_ones():
         get_profile("random")
 
 
-def test_policy_from_config_uses_the_profile_and_sequence():
+def test_policy_for_uses_the_profile_and_sequence():
     config = build_config({"ejection": {"profile": "fixed", "sequence": [0, 2]}})
-    policy = policy_from_config(config, random.Random(SEED))
+    policy = policy_for(config.ejection.profile, config.ejection.sequence, random.Random(SEED))
     assert policy.name == "fixed"
     assert [outcome.cards for outcome in presses(policy, 4)] == [0, 2, 0, 2]
-    assert policy_from_config(build_config({}), random.Random(SEED)).name == "classic"
+    defaults = build_config({})
+    assert policy_for(defaults.ejection.profile, defaults.ejection.sequence, random.Random(SEED)).name == "classic"
 
 
 def test_chain_tables_must_end_in_their_caps():

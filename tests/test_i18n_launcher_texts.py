@@ -18,7 +18,7 @@ from firmware.tools.cli import format_insert, format_outcome, format_status, rep
 from firmware.launcher.core import Launcher, Logged
 from firmware.config import build_config
 from firmware.extras.dealer import Dealer
-from firmware.launcher.ejection import policy_from_config
+from firmware.launcher.ejection import policy_for
 from firmware.errors import ApiError
 from firmware.events import Tick, Wake
 from conftest import BIN, BLASTER, MOTOR_LIMITS, ThreadDaemon
@@ -277,7 +277,7 @@ def test_launcherctl_status_in_french(daemon_process):
 
 def test_the_journal_reads_a_refusal_as_a_sentence_in_the_daemon_language(caplog):
     config = build_config({})
-    core = Launcher(config, policy_from_config(config, random.Random(1)), 0.0, None)
+    core = Launcher(config, policy_for(config.ejection.profile, config.ejection.sequence, random.Random(1)), 0.0, None)
     caplog.set_level(logging.INFO, logger="firmware.launcher.core")
     try:
         i18n.set_daemon_language("fr")

@@ -33,6 +33,14 @@ def test_the_module_does_not_import_gpiozero():
     assert out.stdout.strip() == "False"
 
 
+def test_the_board_facts_are_a_leaf_the_configuration_builds_on():
+    """pins imports nothing of the project, so the configuration can check pins against it."""
+    code = ("import sys, firmware.board.pins;"
+            " print(sorted(m for m in sys.modules if m.startswith('firmware')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['firmware', 'firmware.board', 'firmware.board.pins']"
+
+
 def test_the_gpio_chip_defaults_to_0_and_takes_0_to_63():
     assert build_config({}).pins.chip == 0
     assert build_config({"pins": {"chip": 4}}).pins.chip == 4

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware.launcher.core import REFILL_CHIME, REFILL_FLASH, REFILL_UNKNOWN_CHIME
+from firmware.launcher.hopper import REFILL_CHIME, REFILL_FLASH, REFILL_UNKNOWN_CHIME
 from firmware.events import BeamLevel, ButtonLevel, Chime, Led, LidLevel, Refill, Reload
 from test_core import Rig
 

@@ -9,7 +9,7 @@ import socket
 import threading
 
 from firmware.tools.cli import Client
-from firmware.launcher.core import REFILL_CHIME, REFILL_FLASH
+from firmware.launcher.hopper import REFILL_CHIME, REFILL_FLASH
 from test_bringup import BringupDaemon
 
 SMALL_HOPPER = """

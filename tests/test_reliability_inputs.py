@@ -23,7 +23,7 @@ from conftest import ThreadDaemon
 from firmware.tools.cli import Client
 from firmware.config import build_config
 from firmware.launcher.core import Launcher
-from firmware.launcher.ejection import policy_from_config
+from firmware.launcher.ejection import policy_for
 from firmware.events import BeamLevel, ButtonLevel, Dispense, Emit, Launch, Motor, Tick
 
 T0 = 5000.0
@@ -36,7 +36,7 @@ class Clocked:
 
     def __init__(self, sections: dict, hopper: int | None = None):
         self.config = build_config(sections)
-        self.core = Launcher(self.config, policy_from_config(self.config, random.Random(SEED)), T0, hopper)
+        self.core = Launcher(self.config, policy_for(self.config.ejection.profile, self.config.ejection.sequence, random.Random(SEED)), T0, hopper)
         self.now = T0
         self.log: list[tuple[float, object]] = []
 

@@ -142,6 +142,12 @@ def test_importing_builds_no_device_and_no_factory():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_importing_loads_no_gpiozero():
+    """ExecStopPost runs it after every exit: only the backend it drives is loaded, when it drives."""
+    code = "import sys, firmware.board.safe_off; assert 'gpiozero' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 # ---- safe-off drives the pins whatever else the config refuses (issue #20) ------------------------
 
 

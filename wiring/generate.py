@@ -1,7 +1,7 @@
 """Write wiring/pins.md and the wiring drawings (wiring.svg, drivers.svg, power.svg, heartbeat.svg,
 button-led.svg), and the card blaster's variant (pins-blaster.md, wiring-blaster.svg) for ``[device] kind = "blaster"``.
 
-The pin map lives in one place, firmware/config.py, and every input's pull in firmware/board/pins.py.
+The pin map lives in one place, firmware/config/schema.py, and every input's pull in firmware/board/pins.py.
 Run `.venv/bin/python wiring/generate.py` after changing a default pin; tests/test_wiring.py
 regenerates every file and fails when the copies in the repository differ, so the documentation
 can never disagree with the firmware.

@@ -20,8 +20,6 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from gpiozero import Device
-
 from firmware.board.backend import hardware_pin_factory
 from firmware.config import BOM, Config, build_config, load_config, moving_pins
 from firmware.errors import ConfigError, HardwareError
@@ -48,6 +46,8 @@ def safe_off(config: Config, pin_factory=None) -> list[int]:
         # Device._default_pin_factory() is gpiozero's own choice of backend, made without
         # installing it as Device.pin_factory, which gpiozero's exit handler would close.
         try:
+            from gpiozero import Device  # only here: the usual lgpio path needs no more of gpiozero
+
             pin_factory = Device._default_pin_factory()
         except Exception as exc:  # BadPinFactory, or the backend's own error opening the chip
             raise HardwareError(f"safe-off found no GPIO backend: {exc}") from exc

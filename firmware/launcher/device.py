@@ -23,7 +23,7 @@ from firmware.events import (
     Action, BeamLevel, ButtonLevel, DriverEnable, LidLevel, Led, Motor, OnTimeRecord, Restore, Tick,
 )
 from firmware.launcher.core import Launcher
-from firmware.launcher.ejection import policy_from_config
+from firmware.launcher.ejection import policy_for
 from firmware.launcher.hardware import Hardware
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ class LauncherDevice:
                                               state_dir=state_dir)
                 hopper = self.sim.hopper  # as the last run left it (firmware/launcher/sim.py keeps it)
                 self.extras = (*self.extras, "firmware.launcher.sim")
-            policy = policy_from_config(config, random.Random(rng_seed))
+            policy = policy_for(config.ejection.profile, config.ejection.sequence, random.Random(rng_seed))
             self.core = Launcher(config, policy, loop.time(), hopper=hopper)
         except BaseException:
             self.close()  # the daemon never gets a device it could close: the pins are released here

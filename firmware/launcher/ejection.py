@@ -20,12 +20,9 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from firmware.errors import ConfigError
-
-if TYPE_CHECKING:
-    from firmware.config import Config
 
 PROFILE_NAMES = ("classic", "schedule", "tension", "extreme", "fixed")
 
@@ -421,9 +418,9 @@ class EjectionPolicy:
         return Outcome(size)
 
 
-def policy_from_config(config: Config, rng: random.Random) -> EjectionPolicy:
-    """The policy of ``[ejection] profile`` (and ``sequence`` for ``fixed``)."""
-    return EjectionPolicy(get_profile(config.ejection.profile, config.ejection.sequence), rng)
+def policy_for(profile: str, sequence: Sequence[int], rng: random.Random) -> EjectionPolicy:
+    """The policy of ``[ejection] profile`` (and its ``sequence``, used by ``fixed`` only)."""
+    return EjectionPolicy(get_profile(profile, sequence), rng)
 
 
 def _histogram(counter: Counter[int]) -> dict[str, int]:
@@ -563,7 +560,7 @@ __all__ = [
     "Targets",
     "format_stats",
     "get_profile",
-    "policy_from_config",
+    "policy_for",
     "profile_stats",
     "stats_for_profile",
 ]
