@@ -412,6 +412,26 @@ def test_cancel_all_stops_the_running_dispense_and_drops_the_queued_ones():
     assert [p["ended"] for p in table.named("launched")] == ["cancelled"]
 
 
+def test_misfeed_retries_stop_before_the_beam_wiring_halt_and_wait_for_a_reload():
+    """A reload that claims more cards than were put in: the run that empties the hopper ends by
+    the feed timeout with cards believed left, a blind run for the core. The dealer's retries go on
+    by themselves, so none of them may be the blind run that halts the launcher ("check the
+    beam's wiring"): with [sensor] blind_runs 3 the second retry waits for a reload instead, and a
+    press after it finishes the count. Found by the property (test_dealer_properties)."""
+    table = Table({"sensor": {"blind_runs": 3}}, seed=0, hopper=0, pace=0.25, block=0.004,
+                  clear_after=(0.0, 0.1))
+    table.capacity, table.reload_claim = 15, 19
+    table.dispense(16, "short")
+    table.run()
+    assert table.outcomes["short"] == {"request": "short", "count": 16, "cards": 16, "remaining": 0,
+                                       "state": "done", "reason": None, "press_ids": [1, 2, 3, 4]}
+    assert table.physical["short"] == 16
+    assert not table.named("halted")
+    states = table.states("short")
+    assert states.count("retrying") == 1
+    assert "waiting_empty" in states[states.index("retrying"):]
+
+
 def test_empty_hopper_waits_for_reload_then_finishes():
     table = Table(operator=False, hopper=5)
     table.dispense(8, "e")

@@ -24,7 +24,10 @@ Rules, as settled here:
 - A misfeed: a run ending ``empty`` while the hopper is believed to hold cards (the core's
   estimate before the run, less the cards of the run) is retried up to ``misfeed_retries`` times
   in a row; the core's ``empty`` is left with ``Reload(believed)``, which restores the estimate
-  the feed timeout zeroed. An unknown estimate is not a belief: the dealer waits for a reload.
+  the feed timeout zeroed. Never when the retry, if it saw no card either, would be the core's
+  last blind run (its ``empty`` says ``blind_runs`` and ``blind_runs_limit``): the wiring halt
+  comes only after a person's reload and press, never from a retry nobody asked for. An
+  unknown estimate is not a belief: the dealer waits for a reload.
   Then, and for a hopper believed empty, the dealer reports ``waiting_empty`` and goes on when the
   core leaves ``empty`` (a reload or a refill).
 - A motor-limit refusal (``refused`` with ``retry_after_s``) waits that long, then for a press; a run cut by the
@@ -114,6 +117,7 @@ class _Job:
     running: str | None = None  # request id of the core dispense under way
     hopper_before: int | None = None  # the core's estimate when the running press began
     misfeeds: int = 0  # runs in a row that ended empty with cards believed in the hopper
+    blind: tuple[int, int] | None = None  # the core's blind runs in a row and halt limit, last empty
     state: str = QUEUED
     reason: Message | str | None = None  # an e-stop's words are the only text
     resume_at: float | None = None  # waiting_motor, waiting_busy: ask again then
@@ -216,9 +220,15 @@ class Dealer:
                 return []
             job.cards[press_id] = max(job.cards[press_id], int(params.get("count", 0)))
             return self._report(job) + self._advance(now)
+        if name == "empty":
+            # The feed timeout of our run: how near the core's wiring halt (blind runs) it is.
+            if job.running is not None and params.get("press_id") in job.cards and "blind_runs" in params:
+                job.blind = (int(params["blind_runs"]), int(params.get("blind_runs_limit", 0)))
+            return []
         if job.running is None or params.get("request") != job.running:
             return []
         if name == "press":
+            job.blind = None
             job.cards.setdefault(params["press_id"], 0)
             job.hopper_before = hopper
             return []
@@ -291,7 +301,11 @@ class Dealer:
                 return self._finish(job, FAILED, message("dispense_no_card_timeout"), now)
         if ended == "empty" and job.total < job.count:
             believed = None if job.hopper_before is None else job.hopper_before - cards
-            if believed is not None and believed > 0 and job.misfeeds < self._misfeed_retries:
+            # A retry goes on by itself, so it must never be the run that halts the launcher for a
+            # blind beam: that one waits for a person's reload and press, like any other empty.
+            halts_next = job.blind is not None and job.blind[1] > 0 and job.blind[0] + 1 >= job.blind[1]
+            if (believed is not None and believed > 0 and job.misfeeds < self._misfeed_retries
+                    and not halts_next):
                 job.misfeeds += 1
                 job.state = RETRYING
                 job.reason = message("dispense_misfeed_retry", retry=job.misfeeds, retries=self._misfeed_retries)

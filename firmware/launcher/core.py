@@ -74,7 +74,9 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
 - A run that ends by the feed timeout while the hopper estimate said it held cards is a blind
   run; ``sensor.blind_runs`` of them in a row (no card counted in between) halt with "the exit
   sensor sees no cards": a disconnected beam reads "clear", and each press would otherwise run
-  the feed timeout with cards flying uncounted, a dispense feeding again and again.
+  the feed timeout with cards flying uncounted, a dispense feeding again and again. The ``empty``
+  event of a feed timeout says ``blind_runs`` (in a row so far, 0 if the estimate was 0) and
+  ``blind_runs_limit``, so that the dealer's misfeed retries stop before the halt.
 - Holds: what an owner (the dealer, the game) has pending waits for a person's press before it
   moves (``Hold(owner, what)``; ``what`` None withdraws it), and ``pending`` in the status shows
   the oldest. While anything is held, a debounced press of the button in ``ready`` or ``empty``

@@ -144,7 +144,9 @@ class LauncherMotion:
             runs, self._blind_runs = self._blind_runs, 0
             return actions + self.shutdown(message("halted_beam_sees_no_cards", runs=runs), at)
         self._hopper = 0
-        actions.append(Emit("empty", {"press_id": self._launch.press_id, "message": message("no_card_hopper_empty")}))
+        # How near the wiring halt the blind runs in a row are: the dealer's retries stop short of it.
+        actions.append(Emit("empty", {"press_id": self._launch.press_id, "message": message("no_card_hopper_empty"),
+                                      "blind_runs": self._blind_runs, "blind_runs_limit": self._blind_runs_limit}))
         return actions + self._finish("empty", at)
 
     def _resolve(self, ended: str) -> list[Action]:
