@@ -1,13 +1,14 @@
-"""The language replies are rendered in, and the renderer of message objects.
+"""The language replies are rendered in, and the door to the message catalogues.
 
-Everything the launcher and the game say is a message object, ``{"id": "stalled", "seconds": 2.5}``
-(catalogue and translations: ``controller/text/messages.py``). The daemon carries the objects as they
-are; where it also sends a text (an error's ``message``, a reply's ``texts``), it renders the object
-in the language of the request: the request's own ``"lang"`` (launcherctl ``--lang``), else the
-daemon's ``[daemon] language``, else the locale's.
+Everything the launcher and the game say is a message object, ``{"id": "stalled", "seconds": 2.5}``.
+The daemon carries the objects as they are; where it also sends a text (an error's ``message``, a
+reply's ``texts``), it renders the object in the language of the request: the request's own
+``"lang"`` (launcherctl ``--lang``), else the daemon's ``[daemon] language``, else the locale's.
 
-The renderer is found by the entry point ``card_launcher.messages`` (the game package provides it),
-so that firmware never imports controller. Without one, a message is shown as its id and
+Each side owns its catalogue (firmware/text/ for what launcherd, launcherctl, the dealer, bring-up
+and calibration say; controller/text/ for the game's), and each is found by its name in the entry
+point group ``card_launcher.messages``: firmware's own first, then the game's when it is installed,
+so that firmware never imports controller. A message no catalogue holds is shown as its id and
 parameters, which is still readable and loses nothing.
 """
 
@@ -18,10 +19,11 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
 LANGUAGES = ("en", "fr")
-RENDERER_GROUP = "card_launcher.messages"
+CATALOGUE_GROUP = "card_launcher.messages"
+OWN_CATALOGUE = "firmware"  # the entry point of firmware's own catalogue, looked up before the others
 
 Message = Mapping[str, Any]
 
@@ -73,20 +75,26 @@ def speaking(lang: str | None) -> Iterator[None]:
 
 
 @cache
-def _renderer() -> Callable[[Message, str], str] | None:
-    for entry_point in entry_points(group=RENDERER_GROUP):
-        return entry_point.load()
+def catalogues() -> tuple[Any, ...]:
+    """Every installed side's catalogue (firmware.text.catalogue.Catalogue), firmware's own first."""
+    found = sorted(entry_points(group=CATALOGUE_GROUP), key=lambda point: (point.name != OWN_CATALOGUE, point.name))
+    return tuple(point.load() for point in found)
+
+
+def catalogue_of(message_id: Any) -> Any | None:
+    """The catalogue that holds a message id (or a word, "state:ready"); None: none does."""
+    for catalogue in catalogues():
+        if message_id in catalogue:
+            return catalogue
     return None
 
 
 def prepare() -> None:
-    """Load the renderer and compile every language's catalogue now (before the daemon says READY):
+    """Load every catalogue and compile each in every language now (before the daemon says READY):
     compiling on first use would hold up the loop that serves that request (0.27 s for French on
     an x86 laptop, more on a Pi)."""
-    renderer = _renderer()
-    if renderer is not None:
-        for lang in LANGUAGES:
-            renderer(message("no_outcome"), lang)
+    for catalogue in catalogues():
+        catalogue.compile()
 
 
 def _plain(message: Message) -> str:
@@ -96,10 +104,10 @@ def _plain(message: Message) -> str:
 
 def render(message: Message, lang: str | None = None) -> str:
     """The text of a message object in ``lang`` (None: :func:`current`)."""
-    renderer = _renderer()
-    if renderer is None:
+    owner = catalogue_of(message.get("id")) if is_message(message) else None
+    if owner is None:
         return _plain(message)
-    return renderer(message, lang or current())
+    return owner.render(message, lang or current())
 
 
 def is_message(value: Any) -> bool:
