@@ -20,7 +20,7 @@ from firmware.text.catalogue import Catalogue, Text, entry
 
 # Words that are parameters of the messages below: how a launch ended, the launcher's states, how a
 # press came out, which way the motor turns.
-_WORDS: dict[str, Text] = {
+WORDS: dict[str, Text] = {
     "ended:timeout": entry("timeout"),
     "ended:jam": entry("jam"),
     "ended:lid": entry("lid"),
@@ -42,7 +42,7 @@ _WORDS: dict[str, Text] = {
 }
 
 # What the launcher says (firmware/launcher/core.py, firmware/tools/cli.py).
-_LAUNCHER: dict[str, Text] = {
+LAUNCHER: dict[str, Text] = {
     "no_card_hopper_empty": entry("no card came out: the hopper is empty, reload it"),
     "halted_beam_sees_no_cards": entry(
         "the exit sensor sees no cards: %(runs)d motor run counted none with cards in the hopper;"
@@ -214,7 +214,7 @@ _LAUNCHER: dict[str, Text] = {
 }
 
 # The bring-up dialogues of launcherctl (firmware/tools/bringup_cli.py): selftest, jog and inputs.
-_BRINGUP: dict[str, Text] = {
+BRINGUP: dict[str, Text] = {
     "selftest_title_led": entry("button LED"),
     "selftest_title_chime": entry("chime"),
     "selftest_title_motor": entry("motor %(direction)s", direction="motor_direction"),
@@ -375,7 +375,7 @@ _BRINGUP: dict[str, Text] = {
     "inputs_watching": entry("watching (bench mode: the button launches nothing meanwhile); Ctrl-C to stop"),
 }
 
-FIRMWARE = Catalogue("firmware", Path(__file__).resolve().parent / "locale", {**_WORDS, **_LAUNCHER, **_BRINGUP})
+FIRMWARE = Catalogue("firmware", Path(__file__).resolve().parent / "locale", {**WORDS, **LAUNCHER, **BRINGUP})
 
 
 def main() -> None:
