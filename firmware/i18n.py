@@ -8,8 +8,7 @@ reply's ``texts``), it renders the object in the language of the request: the re
 Each side owns its catalogue (firmware/text/ for what launcherd, launcherctl, the dealer, bring-up
 and calibration say; controller/text/ for the game's), and each is found by its name in the entry
 point group ``card_launcher.messages``: firmware's own first, then the game's when it is installed,
-so that firmware never imports controller. A message no catalogue holds is shown as its id and
-parameters, which is still readable and loses nothing.
+so that firmware never imports controller and launcherd without the game still renders its own.
 """
 
 from __future__ import annotations
@@ -19,13 +18,29 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Protocol
 
 LANGUAGES = ("en", "fr")
 CATALOGUE_GROUP = "card_launcher.messages"
 OWN_CATALOGUE = "firmware"  # the entry point of firmware's own catalogue, looked up before the others
 
 Message = Mapping[str, Any]
+
+
+class Catalogue(Protocol):
+    """What a side's catalogue offers the door (firmware.text.catalogue.Catalogue is one)."""
+
+    def __contains__(self, message_id: object) -> bool:
+        """Whether it holds a message id (or a word: "state:ready")."""
+
+    def text(self, message_id: str, lang: str, n: int | None = None) -> str:
+        """An entry's template in ``lang`` (its plural form for ``n``)."""
+
+    def render(self, message: Message, lang: str) -> str:
+        """A message object's text in ``lang``; MessageError for one it does not hold."""
+
+    def compile(self) -> None:
+        """Compile every language now."""
 
 _request_language: ContextVar[str | None] = ContextVar("request_language", default=None)
 _daemon_language: str | None = None
@@ -75,13 +90,13 @@ def speaking(lang: str | None) -> Iterator[None]:
 
 
 @cache
-def catalogues() -> tuple[Any, ...]:
-    """Every installed side's catalogue (firmware.text.catalogue.Catalogue), firmware's own first."""
+def catalogues() -> tuple[Catalogue, ...]:
+    """Every installed side's catalogue, firmware's own first."""
     found = sorted(entry_points(group=CATALOGUE_GROUP), key=lambda point: (point.name != OWN_CATALOGUE, point.name))
     return tuple(point.load() for point in found)
 
 
-def catalogue_of(message_id: Any) -> Any | None:
+def catalogue_of(message_id: str) -> Catalogue | None:
     """The catalogue that holds a message id (or a word, "state:ready"); None: none does."""
     for catalogue in catalogues():
         if message_id in catalogue:
@@ -103,11 +118,14 @@ def _plain(message: Message) -> str:
 
 
 def render(message: Message, lang: str | None = None) -> str:
-    """The text of a message object in ``lang`` (None: :func:`current`)."""
-    owner = catalogue_of(message.get("id")) if is_message(message) else None
-    if owner is None:
+    """The text of a message object in ``lang`` (None: :func:`current`), from the catalogue that holds
+    its id. One that no catalogue holds is refused by the last one looked in (MessageError, a
+    ValueError); with no catalogue installed at all, it is shown as its id and parameters."""
+    installed = catalogues()
+    if not installed:
         return _plain(message)
-    return owner.render(message, lang or current())
+    owner = catalogue_of(message.get("id")) if is_message(message) else None
+    return (installed[-1] if owner is None else owner).render(message, lang or current())
 
 
 def is_message(value: Any) -> bool:

@@ -58,11 +58,7 @@ def po_path(lang: str) -> Path:
 
 def render(message: Mapping[str, Any], lang: str | None = None) -> str:
     """The text of a message object of either side in a language ("en" or "fr"; None: the locale's)."""
-    lang = language(lang)
-    owner = i18n.catalogue_of(message.get("id")) if isinstance(message, Mapping) else None
-    if owner is None:
-        raise MessageError(f"not a known message: {message!r}")
-    return owner.render(message, lang)
+    return i18n.render(message, language(lang))
 
 
 # ---- card and colour names as input --------------------------------------------------------------------

@@ -140,6 +140,8 @@ class Catalogue(Mapping[str, Text]):
 
     def render(self, message: Mapping[str, Any], lang: str) -> str:
         """The text of a message object of this catalogue in ``lang``."""
+        if not isinstance(message, Mapping) or message.get("id") not in self:
+            raise MessageError(f"not a known message: {message!r}")
         message_id = message["id"]
         entry = self[message_id]
         values = {}
