@@ -18,7 +18,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Any, Iterator, Mapping, Protocol
+from collections.abc import Iterator, Mapping
+from typing import Any, Protocol
 
 LANGUAGES = ("en", "fr")
 CATALOGUE_GROUP = "card_launcher.messages"
@@ -30,8 +31,10 @@ Message = Mapping[str, Any]
 class Catalogue(Protocol):
     """What a side's catalogue offers the door (firmware.text.catalogue.Catalogue is one)."""
 
-    def __contains__(self, message_id: object) -> bool:
-        """Whether it holds a message id (or a word: "state:ready")."""
+    def __iter__(self) -> Iterator[str]:
+        """Its message ids (and words: "state:ready")."""
+
+    def __hash__(self) -> int: ...
 
     def text(self, message_id: str, lang: str, n: int | None = None) -> str:
         """An entry's template in ``lang`` (its plural form for ``n``)."""
@@ -98,10 +101,18 @@ def catalogues() -> tuple[Catalogue, ...]:
 
 def catalogue_of(message_id: str) -> Catalogue | None:
     """The catalogue that holds a message id (or a word, "state:ready"); None: none does."""
-    for catalogue in catalogues():
-        if message_id in catalogue:
-            return catalogue
-    return None
+    return _owners(catalogues()).get(message_id)
+
+
+@cache
+def _owners(installed: tuple[Catalogue, ...]) -> dict[str, Catalogue]:
+    """Each id's catalogue, the first that holds it: one look-up per message rendered, and the
+    game's replay of a long match renders one for each of its actions."""
+    owners: dict[str, Catalogue] = {}
+    for catalogue in installed:
+        for message_id in catalogue:
+            owners.setdefault(message_id, catalogue)
+    return owners
 
 
 def prepare() -> None:
@@ -130,7 +141,7 @@ def render(message: Message, lang: str | None = None) -> str:
 
 def is_message(value: Any) -> bool:
     """A message object: a mapping with a string ``id``."""
-    return isinstance(value, Mapping) and isinstance(value.get("id"), str)
+    return isinstance(value, (dict, Mapping)) and isinstance(value.get("id"), str)
 
 
 def message(message_id: str, /, **params: Any) -> dict[str, Any]:

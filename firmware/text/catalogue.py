@@ -99,9 +99,18 @@ class Catalogue(Mapping[str, Text]):
         self.locale_dir = locale_dir
         self._texts = MappingProxyType(dict(texts))
         self._compiled: dict[str, gettext.GNUTranslations] = {}
+        # Each language's template of every entry without a plural, looked up once at compiling.
+        self._singulars: dict[str, dict[str, str]] = {}
+
+    # A catalogue is itself (its domain and files), not the entries it holds: two are never equal.
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
     def __getitem__(self, message_id: str) -> Text:
         return self._texts[message_id]
+
+    def __contains__(self, message_id: object) -> bool:
+        return message_id in self._texts
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._texts)
@@ -121,29 +130,33 @@ class Catalogue(Mapping[str, Text]):
             self._translations(lang)
 
     def _translations(self, lang: str) -> gettext.GNUTranslations:
-        if lang not in self._compiled:
+        compiled = self._compiled.get(lang)
+        if compiled is None:
             with self.po_path(lang).open("rb") as po:
                 catalog = read_po(po, locale=lang, domain=self.domain)
-            compiled = io.BytesIO()
-            write_mo(compiled, catalog)
-            compiled.seek(0)
-            self._compiled[lang] = gettext.GNUTranslations(compiled)
-        return self._compiled[lang]
+            mo = io.BytesIO()
+            write_mo(mo, catalog)
+            mo.seek(0)
+            compiled = self._compiled[lang] = gettext.GNUTranslations(mo)
+            self._singulars[lang] = {message_id: compiled.pgettext(message_id, entry.singular)
+                                     for message_id, entry in self._texts.items() if entry.plural is None}
+        return compiled
 
     def text(self, message_id: str, lang: str, n: int | None = None) -> str:
         """The template of an entry in ``lang``, in the plural form for ``n`` where it has one."""
-        entry = self[message_id]
+        entry = self._texts[message_id]
         translations = self._translations(lang)
         if entry.plural is None:
-            return translations.pgettext(message_id, entry.singular)
+            return self._singulars[lang][message_id]
         return translations.npgettext(message_id, entry.singular, entry.plural, 1 if n is None else n)
 
     def render(self, message: Mapping[str, Any], lang: str) -> str:
         """The text of a message object of this catalogue in ``lang``."""
-        if not isinstance(message, Mapping) or message.get("id") not in self:
-            raise MessageError(f"not a known message: {message!r}")
-        message_id = message["id"]
-        entry = self[message_id]
+        try:
+            message_id = message["id"]
+            entry = self._texts[message_id]
+        except (TypeError, KeyError):
+            raise MessageError(f"not a known message: {message!r}") from None
         values = {}
         for name, kind in entry.params.items():
             if name not in message:
