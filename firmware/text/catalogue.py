@@ -137,9 +137,11 @@ class Catalogue(Mapping[str, Text]):
             mo = io.BytesIO()
             write_mo(mo, catalog)
             mo.seek(0)
-            compiled = self._compiled[lang] = gettext.GNUTranslations(mo)
+            compiled = gettext.GNUTranslations(mo)
+            # The templates first: another thread that finds the language compiled finds them too.
             self._singulars[lang] = {message_id: compiled.pgettext(message_id, entry.singular)
                                      for message_id, entry in self._texts.items() if entry.plural is None}
+            self._compiled[lang] = compiled
         return compiled
 
     def text(self, message_id: str, lang: str, n: int | None = None) -> str:
