@@ -1,14 +1,14 @@
-"""The language replies are rendered in, and the renderer of message objects.
+"""The language replies are rendered in, and the door to the message catalogues.
 
-Everything the launcher and the game say is a message object, ``{"id": "stalled", "seconds": 2.5}``
-(catalogue and translations: ``controller/text/messages.py``). The daemon carries the objects as they
-are; where it also sends a text (an error's ``message``, a reply's ``texts``), it renders the object
-in the language of the request: the request's own ``"lang"`` (launcherctl ``--lang``), else the
-daemon's ``[daemon] language``, else the locale's.
+Everything the launcher and the game say is a message object, ``{"id": "stalled", "seconds": 2.5}``.
+The daemon carries the objects as they are; where it also sends a text (an error's ``message``, a
+reply's ``texts``), it renders the object in the language of the request: the request's own
+``"lang"`` (launcherctl ``--lang``), else the daemon's ``[daemon] language``, else the locale's.
 
-The renderer is found by the entry point ``card_launcher.messages`` (the game package provides it),
-so that firmware never imports controller. Without one, a message is shown as its id and
-parameters, which is still readable and loses nothing.
+Each side owns its catalogue (firmware/text/ for what launcherd, launcherctl, the dealer, bring-up
+and calibration say; controller/text/ for the game's), and each is found by its name in the entry
+point group ``card_launcher.messages``: firmware's own first, then the game's when it is installed,
+so that firmware never imports controller and launcherd without the game still renders its own.
 """
 
 from __future__ import annotations
@@ -18,12 +18,32 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Any, Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any, Protocol
 
 LANGUAGES = ("en", "fr")
-RENDERER_GROUP = "card_launcher.messages"
+CATALOGUE_GROUP = "card_launcher.messages"
+OWN_CATALOGUE = "firmware"  # the entry point of firmware's own catalogue, looked up before the others
 
 Message = Mapping[str, Any]
+
+
+class Catalogue(Protocol):
+    """What a side's catalogue offers the door (firmware.text.catalogue.Catalogue is one)."""
+
+    def __iter__(self) -> Iterator[str]:
+        """Its message ids (and words: "state:ready")."""
+
+    def __hash__(self) -> int: ...
+
+    def text(self, message_id: str, lang: str, n: int | None = None) -> str:
+        """An entry's template in ``lang`` (its plural form for ``n``)."""
+
+    def render(self, message: Message, lang: str) -> str:
+        """A message object's text in ``lang``; MessageError for one it does not hold."""
+
+    def compile(self) -> None:
+        """Compile every language now."""
 
 _request_language: ContextVar[str | None] = ContextVar("request_language", default=None)
 _daemon_language: str | None = None
@@ -73,20 +93,34 @@ def speaking(lang: str | None) -> Iterator[None]:
 
 
 @cache
-def _renderer() -> Callable[[Message, str], str] | None:
-    for entry_point in entry_points(group=RENDERER_GROUP):
-        return entry_point.load()
-    return None
+def catalogues() -> tuple[Catalogue, ...]:
+    """Every installed side's catalogue, firmware's own first."""
+    found = sorted(entry_points(group=CATALOGUE_GROUP), key=lambda point: (point.name != OWN_CATALOGUE, point.name))
+    return tuple(point.load() for point in found)
+
+
+def catalogue_of(message_id: str) -> Catalogue | None:
+    """The catalogue that holds a message id (or a word, "state:ready"); None: none does."""
+    return _owners(catalogues()).get(message_id)
+
+
+@cache
+def _owners(installed: tuple[Catalogue, ...]) -> dict[str, Catalogue]:
+    """Each id's catalogue, the first that holds it: one look-up per message rendered, and the
+    game's replay of a long match renders one for each of its actions."""
+    owners: dict[str, Catalogue] = {}
+    for catalogue in installed:
+        for message_id in catalogue:
+            owners.setdefault(message_id, catalogue)
+    return owners
 
 
 def prepare() -> None:
-    """Load the renderer and compile every language's catalogue now (before the daemon says READY):
+    """Load every catalogue and compile each in every language now (before the daemon says READY):
     compiling on first use would hold up the loop that serves that request (0.27 s for French on
     an x86 laptop, more on a Pi)."""
-    renderer = _renderer()
-    if renderer is not None:
-        for lang in LANGUAGES:
-            renderer(message("no_outcome"), lang)
+    for catalogue in catalogues():
+        catalogue.compile()
 
 
 def _plain(message: Message) -> str:
@@ -95,16 +129,19 @@ def _plain(message: Message) -> str:
 
 
 def render(message: Message, lang: str | None = None) -> str:
-    """The text of a message object in ``lang`` (None: :func:`current`)."""
-    renderer = _renderer()
-    if renderer is None:
+    """The text of a message object in ``lang`` (None: :func:`current`), from the catalogue that holds
+    its id. One that no catalogue holds is refused by the last one looked in (MessageError, a
+    ValueError); with no catalogue installed at all, it is shown as its id and parameters."""
+    installed = catalogues()
+    if not installed:
         return _plain(message)
-    return renderer(message, lang or current())
+    owner = catalogue_of(message.get("id")) if is_message(message) else None
+    return (installed[-1] if owner is None else owner).render(message, lang or current())
 
 
 def is_message(value: Any) -> bool:
     """A message object: a mapping with a string ``id``."""
-    return isinstance(value, Mapping) and isinstance(value.get("id"), str)
+    return isinstance(value, (dict, Mapping)) and isinstance(value.get("id"), str)
 
 
 def message(message_id: str, /, **params: Any) -> dict[str, Any]:

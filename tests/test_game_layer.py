@@ -20,13 +20,13 @@ from pathlib import Path
 import pytest
 
 from conftest import BLASTER, ThreadDaemon
-from controller.text import messages
 from controller.match import stats
 from controller.layer import reading
 from controller.layer.service import GameService
 from controller.log.store import Store
 from firmware.daemon import gamehost, outcomes
 from firmware.errors import ApiError
+from firmware import i18n
 
 FIXED = '[ejection]\nprofile = "fixed"\nsequence = {seq}\n'
 PLAYERS = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
@@ -273,13 +273,14 @@ def test_the_outcome_record_keeps_only_what_the_game_has_not_logged(tmp_path, mo
 
 
 def test_both_catalogues_are_compiled_before_ready(tmp_path, monkeypatch):
-    monkeypatch.setattr(messages, "_translations", {})  # as in a fresh launcherd
+    for catalogue in i18n.catalogues():  # firmware's and the game's, as in a fresh launcherd
+        monkeypatch.setattr(catalogue, "_compiled", {})
 
     class Notifier:
-        compiled_at_ready: list[str] | None = None
+        compiled_at_ready: dict[str, list[str]] | None = None
 
         def ready(self, status=None):
-            Notifier.compiled_at_ready = sorted(messages._translations)
+            Notifier.compiled_at_ready = {c.domain: sorted(c._compiled) for c in i18n.catalogues()}
             return True
 
         def status(self, text):
@@ -295,7 +296,7 @@ def test_both_catalogues_are_compiled_before_ready(tmp_path, monkeypatch):
             return None
 
     with ThreadDaemon(tmp_path, notifier=Notifier()) as running:
-        assert Notifier.compiled_at_ready == ["en", "fr"]
+        assert Notifier.compiled_at_ready == {"firmware": ["en", "fr"], "launcher": ["en", "fr"]}
         assert running.call("status/get", lang="fr")["state"] == "ready"
 
 

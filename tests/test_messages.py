@@ -1,8 +1,10 @@
-"""controller/text/messages.py and controller/text/locale: every message in English and French, checked."""
+"""The message catalogues, firmware's (firmware/text/) and the game's (controller/text/): every message in
+English and French, checked; rendered through controller/text/messages.py."""
 
 from __future__ import annotations
 
 import fnmatch
+import io
 import subprocess
 import sys
 import tomllib
@@ -12,10 +14,11 @@ import pytest
 from babel.messages.pofile import read_po
 
 from controller.text import messages
-from controller.text.messages import (CATALOGUE, LANGUAGES, MessageError, card_id, color_id, placeholders,
-                                 render)
+from controller.text.messages import CATALOGUE, GAME, LANGUAGES, MessageError, card_id, color_id, render
 from controller.rules.points import POINTS
 from firmware.errors import InvalidParams, LauncherError
+from firmware.text.catalogue import placeholders
+from firmware.text.messages import FIRMWARE
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,14 +58,23 @@ def sample(message_id: str, **given) -> dict:
     return {"id": message_id, **params, **given}
 
 
-def po(lang: str):
-    with messages.po_path(lang).open("rb") as file:
+# Each side's catalogue, its template (as `python -m` prints it) and its source file.
+SIDES = {
+    "firmware": (FIRMWARE, ROOT / "firmware" / "text" / "locale" / "firmware.pot", "firmware.text.messages"),
+    "game": (GAME, ROOT / "controller" / "text" / "locale" / "launcher.pot", "controller.text.messages"),
+}
+
+
+def po(side, lang: str):
+    with side.po_path(lang).open("rb") as file:
         return read_po(file, locale=lang)
 
 
-@pytest.fixture(scope="module", params=LANGUAGES)
+@pytest.fixture(scope="module", params=[(side, lang) for side in SIDES for lang in LANGUAGES], ids=str)
 def catalog(request):
-    return request.param, po(request.param)
+    """(side's catalogue, language, its .po file as read)."""
+    side, lang = request.param
+    return SIDES[side][0], lang, po(SIDES[side][0], lang)
 
 
 def entries(catalog):
@@ -73,9 +85,9 @@ def entries(catalog):
 
 
 def test_every_message_id_has_a_translation_in_every_language(catalog):
-    lang, po_catalog = catalog
+    side, lang, po_catalog = catalog
     found = entries(po_catalog)
-    missing = sorted(set(CATALOGUE) - set(found))
+    missing = sorted(set(side) - set(found))
     assert not missing, f"{lang}: no entry for {missing}"
     for message_id, message in found.items():
         forms = message.string if isinstance(message.string, tuple) else (message.string,)
@@ -83,23 +95,23 @@ def test_every_message_id_has_a_translation_in_every_language(catalog):
 
 
 def test_no_translation_of_an_id_the_source_no_longer_has(catalog):
-    lang, po_catalog = catalog
-    assert not set(entries(po_catalog)) - set(CATALOGUE), lang
+    side, lang, po_catalog = catalog
+    assert not set(entries(po_catalog)) - set(side), lang
 
 
 def test_each_translation_is_of_the_current_english_text(catalog):
     """A source text changed without `pybabel update` would leave the translation of the old one."""
-    lang, po_catalog = catalog
+    side, lang, po_catalog = catalog
     for message_id, message in entries(po_catalog).items():
-        entry = CATALOGUE[message_id]
+        entry = side[message_id]
         source = entry.singular if entry.plural is None else (entry.singular, entry.plural)
         assert message.id == source, f"{lang}: {message_id} translates an older text"
 
 
 def test_each_translation_has_the_placeholders_of_its_source(catalog):
-    lang, po_catalog = catalog
+    side, lang, po_catalog = catalog
     for message_id, message in entries(po_catalog).items():
-        entry = CATALOGUE[message_id]
+        entry = side[message_id]
         if entry.plural is None:
             assert placeholders(message.string) == placeholders(entry.singular), (lang, message_id)
             continue
@@ -115,16 +127,33 @@ def test_a_translation_with_other_placeholders_is_caught():
 
 
 def test_babel_finds_no_format_error_in_the_catalogues(catalog):
-    lang, po_catalog = catalog
+    side, lang, po_catalog = catalog
     problems = [(message.context, errors) for message, errors in po_catalog.check()]
     assert not problems, f"{lang}: {problems}"
 
 
-def test_the_template_holds_the_catalogue():
-    with (ROOT / "controller" / "text" / "locale" / "launcher.pot").open("rb") as file:
+@pytest.mark.parametrize("side", SIDES)
+def test_the_template_holds_the_catalogue(side):
+    catalogue, pot, module = SIDES[side]
+    with pot.open("rb") as file:
         committed = {m.context: (m.id, m.flags) for m in read_po(file) if m.id}
-    built = {m.context: (m.id, m.flags) for m in messages.template() if m.id}
-    assert committed == built, "regenerate it: python -m controller.text.messages > controller/text/locale/launcher.pot"
+    built = {m.context: (m.id, m.flags) for m in catalogue.template() if m.id}
+    assert committed == built, f"regenerate it: python -m {module} > {pot.relative_to(ROOT)}"
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_python_m_prints_the_template(side):
+    catalogue, pot, module = SIDES[side]
+    printed = subprocess.run([sys.executable, "-m", module], capture_output=True, cwd=ROOT, timeout=60,
+                             check=True).stdout
+    built = {m.context: m.id for m in read_po(io.BytesIO(printed)) if m.id}
+    assert built == {m.context: m.id for m in catalogue.template() if m.id}
+
+
+def test_each_message_is_one_sides():
+    assert not set(FIRMWARE) & set(GAME)
+    assert set(CATALOGUE) == set(FIRMWARE) | set(GAME)
+    assert messages.template().domain == "launcher" and messages.po_path("fr") == GAME.po_path("fr")
 
 
 # ---- rendering --------------------------------------------------------------------------------
@@ -259,14 +288,17 @@ def test_a_fresh_process_renders_in_the_locales_language_without_a_compiled_cata
     assert out == "Bob, appuie 2 fois\n"
 
 
-def test_no_compiled_catalogue_is_committed_and_the_po_files_are_package_data():
-    tracked = subprocess.run(["git", "ls-files", "controller/text/locale"], capture_output=True,
+@pytest.mark.parametrize("side", SIDES)
+def test_no_compiled_catalogue_is_committed_and_the_po_files_are_package_data(side):
+    catalogue, pot, _ = SIDES[side]
+    package_dir = catalogue.locale_dir.parent
+    tracked = subprocess.run(["git", "ls-files", str(catalogue.locale_dir.relative_to(ROOT))], capture_output=True,
                              text=True, cwd=ROOT, check=True).stdout.split()
-    assert not [path for path in tracked if path.endswith(".mo")]
-    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
-        "package-data"]["controller.text"]
-    for lang in LANGUAGES:
-        relative = messages.po_path(lang).relative_to(ROOT / "controller" / "text").as_posix()
+    assert tracked and not [path for path in tracked if path.endswith(".mo")]
+    package = ".".join(package_dir.relative_to(ROOT).parts)
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"][package]
+    for path in [pot] + [catalogue.po_path(lang) for lang in LANGUAGES]:
+        relative = path.relative_to(package_dir).as_posix()
         assert any(fnmatch.fnmatch(relative, p) for p in patterns), relative
 
 

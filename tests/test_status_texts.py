@@ -1,6 +1,6 @@
 """Every message id defined once, and every status text of every ruleset rendered in both languages (#21).
 
-``status_inserts`` was defined twice in ``controller/text/messages.py``: the second (the blaster's status
+``status_inserts`` was defined twice in the message catalogue: the second (the blaster's status
 line) silently replaced the game's, and ``game status`` crashed in Blast whenever an insertion was
 owed. The walk below plays random legal actions in each ruleset and renders what ``launcherctl game
 status`` and every action's reply print, in English and French, at each step. Its matches begin in
@@ -22,7 +22,7 @@ from controller.rules import game
 
 from controller.layer import cli
 
-from controller.text import messages
+from controller.text import messages, round_texts, table_texts
 from controller.match import table as tables
 from controller.layer.cli import format_reply, format_status
 from controller.text.messages import LANGUAGES
@@ -30,30 +30,34 @@ from controller.rules.game import RULESET_IDS
 from controller.match.scores import SCORINGS
 from firmware import i18n
 from firmware.errors import ApiError
+from firmware.text import messages as firmware_texts
 
-SOURCE = Path(messages.__file__)
+# The modules whose tables make up the catalogues, firmware's and the game's.
+SOURCES = [Path(module.__file__) for module in (firmware_texts, round_texts, table_texts)]
 PLAYERS = ["Ann", "Bob", "Cy"]
 
 
 def test_no_message_id_is_defined_twice():
-    tree = ast.parse(SOURCE.read_text())
     keys = Counter()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Dict):
-            keys.update(key.value for key in node.keys if isinstance(key, ast.Constant) and isinstance(key.value, str)
-                        and isinstance(node, ast.Dict) and _is_catalogue_part(tree, node))
+    for source in SOURCES:
+        tree = ast.parse(source.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Dict) and _is_catalogue_part(tree, node):
+                keys.update(key.value for key in node.keys
+                            if isinstance(key, ast.Constant) and isinstance(key.value, str))
     twice = sorted(key for key, count in keys.items() if count > 1)
-    assert not twice, f"defined twice in controller/text/messages.py: {twice}"
-    # Across the parts too: the catalogue is their union, where a later one would win.
-    parts = (messages._WORDS, messages._GAME, messages._LAUNCHER, messages._BRINGUP, messages._VOICE)
+    assert not twice, f"defined twice in {[source.name for source in SOURCES]}: {twice}"
+    # Across the parts too: each catalogue is their union, where a later one would win.
+    parts = (firmware_texts.WORDS, firmware_texts.LAUNCHER, firmware_texts.BRINGUP,
+             round_texts.WORDS, round_texts.ROUND, table_texts.TABLE, table_texts.VOICE)
     assert sum(len(part) for part in parts) == len(messages.CATALOGUE)
 
 
 def _is_catalogue_part(tree: ast.Module, node: ast.Dict) -> bool:
-    """A dict literal assigned at module level to one of the catalogue's parts."""
+    """A dict literal assigned at module level to one of the catalogue's parts (``NAME: dict[str, Text]``)."""
     for statement in tree.body:
         if isinstance(statement, ast.AnnAssign) and statement.value is node:
-            return isinstance(statement.target, ast.Name) and statement.target.id.startswith("_")
+            return isinstance(statement.target, ast.Name) and "Text" in ast.unparse(statement.annotation)
     return False
 
 
@@ -169,7 +173,7 @@ def _applied(table: tables.Table, action: dict) -> tables.Table:
 
 
 # What game status and a reply print to say where the table stands (controller/layer/cli.py).
-STATUS_TEXTS = frozenset(key for key in messages._GAME if key.startswith("status_"))
+STATUS_TEXTS = frozenset(key for key in messages.GAME if key.startswith("status_"))
 
 
 @pytest.mark.parametrize("ruleset", RULESET_IDS)

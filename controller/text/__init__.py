@@ -1,1 +1,1 @@
-"""What the table reads and hears: the message catalogue (EN, FR), wording, advice."""
+"""What the table reads and hears: the game's message catalogue (EN, FR), wording, advice."""
