@@ -8,21 +8,24 @@ once ``events/subscribe`` is called. An error that names no request (id null: a 
 many clients, idle) is about the connection itself.
 
 The protocol's limits live here, with its client: launcherd reads them from this module. Nothing
-heavy is imported (launcherctl starts with it for every command): no gpiozero, no daemon.
+heavy is imported (launcherctl starts with it for every command): no gpiozero, no daemon, and
+asyncio only by the asyncio half, when it runs (asyncio is a tenth of launcherctl's start).
 """
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import json
 import logging
 import socket
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from firmware.errors import ApiError, LauncherError
 from firmware.i18n import is_message
+
+if TYPE_CHECKING:
+    import asyncio
 
 log = logging.getLogger("launcher.client")
 
@@ -160,6 +163,8 @@ class Connection:
     """
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, on_event: EventListener):
+        import asyncio
+
         self.writer = writer
         self.on_event = on_event
         self._ids = itertools.count(1)
@@ -172,6 +177,8 @@ class Connection:
 
     async def wait_closed(self) -> None:
         """Return once the daemon has closed the connection (or it was closed here)."""
+        import asyncio
+
         await asyncio.wait({self._reading})  # never raises the reader's end; the caller's cancelling goes through
 
     async def call(self, method: str, params: dict[str, Any] | None = None, *, lang: str | None = None) -> Any:
@@ -185,6 +192,8 @@ class Connection:
         if len(line) - 1 > MAX_LINE:  # launcherd counts the line without its newline
             raise ApiError(ApiError.INVALID_REQUEST, f"request longer than {MAX_LINE // 1024} KiB:"
                                                      " a name or a text in it is far too long")
+        import asyncio
+
         future = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
         try:
@@ -195,6 +204,8 @@ class Connection:
             self._pending.pop(request_id, None)
 
     async def close(self) -> None:
+        import asyncio
+
         self._reading.cancel()
         self.writer.transport.abort()
         await asyncio.wait({self._reading})
@@ -239,6 +250,8 @@ async def connect(path: str | Path, on_event: EventListener, limit: int = REPLY_
 
     :raises Unreachable: the socket is missing or refuses connections; other ``OSError`` as raised.
     """
+    import asyncio
+
     try:
         reader, writer = await asyncio.open_unix_connection(str(path), limit=limit)
     except (FileNotFoundError, ConnectionRefusedError) as exc:

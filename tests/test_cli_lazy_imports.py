@@ -12,7 +12,7 @@ from controller.rules.rulesets import DEFAULT_RULESET, RULESET_IDS
 from firmware.tools.cli import EXIT_USAGE, build_parser, main
 
 HEAVY = ("gpiozero", "babel", "controller.rules", "controller.text.messages", "firmware.config",
-         "firmware.daemon", "firmware.extras.calibrate", "segno", "statistics")
+         "firmware.daemon", "firmware.extras.calibrate", "segno", "statistics", "asyncio")
 
 # Runs launcherctl --help in a fresh interpreter and lists the modules it imported.
 PROBE = """
