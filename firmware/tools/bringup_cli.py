@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from firmware import i18n
-from firmware.tools.cli import EXIT_ERROR, EXIT_OK, EXIT_USAGE, Client, print_result
+from firmware.client import Client
+from firmware.tools.cli import EXIT_ERROR, EXIT_OK, EXIT_USAGE, print_result
 from firmware.errors import ApiError
 
 WAIT_S = 15.0  # how long a person has to block the beam, press the button, open the lid
