@@ -197,8 +197,11 @@ class Connection:
         future = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
         try:
-            self.writer.write(line)
-            await self.writer.drain()
+            try:
+                self.writer.write(line)
+                await self.writer.drain()
+            except ConnectionError as exc:  # the daemon went while the request was being sent
+                raise DaemonDown(f"the daemon closed the connection: {exc}") from None
             return await future
         finally:
             self._pending.pop(request_id, None)
