@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.match import table as tables
-from controller.match.stats import add_cli, format_stats, history_stats, match_stats
+from controller.layer.game_parser import register
+from controller.match.stats import format_stats, history_stats, match_stats
 from firmware.tools.cli import Client
 from firmware.errors import ApiError, NotFound
 
@@ -185,11 +186,11 @@ def test_game_stats_over_the_socket_and_launcherctl_game_stats(daemon, capsys):
 
         common = argparse.ArgumentParser(add_help=False)
         common.add_argument("--json", action="store_true")
-        parser = argparse.ArgumentParser(prog="launcherctl game")
-        add_cli(parser.add_subparsers(dest="command", required=True), [common])
-        args = parser.parse_args(["stats"])
+        parser = argparse.ArgumentParser(prog="launcherctl")
+        register(parser.add_subparsers(dest="command", required=True), [common])
+        args = parser.parse_args(["game", "stats"])
         assert args.func(args, client) == 0
         assert f"match {stats['match_id']} (attack-mega-hit)" in capsys.readouterr().out
-        args = parser.parse_args(["stats", "--json", "--match", str(stats["match_id"])])
+        args = parser.parse_args(["game", "stats", "--json", "--match", str(stats["match_id"])])
         assert args.func(args, client) == 0
         assert '"hits_sent": 2' in capsys.readouterr().out

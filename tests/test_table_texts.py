@@ -19,7 +19,7 @@ from test_messages import sample
 
 ROOT = Path(__file__).resolve().parent.parent
 # The command-line tools: what only they say may name their commands.
-CLI_MODULES = ("controller/layer/cli.py", "firmware/tools/cli.py", "firmware/tools/bringup_cli.py", "firmware/extras/calibrate.py",
+CLI_MODULES = ("controller/layer/cli.py", "controller/layer/game_parser.py", "firmware/tools/cli.py", "firmware/tools/bringup_cli.py", "firmware/extras/calibrate.py",
                "firmware/tools/demo.py", "firmware/daemon/launcherd.py")
 COMMAND = re.compile(
     r"launcherctl|launcherd --|systemctl|\bsudo\b"

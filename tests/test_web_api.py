@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).with_name("browser")))
 from stack import SEQUENCE, Stack  # noqa: E402
 
 from controller.web.guard import WRONG_CODES_ALLOWED, WRONG_CODES_WINDOW_S, CodeGuard  # noqa: E402
-from controller.web.server import parse_listen  # noqa: E402
+from controller.web.lan import parse_listen  # noqa: E402
 
 FOUR = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]}
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).with_name("browser")))
 from stack import Stack  # noqa: E402
 
 from controller.text.messages import render  # noqa: E402
-from controller.web.link import daemon_error  # noqa: E402
+from firmware.client import reply_error  # noqa: E402
 from controller.web.server import (  # noqa: E402
     WebApp, choose_language, launcher_advice, localized_params, words)
 
@@ -73,11 +73,11 @@ def test_the_names_of_cards_and_colours_in_french():
 
 
 def test_a_daemon_error_keeps_its_message_object_and_details():
-    error = daemon_error({"code": 1, "message": "le moteur a besoin de 2,4 s de repos",
+    error = reply_error({"code": 1, "message": "le moteur a besoin de 2,4 s de repos",
                           "message_object": {"id": "motor_needs_rest", "seconds": 2.4}, "retry_after_s": 2.4})
     assert error.code == 1 and error.message == "le moteur a besoin de 2,4 s de repos"
     assert error.message_object == {"id": "motor_needs_rest", "seconds": 2.4}
-    assert error.data == {"retry_after_s": 2.4}
+    assert error.data == {"retry_after_s": 2.4, "message_object": {"id": "motor_needs_rest", "seconds": 2.4}}
 
 
 # ---- against a stand-in for launcherd that records what it is asked ---------------------------------

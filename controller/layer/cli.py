@@ -1,4 +1,5 @@
-"""``launcherctl game ...``: the game commands, added to launcherctl through ``card_launcher.cli``.
+"""What each ``launcherctl game ...`` command does and prints; its command line is
+``controller/layer/game_parser.py``, which imports this module only when a game command runs.
 
 Each command is one ``game/...`` API call; the text printed is meant to be read aloud at the table
 ("Bob's move - owes 2 presses"), ``--json`` prints the result as it came. Errors are left to
@@ -16,60 +17,15 @@ from typing import Any, Callable
 
 import segno
 
-from firmware.tools.cli import Client, print_result
-from firmware.errors import ApiError, InvalidParams
+from firmware.client import Client
+from firmware.errors import ApiError
 from firmware.i18n import message
+from firmware.tools.cli import print_result
 
-from controller.text.messages import color_id
 from controller.text.wording import text
 from controller.rules.ruledoc import format_rules
-from controller.rules.game import RULESET_IDS
 from controller.rules.rulesets import DEFAULT_RULESET
-from controller.match.scores import SCORINGS
-from controller.match.stats import add_cli as add_stats
-
-Run = Callable[[argparse.Namespace, Client], int]
-
-
-# ---- argument types -----------------------------------------------------------------------------
-
-
-def _names(text: str) -> list[str]:
-    names = [name.strip() for name in text.split(",")]
-    if not all(names):
-        raise argparse.ArgumentTypeError(f"{text!r}: names separated by commas, e.g. Ann,Bob,Cy")
-    return names
-
-
-def _pair(text: str) -> tuple[str, str]:
-    name, sep, value = text.partition("=")
-    if not sep or not name.strip() or not value.strip():
-        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=VALUE")
-    return name.strip(), value.strip()
-
-
-def _count(text: str) -> tuple[str, int]:
-    name, value = _pair(text)
-    if not value.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=N, N a whole number, e.g. Bob=2")
-    return name, int(value)
-
-
-def _colour(name: str) -> str:
-    """A colour named in English or French ("rouge"), as launcherd's id ("red")."""
-    try:
-        return color_id(name)
-    except InvalidParams as error:
-        raise argparse.ArgumentTypeError(error.message) from None
-
-
-def _hands(pairs: list[tuple[str, str]]) -> dict[str, str]:
-    # Sent as typed: the counter reads "37" as a total and "7,hit-2,wild" as cards.
-    return dict(pairs)
-
-
-# Colours and cards are named in English or French; launcherd reads either (controller.text.messages).
-_COLOURS = "red, yellow, green, blue (orange, purple: despicable-me-4), or in French: rouge, vert, ..."
+from controller.match.stats import format_stats
 
 
 # ---- human output -------------------------------------------------------------------------------
@@ -295,20 +251,39 @@ def format_messages(result: dict[str, Any]) -> str:
     return "\n".join(_texts(result))
 
 
-def _action(method: str, params: Callable[[argparse.Namespace], dict]) -> Run:
-    def run(args: argparse.Namespace, client: Client) -> int:
-        return print_result(args, client.call(method, params(args)), format_reply)
-    return run
+def page_url(code: str, url: str | None = None) -> str:
+    """The table page's address with the join code; by default this host's mDNS name, launcher-web's port."""
+    base = url or f"http://{socket.gethostname()}.local:8080/"
+    return f"{base}{'&' if '?' in base else '?'}code={code}"
 
 
-def _play(args: argparse.Namespace, client: Client) -> int:
+def format_code(result: dict[str, Any]) -> str:
+    """``game code``: the code, and with ``--qr`` the page's address as a QR code for phones."""
+    if "url" not in result:
+        return result["code"]
+    drawn = io.StringIO()
+    segno.make(result["url"], error="m").terminal(out=drawn, compact=True)
+    return f"{drawn.getvalue().rstrip()}\n{result['url']}\njoin code {result['code']}"
+
+
+def act(args: argparse.Namespace, client: Client, method: str, params: dict[str, Any]) -> int:
+    """A game action: what happened, then where the table stands."""
+    return print_result(args, client.call(method, params), format_reply)
+
+
+def change(args: argparse.Namespace, client: Client, method: str) -> int:
+    """A command that changes the table but shows no move (abandon, repair)."""
+    return print_result(args, client.call(method), format_messages)
+
+
+def play(args: argparse.Namespace, client: Client) -> int:
     """``game play``: a coloured card typed without its colour gets the only one it may have."""
     params = {key: value for key, value in (("card", args.card), ("color", args.color), ("target", args.target),
                                             ("last", args.last or None), ("by", args.by)) if value is not None}
     try:
         result = client.call("game/play", params)
     except ApiError as error:
-        refusal = error.data.get("message_object") or {}
+        refusal = error.message_object or {}
         legal = refusal.get("colors") or []
         if args.color is not None or refusal.get("id") != "needs_its_color" or len(legal) != 1:
             raise
@@ -319,7 +294,7 @@ def _play(args: argparse.Namespace, client: Client) -> int:
 def _new_params(args: argparse.Namespace) -> dict[str, Any]:
     if args.color is not None and args.first_card is None:
         args.parser.error("--color goes with --first-card (the colour of the card turned up)")
-    params = {"rules": args.rules, "players": args.players, "dealer": args.dealer,
+    params = {"rules": args.rules or DEFAULT_RULESET, "players": args.players, "dealer": args.dealer,
               "first_card": args.first_card, "color": args.color,
               "options": dict(args.option or ()), "scoring": args.scoring, "target": args.target,
               "force": args.force or None}
@@ -330,7 +305,7 @@ def _new_params(args: argparse.Namespace) -> dict[str, Any]:
 DEAL_WAIT_S = 600.0
 
 
-def _new(args: argparse.Namespace, client: Client) -> int:
+def new(args: argparse.Namespace, client: Client) -> int:
     result = client.call("game/new", _new_params(args))
     if args.wait:
         result = _dealt(client, result)
@@ -350,64 +325,31 @@ def _dealt(client: Client, result: dict[str, Any]) -> dict[str, Any]:
     return {**status, "messages": result.get("messages"), "message_objects": result.get("message_objects")}
 
 
-def _by(args: argparse.Namespace) -> dict[str, str]:
-    return {"by": args.by} if args.by else {}
-
-
-def _end_round_params(args: argparse.Namespace) -> dict[str, Any]:
-    if args.color is not None and args.first_card is None:
-        args.parser.error("--color goes with --first-card (the colour of the card turned up)")
-    params = {"winner": args.winner, "hands": _hands(args.hands), "first_card": args.first_card,
-              "color": args.color}
-    return {key: value for key, value in params.items() if value is not None}
-
-
-def _status(args: argparse.Namespace, client: Client) -> int:
+def status(args: argparse.Namespace, client: Client) -> int:
     return print_result(args, client.call("game/status"), format_status)
 
 
-def _log(args: argparse.Namespace, client: Client) -> int:
+def log(args: argparse.Namespace, client: Client) -> int:
     return print_result(args, client.call("game/log"), format_log)
 
 
-def _scores(args: argparse.Namespace, client: Client) -> int:
+def scores(args: argparse.Namespace, client: Client) -> int:
     if args.csv:
         result = client.call("game/scores", {"csv": True})
         return print_result(args, result, lambda r: r["csv"].rstrip("\n"))
     return print_result(args, client.call("game/scores"), format_scores)
 
 
-def _history(args: argparse.Namespace, client: Client) -> int:
+def history(args: argparse.Namespace, client: Client) -> int:
     params = {key: value for key, value in (("limit", args.limit), ("before", args.before)) if value is not None}
     return print_result(args, client.call("game/history", params), format_history)
 
 
-def _rules(args: argparse.Namespace, client: Client) -> int:
+def rules(args: argparse.Namespace, client: Client) -> int:
     return print_result(args, client.call("game/rules", {"rules": args.ruleset}), format_rules)
 
 
-def _plain(method: str, params: Callable[[argparse.Namespace], dict] = lambda a: {}) -> Run:
-    def run(args: argparse.Namespace, client: Client) -> int:
-        return print_result(args, client.call(method, params(args)), format_messages)
-    return run
-
-
-def page_url(code: str, url: str | None = None) -> str:
-    """The table page's address with the join code; by default this host's mDNS name, launcher-web's port."""
-    base = url or f"http://{socket.gethostname()}.local:8080/"
-    return f"{base}{'&' if '?' in base else '?'}code={code}"
-
-
-def format_code(result: dict[str, Any]) -> str:
-    """``game code``: the code, and with ``--qr`` the page's address as a QR code for phones."""
-    if "url" not in result:
-        return result["code"]
-    drawn = io.StringIO()
-    segno.make(result["url"], error="m").terminal(out=drawn, compact=True)
-    return f"{drawn.getvalue().rstrip()}\n{result['url']}\njoin code {result['code']}"
-
-
-def _code(args: argparse.Namespace, client: Client) -> int:
+def code(args: argparse.Namespace, client: Client) -> int:
     if args.url is not None and not args.qr:
         args.parser.error("--url goes with --qr (the address the QR code shows)")
     result = client.call("game/code", {"new": args.new})
@@ -416,117 +358,6 @@ def _code(args: argparse.Namespace, client: Client) -> int:
     return print_result(args, result, format_code)
 
 
-def register(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
-    """Add ``launcherctl game ...`` (the ``card_launcher.cli`` entry point)."""
-    game = subparsers.add_parser("game", help="the game at the table: turns, presses, scores",
-                                 description="Follow a game of UNO Attack: turns, presses and scores.")
-    sub = game.add_subparsers(dest="game_command", metavar="COMMAND", required=True)
-
-    def add(name: str, run: Run, help: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, parents=parents, help=help, description=help)
-        p.set_defaults(func=run, parser=p)
-        return p
-
-    p = add("new", _new, "start a match (its first round is dealt)")
-    p.add_argument("--rules", choices=RULESET_IDS, default=DEFAULT_RULESET)
-    p.add_argument("--players", type=_names, required=True, metavar="A,B,...",
-                   help="names in seat order, clockwise")
-    p.add_argument("--dealer", metavar="NAME", help="who deals round 1 (default: the last name)")
-    p.add_argument("--first-card", metavar="CARD", help="the card turned up to start the pile")
-    p.add_argument("--color", type=_colour, metavar="COLOUR",
-                   help="its colour (for a wild: the colour named); " + _COLOURS)
-    p.add_argument("--option", type=_pair, action="append", metavar="NAME=VALUE",
-                   help="a ruleset option, e.g. early_stop=false")
-    p.add_argument("--scoring", choices=SCORINGS)
-    p.add_argument("--target", type=int, metavar="N", help="points that end the match (default 500)")
-    p.add_argument("--force", action="store_true",
-                   help="start even while another match is being played (it stays resumable)")
-    p.add_argument("--wait", action="store_true",
-                   help="classic, despicable-me-4: return once the launcher has dealt the opening hands")
-
-    p = add("resume", _action("game/resume", lambda a: {"match": a.match}),
-            "make an earlier match the table's again (its number in game history)")
-    p.add_argument("match", type=int, metavar="N")
-    add("abandon", _plain("game/abandon"), "set the match aside (game resume brings it back)")
-    add("repair", _plain("game/repair"),
-        "fix what game status reports about the game log (a damaged log is moved aside, not deleted)")
-    p = add("rules", _rules, "card names, points and scoring variants of a ruleset (default: all)")
-    p.add_argument("ruleset", nargs="?", choices=RULESET_IDS, metavar="RULESET",
-                   help=", ".join(RULESET_IDS))
-
-    p = add("play", _play, "the player whose move it is plays a card")
-    p.add_argument("card", metavar="CARD",
-                   help='e.g. 7, skip, hit-2, wild-attack, or its French name ("Double attaque")')
-    p.add_argument("--color", type=_colour, metavar="COLOUR",
-                   help="its colour, or the colour a wild names (filled in when only one is legal); " + _COLOURS)
-    p.add_argument("--target", metavar="NAME", help="the player a wild-attack (or trade-hands) names")
-    p.add_argument("--last", action="store_true", help="it was the player's last card")
-    p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
-
-    p = add("turn-up", _action("game/turn-up", lambda a: {
-        key: value for key, value in (("card", a.card), ("color", a.color)) if value is not None}),
-        "classic, despicable-me-4, blast: the card turned up after an ignored first card")
-    p.add_argument("card", metavar="CARD", help="e.g. 7, or its French name")
-    p.add_argument("--color", type=_colour, metavar="COLOUR", help=_COLOURS)
-
-    p = add("first-attack", _action("game/first-attack", lambda a: {
-        key: value for key, value in (("color", a.color), ("target", a.target), ("by", a.by))
-        if value is not None}), "name the colour and the victim of a turned-up wild-attack")
-    p.add_argument("--color", type=_colour, metavar="COLOUR", required=True, help=_COLOURS)
-    p.add_argument("--target", metavar="NAME", required=True)
-    p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
-
-    for name, help in (("uno", "NAME calls Uno"), ("catch", "NAME is caught without calling Uno"),
-                       ("hint", "NAME gave advice (2005 and 2010 boxes)")):
-        p = add(name, _action(f"game/{name}", lambda a: {"player": a.player}), help)
-        p.add_argument("player", metavar="NAME")
-
-    p = add("insert", _action("game/insert", lambda a: {
-        "blast": a.blast is not None, "cards": a.blast or 0, **_by(a)}),
-        "blast without a blaster fitted: the player whose move it is put a card in the blaster (a"
-        " fitted blaster reports its insertions itself, and this is refused)")
-    p.add_argument("--blast", type=int, metavar="N", help="it fired and N cards came out")
-    p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
-
-    for name, help in (("draw", "classic: the player whose move it is draws one card (the launcher deals it)"),
-                       ("pass", "classic: the player who drew keeps the card; turn over"),
-                       ("challenge", "classic: challenge the Wild Draw Four just played"),
-                       ("accept", "classic: accept the Wild Draw Four: dealt 4, turn lost")):
-        p = add(name, _action(f"game/{name}", _by), help)
-        p.add_argument("--by", metavar="NAME", help="refuse unless it is NAME's move")
-    p = add("challenge-result", _action("game/challenge-result", lambda a: {"result": a.result}),
-            "classic: the challenged hand is shown: legal (the challenger is dealt 6) or illegal (4 back)")
-    p.add_argument("result", choices=("legal", "illegal"))
-    p = add("minions", _action("game/minions", lambda a: {"counts": dict(a.counts)}),
-            "despicable-me-4: cards each other player discarded for Wild Mega Minions Power")
-    p.add_argument("counts", nargs="+", type=_count, metavar="NAME=N")
-
-    add("undo", _action("game/undo", lambda a: {}), "take back the last action of the match")
-    add("status", _status, "whose move it is, presses owed, cards taken, scores")
-    add("log", _log, "the match's actions, undone ones included")
-
-    p = add("end-round", _action("game/end-round", _end_round_params),
-            "score the round and deal the next one")
-    p.add_argument("--winner", required=True, metavar="NAME")
-    p.add_argument("hands", nargs="+", type=_pair, metavar="NAME=POINTS|NAME=CARD,CARD,...")
-    p.add_argument("--first-card", metavar="CARD", help="the card turned up for the next round")
-    p.add_argument("--color", type=_colour, metavar="COLOUR", help="its colour; " + _COLOURS)
-
-    p = add("edit-round", _action("game/edit-round", lambda a: {"round": a.round, "hands": _hands(a.hands)}),
-            "correct the hands of an ended round")
-    p.add_argument("round", type=int, metavar="N")
-    p.add_argument("hands", nargs="+", type=_pair, metavar="NAME=POINTS|NAME=CARD,CARD,...")
-
-    p = add("scores", _scores, "the score table")
-    p.add_argument("--csv", action="store_true", help="rounds x players as CSV")
-    p = add("history", _history, "every match played, oldest first")
-    p.add_argument("--limit", type=int, metavar="N", help="only the last N matches (a page of a long history)")
-    p.add_argument("--before", type=int, metavar="MATCH",
-                   help="with --limit: the page of matches before match MATCH (its number in the list)")
-
-    p = add("code", _code, "the table's join code, which phones need to act on the game")
-    p.add_argument("--new", action="store_true", help="a new code: the old one stops working")
-    p.add_argument("--qr", action="store_true", help="also draw the table page's address as a QR code")
-    p.add_argument("--url", metavar="URL",
-                   help="the page's address for --qr (default http://HOSTNAME.local:8080/)")
-    add_stats(sub, parents)
+def stats(args: argparse.Namespace, client: Client) -> int:
+    params = {} if args.match is None else {"match": args.match}
+    return print_result(args, client.call("game/stats", params), format_stats)

@@ -20,13 +20,12 @@ Definitions, where the words alone leave a choice:
 - time per round: from the deal (the ``new`` action, or the previous ``end_round``) to the
   round's ``end_round``; the round being played is not timed.
 
-``register_stats(daemon, service)`` adds ``game/stats``; ``add_cli(subparsers, parents)`` adds
-``launcherctl game stats``.
+``register_stats(daemon, service)`` adds ``game/stats``; ``launcherctl game stats`` prints it with
+:func:`format_stats`.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import logging
@@ -522,19 +521,3 @@ def format_stats(result: dict[str, Any]) -> str:
     if history["players"]:
         lines += figure_rows(history["players"], ("matches", "matches_won"))
     return "\n".join(lines)
-
-
-def _stats_command(args: argparse.Namespace, client: Any) -> int:
-    from firmware.tools.cli import print_result
-
-    params = {} if args.match is None else {"match": args.match}
-    return print_result(args, client.call("game/stats", params), format_stats)
-
-
-def add_cli(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
-    """Add ``stats`` to ``launcherctl game``'s subcommands."""
-    p = subparsers.add_parser("stats", parents=parents, help="statistics of the match and of every match",
-                              description="Presses, cards, bursts, dry streaks, hits, Mega Hit chains,"
-                                          " rounds won and time per round.")
-    p.add_argument("--match", type=int, metavar="N", help="another match (its number in game history)")
-    p.set_defaults(func=_stats_command, parser=p)

@@ -1,6 +1,6 @@
 """launcher-voice: listens to launcherd's event stream and speaks the game (docs/voice.md).
 
-A client of the daemon's JSON-lines socket like launcherctl, in its own process: it subscribes to
+A client of the daemon's JSON-lines socket like launcherctl (``firmware/client.py``), in its own process: it subscribes to
 events, asks ``game/status`` after each game action, lets the :class:`Announcer` decide, and
 speaks one phrase at a time. It never touches a pin; when the daemon goes away it waits for it to
 come back.
@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import itertools
 import json
 import logging
 import sys
@@ -25,7 +23,8 @@ from collections import OrderedDict, deque
 from pathlib import Path
 from typing import Any, AsyncIterator
 
-from firmware.errors import ApiError, LauncherError
+from firmware.client import Connection, Unreachable, connect
+from firmware.errors import ApiError
 from firmware.paths import client_socket
 
 from controller.text.messages import LANGUAGES, default_language, render
@@ -35,7 +34,6 @@ from controller.voice.speech import MAX_VOLUME, Speech, default_cache_dir
 log = logging.getLogger("launcher-voice")
 
 RETRY_S = 2.0  # between attempts to reach a daemon that is not (yet) there
-MAX_LINE = 1 << 20
 ALSA_CARDS = Path("/proc/asound/cards")
 CARD_RECHECK_S = 30.0  # how often a voice without a sound card looks for one again
 # Events read but not yet looked at. A burst is a few dozen; past this the oldest game actions go
@@ -85,37 +83,31 @@ class SoundCard:
         return bool(self._present)
 
 
-class Connection:
-    """One connection to launcherd: calls answered by id, events in arrival order."""
+class DaemonFeed:
+    """launcherd as the voice hears it: calls on one connection, and its events in arrival order,
+    the ones read but not yet looked at bounded (:data:`EVENTS_KEPT`)."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
-        self.writer = writer
-        self._ids = itertools.count(1)
-        self._pending: dict[int, asyncio.Future] = {}
+    def __init__(self) -> None:
         self._events: deque[tuple[str, dict[str, Any]] | None] = deque()
         self._arrived = asyncio.Event()
-        self._reading = asyncio.ensure_future(self._read(reader))
+        self.connection: Connection | None = None
+        self._watching: asyncio.Future | None = None
 
-    async def _read(self, reader: asyncio.StreamReader) -> None:
-        try:
-            while line := await reader.readline():
-                try:
-                    message = json.loads(line)
-                except ValueError:
-                    log.error("launcherd sent a line that is not JSON: %.80r", line)
-                    continue
-                if "event" in message:
-                    self._keep((message["event"], message.get("params") or {}))
-                elif message.get("id") in self._pending:
-                    self._pending.pop(message["id"]).set_result(message)
-        finally:
-            for future in self._pending.values():
-                future.cancel()
-            self._events.append(None)
-            self._arrived.set()
+    @classmethod
+    async def open(cls, path: Path) -> "DaemonFeed":
+        """:raises Unreachable: launcherd's socket is missing or refuses connections."""
+        feed = cls()
+        feed.connection = await connect(path, feed._keep)
+        feed._watching = asyncio.ensure_future(feed._end_when_closed(feed.connection))
+        return feed
 
-    def _keep(self, event: tuple[str, dict[str, Any]]) -> None:
-        self._events.append(event)
+    async def _end_when_closed(self, connection: Connection) -> None:
+        await connection.wait_closed()
+        self._events.append(None)
+        self._arrived.set()
+
+    def _keep(self, name: str, params: dict[str, Any]) -> None:
+        self._events.append((name, params))
         if len(self._events) > EVENTS_KEPT:
             stale = next((e for e in self._events if e is not None and e[0] == "game/action"), None)
             self._events.remove(stale if stale is not None else self._events[0])
@@ -126,24 +118,8 @@ class Connection:
         return any(event is not None and event[0] == "game/action" for event in self._events)
 
     async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
-        if self._reading.done():
-            raise ConnectionError("the daemon closed the connection")
-        request_id = next(self._ids)
-        future = asyncio.get_running_loop().create_future()
-        self._pending[request_id] = future
-        line = json.dumps({"id": request_id, "method": method, "params": params or {}})
-        self.writer.write(line.encode() + b"\n")
-        await self.writer.drain()
-        try:
-            reply = await future
-        except asyncio.CancelledError:
-            if self._reading.done():
-                raise ConnectionError("the daemon closed the connection") from None
-            raise
-        if "error" in reply:
-            error = reply["error"]
-            raise ApiError(error.get("code", ApiError.INTERNAL_ERROR), error.get("message", "error"))
-        return reply.get("result")
+        assert self.connection is not None, "opened by DaemonFeed.open"
+        return await self.connection.call(method, params)
 
     async def events(self) -> AsyncIterator[tuple[str, dict[str, Any]]]:
         while True:
@@ -156,13 +132,13 @@ class Connection:
             yield event
 
     async def close(self) -> None:
-        self._reading.cancel()
-        self.writer.close()
-        with contextlib.suppress(ConnectionError, OSError):
-            await self.writer.wait_closed()
+        if self._watching is not None:
+            self._watching.cancel()
+        if self.connection is not None:
+            await self.connection.close()
 
 
-async def _status(connection: Connection) -> dict[str, Any] | None:
+async def _status(connection: DaemonFeed) -> dict[str, Any] | None:
     """The game status; None without a game (or while the game layer cannot play)."""
     try:
         return await connection.call("game/status")
@@ -183,7 +159,7 @@ class Voice:
         self._warming: asyncio.Future | None = None
         self._failed: OrderedDict[str, None] = OrderedDict()  # the phrases whose failure was logged
 
-    async def listen(self, connection: Connection) -> None:
+    async def listen(self, connection: DaemonFeed) -> None:
         """Feed the announcer until the connection ends."""
         loop = asyncio.get_running_loop()
         await connection.call("events/subscribe")
@@ -316,21 +292,20 @@ async def run(args: argparse.Namespace) -> None:
     try:
         while True:
             try:
-                reader, writer = await asyncio.open_unix_connection(str(path), limit=MAX_LINE)
-            except (FileNotFoundError, ConnectionRefusedError) as exc:
+                feed = await DaemonFeed.open(path)
+            except Unreachable as exc:
                 if not told:
                     log.info("launcherd is not answering on %s (%s); waiting for it", path, exc)
                 told = True
                 await asyncio.sleep(RETRY_S)
                 continue
             told = False
-            connection = Connection(reader, writer)
             try:
-                await voice.listen(connection)
+                await voice.listen(feed)
             except (ConnectionError, OSError) as exc:
                 log.warning("lost launcherd: %s", exc)
             finally:
-                await connection.close()
+                await feed.close()
             await asyncio.sleep(RETRY_S)
     finally:
         speaker.cancel()

@@ -50,6 +50,14 @@ def lan_address(ipv6: bool = False) -> str | None:
     return None
 
 
+def parse_listen(text: str) -> tuple[str, int]:
+    """HOST:PORT (an IPv6 host in brackets) -> (host, port); ValueError says what is allowed."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536 or not host:
+        raise ValueError(f"--listen {text!r}: expected HOST:PORT, e.g. 0.0.0.0:8080 or [::]:8080")
+    return host.strip("[]"), int(port)
+
+
 def listens_everywhere(host: str) -> bool:
     return host in ALL_ADDRESSES
 
@@ -70,8 +78,6 @@ def main(argv: list[str] | None = None) -> int:
                                      description="print the table page's address on the table's network")
     parser.add_argument("--listen", default="0.0.0.0:8080", metavar="HOST:PORT")
     args = parser.parse_args(argv)
-    from controller.web.server import parse_listen
-
     host, port = parse_listen(args.listen)
     url = page_url(host, port)
     if url is None:

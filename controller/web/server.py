@@ -37,7 +37,7 @@ from firmware.paths import client_socket
 from controller.text.messages import CATALOGUE, LANGUAGES, MessageError, default_language, render
 from controller.web.connections import ACCEPT_BACKLOG, HEADER_TIMEOUT_S, KEEPALIVE_S, Gate
 from controller.web.guard import HEAVY_READ_COST, CodeGuard, HostRule, ReadLimit, Summary
-from controller.web.lan import listens_everywhere, page_url
+from controller.web.lan import listens_everywhere, page_url, parse_listen
 from controller.web.link import DaemonDown, Link
 
 log = logging.getLogger("launcher-web")
@@ -595,14 +595,6 @@ def _unreachable(exc: DaemonDown, lang: str) -> web.HTTPException:
 
 
 # ---- command line ----------------------------------------------------------------------------
-
-
-def parse_listen(text: str) -> tuple[str, int]:
-    """HOST:PORT (an IPv6 host in brackets) -> (host, port); ValueError says what is allowed."""
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or not 0 < int(port) < 65536 or not host:
-        raise ValueError(f"--listen {text!r}: expected HOST:PORT, e.g. 0.0.0.0:8080 or [::]:8080")
-    return host.strip("[]"), int(port)
 
 
 def build_parser() -> argparse.ArgumentParser:

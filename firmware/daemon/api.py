@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from firmware import i18n
+from firmware.client import MAX_IN_FLIGHT, MAX_LINE
 from firmware.errors import ApiError, InUse, InvalidParams
 
 log = logging.getLogger("launcherd.api")
 
-MAX_LINE = 64 * 1024
 # Replies and events waiting for a slow reader; past this the client is dropped, not waited for.
 MAX_QUEUED = 512
 # Far more than a game table needs; a bound keeps descriptors under select()'s limit of 1024.
@@ -42,8 +42,6 @@ MAX_CLIENTS = 256
 ADMIN_SLOTS = 1
 # A connection with no request in flight and no subscription is closed after this long.
 IDLE_TIMEOUT_S = 300.0
-# Requests one connection may have running at once; more get an error reply straight away.
-MAX_IN_FLIGHT = 16
 # Always run, whatever is in flight: stopping the motor never waits behind anything.
 UNLIMITED_METHODS = frozenset({"system/estop"})
 REQUIRED = object()

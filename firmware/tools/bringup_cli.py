@@ -20,12 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from firmware.extras.calibrate import CalibrationError, analyse, toml_snippet, write_config
 from firmware import i18n
-from firmware.tools.cli import EXIT_ERROR, EXIT_OK, EXIT_USAGE, Client, print_result
-from firmware.config import ConfigError, load_config
+from firmware.client import Client
+from firmware.tools.cli import EXIT_ERROR, EXIT_OK, EXIT_USAGE, print_result
 from firmware.errors import ApiError
-from firmware.launcher.hardware import HEADER_PINS
 
 WAIT_S = 15.0  # how long a person has to block the beam, press the button, open the lid
 SIM_WAIT_S = 3.0
@@ -107,6 +105,8 @@ def _long_call(client: Client, method: str, params: dict[str, Any], seconds: flo
 
 
 def _pin_row(config: dict[str, Any], key: str, reading: dict[str, Any] | None = None) -> dict[str, Any]:
+    from firmware.board.pins import HEADER_PINS  # reads the configuration's schema: only when a step failed
+
     gpio = config.get(key)
     row: dict[str, Any] = {"function": key, "gpio": gpio,
                            "header": HEADER_PINS.get(gpio) if isinstance(gpio, int) else None}
@@ -451,6 +451,8 @@ def _duties(text: str) -> list[float]:
 
 
 def _calibrate_text(result: dict[str, Any]) -> str:
+    from firmware.extras.calibrate import toml_snippet
+
     lines = [_say("calibrate_header")]
     for run in result["runs"]:
         def most(values: list[float]) -> str:
@@ -471,6 +473,10 @@ def _calibrate_text(result: dict[str, Any]) -> str:
 
 
 def _calibrate(args: argparse.Namespace, client: Client) -> int:
+    # Imported here: statistics and the configuration's schema would slow every launcherctl command.
+    from firmware.config import ConfigError, load_config
+    from firmware.extras.calibrate import CalibrationError, analyse, write_config
+
     status, sim = _status(client)
     path = args.config or (status.get("daemon") or {}).get("config")
     if path in (None, "<defaults>"):

@@ -16,25 +16,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from firmware import i18n
+from firmware.client import Client, DaemonDown, Unreachable, answers, result_of
 from firmware.errors import ApiError, LauncherError
 from firmware.paths import client_socket
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
-# A daemon answers status, settings and game moves at once; one that does not is stuck.
-QUICK_TIMEOUT_S = 5.0
-# A press or a single feed is answered when the launch ends: within max_on_ms (at most 120 s by the
-# configuration's schema) and the daemon's own 2 s margin.
-LAUNCH_TIMEOUT_S = 125.0
-LAUNCH_METHODS = frozenset({"launcher/press", "launcher/launch", "launcher/feed"})
-# Answered when a person has done their part (a jam pulled out, a reload): no bound fits.
-UNBOUNDED_METHODS = frozenset({"launcher/dispense"})
 # sun_path of struct sockaddr_un is 108 bytes, the last one NUL.
 MAX_SOCKET_PATH = 107
 
@@ -42,11 +34,7 @@ MAX_SOCKET_PATH = 107
 USAGE, UNREACHABLE, TIMEOUT = "usage", "unreachable", "timeout"
 
 
-class Unreachable(Exception):
-    """The daemon's socket is missing or refuses connections."""
-
-
-class UsageError(Exception):
+class UsageError(LauncherError, ValueError):
     """The command line is wrong; the message says how (exit code 2)."""
 
 
@@ -55,83 +43,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message}")
-
-
-class Client:
-    """A connection to launcherd: ``call(method, params)`` returns the result or raises ApiError.
-
-    ``timeout`` bounds every call; None (the default) gives each call its method's bound:
-    :data:`LAUNCH_TIMEOUT_S` for presses and feeds, none for a dispense (it may wait for a person),
-    :data:`QUICK_TIMEOUT_S` for the rest. ``lang`` ("en", "fr"), sent with every request, is the
-    language of the replies' texts; None leaves it to the daemon (``[daemon] language``).
-    """
-
-    def __init__(self, path: str | Path, timeout: float | None = None, lang: str | None = None):
-        self.path = Path(path)
-        self.timeout = timeout
-        self.lang = lang
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(QUICK_TIMEOUT_S if timeout is None else timeout)
-        try:
-            self.sock.connect(str(self.path))
-        except (FileNotFoundError, ConnectionRefusedError) as exc:
-            self.sock.close()
-            raise Unreachable(str(exc)) from None
-        except PermissionError:
-            self.sock.close()
-            raise
-        except OSError:
-            self.sock.close()
-            raise
-        self._file = self.sock.makefile("rb")
-        self._next_id = 0
-
-    def close(self) -> None:
-        self._file.close()
-        self.sock.close()
-
-    def __enter__(self) -> "Client":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def send(self, method: str, params: dict[str, Any] | None = None) -> int:
-        self._next_id += 1
-        request = {"id": self._next_id, "method": method, "params": params or {}}
-        if self.lang is not None:
-            request["lang"] = self.lang
-        line = json.dumps(request)
-        self.sock.sendall(line.encode() + b"\n")
-        return self._next_id
-
-    def messages(self) -> Iterator[dict[str, Any]]:
-        for line in self._file:
-            yield json.loads(line)
-        raise ConnectionError("the daemon closed the connection")
-
-    def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
-        """The result of one request; :raises ApiError: its error reply, or an error about the
-        connection itself (id null: a line too long, too many clients, idle)."""
-        if self.timeout is None:
-            self.sock.settimeout(None if method in UNBOUNDED_METHODS
-                                 else LAUNCH_TIMEOUT_S if method in LAUNCH_METHODS else QUICK_TIMEOUT_S)
-        request_id = self.send(method, params)
-        for message in self.messages():
-            if "event" in message:
-                continue
-            if message.get("id") == request_id or (message.get("id") is None and "error" in message):
-                return result_of(message)
-        raise ConnectionError("the daemon closed the connection")
-
-
-def result_of(reply: dict[str, Any]) -> Any:
-    """A reply's result; :raises ApiError: it is an error reply."""
-    if "error" in reply:
-        error = dict(reply["error"])
-        code = error.pop("code", ApiError.INTERNAL_ERROR)
-        raise ApiError(code, error.pop("message", "error"), data=error)
-    return reply.get("result")
 
 
 def print_result(args: argparse.Namespace, result: Any, human: Callable[[Any], str] | str | None = None) -> int:
@@ -311,10 +222,9 @@ def _dispense(args: argparse.Namespace, client: Client) -> int:
                 line = i18n.message("dispense_progress", reason=reason, cards=progress.get("cards"),
                                     count=progress.get("count"))
                 print(f"launcherctl: {i18n.render(line)}", file=sys.stderr, flush=True)
-        elif "event" not in message and (message.get("id") == request_id
-                                         or (message.get("id") is None and "error" in message)):
+        elif answers(message, request_id):
             return print_result(args, result_of(message), format_outcome)
-    raise ConnectionError("the daemon closed the connection")
+    raise DaemonDown("the daemon closed the connection")
 
 
 def _watch(args: argparse.Namespace, client: Client) -> int:
@@ -522,7 +432,7 @@ def _run(args: argparse.Namespace, path: Path, lang: str) -> int:
         return report_error(args, exc)
     except BrokenPipeError:
         return EXIT_OK  # our reader went away (`launcherctl watch | head`): not an error
-    except socket.timeout:
+    except TimeoutError:
         return report_error(args, _said(TIMEOUT, i18n.message("not_answering", path=str(path))),
                             exit_code=EXIT_UNREACHABLE)
     except (ConnectionError, OSError) as exc:
