@@ -8,7 +8,8 @@ import pytest
 
 from controller.layer.game_parser import RULESETS, SCORING_NAMES
 from controller.match.scores import SCORINGS
-from controller.rules.rulesets import DEFAULT_RULESET, RULESET_IDS
+from controller.rules.game import RULESET_IDS
+from controller.rules.rulesets import DEFAULT_RULESET
 from firmware.tools.cli import EXIT_USAGE, build_parser, main
 
 HEAVY = ("gpiozero", "babel", "controller.rules", "controller.text.messages", "firmware.config",
