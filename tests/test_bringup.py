@@ -16,7 +16,7 @@ from firmware.tools import bringup_cli
 from firmware.tools.cli import main as launcherctl
 from firmware.config import load_config
 from firmware.launcher.hardware import HEADER_PINS
-from conftest import ThreadDaemon, write_config
+from harness.launcherd import ThreadDaemon, write_config
 
 
 class BringupDaemon(ThreadDaemon):

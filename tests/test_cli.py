@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import BIN, MOTOR_LIMITS
+from harness.launcherd import BIN, MOTOR_LIMITS
 
 
 def ctl(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:

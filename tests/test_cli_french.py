@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 
-from conftest import BIN
+from harness.launcherd import BIN
 
 # Every press gives a known number of cards: 3, then 0, then 2, and again.
 BURSTS = """

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, ThreadDaemon, wait_for_socket, write_config
+from harness.launcherd import BIN, ThreadDaemon, write_config
+from harness.waits import wait_for_socket
 from firmware.tools.cli import Client
 from firmware.errors import ApiError
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, MOTOR_LIMITS, DaemonProcess, ThreadDaemon
+from harness.launcherd import BIN, MOTOR_LIMITS, DaemonProcess, ThreadDaemon
 from firmware.errors import ApiError
 from firmware.daemon.latch import FILENAME, SIZE, Latch
 
@@ -26,19 +26,11 @@ def status_of(proc: DaemonProcess) -> dict:
     return proc.call("status/get")
 
 
-def wait_status(proc: DaemonProcess, predicate, timeout: float = 10.0) -> dict:
-    deadline = time.monotonic() + timeout
-    while not predicate(status := status_of(proc)):
-        assert time.monotonic() < deadline, f"status never matched: {status}"
-        time.sleep(0.01)
-    return status
-
-
 def kill_with_the_motor_on(proc: DaemonProcess) -> None:
     """SIGKILL in the middle of a long run: the motor is on when the process dies."""
     with proc.client() as client:
         client.send("launcher/feed", {"count": 200})
-        wait_status(proc, lambda s: s["motor"]["on"] and s["state"] == "launching")
+        proc.wait_for(lambda s: s["motor"]["on"] and s["state"] == "launching")
         proc.process.kill()
         proc.process.wait(5)
 
@@ -73,7 +65,7 @@ def test_a_sigterm_mid_run_comes_back_ready_with_that_runs_on_time_kept(tmp_path
     proc = daemon_process(SLOW)
     with proc.client() as client:
         client.send("launcher/feed", {"count": 200})
-        wait_status(proc, lambda s: s["motor"]["on"])
+        proc.wait_for(lambda s: s["motor"]["on"])
         proc.process.terminate()
         assert proc.process.wait(10) == 0
     latch = Latch(proc.state_dir)  # what the next start reads

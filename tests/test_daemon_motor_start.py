@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from firmware.extras import bringup
 from firmware.errors import ApiError
 

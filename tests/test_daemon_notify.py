@@ -10,7 +10,7 @@ import pytest
 from firmware.tools.cli import Client
 from firmware.daemon.notify import Notifier
 
-from conftest import DaemonProcess, ThreadDaemon
+from harness.launcherd import DaemonProcess, ThreadDaemon
 
 
 @pytest.fixture

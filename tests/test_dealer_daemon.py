@@ -12,7 +12,7 @@ from __future__ import annotations
 import socket
 import threading
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 
 FAST = """
 [sim]

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from controller.layer.service import GameService
 from firmware.daemon import gamehost
 from firmware.tools.cli import format_outcome

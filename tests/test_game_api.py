@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from firmware.tools.cli import Client
 from firmware.errors import ApiError
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BLASTER, ThreadDaemon
+from harness.launcherd import BLASTER, ThreadDaemon
 from controller.text import messages
 from controller.match import stats
 from controller.layer import service as service_module

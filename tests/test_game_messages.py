@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from controller.layer import cli
 from controller.rules import game
 from controller.match import table

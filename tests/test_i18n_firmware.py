@@ -17,7 +17,7 @@ from firmware.config import ConfigError, load_config
 from firmware.extras.dealer import Dealer
 from firmware.errors import ApiError
 from firmware.daemon.methods import with_texts
-from conftest import BIN, MOTOR_LIMITS, ThreadDaemon
+from harness.launcherd import BIN, MOTOR_LIMITS, ThreadDaemon
 
 NOT_SLEEPING = {"id": "refused_not_sleeping"}
 FRENCH = '[daemon]\nlanguage = "fr"\n'

@@ -21,7 +21,7 @@ from firmware.extras.dealer import Dealer
 from firmware.launcher.ejection import policy_from_config
 from firmware.errors import ApiError
 from firmware.events import Tick, Wake
-from conftest import BIN, BLASTER, MOTOR_LIMITS, ThreadDaemon
+from harness.launcherd import BIN, BLASTER, MOTOR_LIMITS, ThreadDaemon
 
 
 def error_of(running: ThreadDaemon, method: str, params: dict | None = None, lang: str | None = None) -> ApiError:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from firmware.tools.cli import Client
 from firmware.config import build_config
 from firmware.launcher.core import Launcher

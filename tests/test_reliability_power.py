@@ -47,7 +47,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DaemonProcess
+from harness.launcherd import DaemonProcess
 from controller.match import table as tables
 from firmware.tools.cli import Client
 

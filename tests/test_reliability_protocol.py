@@ -41,7 +41,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import DaemonProcess
+from harness.launcherd import DaemonProcess
 from firmware.daemon.api import MAX_LINE
 from firmware.tools.cli import Client
 

@@ -31,7 +31,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, wait_for_socket, write_config
+from harness.launcherd import BIN, write_config
+from harness.waits import wait_for_socket
 from firmware.tools.cli import Client
 
 pytestmark = pytest.mark.skipif(

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import BIN, BLASTER, DaemonProcess, ThreadDaemon
+from harness.launcherd import BIN, BLASTER, DaemonProcess, ThreadDaemon
 from firmware.errors import ApiError
 
 P3 = ["Ann", "Bob", "Cy"]

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 
 from controller.match import stats as stats_module
 from controller.match import table as tables

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import configparser
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).with_name("browser")))
-
-from stack import Stack  # noqa: E402
+from harness.web import Stack
 
 UNIT = Path(__file__).resolve().parents[1] / "systemd" / "launcher-web.service"
 DESCRIPTORS = 160  # launcher-web keeps 64 for itself: 96 connections

@@ -10,18 +10,9 @@ import re
 import pytest
 
 from controller.web.lan import page_url
-from stack import Stack
-from test_table_page import ARTIFACTS, CHROMIUM, PHONE, TIMEOUT_MS, browser_context, expect_text, shot  # noqa: F401
-
-pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
+from harness.web import Stack
+from harness.browser import TIMEOUT_MS, expect_text, shot
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-
-
-@pytest.fixture
-def stack():
-    running = Stack().start()
-    yield running
-    running.close()
 
 
 @pytest.fixture
