@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import json
 import os
 import signal
@@ -86,6 +88,23 @@ def launcherctl(socket_path: Path, *args: str, check: bool = False, **run) -> su
                             capture_output=True, text=True, timeout=60, **run)
     if check and result.returncode != 0:
         raise AssertionError(f"launcherctl {' '.join(args)} -> {result.returncode}: {result.stderr}")
+    return result
+
+
+def launcherctl_in_process(socket_path: Path, *args: str, check: bool = False) -> subprocess.CompletedProcess:
+    """launcherctl's ``main`` on ``socket_path``, its exit code and what it printed."""
+    from firmware.tools.cli import main
+
+    argv = ["--socket", str(socket_path), *args]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as exit:  # argparse's --help and usage errors
+            code = exit.code if isinstance(exit.code, int) else 0 if exit.code is None else 2
+    result = subprocess.CompletedProcess(["launcherctl", *argv], code, out.getvalue(), err.getvalue())
+    if check and code != 0:
+        raise AssertionError(f"launcherctl {' '.join(args)} -> {code}: {result.stderr}")
     return result
 
 
@@ -240,6 +259,11 @@ class ThreadDaemon:
 
     def events(self) -> Events:
         return Events(self.daemon.socket_path)
+
+    def ctl(self, *args: str, check: bool = False) -> subprocess.CompletedProcess:
+        """launcherctl's own ``main`` in this process, as a user types it: its code and output
+        without starting an interpreter for each command (a process is for tests about the process)."""
+        return launcherctl_in_process(self.daemon.socket_path, *args, check=check)
 
     def pin_state(self, bcm: int) -> float:
         """The state of a mock pin, read in the loop (where the daemon writes it)."""

@@ -59,22 +59,25 @@ class Stack:
         self.daemon: subprocess.Popen | None = None
         self.web: subprocess.Popen | None = None
 
-    def start_daemon(self) -> None:
+    def start_daemon(self, wait: bool = True) -> None:
         mode = ["--sim", "--seed", "1"] if self.sim else []
         pins = {} if self.sim else {"GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
-        log = self.dir / "launcherd.log"
         self.daemon = subprocess.Popen(
             [sys.executable, "-m", "firmware.daemon.launcherd", *mode, "--config", str(self.config),
              "--socket", str(self.socket), "--state-dir", str(self.state_dir)],
-            stdout=subprocess.DEVNULL, stderr=open(log, "ab"), env={**os.environ, **pins})
-        wait_for_socket(self.socket, self.daemon, log=log.read_text)
+            stdout=subprocess.DEVNULL, stderr=open(self.dir / "launcherd.log", "ab"), env={**os.environ, **pins})
+        if wait:
+            self.wait_for_daemon()
+
+    def wait_for_daemon(self) -> None:
+        wait_for_socket(self.socket, self.daemon, log=(self.dir / "launcherd.log").read_text)
 
     def stop_daemon(self) -> None:
         if self.daemon is not None and self.daemon.poll() is None:
             self.daemon.send_signal(signal.SIGTERM)
             self.daemon.wait(10)
 
-    def start_web(self) -> None:
+    def start_web(self, wait: bool = True) -> None:
         def limit_descriptors() -> None:
             if self.web_descriptors is not None:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (self.web_descriptors, self.web_descriptors))
@@ -84,11 +87,18 @@ class Stack:
              "--listen", f"{self.listen_host}:{self.port}", *self.web_args],
             stdout=subprocess.DEVNULL, stderr=open(self.dir / "launcher-web.log", "ab"),
             env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=limit_descriptors)
-        wait_until(lambda: self.get("/api/state")[0] == 200, 15, "launcher-web reaching launcherd", 0.05)
+        if wait:
+            self.wait_for_web()
+
+    def wait_for_web(self) -> None:
+        wait_until(lambda: self.get("/api/state")[0] == 200, 30, "launcher-web reaching launcherd", 0.05)
 
     def start(self) -> "Stack":
-        self.start_daemon()
-        self.start_web()
+        """Both at once (launcher-web waits for launcherd as on a Pi), ready when the page shows the launcher."""
+        self.start_daemon(wait=False)
+        self.start_web(wait=False)
+        self.wait_for_daemon()
+        self.wait_for_web()
         return self
 
     def web_log(self) -> str:
