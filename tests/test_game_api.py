@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -23,7 +22,6 @@ sequence = {SEQUENCE}
 [sim]
 cards_per_second = 50.0
 """
-LAUNCHERCTL = str(Path(sys.executable).with_name("launcherctl"))
 THREE = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
 
 
@@ -56,8 +54,7 @@ def launcherd(run_dir):
 
 
 def ctl(running: Running, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([LAUNCHERCTL, "--socket", str(running.socket), "game", *args],
-                          capture_output=True, text=True, timeout=30)
+    return running.ctl("game", *args)
 
 
 def players(status: dict) -> dict[str, tuple[int, int]]:

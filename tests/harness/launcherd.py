@@ -246,10 +246,6 @@ class ThreadDaemon:
             self.daemon.loop.call_soon_threadsafe(self.daemon.request_stop)
         self._thread.join(10)
 
-    @property
-    def socket(self) -> Path:
-        return self.daemon.socket_path
-
     def call(self, method: str, params: dict | None = None, lang: str | None = None):
         with Client(self.daemon.socket_path, timeout=30, lang=lang) as client:
             return client.call(method, params)
