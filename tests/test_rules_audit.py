@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 
 import pytest
 
@@ -31,14 +30,10 @@ def cards_out(running) -> int:
 
 def settled(daemon, timeout: float = 60.0) -> dict:
     """``game/status`` once nothing is owed and the launcher's dealer has nothing to do (a daemon in
-    a thread or a process: polled as ``ThreadDaemon.wait_for`` does)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        status = daemon.call("status/get")
-        if status["game"]["owed"] is None and status["dealer"]["current"] is None and not status["dealer"]["queued"]:
-            return daemon.call("game/status")
-        assert time.monotonic() < deadline, status
-        time.sleep(0.01)
+    a thread or a process)."""
+    daemon.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None
+                    and not s["dealer"]["queued"], timeout)
+    return daemon.call("game/status")
 
 
 def dealt_process(tmp_path) -> DaemonProcess:
