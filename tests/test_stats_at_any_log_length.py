@@ -143,6 +143,8 @@ def test_stats_and_history_of_100000_actions_through_the_socket(long_log_dir, tm
     state.mkdir()
     (state / long_log.FILENAME).write_bytes((long_log_dir / long_log.FILENAME).read_bytes())
     with ThreadDaemon(tmp_path, "") as running:
+        # The daemon serves once the layer is up or after START_WAIT_S: a busy machine replays longer.
+        running.wait_for(lambda status: status["game_layer"]["state"] == "up", timeout=120)
         with running.client(timeout=120) as client:
             cold = client.call("game/stats")  # computes and keeps every match's figures once
             assert cold["history"]["matches"] == MATCHES
@@ -263,6 +265,8 @@ def test_stats_and_history_of_one_match_of_100000_actions_through_the_socket(one
     (state / long_log.FILENAME).write_bytes((one_long_match_dir / long_log.FILENAME).read_bytes())
     fed = Fed(monkeypatch)
     with ThreadDaemon(tmp_path, "") as running:
+        # The daemon serves once the layer is up or after START_WAIT_S: a busy machine replays longer.
+        running.wait_for(lambda status: status["game_layer"]["state"] == "up", timeout=120)
         with running.client(timeout=120) as client:
             cold = client.call("game/stats")  # catches the match up once, a slice at a time
             assert cold["match_id"] == 1 and cold["history"]["matches"] == 1
