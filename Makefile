@@ -34,9 +34,11 @@ demo: $(STAMP)
 		$(BIN)/launcherd --sim --demo --state-dir .demo-state
 
 # Two workers (pytest-xdist): most tests wait on a daemon, so two halve the time on two cores.
+# worksteal: a worker that is done takes tests queued for the other, so one long test (the pip
+# install of test_install.py) does not leave a queue behind it.
 TEST_JOBS ?= 2
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(TEST_JOBS) --durations=15
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal --durations=15
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

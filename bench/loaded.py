@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import long_log  # noqa: E402
 from bench.common import percentile  # noqa: E402
 from bench.latency import InProcessDaemon  # noqa: E402
-from firmware.tools.cli import Client  # noqa: E402
+from firmware.client import Client  # noqa: E402
 
 LOG_ACTIONS = 100_000
 COMMIT_DELAY_MS = 500
@@ -51,7 +51,7 @@ TARGETS = {"press_p99_vs_idle": 1.5, "lateness_max_ms": 20.0, "jam_later_than_id
 READER = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from firmware.tools.cli import Client
+from firmware.client import Client
 with Client(sys.argv[2], timeout=600, lang=sys.argv[3] or None) as client:
     methods = [method for method in sys.argv[4:] if method != "once"]
     while True:

@@ -19,8 +19,9 @@ from bench import long_log
 from firmware.daemon.api import MAX_IN_FLIGHT
 from firmware.errors import ApiError
 from bench.common import (
-    BENCH, BIN, PYTHON, Launcherd, cpu_ticks, percentile, rss_kb, thread_count, voluntary_switches,
+    BENCH, BIN, PYTHON, cpu_ticks, launcherd, percentile, rss_kb, thread_count, voluntary_switches,
 )
+from harness.launcherd import DaemonProcess
 
 GAME = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
 
@@ -70,7 +71,7 @@ def idle(reps: int, window_s: float, settle_s: float) -> dict:
     """
     result = {name: {"wakeups": [], "ticks": [], "rss_kb": [], "threads": []} for name in ("launcherd", "bare")}
     with tempfile.TemporaryDirectory(prefix="bench-idle-") as tmp:
-        daemon = Launcherd(Path(tmp)).start()
+        daemon = launcherd(Path(tmp)).start()
         bare = None
         try:
             with daemon.client() as client:
@@ -124,7 +125,7 @@ def ready(reps: int) -> dict:
             drain()
             run_dir = tmp_path / "run"
             run_dir.mkdir(exist_ok=True)
-            daemon = Launcherd(run_dir, env={"NOTIFY_SOCKET": address}, state_dir=state_dir)
+            daemon = launcherd(run_dir, env={"NOTIFY_SOCKET": address}, state_dir=state_dir)
             receiver.settimeout(30)
             start = time.perf_counter()
             daemon.start(wait=False)
@@ -191,7 +192,7 @@ def growth(presses: int, checkpoints: tuple[int, ...]) -> dict:
     outcomes: dict[str, int] = {}
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bench-growth-", dir=_tmpfs_dir()) as tmp:
-        daemon = Launcherd(Path(tmp), GROWTH_CONFIG).start()
+        daemon = launcherd(Path(tmp), GROWTH_CONFIG).start()
         try:
             with daemon.client() as client:
                 client.call("game/new", GAME)
@@ -272,7 +273,7 @@ def _resting(call, rested: list[float]) -> dict:
             time.sleep(wait + 0.05)
 
 
-def _dispense(daemon: Launcherd, client, count: int) -> dict:
+def _dispense(daemon: DaemonProcess, client, count: int) -> dict:
     """``launcher/dispense``, pulling a stuck card out while it runs and then pressing to go on,
     as a person does: a dispense waits for both."""
     reply: dict = {}
@@ -304,7 +305,7 @@ def count_exact(min_cards: int, seed: int = 11) -> dict:
     mismatches: list[dict] = []
     rested: list[float] = []  # the waits the motor's rest and duty rules asked for
     with tempfile.TemporaryDirectory(prefix="bench-count-", dir=_tmpfs_dir()) as tmp:
-        daemon = Launcherd(Path(tmp), COUNT_CONFIG, seed=seed).start()
+        daemon = launcherd(Path(tmp), COUNT_CONFIG, seed=seed).start()
         try:
             with daemon.client() as client:
                 out = client.call("status/get")["sim"]["cards_out"]
@@ -359,7 +360,7 @@ def api_roundtrip(requests: int, clients: int = 10) -> dict:
     connection has its own thread asking in a loop (threads of this one client process).
     """
     with tempfile.TemporaryDirectory(prefix="bench-api-") as tmp:
-        daemon = Launcherd(Path(tmp)).start()
+        daemon = launcherd(Path(tmp)).start()
         conns = []
         try:
             with daemon.client() as client:
@@ -425,7 +426,7 @@ def services_rss(log_actions: int, settle_s: float = 3.0) -> dict:
             (directory / "state").mkdir()
             if actions:
                 long_log.build(directory / "state", actions)
-            daemon = Launcherd(directory).start()
+            daemon = launcherd(directory).start()
             others = []
             try:
                 with daemon.client(timeout=600) as client:

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from conftest import BLASTER, ThreadDaemon
+from harness.launcherd import BLASTER, ThreadDaemon
 from firmware.errors import ApiError
 
 # Its first insertion seldom fires (1 in 16): most tests see a card stay in its slot first.

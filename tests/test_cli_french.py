@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 
-from conftest import BIN
+from harness.launcherd import launcherctl_in_process
 
 # Every press gives a known number of cards: 3, then 0, then 2, and again.
 BURSTS = """
@@ -18,9 +18,8 @@ sequence = [3, 0, 2]
 
 
 def french(launcherd, *args: str) -> subprocess.CompletedProcess:
-    """``launcherctl --lang fr ...`` in an English locale: the option alone makes it French."""
-    return subprocess.run([str(BIN / "launcherctl"), "--lang", "fr", "--socket", str(launcherd.socket), *args],
-                          capture_output=True, text=True, timeout=60, env={**launcherd.env, "LANG": "C.UTF-8"})
+    """``launcherctl --lang fr ...`` in an English locale (the suite's): the option alone makes it French."""
+    return launcherctl_in_process(launcherd.socket, "--lang", "fr", *args)
 
 
 def ok(done: subprocess.CompletedProcess) -> list[str]:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 
 
 class Screen(io.StringIO):

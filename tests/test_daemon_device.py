@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from conftest import BLASTER, write_config
+from harness.launcherd import BLASTER, write_config
 from firmware.config import load_config, with_sim_devices
 from firmware.daemon.device import KINDS, Device, build_device
 from firmware.launcher.sim import sim_pin_factory

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 
 from firmware.launcher.sim import sim_pin_factory
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from firmware.daemon.layer import LayerHost
 
 

@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-from conftest import DaemonProcess, ThreadDaemon
+from harness.launcherd import DaemonProcess, ThreadDaemon
 from firmware.errors import ApiError, HardwareError
 from firmware.launcher.sim import sim_pin_factory
 

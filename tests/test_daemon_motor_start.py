@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from firmware.errors import ApiError
 
 MOTOR_PINS = (12, 13)  # [pins] motor_forward, motor_reverse

@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from firmware.tools.cli import Client
+from firmware.client import Client
 from firmware.daemon.notify import Notifier
 
-from conftest import DaemonProcess, ThreadDaemon
+from harness.launcherd import DaemonProcess, ThreadDaemon
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from firmware.errors import ApiError
 
 SLOW = "[sim]\ncards_per_second = 20.0\nhopper = 100\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import MOTOR_LIMITS, ThreadDaemon
+from harness.launcherd import MOTOR_LIMITS, ThreadDaemon
 from firmware.errors import ApiError
 from firmware.launcher.sim import sim_pin_factory
 

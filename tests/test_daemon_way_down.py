@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import signal
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 
 from firmware.events import ButtonLevel, Dispense, Tick
 from firmware.launcher.sim import sim_pin_factory

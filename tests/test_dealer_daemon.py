@@ -12,18 +12,20 @@ from __future__ import annotations
 import socket
 import threading
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 
+# Cards 10 ms apart: the stop after the last card of a dispense lands before the next card even
+# when a busy machine wakes the loop late (at 300 cards/s a 3 ms late stop let one more out).
 FAST = """
 [sim]
-cards_per_second = 300.0
+cards_per_second = 100.0
 block_ms = 5
 hopper = 60
 jam_chance = 0.05
 misfeed_chance = 0.1
 [timing]
 jam_ms = 60
-feed_timeout_ms = 80
+feed_timeout_ms = 150
 [sensor]
 # A wheel that slips this often would trip the beam-wiring check on a real launcher.
 blind_runs = 20

@@ -9,11 +9,10 @@ table is told what to settle first.
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from controller.layer.service import GameService
 from firmware.daemon import gamehost
 from firmware.tools.cli import format_outcome
@@ -257,8 +256,12 @@ def test_at_start_a_press_means_nothing_until_the_game_layer_says_what_it_means(
         assert opened.wait(10)
         status = starting.in_loop(lambda: starting.daemon.core.get_status())
         assert (status["press_means"], status["press_reason"]) == ("nothing", {"id": "press_game_starting"})
+        ignored = threading.Event()
+        starting.in_loop(starting.daemon.subscribe,
+                         lambda name, params: name == "ignored" and params["reason"] == "decision_pending"
+                         and ignored.set())
         starting.in_loop(lambda: starting.daemon.sim.press())  # the button, while the game sets up
-        time.sleep(0.3)  # past the 20 ms debounce: a press taken as a launch would have run by now
+        assert ignored.wait(10)  # past the debounce, the press was taken, and taken as nothing
         status = starting.in_loop(lambda: starting.daemon.core.get_status())
         assert (status["presses"], status["cards_ejected"], status["motor"]["on"]) == (0, 0, False)
         release.set()

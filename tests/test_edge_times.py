@@ -14,7 +14,7 @@ from gpiozero.pins.mock import MockPin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from fake_lgpio import FakeLgpio, now_ns
 from test_core import T0, ScriptedPolicy
 

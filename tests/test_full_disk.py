@@ -6,21 +6,18 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import queue
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 import aiohttp
 import pytest
 
-sys.path.insert(0, str(Path(__file__).with_name("browser")))
+from harness.waits import Lines
+from harness.web import Stack
 
-from stack import Stack  # noqa: E402
-
-from firmware.tools.cli import Client  # noqa: E402
+from firmware.client import Client  # noqa: E402
 
 LAUNCHERCTL = str(Path(sys.executable).with_name("launcherctl"))
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,8 +50,8 @@ def full():
             [sys.executable, "-m", "controller.voice.service", "--mute", "--lang", "en", "--verbosity", "quiet",
              "--socket", str(stack.socket), "--max-age", "30"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-        stack.said = _lines(voice.stdout)
-        _wait_for(_lines(voice.stderr), "listening to launcherd")
+        stack.said = Lines(voice.stdout)
+        Lines(voice.stderr).wait_for("listening to launcherd")
         yield stack, mount
     finally:
         if voice is not None:
@@ -63,22 +60,6 @@ def full():
         stack.close()
         subprocess.run(["umount", str(mount)], check=False)
         mount.rmdir()
-
-
-def _lines(stream) -> queue.Queue:
-    """A process's output lines, read in a thread."""
-    lines: queue.Queue = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line.rstrip("\n")) for line in stream], daemon=True).start()
-    return lines
-
-
-def _wait_for(lines: queue.Queue, wanted: str, timeout: float = 15.0) -> None:
-    seen: list[str] = []
-    try:
-        while not seen or wanted not in seen[-1]:
-            seen.append(lines.get(timeout=timeout))
-    except queue.Empty:
-        raise AssertionError(f"{wanted!r} not within {timeout} s: {seen}") from None
 
 
 def _fill(mount: Path) -> Path:
@@ -121,7 +102,7 @@ def test_a_full_disk_is_told_at_once_and_a_press_is_reported_not_recorded(full):
     ids = [m["params"]["message"]["id"] for m in messages]
     assert "damage" in ids and "press_not_counted" in ids  # the table hears at once which press
     # And the voice says it at once, an alert even when quiet.
-    _wait_for(stack.said, "Trouble with the game log: see the table page")
+    stack.said.wait_for("Trouble with the game log: see the table page")
     # launcherctl game status, status/get's game part and the page say the log cannot be written.
     shown = subprocess.run([LAUNCHERCTL, "--socket", str(stack.socket), "game", "status"],
                            capture_output=True, text=True, timeout=30)

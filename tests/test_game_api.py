@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 
-from conftest import ThreadDaemon
-from firmware.tools.cli import Client
+from harness.launcherd import ThreadDaemon
+from firmware.client import Client
 from firmware.errors import ApiError
 
 # Press outcomes are known: the n-th press gives SEQUENCE[n - 1] cards.
@@ -23,7 +22,6 @@ sequence = {SEQUENCE}
 [sim]
 cards_per_second = 50.0
 """
-LAUNCHERCTL = str(Path(sys.executable).with_name("launcherctl"))
 THREE = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
 
 
@@ -56,8 +54,7 @@ def launcherd(run_dir):
 
 
 def ctl(running: Running, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([LAUNCHERCTL, "--socket", str(running.socket), "game", *args],
-                          capture_output=True, text=True, timeout=30)
+    return running.ctl("game", *args)
 
 
 def players(status: dict) -> dict[str, tuple[int, int]]:

@@ -14,6 +14,7 @@ import itertools
 
 from controller.layer.service import GameService
 from firmware.errors import Refused, Unavailable
+from harness.launcherd import ThreadDaemon
 
 P3 = ["Ann", "Bob", "Cy"]
 
@@ -403,59 +404,61 @@ def test_an_insertion_the_round_refuses_is_said_not_counted(tmp_path):
 # ---- end to end: launcherd --sim and launcherctl --------------------------------------------------
 
 
-def test_a_deal_to_ten_seats_gives_seventy_through_launcherd_and_launcherctl(daemon_process):
+def test_a_deal_to_ten_seats_gives_seventy_through_launcherd_and_launcherctl(tmp_path):
     import json
 
-    launcherd = daemon_process()
-    players = [f"P{n}" for n in range(1, 11)]
-    new = launcherd.ctl("game", "new", "--rules", "classic", "--players", ",".join(players), "--wait")
-    assert new.returncode == 0, new.stderr
-    assert "P1's move - play a card or draw one" in new.stdout
-    status = json.loads(launcherd.ctl("game", "status", "--json", check=True).stdout)
-    assert [p["cards_taken"] for p in status["players"]] == [7] * 10 and status["owed"] is None
-    log = json.loads(launcherd.ctl("game", "log", "--json", check=True).stdout)["actions"]
-    dealt = [(r["action"]["by"], r["action"]["cards"]) for r in log if r["action"]["type"] == "press"]
-    assert sum(cards for _, cards in dealt) == 70 and {by for by, _ in dealt} == set(players)
-    assert launcherd.call("status/get")["hopper"] == 112 - 70  # the sim's hopper: exactly 70 came out
+    with ThreadDaemon(tmp_path) as launcherd:
+        players = [f"P{n}" for n in range(1, 11)]
+        # No pause between seats (2 s by default): the deal, not the table's rhythm, is what is checked.
+        new = launcherd.ctl("game", "new", "--rules", "classic", "--players", ",".join(players),
+                            "--option", "deal_pause_s=0", "--wait")
+        assert new.returncode == 0, new.stderr
+        assert "P1's move - play a card or draw one" in new.stdout
+        status = json.loads(launcherd.ctl("game", "status", "--json", check=True).stdout)
+        assert [p["cards_taken"] for p in status["players"]] == [7] * 10 and status["owed"] is None
+        log = json.loads(launcherd.ctl("game", "log", "--json", check=True).stdout)["actions"]
+        dealt = [(r["action"]["by"], r["action"]["cards"]) for r in log if r["action"]["type"] == "press"]
+        assert sum(cards for _, cards in dealt) == 70 and {by for by, _ in dealt} == set(players)
+        assert launcherd.call("status/get")["hopper"] == 112 - 70  # the sim's hopper: exactly 70 came out
 
-    drawn = launcherd.ctl("game", "draw", check=True)
-    assert "P1 draws 1 card" in drawn.stdout
-    launcherd.ctl("game", "pass", check=True)
-    assert launcherd.call("status/get")["hopper"] == 112 - 71
-
-
-def test_a_blast_game_is_played_with_insertions_typed_by_hand(daemon_process):
-    launcherd = daemon_process()
-    started = launcherd.ctl("game", "new", "--rules", "blast", "--players", "Ann,Bob,Cy",
-                            "--first-card", "5", "--color", "red")
-    assert started.returncode == 0, started.stderr
-    assert "Ann's move - play a card or insert one in the blaster" in started.stdout
-    launcherd.ctl("game", "insert", check=True)  # Ann: safe
-    wild = launcherd.ctl("game", "play", "wild-blast", "--color", "blue", check=True)  # Bob
-    assert "Cy's move - inserts until the blast in the blaster" in wild.stdout
-    launcherd.ctl("game", "insert", check=True)
-    boom = launcherd.ctl("game", "insert", "--blast", "4", check=True)
-    assert "the blast: Cy takes 4 cards, done" in boom.stdout and "Ann's move" in boom.stdout
-    assert launcherd.ctl("game", "draw").returncode == 1  # no dealer in blast
+        drawn = launcherd.ctl("game", "draw", check=True)
+        assert "P1 draws 1 card" in drawn.stdout
+        launcherd.ctl("game", "pass", check=True)
+        assert launcherd.call("status/get")["hopper"] == 112 - 71
 
 
-def test_a_blast_game_follows_the_blasters_own_insertions(daemon_process):
+def test_a_blast_game_is_played_with_insertions_typed_by_hand(tmp_path):
+    with ThreadDaemon(tmp_path) as launcherd:
+        started = launcherd.ctl("game", "new", "--rules", "blast", "--players", "Ann,Bob,Cy",
+                                "--first-card", "5", "--color", "red")
+        assert started.returncode == 0, started.stderr
+        assert "Ann's move - play a card or insert one in the blaster" in started.stdout
+        launcherd.ctl("game", "insert", check=True)  # Ann: safe
+        wild = launcherd.ctl("game", "play", "wild-blast", "--color", "blue", check=True)  # Bob
+        assert "Cy's move - inserts until the blast in the blaster" in wild.stdout
+        launcherd.ctl("game", "insert", check=True)
+        boom = launcherd.ctl("game", "insert", "--blast", "4", check=True)
+        assert "the blast: Cy takes 4 cards, done" in boom.stdout and "Ann's move" in boom.stdout
+        assert launcherd.ctl("game", "draw").returncode == 1  # no dealer in blast
+
+
+def test_a_blast_game_follows_the_blasters_own_insertions(tmp_path):
     import json
 
-    launcherd = daemon_process('[device]\nkind = "blaster"\n')
-    launcherd.ctl("game", "new", "--rules", "blast", "--players", "Ann,Bob,Cy", "--first-card", "5",
-                  "--color", "red", check=True)
-    for _ in range(6):
-        launcherd.ctl("insert", check=True)
-        while launcherd.call("status/get")["state"] == "firing":  # a blast counts its cards first
-            pass
-    log = json.loads(launcherd.ctl("game", "log", "--json", check=True).stdout)["actions"]
-    inserts = [r["action"] for r in log if r["action"]["type"] == "insert"]
-    assert [a["insert_id"] for a in inserts] == [1, 2, 3, 4, 5, 6]
-    assert [a["by"] for a in inserts] == ["Ann", "Bob", "Cy", "Ann", "Bob", "Cy"]
-    assert any(a["blast"] for a in inserts)  # 4 slots: a blast within every 4 insertions
-    status = json.loads(launcherd.ctl("game", "status", "--json", check=True).stdout)
-    assert sum(p["cards_taken"] for p in status["players"]) == sum(a["cards"] for a in inserts)
+    with ThreadDaemon(tmp_path, '[device]\nkind = "blaster"\n') as launcherd:
+        launcherd.ctl("game", "new", "--rules", "blast", "--players", "Ann,Bob,Cy", "--first-card", "5",
+                      "--color", "red", check=True)
+        for _ in range(6):
+            launcherd.ctl("insert", check=True)
+            while launcherd.call("status/get")["state"] == "firing":  # a blast counts its cards first
+                pass
+        log = json.loads(launcherd.ctl("game", "log", "--json", check=True).stdout)["actions"]
+        inserts = [r["action"] for r in log if r["action"]["type"] == "insert"]
+        assert [a["insert_id"] for a in inserts] == [1, 2, 3, 4, 5, 6]
+        assert [a["by"] for a in inserts] == ["Ann", "Bob", "Cy", "Ann", "Bob", "Cy"]
+        assert any(a["blast"] for a in inserts)  # 4 slots: a blast within every 4 insertions
+        status = json.loads(launcherd.ctl("game", "status", "--json", check=True).stdout)
+        assert sum(p["cards_taken"] for p in status["players"]) == sum(a["cards"] for a in inserts)
 
 
 def test_turns_faster_than_the_servo_are_one_move_to_the_latest_chair(tmp_path):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BLASTER, ThreadDaemon
+from harness.launcherd import BLASTER, ThreadDaemon
 from controller.match import stats
 from controller.layer import reading
 from controller.layer.service import GameService
@@ -103,7 +103,7 @@ def test_a_jam_stops_on_time_while_the_game_layer_is_busy(tmp_path, monkeypatch)
 
 READ_STATS_FOREVER = """
 import sys
-from firmware.tools.cli import Client
+from firmware.client import Client
 with Client(sys.argv[1], timeout=60) as client:
     while True:
         client.call("game/stats")  # most of a second each over 10,000 actions, on this machine

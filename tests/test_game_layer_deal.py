@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from controller.layer.service import GameService
 from firmware.daemon import gamehost
 

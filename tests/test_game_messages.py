@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from controller.layer import cli
 from controller.rules import game
 from controller.match import table
 from controller.text.messages import render
 from firmware import i18n
-from firmware.tools.cli import Client
+from firmware.client import Client
 from firmware.errors import ApiError, Refused
 
 THREE = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}

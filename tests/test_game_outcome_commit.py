@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from controller.log.store import Store
 from firmware.daemon import outcomes
 

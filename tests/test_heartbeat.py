@@ -17,7 +17,7 @@ from firmware.config import ConfigError, build_config, load_config, moving_pins
 from firmware.board.heartbeat import HALF_PERIOD_S
 from firmware.board.safe_off import safe_off
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 
 HEARTBEAT, FORWARD, REVERSE = 26, 12, 13
 # One burst of 12 cards at 40 cards a second: the motor runs about 300 ms.

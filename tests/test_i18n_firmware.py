@@ -12,12 +12,13 @@ import pytest
 
 from controller.text.messages import render
 from firmware import i18n
-from firmware.tools.cli import Client, format_event, format_outcome
+from firmware.client import Client
+from firmware.tools.cli import format_event, format_outcome
 from firmware.config import ConfigError, load_config
 from firmware.extras.dealer import Dealer
 from firmware.errors import ApiError
 from firmware.daemon.replies import with_texts
-from conftest import BIN, MOTOR_LIMITS, ThreadDaemon
+from harness.launcherd import BIN, MOTOR_LIMITS, ThreadDaemon
 
 NOT_SLEEPING = {"id": "refused_not_sleeping"}
 FRENCH = '[daemon]\nlanguage = "fr"\n'

@@ -21,7 +21,7 @@ from firmware.extras.dealer import Dealer
 from firmware.launcher.ejection import policy_for
 from firmware.errors import ApiError
 from firmware.events import Tick, Wake
-from conftest import BIN, BLASTER, MOTOR_LIMITS, ThreadDaemon
+from harness.launcherd import BIN, BLASTER, MOTOR_LIMITS, ThreadDaemon, merge_toml
 
 
 def error_of(running: ThreadDaemon, method: str, params: dict | None = None, lang: str | None = None) -> ApiError:
@@ -139,17 +139,18 @@ def test_an_internal_error_halts_with_a_reason_in_each_reader_language(tmp_path)
 
 
 def test_launcherctl_says_when_to_retry_and_how_a_run_ended_in_its_language(daemon_process):
-    proc = daemon_process(MOTOR_LIMITS)
+    # A rest far longer than a busy machine takes between two launcherctl runs: the chain stays spent.
+    proc = daemon_process(merge_toml(MOTOR_LIMITS, {"timing": {"motor_rest_ms": 60000}}))
     assert proc.ctl("feed", "500").returncode == 0  # ended by the launch timeout
     cut = proc.ctl("--lang", "fr", "feed", "500")  # cut by the chain limit
     french = proc.ctl("--lang", "fr", "feed", "500")
     english = proc.ctl("--lang", "en", "feed", "500")
     assert cut.returncode == 0 and cut.stdout.rstrip().endswith("limite du moteur")
     assert french.returncode == english.returncode == 1
-    assert re.fullmatch(r"launcherctl: le moteur doit se reposer \d,\d s \(état prêt\)\n"
-                        r"  le lanceur l'acceptera dans \d(,\d+)? s : réessayez alors\n", french.stderr)
-    assert re.fullmatch(r"launcherctl: the motor needs \d\.\d s of rest \(state ready\)\n"
-                        r"  the launcher will take it in \d(\.\d+)? s: try again then\n", english.stderr)
+    assert re.fullmatch(r"launcherctl: le moteur doit se reposer \d+,\d s \(état prêt\)\n"
+                        r"  le lanceur l'acceptera dans \d+(,\d+)? s : réessayez alors\n", french.stderr)
+    assert re.fullmatch(r"launcherctl: the motor needs \d+\.\d s of rest \(state ready\)\n"
+                        r"  the launcher will take it in \d+(\.\d+)? s: try again then\n", english.stderr)
 
 
 def test_launcherctl_dispense_says_what_it_waits_for_in_its_language(daemon_process):

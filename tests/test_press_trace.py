@@ -3,7 +3,7 @@ motor's line, as `make systemtest` reports them beside bare gpiozero on the kern
 
 from __future__ import annotations
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 
 from firmware.daemon.trace import PressTrace
 

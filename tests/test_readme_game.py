@@ -11,7 +11,8 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from conftest import BIN, wait_for_socket
+from harness.launcherd import BIN
+from harness.waits import wait_for_socket
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 EXAMPLE_SOCKET = "/tmp/l.sock"

@@ -4,11 +4,6 @@ count when it gives one, else from the last reload; the chime and the LED confir
 
 from __future__ import annotations
 
-import queue
-import socket
-import threading
-
-from firmware.tools.cli import Client
 from firmware.launcher.hopper import REFILL_CHIME, REFILL_FLASH
 from test_bringup import BringupDaemon
 
@@ -20,38 +15,6 @@ refill_hold_ms = 300
 """
 # The same without the game layer, for the tests that stand in for it with their own game/refill-count.
 NO_GAME = SMALL_HOPPER + "[daemon]\nextensions = []\n"
-
-
-class Events:
-    """Every event the daemon publishes, read by a subscriber thread."""
-
-    def __init__(self, daemon):
-        self.queue: queue.Queue = queue.Queue()
-        self._client = Client(daemon.daemon.socket_path)
-        self._client.call("events/subscribe")
-        self._client.sock.settimeout(None)
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self):
-        try:
-            for message in self._client.messages():
-                if "event" in message:
-                    self.queue.put((message["event"], message.get("params") or {}))
-        except (OSError, ValueError, ConnectionError):
-            pass
-
-    def wait_for(self, name: str, timeout: float = 10.0) -> dict:
-        while True:
-            event, params = self.queue.get(timeout=timeout)
-            if event == name:
-                return params
-
-    def close(self):
-        # Shut the socket first: closing the file while the reader blocks in it would wait forever.
-        self._client.sock.shutdown(socket.SHUT_RDWR)
-        self._reader.join(5)
-        self._client.close()
 
 
 def run_dry(d) -> None:
@@ -68,7 +31,7 @@ def test_holding_the_button_while_empty_refills_with_the_last_reload_and_confirm
     with BringupDaemon(tmp_path, SMALL_HOPPER) as d:
         feedback = []
         d.in_loop(d.daemon.watch_feedback, feedback.append)
-        events = Events(d)
+        events = d.events()
         try:
             run_dry(d)
             d.call("launcher/reload", {"cards": 2})  # the last reload: 2 cards, all of them dealt
@@ -94,7 +57,7 @@ def test_the_game_layers_count_wins_over_the_last_reload(tmp_path):
             return {"cards": 77}
 
         d.daemon.registry.register("game/refill-count", refill_count)
-        events = Events(d)
+        events = d.events()
         try:
             run_dry(d)
             hold_button(d, True)
@@ -109,7 +72,7 @@ def test_the_game_layers_count_wins_over_the_last_reload(tmp_path):
 def test_a_layer_that_knows_nothing_leaves_the_last_reload(tmp_path):
     with BringupDaemon(tmp_path, NO_GAME) as d:
         d.daemon.registry.register("game/refill-count", lambda params: {"cards": None})
-        events = Events(d)
+        events = d.events()
         try:
             run_dry(d)
             d.call("sim/lid", {"open": True})
@@ -132,7 +95,7 @@ def test_a_short_press_while_empty_is_only_an_empty_press(tmp_path):
 def test_a_nonsense_answer_of_the_layer_falls_back_to_the_last_reload(tmp_path):
     with BringupDaemon(tmp_path, NO_GAME) as d:
         d.daemon.registry.register("game/refill-count", lambda params: {"cards": -4})
-        events = Events(d)
+        events = d.events()
         try:
             run_dry(d)
             d.call("sim/lid", {"open": True})
@@ -149,7 +112,7 @@ def test_during_a_game_the_refill_is_the_deck_less_the_hands(tmp_path):
         d.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]})
         d.call("game/play", {"card": "hit-2", "color": "red"})
         assert d.call("game/refill-count") == {"cards": 112 - (4 * 7 - 1) - 1}
-        events = Events(d)
+        events = d.events()
         try:
             run_dry(d)
             d.call("sim/lid", {"open": True})

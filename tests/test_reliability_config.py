@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN
+from harness.launcherd import BIN
 from firmware.config import ConfigError, load_config
 
 # name: (file contents, or None for no file / "DIR" for a directory; what the message must say)

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ThreadDaemon
-from firmware.tools.cli import Client
+from harness.launcherd import ThreadDaemon
+from firmware.client import Client
 from firmware.config import build_config
 from firmware.launcher.core import Launcher
 from firmware.launcher.ejection import policy_for

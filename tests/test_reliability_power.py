@@ -47,9 +47,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DaemonProcess
+from harness.launcherd import DaemonProcess
 from controller.match import table as tables
-from firmware.tools.cli import Client
+from firmware.client import Client
 
 SEED = int(os.environ.get("RELIABILITY_SEED", "20240611"))
 FIXED = """

@@ -31,8 +31,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, wait_for_socket, write_config
-from firmware.tools.cli import Client
+from harness.launcherd import BIN, write_config
+from harness.waits import wait_for_socket
+from firmware.client import Client
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0, reason="needs root: the test forks clients that switch to another uid (nobody)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from conftest import DaemonProcess, ThreadDaemon
+from harness.launcherd import DaemonProcess, ThreadDaemon
 from test_game_dealer import new, table, settle
 
 SLOW = "[sim]\ncards_per_second = 8.0\nhopper = 200\n[timing]\nfeed_timeout_ms = 1000\n"

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 
 import pytest
 
-from conftest import BIN, BLASTER, DaemonProcess, ThreadDaemon
+from harness.launcherd import BIN, BLASTER, DaemonProcess, ThreadDaemon
 from firmware.errors import ApiError
 
 P3 = ["Ann", "Bob", "Cy"]
-HOPPER = "[sim]\nhopper = 2000\n"
+# A machine loaded by other test workers can leave the daemon's process unscheduled for longer than
+# the stall limit (250 ms): the core then rightly halts as stalled ("the daemon was stalled for
+# 0.3 s"), and the deals these tests wait for never come. What they are about is the rules, not the
+# stall detector: the daemon gets a limit a loaded machine keeps.
+HOPPER = "[sim]\nhopper = 2000\n[timing]\nstall_ms = 5000\n"
 NO_PAUSE = {"deal_pause_s": "0"}
 
 
@@ -27,14 +30,10 @@ def cards_out(running) -> int:
 
 def settled(daemon, timeout: float = 60.0) -> dict:
     """``game/status`` once nothing is owed and the launcher's dealer has nothing to do (a daemon in
-    a thread or a process: polled as ``ThreadDaemon.wait_for`` does)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        status = daemon.call("status/get")
-        if status["game"]["owed"] is None and status["dealer"]["current"] is None and not status["dealer"]["queued"]:
-            return daemon.call("game/status")
-        assert time.monotonic() < deadline, status
-        time.sleep(0.01)
+    a thread or a process)."""
+    daemon.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None
+                    and not s["dealer"]["queued"], timeout)
+    return daemon.call("game/status")
 
 
 def dealt_process(tmp_path) -> DaemonProcess:
@@ -218,18 +217,10 @@ def test_launcherctl_fills_in_the_only_legal_colour(tmp_path):
         daemon.kill()
 
 
-# A machine loaded by other test workers can leave the daemon's process unscheduled for longer than
-# the stall limit (250 ms) while the stuck card's jam timer is due: the core then rightly halts as
-# stalled ("the daemon was stalled for 0.3 s"), and never reports the jam this test waits for (1 run
-# in 6 under a loaded suite; reproduced with five runs at once on two cores). What this test is
-# about is the deals, not the stall detector: it gives the daemon a limit a loaded machine keeps.
-LOADED = HOPPER + "[timing]\nstall_ms = 5000\n"
-
-
 def test_thirty_replaced_matches_deal_no_more_than_the_last_ones_deal(tmp_path):
     """A card sticks while the table starts 30 matches: no deal may queue behind the stuck one."""
     ten = [f"P{n}" for n in range(10)]
-    with ThreadDaemon(tmp_path, LOADED) as running:
+    with ThreadDaemon(tmp_path, HOPPER) as running:
         running.call("sim/jam")
         for _ in range(30):
             running.call("game/new", {"rules": "classic", "players": ten, "options": NO_PAUSE,
@@ -409,8 +400,10 @@ def idle_dealer(status) -> bool:
 
 
 def jammed_deal(running) -> None:
-    """The next card sticks in the slot: the deal under way waits for it to be pulled out."""
-    running.wait_for(lambda s: s["state"] == "jammed")
+    """The next card sticks in the slot: the deal under way waits for it to be pulled out, and the
+    game (on its own thread, later on a busy machine) has the stuck card's run."""
+    running.wait_for(lambda s: s["state"] == "jammed" and (deal := s["dealer"]["current"]) is not None
+                     and deal["state"] == "waiting_jam" and s["game"]["owed"]["cards"] == deal["remaining"])
 
 
 def test_end_round_while_the_launcher_deals_is_refused_with_what_to_do(tmp_path):

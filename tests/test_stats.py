@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -13,12 +11,11 @@ from hypothesis import strategies as st
 from controller.match import table as tables
 from controller.layer.game_parser import register
 from controller.match.stats import format_stats, history_stats, match_stats
-from firmware.tools.cli import Client
+from firmware.client import Client
 from firmware.errors import ApiError, NotFound
 
-sys.path.insert(0, str(Path(__file__).with_name("browser")))
 
-from stack import Stack  # noqa: E402
+from harness.web import Stack
 
 FOUR = {"type": "new", "rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]}
 

@@ -4,23 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import math
-import queue
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
+from harness.waits import Lines
 from controller.rules import game
 from controller.text.messages import render
 from controller.voice.announcer import MAX_WAITING, Announcer
 from controller.voice.service import Voice
 from controller.voice.speech import SpeechError
-from firmware.tools.cli import Client
+from firmware.client import Client
 from firmware.errors import ApiError, InvalidParams
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -308,24 +307,6 @@ sequence = [2, 0, 1]
 [sim]
 cards_per_second = 50.0
 """
-
-
-class Lines:
-    """A process's output lines, read in a thread, waited for with a timeout."""
-
-    def __init__(self, stream):
-        self.lines: queue.Queue = queue.Queue()
-        threading.Thread(target=lambda: [self.lines.put(line.rstrip("\n")) for line in stream],
-                         daemon=True).start()
-
-    def wait_for(self, wanted: str, timeout: float = 15.0) -> list[str]:
-        seen = []
-        try:
-            while wanted not in (line := self.lines.get(timeout=timeout)):
-                seen.append(line)
-        except queue.Empty:
-            raise AssertionError(f"{wanted!r} not said within {timeout} s; said: {seen}") from None
-        return seen + [line]
 
 
 def test_launcher_voice_speaks_a_game_played_on_launcherd_in_french(tmp_path):

@@ -8,25 +8,22 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import queue
 import shutil
 import subprocess
 import sys
 import tempfile
 import textwrap
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).with_name("browser")))
-
-from stack import Stack, wait_until  # noqa: E402
+from harness.web import Stack
+from harness.waits import Lines, wait_until
 
 from controller.voice.service import MAX_PHRASE_CHARS, shortened  # noqa: E402
 from controller.voice.speech import CACHE_BYTES, Speech  # noqa: E402
-from firmware.tools.cli import Client  # noqa: E402
+from firmware.client import Client  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 # Renders the text itself as the "WAV"; refuses phrases about Bob; writes a broken file for Dee.
@@ -54,24 +51,6 @@ with open(os.environ["FAKE_PLAYED"], "a") as played:
 if "Ann" in content:
     time.sleep(60)
 """
-
-
-class Lines:
-    """A process's output lines, read in a thread."""
-
-    def __init__(self, stream):
-        self.lines: queue.Queue = queue.Queue()
-        self.seen: list[str] = []
-        threading.Thread(target=lambda: [self.lines.put(line.rstrip("\n")) for line in stream],
-                         daemon=True).start()
-
-    def wait_for(self, wanted: str, timeout: float = 15.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not any(wanted in line for line in self.seen):
-            try:
-                self.seen.append(self.lines.get(timeout=max(0.0, deadline - time.monotonic())))
-            except queue.Empty:
-                raise AssertionError(f"{wanted!r} not within {timeout} s: {self.seen}") from None
 
 
 def start_voice(tmp_path, fakes_to_write: dict[str, str], path_after_fakes: str | None = None):

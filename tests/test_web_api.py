@@ -12,9 +12,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-sys.path.insert(0, str(Path(__file__).with_name("browser")))
-
-from stack import SEQUENCE, Stack  # noqa: E402
+from harness.web import SEQUENCE, Stack
 
 from controller.web.guard import WRONG_CODES_ALLOWED, WRONG_CODES_WINDOW_S, CodeGuard  # noqa: E402
 from controller.web.lan import parse_listen  # noqa: E402
@@ -24,13 +22,6 @@ FOUR = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]}
 
 @pytest.fixture(scope="module")
 def shared():
-    running = Stack().start()
-    yield running
-    running.close()
-
-
-@pytest.fixture
-def stack():
     running = Stack().start()
     yield running
     running.close()
@@ -379,8 +370,8 @@ def test_a_bad_listen_address_is_a_usage_error():
 def test_a_dispense_held_after_a_jam_shows_on_the_page_and_go_on_needs_the_code(stack):
     import threading
 
-    from firmware.tools.cli import Client
-    from stack import wait_until
+    from firmware.client import Client
+    from harness.waits import wait_until
 
     def launcherd(method: str, params: dict | None = None):
         with Client(stack.socket, timeout=30) as client:

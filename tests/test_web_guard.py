@@ -5,27 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import time
 from pathlib import Path
 
 import aiohttp
 import pytest
 
-sys.path.insert(0, str(Path(__file__).with_name("browser")))
-
-from stack import Stack  # noqa: E402
+from harness.web import Stack
 
 # The limits docs/web.md promises: per address, and for the whole table, in a minute.
 PER_ADDRESS, TABLE = 10, 30
 FOUR = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]}
-
-
-@pytest.fixture
-def stack():
-    running = Stack().start()
-    yield running
-    running.close()
 
 
 def wrong(code: str) -> str:
@@ -285,7 +275,7 @@ def test_the_name_of_url_is_the_pages_own():
 
 def _restart_daemon(stack: Stack, state_dir: Path | None = None) -> None:
     """launcherd stops and starts again (an update, a crash); launcher-web's link comes back."""
-    from stack import wait_until
+    from harness.waits import wait_until
 
     stack.stop_daemon()
     wait_until(lambda: stack.get("/api/state")[0] == 503, 15, "launcher-web never saw launcherd go")

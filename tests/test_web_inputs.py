@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).with_name("browser")))
-
-from stack import Stack  # noqa: E402
+from harness.web import Stack
 
 LAUNCHERCTL = str(Path(sys.executable).with_name("launcherctl"))
 INVALID_PARAMS = -32602

@@ -9,16 +9,14 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-sys.path.insert(0, str(Path(__file__).with_name("browser")))
 
-from stack import Stack  # noqa: E402
+from harness.web import Stack
 
 from controller.text.messages import render  # noqa: E402
 from firmware.client import reply_error  # noqa: E402

@@ -5,14 +5,10 @@ from __future__ import annotations
 
 import json
 import socket
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).with_name("browser")))
-
-from stack import Stack  # noqa: E402
+from harness.web import Stack
 
 from firmware.daemon.api import MAX_NESTING  # noqa: E402
 

@@ -3,25 +3,13 @@ only with the table's join code, as every other action of the page; the page sho
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-import pytest
+from harness.waits import wait_until
 
-sys.path.insert(0, str(Path(__file__).with_name("browser")))
-
-from stack import Stack, wait_until  # noqa: E402
-
-from firmware.tools.cli import Client  # noqa: E402
+from firmware.client import Client  # noqa: E402
 
 STATIC = Path(__file__).parents[1] / "controller" / "web" / "static"
-
-
-@pytest.fixture
-def stack():
-    running = Stack().start()
-    yield running
-    running.close()
 
 
 def test_reset_from_the_page_needs_the_join_code(stack):

@@ -4,21 +4,7 @@ it is (game/turn-up), and the favicon is served."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-import pytest
-
-sys.path.insert(0, str(Path(__file__).with_name("browser")))
-
-from stack import Stack, wait_until  # noqa: E402
-
-
-@pytest.fixture
-def stack():
-    running = Stack().start()
-    yield running
-    running.close()
+from harness.waits import wait_until
 
 
 def test_turn_up_deals_one_card_with_the_join_code_only(stack):

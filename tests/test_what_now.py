@@ -5,7 +5,7 @@ a Mega Hit, and whom a catch makes sense against (``catchable_players``). Throug
 
 from __future__ import annotations
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 
 P3 = ["Ann", "Bob", "Cy"]
 HOPPER = "[sim]\nhopper = 300\n"

@@ -4,24 +4,11 @@ a stand-in for launcherd whose classic game lists only ``draw`` and says its own
 
 from __future__ import annotations
 
-import asyncio
-import json
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
-import threading
-import urllib.request
-from pathlib import Path
-
 import pytest
 
 from controller.rules.ruledoc import rules_data
-from stack import free_port, wait_until
-from test_table_page import CHROMIUM, TIMEOUT_MS, browser_context, expect_text, shot  # noqa: F401
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent (apt install chromium)")
+from harness.browser import TIMEOUT_MS, expect_text, shot
+from harness.web import Stack, StandIn
 
 GAME = {
     "ruleset": "classic", "device": "dealer", "round": 1, "dealer": "Cy", "turn": "Bob", "aim": "Bob",
@@ -37,68 +24,32 @@ GAME = {
 }
 
 
-class ChoicesDaemon:
+class ChoicesDaemon(StandIn):
     """Answers status/get and game/status with :data:`GAME`, game/rules with the real rules."""
 
-    def __init__(self, path: Path):
-        self.path = path
-        self.loop = asyncio.new_event_loop()
-        self.started = threading.Event()
-        threading.Thread(target=self._run, daemon=True).start()
-        self.started.wait(10)
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.loop.run_until_complete(asyncio.start_unix_server(self._serve, str(self.path)))
-        self.started.set()
-        self.loop.run_forever()
-
-    async def _serve(self, reader, writer) -> None:
-        while line := await reader.readline():
-            request = json.loads(line)
-            method = request["method"]
-            if method == "events/subscribe":
-                reply = {"result": {"subscribed": True}}
-            elif method == "status/get":
-                reply = {"result": {"state": "ready", "hopper": 80, "reason": None, "daemon": {"sim": True},
-                                    "device": "launcher", "pending": None, "game": GAME}}
-            elif method == "game/status":
-                reply = {"result": GAME}
-            elif method == "game/rules":
-                reply = {"result": rules_data(None)}
-            elif method == "game/history":
-                reply = {"result": []}
-            else:
-                reply = {"error": {"code": 3, "message": f"{method} is not in this stand-in"}}
-            writer.write(json.dumps({"id": request["id"], **reply}).encode() + b"\n")
-            await writer.drain()
-
-    def close(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
+    def answer(self, method: str, params: dict) -> dict:
+        if method == "status/get":
+            return {"result": {"state": "ready", "hopper": 80, "reason": None, "daemon": {"sim": True},
+                               "device": "launcher", "pending": None, "game": GAME}}
+        if method == "game/status":
+            return {"result": GAME}
+        if method == "game/rules":
+            return {"result": rules_data(None)}
+        if method == "game/history":
+            return {"result": []}
+        return {"error": {"code": 3, "message": f"{method} is not in this stand-in"}}
 
 
 @pytest.fixture
 def page_on_a_daemon_with_choices():
-    directory = Path(tempfile.mkdtemp(prefix="web-choices-", dir="/tmp"))
-    daemon = ChoicesDaemon(directory / "launcher.sock")
-    port = free_port()
-    web = subprocess.Popen([sys.executable, "-m", "controller.web.server", "--socket", str(daemon.path),
-                            "--listen", f"127.0.0.1:{port}"], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    web = Stack()
+    daemon = ChoicesDaemon(web.socket)
     try:
-        def answers() -> bool:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5) as response:
-                    return response.status == 200
-            except OSError:
-                return False
-        wait_until(answers, 15, "launcher-web never answered")
-        yield f"http://127.0.0.1:{port}"
+        web.start_web()
+        yield web.url
     finally:
-        web.kill()
-        web.wait(10)
+        web.close()
         daemon.close()
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 def test_the_page_offers_only_the_choices_launcherd_lists(page_on_a_daemon_with_choices, browser_context):

@@ -12,17 +12,8 @@ import socket
 
 import pytest
 
-from stack import CONFIG, Stack
-from test_table_page import ARTIFACTS, CHROMIUM, PHONE, TIMEOUT_MS, browser_context, expect_text, shot  # noqa: F401
-
-pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
-
-
-@pytest.fixture
-def stack():
-    running = Stack().start()
-    yield running
-    running.close()
+from harness.browser import ARTIFACTS, PHONE, TIMEOUT_MS, expect_text, shot
+from harness.web import Stack
 
 
 def phone(stack, browser_context):
@@ -241,8 +232,7 @@ class BlasterStack(Stack):
     """launcherd --sim driving the card blaster ([device] kind = "blaster") and its table page."""
 
     def __init__(self) -> None:
-        super().__init__()
-        self.config.write_text('[device]\nkind = "blaster"\n' + CONFIG)
+        super().__init__(extra_config='[device]\nkind = "blaster"\n')
 
     def insert(self, slot: int) -> dict:
         """A card put in a slot of the simulated blaster (sim/insert): its outcome."""

@@ -10,18 +10,9 @@ import re
 import pytest
 
 from controller.web.lan import page_url
-from stack import Stack
-from test_table_page import ARTIFACTS, CHROMIUM, PHONE, TIMEOUT_MS, browser_context, expect_text, shot  # noqa: F401
-
-pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is absent")
+from harness.web import Stack
+from harness.browser import TIMEOUT_MS, expect_text, shot
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-
-
-@pytest.fixture
-def stack():
-    running = Stack().start()
-    yield running
-    running.close()
 
 
 @pytest.fixture
@@ -119,7 +110,7 @@ def test_the_statistics_minutes_are_not_clipped(stack, browser_context):
 def test_a_halted_launcher_is_said_in_the_bar_and_reset_from_the_page(stack, browser_context):
     from playwright.sync_api import expect
 
-    from firmware.tools.cli import Client
+    from firmware.client import Client
 
     code = stack.code()
     page = browser_context.new_page()

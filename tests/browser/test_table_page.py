@@ -5,57 +5,7 @@ Screenshots of every step go to tests/browser/artifacts/ (ignored by git), or to
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
-import tempfile
-from pathlib import Path
-
-import pytest
-
-from stack import Stack
-
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason=f"{CHROMIUM} is absent (Debian's chromium package; .ci/run installs it)")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-ARTIFACTS = Path(os.environ.get("BROWSER_ARTIFACTS", Path(__file__).with_name("artifacts")))
-PHONE = {"width": 360, "height": 740}
-TIMEOUT_MS = 15_000
-
-
-@pytest.fixture
-def stack():
-    running = Stack().start()
-    yield running
-    running.close()
-
-
-@pytest.fixture
-def browser_context():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    profile = tempfile.mkdtemp(prefix="chromium-profile-")
-    with sync_api.sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=ARGS, headless=True, viewport=PHONE)
-        context.set_default_timeout(TIMEOUT_MS)
-        try:
-            yield context
-        finally:
-            context.close()
-    shutil.rmtree(profile, ignore_errors=True)
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def expect_text(page, selector: str, pattern: str) -> None:
-    from playwright.sync_api import expect
-
-    expect(page.locator(selector)).to_have_text(re.compile(pattern), timeout=TIMEOUT_MS)
+from harness.browser import ARTIFACTS, PHONE, expect_text, shot
 
 
 def use_code(page, code: str) -> None:

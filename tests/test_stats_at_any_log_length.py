@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 
 from controller.match import stats as stats_module
 from controller.match import table as tables
@@ -143,6 +143,8 @@ def test_stats_and_history_of_100000_actions_through_the_socket(long_log_dir, tm
     state.mkdir()
     (state / long_log.FILENAME).write_bytes((long_log_dir / long_log.FILENAME).read_bytes())
     with ThreadDaemon(tmp_path, "") as running:
+        # The daemon serves once the layer is up or after START_WAIT_S: a busy machine replays longer.
+        running.wait_for(lambda status: status["game_layer"]["state"] == "up", timeout=120)
         with running.client(timeout=120) as client:
             cold = client.call("game/stats")  # computes and keeps every match's figures once
             assert cold["history"]["matches"] == MATCHES
@@ -175,9 +177,11 @@ def read(store: Store, fed: Fed, match_id: int = 1) -> int:
 
 def test_the_tables_match_is_fed_only_what_is_new_and_an_undo_goes_back_to_a_mark(tmp_path, monkeypatch):
     path = long_log.build(tmp_path, 2_000, 2_000)  # one match of 2,000 actions, the table's
-    monkeypatch.setattr(stats_module, "MARKS", 4)  # 4 marks of 256 actions: an undo past them below
+    monkeypatch.setattr(stats_module, "MARK_EVERY", 64)  # each undo is a commit and a read of the match:
+    monkeypatch.setattr(stats_module, "MARKS", 4)  # 4 marks of 64 actions, an undo past them in 320 undos
     fed = Fed(monkeypatch)
     store = Store(path)
+    store._db.execute("PRAGMA synchronous=OFF")  # over a thousand undos, each a commit: no disk flush each
     try:
         assert read(store, fed) == 1_999
         assert read(store, fed) == 0
@@ -261,6 +265,8 @@ def test_stats_and_history_of_one_match_of_100000_actions_through_the_socket(one
     (state / long_log.FILENAME).write_bytes((one_long_match_dir / long_log.FILENAME).read_bytes())
     fed = Fed(monkeypatch)
     with ThreadDaemon(tmp_path, "") as running:
+        # The daemon serves once the layer is up or after START_WAIT_S: a busy machine replays longer.
+        running.wait_for(lambda status: status["game_layer"]["state"] == "up", timeout=120)
         with running.client(timeout=120) as client:
             cold = client.call("game/stats")  # catches the match up once, a slice at a time
             assert cold["match_id"] == 1 and cold["history"]["matches"] == 1

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from controller.rules import ruledoc
 from controller.rules.points import POINTS
 from controller.rules.game import RULESET_IDS

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from controller.web.server import DEFAULT_LISTEN
+from harness.units import parse_unit
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "launcher-web.service"
@@ -22,25 +23,9 @@ needs_analyze = pytest.mark.skipif(SYSTEMD_ANALYZE is None,
                                    reason="systemd-analyze is not installed (it comes with systemd)")
 
 
-def sections(path: Path) -> dict[str, dict[str, list[str]]]:
-    """A unit's sections, each key with every value it was given, in order."""
-    found: dict[str, dict[str, list[str]]] = {}
-    current = None
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("["):
-            current = found.setdefault(line.strip("[]"), {})
-            continue
-        key, _, value = line.partition("=")
-        current.setdefault(key, []).append(value)
-    return found
-
-
 @pytest.fixture(scope="module")
 def unit() -> dict[str, dict[str, list[str]]]:
-    return sections(UNIT)
+    return parse_unit(UNIT.read_text())
 
 
 def one(section: dict[str, list[str]], key: str) -> str:
@@ -66,13 +51,13 @@ def test_runs_the_console_script_on_launcherds_socket(unit):
     assert command.split()[0] == INSTALLED
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     assert scripts["launcher-web"] == "controller.web.server:main"
-    daemon = options(one(sections(DAEMON_UNIT)["Service"], "ExecStart"))
+    daemon = options(one(parse_unit(DAEMON_UNIT.read_text())["Service"], "ExecStart"))
     assert options(command) == {"--socket": daemon["--socket"], "--listen": DEFAULT_LISTEN}
 
 
 def test_the_socket_group_and_nothing_else(unit):
     service = unit["Service"]
-    assert one(service, "Group") == one(sections(DAEMON_UNIT)["Service"], "Group")
+    assert one(service, "Group") == one(parse_unit(DAEMON_UNIT.read_text())["Service"], "Group")
     assert one(service, "DynamicUser") == "yes"
     assert "SupplementaryGroups" not in service, "no gpio group: the pins are launcherd's"
 

@@ -12,6 +12,7 @@ import pytest
 
 from controller.voice.service import build_parser
 from firmware.config import SCHEMA
+from harness.units import parse_unit
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "launcher-voice.service"
@@ -23,16 +24,7 @@ needs_analyze = pytest.mark.skipif(
 
 def service() -> dict[str, list[str]]:
     """The [Service] keys, each with every value it was given."""
-    keys: dict[str, list[str]] = {}
-    section = None
-    for line in UNIT.read_text().splitlines():
-        line = line.strip()
-        if line.startswith("["):
-            section = line
-        elif section == "[Service]" and line and not line.startswith("#"):
-            key, _, value = line.partition("=")
-            keys.setdefault(key, []).append(value)
-    return keys
+    return parse_unit(UNIT.read_text())["Service"]
 
 
 def test_no_gpio_no_network_only_the_sound_card():

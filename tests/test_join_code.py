@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ThreadDaemon
+from harness.launcherd import ThreadDaemon
 from controller.log.joincode import JoinCode
 from firmware.errors import ApiError
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from firmware.config import DEFAULT_PATH, SCHEMA
+from harness.units import parse_unit
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "launcherd.service"
@@ -20,22 +21,6 @@ SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
 needs_analyze = pytest.mark.skipif(
     SYSTEMD_ANALYZE is None, reason="systemd-analyze is not installed (it comes with systemd)"
 )
-
-
-def parse_unit(text: str) -> dict[str, dict[str, list[str]]]:
-    """Sections of a unit file, each key with every value it was given, in order."""
-    sections: dict[str, dict[str, list[str]]] = {}
-    current = None
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("["):
-            current = sections.setdefault(line.strip("[]"), {})
-            continue
-        key, _, value = line.partition("=")
-        current.setdefault(key, []).append(value)
-    return sections
 
 
 @pytest.fixture(scope="module")

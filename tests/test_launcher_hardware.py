@@ -16,6 +16,7 @@ from firmware.errors import HardwareError, Unavailable
 from firmware.events import Chime, InputLevels, Led
 from firmware.launcher.hardware import Hardware, describe_pins
 from firmware.board.pins import input_pull
+from harness.waits import wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,14 +58,6 @@ def hw(factory):
 
 def state(factory, bcm):
     return factory.pin(bcm).state
-
-
-def wait_for(predicate, timeout=2.0):
-    """Wait for gpiozero's blink thread; returns as soon as the predicate holds."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.002)
 
 
 def levels(factory, bcm):
@@ -294,9 +287,9 @@ def test_led_on_off(hw, factory):
 def test_led_flash_counts_and_stops(hw, factory):
     factory.pin(23).clear_states()
     hw.led(Led("flash", period_ms=10, count=2))
-    wait_for(lambda: levels(factory, 23) == [False, True, False, True, False])
+    wait_until(lambda: levels(factory, 23) == [False, True, False, True, False], 2.0, "the blink", 0.002)
     hw.led(Led("flash", period_ms=10))  # forever, until the next action
-    wait_for(lambda: len(factory.pin(23).states) > 8)
+    wait_until(lambda: len(factory.pin(23).states) > 8, 2.0, "the blink", 0.002)
     hw.led(Led("on", brightness=0.3))
     time.sleep(0.03)
     assert state(factory, 23) == 0.3
@@ -311,7 +304,7 @@ def test_led_rejects_bad_actions(hw, action):
 def test_chime_beeps_count_times(hw, factory):
     factory.pin(24).clear_states()
     hw.chime(Chime(count=3, ms=3, gap_ms=3))
-    wait_for(lambda: levels(factory, 24) == [False, True, False, True, False, True, False])
+    wait_until(lambda: levels(factory, 24) == [False, True, False, True, False, True, False], 2.0, "the blink", 0.002)
     time.sleep(0.02)
     assert levels(factory, 24) == [False, True, False, True, False, True, False]
 

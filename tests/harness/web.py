@@ -1,12 +1,8 @@
-"""launcherd --sim and launcher-web as real processes on a temporary socket and state dir.
-
-Shared by the API tests (tests/test_web_api.py) and the browser tests. launcherd is started through
-its own ``main`` with ``game/stats`` added to the game layer (``controller.match.stats.register_stats``),
-which is what controller/layer/service.py's setup will do once the layer calls it itself.
-"""
+"""launcher-web beside launcherd (Stack) or beside a stand-in for launcherd (StandIn)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import resource
@@ -16,29 +12,23 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
+import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
 
+from firmware.client import Client
+from harness.launcherd import write_config
+from harness.waits import wait_for_socket, wait_until
+
 # Press outcomes are known: the n-th press gives SEQUENCE[n - 1] cards, then it starts again.
 SEQUENCE = [0, 3, 0, 2, 1, 0, 0, 4]
-CONFIG = f"""
+FIXED_PRESSES = f"""
 [ejection]
 profile = "fixed"
 sequence = {json.dumps(SEQUENCE)}
-[sim]
-cards_per_second = 200.0
-block_ms = 3
-[timing]
-card_crossing_ms = 20
-jam_ms = 150
-feed_timeout_ms = 300
-button_debounce_ms = 5
-[motor]
-retract_ms = 10
-kick_ms = 10
 """
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -46,21 +36,15 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def wait_until(check, timeout: float, what: str) -> None:
-    """Poll ``check()`` until it is true; a process that starts has no event to wait on."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise TimeoutError(f"{what} after {timeout} s")
-
-
 class Stack:
-    """One simulated launcher and its table page."""
+    """launcherd --sim and launcher-web as real processes on a temporary socket and state dir.
 
-    def __init__(self, sim: bool = True, web_args: list[str] | None = None,
-                 web_descriptors: int | None = None, listen_host: str = "127.0.0.1") -> None:
+    launcherd is started through its module's ``main``; its presses give :data:`SEQUENCE`.
+    :meth:`start_web` alone serves the page of whatever listens on :attr:`socket` (a :class:`StandIn`).
+    """
+
+    def __init__(self, sim: bool = True, web_args: list[str] | None = None, web_descriptors: int | None = None,
+                 listen_host: str = "127.0.0.1", extra_config: str = "") -> None:
         self.listen_host = listen_host  # 0.0.0.0: on every address, as on the Pi (the QR has the LAN address)
         self.sim = sim  # False: launcherd on mock pins as if on a Pi, with no simulated mechanism
         self.web_args = web_args or []  # more options of launcher-web (--lang fr)
@@ -69,39 +53,31 @@ class Stack:
         self.dir = Path(tempfile.mkdtemp(prefix="web-", dir="/tmp"))
         self.socket = self.dir / "launcher.sock"
         self.state_dir = self.dir / "state"
-        self.config = self.dir / "launcher.toml"
-        self.config.write_text(CONFIG)
+        self.config = write_config(self.dir, FIXED_PRESSES + extra_config)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.daemon: subprocess.Popen | None = None
         self.web: subprocess.Popen | None = None
 
-    def start_daemon(self) -> None:
+    def start_daemon(self, wait: bool = True) -> None:
         mode = ["--sim", "--seed", "1"] if self.sim else []
         pins = {} if self.sim else {"GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
         self.daemon = subprocess.Popen(
             [sys.executable, "-m", "firmware.daemon.launcherd", *mode, "--config", str(self.config),
              "--socket", str(self.socket), "--state-dir", str(self.state_dir)],
             stdout=subprocess.DEVNULL, stderr=open(self.dir / "launcherd.log", "ab"), env={**os.environ, **pins})
+        if wait:
+            self.wait_for_daemon()
 
-        def listening() -> bool:
-            if self.daemon.poll() is not None:
-                raise RuntimeError(f"launcherd exited: {(self.dir / 'launcherd.log').read_text()}")
-            try:
-                with socket.socket(socket.AF_UNIX) as probe:
-                    probe.connect(str(self.socket))
-                return True
-            except OSError:
-                return False
-
-        wait_until(listening, 15, "no launcherd socket")
+    def wait_for_daemon(self) -> None:
+        wait_for_socket(self.socket, self.daemon, log=(self.dir / "launcherd.log").read_text)
 
     def stop_daemon(self) -> None:
         if self.daemon is not None and self.daemon.poll() is None:
             self.daemon.send_signal(signal.SIGTERM)
             self.daemon.wait(10)
 
-    def start_web(self) -> None:
+    def start_web(self, wait: bool = True) -> None:
         def limit_descriptors() -> None:
             if self.web_descriptors is not None:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (self.web_descriptors, self.web_descriptors))
@@ -111,25 +87,33 @@ class Stack:
              "--listen", f"{self.listen_host}:{self.port}", *self.web_args],
             stdout=subprocess.DEVNULL, stderr=open(self.dir / "launcher-web.log", "ab"),
             env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=limit_descriptors)
-        wait_until(lambda: self.get("/api/state")[0] == 200, 15, "launcher-web never reached launcherd")
+        if wait:
+            self.wait_for_web()
+
+    def wait_for_web(self) -> None:
+        wait_until(lambda: self.get("/api/state")[0] == 200, 30, "launcher-web reaching launcherd", 0.05)
 
     def start(self) -> "Stack":
-        self.start_daemon()
-        self.start_web()
+        """Both at once (launcher-web waits for launcherd as on a Pi), ready when the page shows the launcher."""
+        self.start_daemon(wait=False)
+        self.start_web(wait=False)
+        self.wait_for_daemon()
+        self.wait_for_web()
         return self
 
     def web_log(self) -> str:
         return (self.dir / "launcher-web.log").read_text()
 
+    def call(self, method: str, params: dict | None = None):
+        with Client(self.socket, timeout=30) as client:
+            return client.call(method, params)
+
     def code(self) -> str:
-        result = subprocess.run([str(Path(sys.executable).with_name("launcherctl")), "--socket",
-                                 str(self.socket), "game", "code"], capture_output=True, text=True,
-                                timeout=30, check=True)
-        return result.stdout.strip()
+        """The table's join code (what ``launcherctl game code`` prints)."""
+        return self.call("game/code", {"new": False})["code"]
 
     def rotate_code(self) -> None:
-        subprocess.run([str(Path(sys.executable).with_name("launcherctl")), "--socket", str(self.socket),
-                        "game", "code", "--new"], capture_output=True, timeout=30, check=True)
+        self.call("game/code", {"new": True})
 
     def request(self, method: str, path: str, body: object = None, code: str | None = None,
                 raw: bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, object, dict]:
@@ -165,3 +149,37 @@ class Stack:
                 process.kill()
                 process.wait(10)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class StandIn:
+    """A stand-in for launcherd on ``path``, in a thread: :meth:`answer` says what it replies
+    (a ``{"result": ...}`` or ``{"error": ...}``); events/subscribe is always accepted."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.loop = asyncio.new_event_loop()
+        started = threading.Event()
+        threading.Thread(target=self._run, args=(started,), daemon=True).start()
+        assert started.wait(10), "the stand-in did not listen"
+
+    def answer(self, method: str, params: dict) -> dict:
+        raise NotImplementedError
+
+    def _run(self, started: threading.Event) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(asyncio.start_unix_server(self._serve, str(self.path)))
+        started.set()
+        self.loop.run_forever()
+
+    async def _serve(self, reader, writer) -> None:
+        while line := await reader.readline():
+            request = json.loads(line)
+            if request["method"] == "events/subscribe":
+                reply = {"result": {"subscribed": True}}
+            else:
+                reply = self.answer(request["method"], request.get("params") or {})
+            writer.write(json.dumps({"id": request["id"], **reply}).encode() + b"\n")
+            await writer.drain()
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)

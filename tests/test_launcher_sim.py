@@ -6,8 +6,6 @@ is observed through Hardware's callbacks, as the daemon does.
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import random
 
 import pytest
@@ -17,46 +15,9 @@ from firmware.config import build_config
 from firmware.errors import InvalidParams, Unavailable
 from firmware.launcher.hardware import Hardware
 from firmware.launcher.sim import PRESS_MARGIN_MS, ReportingPin, SimulatedMechanism, sim_pin_factory
+from harness.fakes import FakeLoop
 
 LID = 22
-
-
-class FakeHandle:
-    def __init__(self, fn):
-        self.fn = fn
-        self.cancelled = False
-
-    def cancel(self):
-        self.cancelled = True
-
-
-class FakeLoop:
-    """``call_later`` and ``time`` on a clock that only moves in :meth:`advance`."""
-
-    def __init__(self):
-        self.now = 0.0
-        self._queue = []
-        self._order = itertools.count()
-
-    def time(self):
-        return self.now
-
-    def call_later(self, delay, fn):
-        handle = FakeHandle(fn)
-        heapq.heappush(self._queue, (self.now + delay, next(self._order), handle))
-        return handle
-
-    def advance(self, seconds):
-        end = self.now + seconds
-        while self._queue and self._queue[0][0] <= end:
-            when, _, handle = heapq.heappop(self._queue)
-            if not handle.cancelled:
-                self.now = when
-                handle.fn()
-        self.now = end
-
-    def pending(self):
-        return [handle for _, _, handle in self._queue if not handle.cancelled]
 
 
 class ScriptedRng:

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, ThreadDaemon, wait_for_socket, write_config
-from firmware.tools.cli import Client
+from harness.launcherd import BIN, ThreadDaemon, write_config
+from harness.waits import wait_for_socket
+from firmware.client import Client
 from firmware.errors import ApiError
 
 LAUNCHERCTL = str(Path(sys.executable).with_name("launcherctl"))
