@@ -20,8 +20,8 @@ from harness.web import Stack
 
 from controller.text.messages import render  # noqa: E402
 from firmware.client import reply_error  # noqa: E402
-from controller.web.server import (  # noqa: E402
-    WebApp, choose_language, launcher_advice, localized_params, words)
+from controller.web.page_texts import choose_language, launcher_advice, localized_params, words  # noqa: E402
+from controller.web.server import WebApp  # noqa: E402
 
 OWES = {"id": "owes", "player": "Bob", "presses": 2}
 
