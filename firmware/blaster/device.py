@@ -23,7 +23,7 @@ from firmware.events import Action, Led, Restore, Tick
 
 if TYPE_CHECKING:
     from firmware.blaster.sim import SimulatedBlaster
-    from firmware.daemon.host import DaemonHost
+    from firmware.daemon.device import DaemonHost
     from firmware.daemon.latch import Restored
 
 

@@ -4,6 +4,9 @@ Each kind is a package (``core``, ``hardware``, ``sim``, ``methods``) with a ``d
 ``build(...)`` returns a :class:`Device`. The driver picks the module by the kind's name, as Klipper
 picks its kinematics, and never asks which kind it runs: what differs (the safe stop, the ``Tick``
 input, the outcome events, an on-time to keep, the API methods, the extras) is the device's answer.
+
+:class:`DaemonHost` is the daemon as a device's method table and the in-loop extras see it; the two
+contracts name each other, so they live together here.
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from firmware.config import Config
+from firmware.daemon.layer import Listener
 from firmware.events import Action, Chime, Event, Led, Restore, Tick
 
 if TYPE_CHECKING:
-    from firmware.daemon.host import DaemonHost
+    from firmware.daemon.api import Registry
     from firmware.daemon.latch import Restored
     from firmware.daemon.trace import PressTrace
 
@@ -118,6 +122,58 @@ class Device(Protocol):
         """The kind's API methods beside the daemon's own."""
 
 
+class DaemonHost(Protocol):
+    """The daemon as its method tables and in-loop extras see it (on the motor's loop): the calls
+    a layer has (``LayerHost``), with the core, the pins and the requests beside them."""
+
+    config: Config
+    loop: asyncio.AbstractEventLoop
+    language: str  # the daemon's ([daemon] language), for events
+    registry: Registry
+    device: Device
+    core: DeviceCore | None
+    hardware: DeviceHardware | None
+    sim: Simulation | None
+    aim_angle: float | None
+
+    def subscribe(self, listener: Listener) -> None:
+        """``listener(name, params)`` for every event, in the loop."""
+
+    def publish(self, name: str, params: dict[str, Any]) -> None:
+        """Push an event of the extra's own to API subscribers."""
+
+    async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        """Call any registered API method, the game layer's too."""
+
+    def register(self, name: str, handler: Any, params: dict[str, Any] | None = None, doc: str = "") -> None:
+        """Add an API method, run on the motor's loop."""
+
+    def add_status(self, name: str, provider: Callable[[], Any]) -> None: ...
+
+    def on_close(self, closer: Callable[[], Any]) -> None: ...
+
+    @property
+    def hopper(self) -> int | None: ...
+
+    def launcher_status(self) -> dict[str, Any]: ...
+
+    def feed(self, event: Event, now: float | None = None) -> None:
+        """Give one event to the core and apply what it returns."""
+
+    def request(self, event: Event) -> dict:
+        """Feed a request; its status, or the core's refusal raised (``Refused``)."""
+
+    async def await_outcome(self, trigger: Callable[[int], None]) -> dict:
+        """Start a press with a fresh request id (``trigger(id)``) and return its outcome."""
+
+    def get_status(self) -> dict[str, Any]: ...
+
+    async def settled_status(self) -> dict[str, Any]: ...
+
+    def press_meaning_told(self) -> None:
+        """A client said what a press means."""
+
+
 def build_device(config: Config, factory: Any, loop: asyncio.AbstractEventLoop, rng_seed: int, *,
                  sim: bool, state_dir: Path) -> Device:
     """The device ``[device] kind`` names, built on ``factory``'s pins (its simulation with ``sim``)."""
@@ -125,4 +181,4 @@ def build_device(config: Config, factory: Any, loop: asyncio.AbstractEventLoop, 
     return module.build(config, factory, loop, rng_seed, sim=sim, state_dir=state_dir)
 
 
-__all__ = ["KINDS", "Device", "DeviceCore", "DeviceHardware", "Post", "Simulation", "build_device"]
+__all__ = ["KINDS", "DaemonHost", "Device", "DeviceCore", "DeviceHardware", "Post", "Simulation", "build_device"]

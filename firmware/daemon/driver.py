@@ -9,7 +9,7 @@ The device is chosen by ``[device] kind`` (``firmware/daemon/device.py``): the l
 (``firmware/launcher/device.py``) or the card blaster (``firmware/blaster/device.py``), each with its
 core, hardware, simulation and API methods. The daemon's own methods are in
 ``firmware/daemon/methods.py``; the extras (dealer, bring-up, refill, the sim's methods) are loaded
-by name through ``setup(host)`` (``firmware/daemon/host.py``). The command line is in
+by name through ``setup(host)`` (``firmware/daemon/loading.py``). The command line is in
 ``firmware/daemon/launcherd.py``.
 """
 
@@ -34,7 +34,7 @@ from firmware.board.backend import hardware_pin_factory
 from firmware.config import Config, with_sim_devices
 from firmware.daemon import methods
 from firmware.daemon.device import Device, DeviceCore, DeviceHardware, Simulation, build_device
-from firmware.daemon.host import installed_layers, load_extras
+from firmware.daemon.loading import installed_layers, load_extras
 from firmware.errors import Refused
 from firmware.daemon.gamehost import GameHost
 from firmware.events import Action, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, Motor, Persist, PressMeaning

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from firmware import i18n
 from firmware.daemon.api import Param
-from firmware.daemon.host import DaemonHost
+from firmware.daemon.device import DaemonHost
 from firmware.errors import InvalidParams
 from firmware.events import EStop, Reset, SleepNow, Wake
 

@@ -6,7 +6,7 @@ obeys every limit a launch does. While a bring-up client works, the core is in b
 (``Bench``): it traces every input edge and motor change with its time, a button press launches
 nothing and a hand in the slot is no card. Bench mode lapses by itself if the client goes away.
 
-:func:`setup` is the door the daemon loads it through (``firmware/daemon/host.py``), on the motor's
+:func:`setup` is the door the daemon loads it through (``firmware/daemon/loading.py``), on the motor's
 loop: a jog and a calibration feed are core events, and ``bringup/inputs`` reads the pins now.
 The refill gesture's answer is ``firmware/extras/refill.py``.
 """
@@ -20,7 +20,7 @@ from typing import Any
 from firmware import i18n
 from firmware.daemon.api import Param
 from firmware.config import NOT_FITTED, PIN_KEYS
-from firmware.daemon.host import DaemonHost
+from firmware.daemon.device import DaemonHost
 from firmware.daemon.waiting import Waiters
 from firmware.errors import Refused, Unavailable
 from firmware.events import Bench, Dispense, Identify, Jog

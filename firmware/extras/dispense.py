@@ -1,5 +1,5 @@
 """``launcher/dispense`` and ``launcher/cancel``: the dealer (``firmware/extras/dealer.py``) on the
-motor's loop, loaded by name through :func:`setup` (``firmware/daemon/host.py``).
+motor's loop, loaded by name through :func:`setup` (``firmware/daemon/loading.py``).
 
 It runs there, not beside the game: what the dealer returns is fed to the core right after the
 batch of core actions that led to it (``loop.call_soon``), in the order of the core's own events,
@@ -12,7 +12,7 @@ import itertools
 from typing import Any
 
 from firmware.daemon.api import Param
-from firmware.daemon.host import DaemonHost
+from firmware.daemon.device import DaemonHost
 from firmware.daemon.replies import with_texts
 from firmware.daemon.waiting import DeadlineTimer, Waiters
 from firmware.errors import InvalidParams

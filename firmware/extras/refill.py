@@ -12,7 +12,7 @@ import asyncio
 import logging
 from typing import Any
 
-from firmware.daemon.host import DaemonHost
+from firmware.daemon.device import DaemonHost
 from firmware.errors import ApiError
 from firmware.events import Refill
 from firmware.launcher.methods import refilled

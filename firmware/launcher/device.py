@@ -27,7 +27,7 @@ from firmware.launcher.ejection import policy_for
 from firmware.launcher.hardware import Hardware
 
 if TYPE_CHECKING:
-    from firmware.daemon.host import DaemonHost
+    from firmware.daemon.device import DaemonHost
     from firmware.daemon.latch import Restored
     from firmware.launcher.sim import SimulatedMechanism
 

@@ -1,6 +1,6 @@
 """The launcher's API methods: each turns a request into an event for the core.
 
-They use the daemon's two primitives (``firmware/daemon/host.py``): ``host.await_outcome(trigger)``
+They use the daemon's two primitives (``DaemonHost``, ``firmware/daemon/device.py``): ``host.await_outcome(trigger)``
 for a press (answered with its own outcome, by request id) and ``host.request(event)`` for the rest
 (answered with the status, or the core's refusal). ``launcher/dispense`` (exact, through jams,
 misfeeds and reloads) is the dealer's (``firmware/extras/dispense.py``).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from firmware import i18n
 from firmware.daemon.api import Param
-from firmware.daemon.host import DaemonHost
+from firmware.daemon.device import DaemonHost
 from firmware.errors import Unavailable
 from firmware.events import Dispense, Launch, PressMeaning, Refill, Reload, Resume, Retract
 

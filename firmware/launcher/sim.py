@@ -26,7 +26,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware.daemon.api import Param
-from firmware.daemon.host import DaemonHost
+from firmware.daemon.device import DaemonHost
 from firmware.config import NOT_FITTED, Config
 from firmware.errors import InvalidParams, Unavailable
 
