@@ -14,7 +14,7 @@ import pytest
 from firmware.tools import bringup_cli
 from firmware.tools.cli import main as launcherctl
 from firmware.config import load_config
-from firmware.launcher.hardware import HEADER_PINS
+from firmware.board.pins import HEADER_PINS
 from harness.launcherd import ThreadDaemon, write_config
 
 

@@ -24,7 +24,8 @@ from firmware.daemon.device import DaemonHost
 from firmware.daemon.waiting import Waiters
 from firmware.errors import Refused, Unavailable
 from firmware.events import Bench, Dispense, Identify, Jog
-from firmware.launcher.hardware import HEADER_PINS, INPUT_LEVELS
+from firmware.board.pins import HEADER_PINS
+from firmware.launcher.hardware import INPUT_LEVELS
 from firmware.board.pins import input_pull
 
 # Bench mode lasts this long after the last bring-up request: long enough for a person to read a

@@ -42,7 +42,7 @@ from gpiozero import (
 from firmware.config import NOT_FITTED, PIN_KEYS, Config
 from firmware.errors import HardwareError, Unavailable
 from firmware.events import Chime, InputLevels, Led
-from firmware.board.pins import HEADER_PINS, input_pull
+from firmware.board.pins import input_pull
 
 log = logging.getLogger(__name__)
 
@@ -456,5 +456,5 @@ def release_all(devices: list[Any]) -> None:
     devices.clear()
 
 
-__all__ = ["HEADER_PINS", "Hardware", "INPUT_LEVELS", "MOTOR_DIRECTIONS", "StampedInput", "describe_pins",
+__all__ = ["Hardware", "INPUT_LEVELS", "MOTOR_DIRECTIONS", "StampedInput", "describe_pins",
            "release_all", "with_edge_time"]
