@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from firmware import i18n
 from firmware.daemon.api import Encoded
+from firmware.daemon.crossing import plain, post, post_guarded, wind_down
 from firmware.errors import Unavailable
 from firmware.events import Action
 from firmware.daemon.layer import Handler, Listener
@@ -63,29 +64,6 @@ MOTOR_ANSWER_S = 2.0
 SETTLE_WAIT_S = 0.25
 # How long closing waits for the layers' closers (their logs closed).
 CLOSE_WAIT_S = 3.0
-
-
-def plain(value: Any) -> Any:
-    """A copy of a JSON-like value, for the other side: its own dicts and lists.
-
-    Copied without recursion: launcherd bounds the nesting of a request's params, but a value of any
-    depth must not overflow the stack here (it did at 500 levels, two frames a level)."""
-    if not isinstance(value, (dict, list, tuple)):
-        return value
-    copy: dict | list = {} if isinstance(value, dict) else []
-    waiting: list[tuple[Any, dict | list]] = [(value, copy)]
-    while waiting:
-        original, into = waiting.pop()
-        for key, item in (original.items() if isinstance(original, dict) else enumerate(original)):
-            if isinstance(item, (dict, list, tuple)):
-                inner: dict | list = {} if isinstance(item, dict) else []
-                waiting.append((item, inner))  # filled later: it is in its place already
-                item = inner
-            if isinstance(into, dict):
-                into[key] = item
-            else:
-                into.append(item)
-    return copy
 
 
 # A container with more items than this is encoded item by item (see _json).
@@ -207,15 +185,12 @@ class GameHost:
         except BaseException as exc:  # what ends the thread is reported, then the thread ends
             error = exc
         finally:
-            _wind_down(loop)
+            wind_down(loop)
         self._post(self._thread_ended, door.generation, error)
 
     def _post(self, fn: Callable[..., Any], *args: Any) -> None:
         """Run ``fn(*args)`` on the motor's loop, for the game side."""
-        try:
-            self.motor_loop.call_soon_threadsafe(_guarded, fn, args)
-        except RuntimeError:
-            pass  # the motor's loop is closed: the daemon is gone
+        post_guarded(self.motor_loop, fn, *args)  # a closed loop: the daemon is gone
 
     def _thread_ended(self, generation: int, error: BaseException | None) -> None:
         if generation != self.generation:
@@ -402,28 +377,6 @@ class GameHost:
             reply.set_result(result)
 
 
-def _guarded(fn: Callable[..., Any], args: tuple) -> None:
-    # An exception in a motor loop's callback halts the launcher (Daemon._loop_exception): what
-    # the game side asks for must never do that, whatever it hands over.
-    try:
-        fn(*args)
-    except Exception:
-        log.exception("a request of the game layer failed on the motor's loop")
-
-
-def _wind_down(loop: asyncio.AbstractEventLoop) -> None:
-    """Cancel what the layer left running (an aim on its way, a deal) and close its loop."""
-    try:
-        pending = asyncio.all_tasks(loop)
-        for task in pending:
-            task.cancel()
-        if pending:
-            loop.run_until_complete(asyncio.wait(pending, timeout=1.0))
-        loop.close()
-    except BaseException:  # a loop that raised out may not run again: it is dropped as it is
-        log.debug("the game layer's loop did not wind down cleanly", exc_info=True)
-
-
 def _error_text(error: BaseException | None) -> str:
     if error is None:
         return "its loop stopped"
@@ -455,11 +408,8 @@ class Door:
         return self.generation == self._host.generation
 
     def post(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Run ``fn(*args)`` on this door's loop (from the motor's side)."""
-        try:
-            self.loop.call_soon_threadsafe(fn, *args)
-        except RuntimeError:
-            pass  # its loop is closed: the layer is gone, what it was sent no longer matters
+        """Run ``fn(*args)`` on this door's loop (from the motor's side); a closed loop: the layer is gone."""
+        post(self.loop, fn, *args)
 
     def _to_motor(self, fn: Callable[..., Any], *args: Any) -> None:
         if self.current:
