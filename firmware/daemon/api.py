@@ -158,6 +158,9 @@ class Method:
     handler: Handler
     params: dict[str, Param]
     doc: str
+    # The handler touches nothing of the loop it runs on (it posts to another thread and awaits):
+    # the API server runs it on its own loop instead of the motor's.
+    on_any_loop: bool = False
 
 
 class Registry:
@@ -167,11 +170,11 @@ class Registry:
         self._methods: dict[str, Method] = {}
 
     def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
-                 doc: str = "") -> None:
+                 doc: str = "", on_any_loop: bool = False) -> None:
         if name in self._methods:
             raise ValueError(f"method {name} is already registered")
         schema = {key: _as_param(spec) for key, spec in (params or {}).items()}
-        self._methods[name] = Method(name, handler, schema, doc)
+        self._methods[name] = Method(name, handler, schema, doc, on_any_loop)
 
     def __contains__(self, name: object) -> bool:
         return name in self._methods
@@ -277,6 +280,7 @@ class ApiServer:
         self._thread = LoopThread("launcherd-api")
         self._loop: asyncio.AbstractEventLoop | None = None  # the API's own, while it serves
         self._handlers: Handlers | None = None  # on the loop that started it
+        self._here: Handlers | None = None  # on the API's own loop, for methods that run on any
         self._server: asyncio.base_events.Server | None = None
         self._clients: set[Client] = set()
         self._tasks: set[asyncio.Task] = set()
@@ -299,6 +303,7 @@ class ApiServer:
         :raises InUse: see :func:`claim_socket_path`."""
         self._loop = self._thread.start()
         self._handlers = Handlers(asyncio.get_running_loop(), self._loop)
+        self._here = Handlers(self._loop, self._loop)
         try:
             await self._thread.run(self._listen())
         except BaseException:
@@ -325,6 +330,7 @@ class ApiServer:
         if self._server is None:
             return
         self._server.close()
+        self._here.close()
         for client in self._clients:
             for answer in list(client.requests):
                 answer.cancel()  # _reply answers the caller, and the handler is cancelled
@@ -494,14 +500,16 @@ class ApiServer:
         client.requests.add(call.answer)
         call.answer.add_done_callback(client.requests.discard)
         call.answer.add_done_callback(lambda _: self._reply(call))
-        if not post_guarded(self._handlers.loop, self._handlers.begin, call):
+        handlers = self._here if method.on_any_loop else self._handlers
+        if not post_guarded(handlers.loop, handlers.begin, call):
             call.answer.cancel()  # the handlers' loop is gone: launcherd is stopping
 
     def _reply(self, call: Call) -> None:
         answer, request_id, name = call.answer, call.request_id, call.method.name
         if answer.cancelled():
             # launcherd is stopping (or the client left): the caller hears so instead of nothing.
-            post_guarded(self._handlers.loop, self._handlers.cancel, call)
+            handlers = self._here if call.method.on_any_loop else self._handlers
+            post_guarded(handlers.loop, handlers.cancel, call)
             message = _error(request_id, ApiError(
                 ApiError.UNAVAILABLE, f"launcherd stopped before {name} finished; the motor is stopped"))
         elif isinstance(error := answer.exception(), ApiError):

@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import inspect
-import json
 import logging
 import threading
 from contextlib import contextmanager
@@ -39,8 +38,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from firmware import i18n
-from firmware.daemon.api import Encoded
 from firmware.daemon.crossing import plain, post, post_guarded, wind_down
+from firmware.daemon.replies import encoded, kept_replies
 from firmware.errors import Unavailable
 from firmware.events import Action
 from firmware.daemon.layer import Handler, Listener
@@ -66,57 +65,6 @@ SETTLE_WAIT_S = 0.25
 CLOSE_WAIT_S = 3.0
 
 
-# A container with more items than this is encoded item by item (see _json).
-ENCODE_CHUNK = 64
-# How many replies of one read method are kept for one version of what it reads (params differ).
-KEPT_REPLIES = 32
-
-
-def _encoded(result: Any) -> Encoded:
-    return result if isinstance(result, Encoded) else Encoded(_json(result))
-
-
-def _kept_replies(handler: Handler, version: Callable[[], Any]) -> Handler:
-    """``handler``, a read whose reply depends only on its params, the language and ``version()``:
-    while ``version()`` stays the same, a reply once encoded is sent again as it is. Four clients
-    reading statistics and history in a loop over a 100,000-action log kept the game thread busy
-    decoding the kept figures for every request, and the motor's thread waited for the GIL behind
-    it (bench/loaded.py, "readers"); a guest on the table's network can do the same."""
-    kept: dict[tuple[str | None, str], Encoded] = {}
-    seen: list[Any] = [object()]  # the version the kept replies are of (none yet)
-
-    async def reading(params: dict[str, Any]) -> Encoded:
-        now = version()
-        if now != seen[0]:
-            kept.clear()
-            seen[0] = now
-        key = (i18n.requested(), json.dumps(params, sort_keys=True, default=str))
-        reply = kept.get(key)
-        if reply is None:
-            result = handler(params)
-            if inspect.isawaitable(result):
-                result = await result
-            reply = _encoded(result)
-            if version() == now:  # nothing was written meanwhile: the reply is of this version
-                if len(kept) >= KEPT_REPLIES:
-                    del kept[next(iter(kept))]
-                kept[key] = reply
-        return reply
-    return reading
-
-
-def _json(value: Any) -> str:
-    """JSON text of ``value``. One ``json.dumps`` holds the GIL for its whole length (a 200,000-item
-    list: 0.3 s, during which the motor's loop cannot run); a large list or dict is therefore
-    encoded an item at a time, and the interpreter can switch to the motor's thread between two."""
-    if isinstance(value, (list, tuple)) and len(value) > ENCODE_CHUNK:
-        return "[" + ",".join(_json(item) for item in value) + "]"
-    if isinstance(value, dict) and (len(value) > ENCODE_CHUNK or any(
-            isinstance(item, (list, tuple, dict)) and len(item) > ENCODE_CHUNK for item in value.values())):
-        return "{" + ",".join(json.dumps(str(key)) + ":" + _json(item) for key, item in value.items()) + "}"
-    return json.dumps(value, separators=(",", ":"), default=str)
-
-
 class GameHost:
     """The layers' thread, seen from the motor's loop: start, watch, restart, close."""
 
@@ -130,7 +78,9 @@ class GameHost:
         self.door: Door | None = None
         self._handlers: dict[str, Handler] = {}  # of the current generation
         self._proxied: set[str] = set()  # methods the registry has a proxy for
-        self._waiting: set[asyncio.Future] = set()  # replies the game loop owes
+        # Replies the game loop owes, each on the loop of its caller (the API's, or the motor's).
+        self._waiting: set[asyncio.Future] = set()
+        self._counting = threading.Lock()  # sent and _posted: the API's thread posts requests too
         self.sent = 0  # events and requests posted to the current door, counted
         self._ping_sent: float | None = None
         self._seen_at_ping = 0  # the door's count of what its loop took in, when the ping went
@@ -162,7 +112,8 @@ class GameHost:
         self._handlers = {}
         self._ping_sent = None
         self._posted_at_ping = -1
-        self.sent = 0
+        with self._counting:
+            self.sent = 0
         self.state = "starting"
         self.reason = i18n.message("game_layer_starting")
         door = self.door = Door(self, self.generation)
@@ -222,8 +173,7 @@ class GameHost:
         self._handlers = {}
         self.door = None
         for reply in list(self._waiting):
-            if not reply.done():
-                reply.set_exception(Unavailable(reason))
+            post_guarded(reply.get_loop(), _refuse, reply, Unavailable(reason))
         self._waiting.clear()
         if self._restart is None and not self._closing:
             self._restart = self.motor_loop.call_later(RESTART_AFTER_S, self._restart_now)
@@ -239,10 +189,17 @@ class GameHost:
             self._beat = self.motor_loop.call_later(HEARTBEAT_S, self._heartbeat)
 
     def _post_to_layer(self, door: "Door", fn: Callable[..., Any], *args: Any) -> None:
-        """Post to the layer's loop, with the heartbeat watching until the loop is through it."""
-        self._posted += 1
+        """Post an event or a request to the layer's loop (from the motor's loop or the API's),
+        with the heartbeat watching until the loop is through it."""
+        with self._counting:
+            self.sent += 1
+            self._posted += 1
         door.post(fn, *args)
-        self._arm_heartbeat()
+        if self._beat is None:
+            if asyncio.get_running_loop() is self.motor_loop:
+                self._arm_heartbeat()
+            else:
+                post_guarded(self.motor_loop, self._arm_heartbeat)
 
     def _heartbeat(self) -> None:
         self._beat = None
@@ -280,8 +237,7 @@ class GameHost:
                 timer.cancel()
         door = self.door
         for reply in list(self._waiting):
-            if not reply.done():
-                reply.set_exception(Unavailable(i18n.message("game_layer_stopping")))
+            post_guarded(reply.get_loop(), _refuse, reply, Unavailable(i18n.message("game_layer_stopping")))
         if door is None or door.loop is None:
             return
         self._ended = self.motor_loop.create_future()
@@ -298,7 +254,6 @@ class GameHost:
         """A launcher event, to the layers' listeners (on their loop, with their own copy)."""
         door = self.door
         if door is not None and door.loop is not None:
-            self.sent += 1
             self._post_to_layer(door, door.deliver, name, plain(params))
 
     def forward_feedback(self, action: Action) -> None:
@@ -348,19 +303,24 @@ class GameHost:
             if name in self.daemon.registry:  # the launcher's own: a layer does not replace it
                 log.error("the game layer registers %s, which the launcher has already", name)
                 return
-            self.daemon.registry.register(name, self._proxy(name), params, doc)
+            self.daemon.registry.register(name, self._proxy(name), params, doc, on_any_loop=True)
             self._proxied.add(name)
         self._handlers[name] = handler
 
     def _proxy(self, name: str) -> Handler:
+        """The registry's handler for a layer's method: it posts the request to the layer's loop
+        and waits for the reply there. It runs on the API's loop (a reading costs the motor's loop
+        nothing) or, for a caller inside launcherd, on the motor's; the layer is replaced on the
+        motor's, so what it reads of the host it reads once, and checks again once it waits."""
         async def proxied(params: dict[str, Any]) -> Any:
             door, handler = self.door, self._handlers.get(name)
             if self.state != "up" or door is None or handler is None:
                 raise Unavailable(self.reason or i18n.message("game_layer_starting"))
-            reply = self.motor_loop.create_future()
+            reply = asyncio.get_running_loop().create_future()
             self._waiting.add(reply)
             try:
-                self.sent += 1
+                if door is not self.door:  # went down meanwhile, before it could refuse this reply
+                    raise Unavailable(self.reason or i18n.message("game_layer_starting"))
                 self._post_to_layer(door, door.serve, handler, plain(params), i18n.requested(), reply)
                 return await reply
             finally:
@@ -368,13 +328,19 @@ class GameHost:
         return proxied
 
     def settle(self, reply: asyncio.Future, result: Any, error: BaseException | None) -> None:
-        """The game loop's answer to a proxied request (ignored if it was refused meanwhile)."""
+        """The game loop's answer to a proxied request, on the reply's loop (ignored if it was
+        refused meanwhile)."""
         if reply.done():
             return
         if error is not None:
             reply.set_exception(error)
         else:
             reply.set_result(result)
+
+
+def _refuse(reply: asyncio.Future, error: Exception) -> None:
+    if not reply.done():
+        reply.set_exception(error)
 
 
 def _error_text(error: BaseException | None) -> str:
@@ -466,16 +432,21 @@ class Door:
                 result = handler(params)
                 if inspect.isawaitable(result):
                     result = await result
-                result = _encoded(result)  # here, not on the motor's loop: a reply may be large
+                result = encoded(result)  # here, not on the motor's loop: a reply may be large
             except Exception as exc:  # the request's error, as any handler's
                 error = exc
         self.refresh()  # before the reply: a status/get after it sees what it did
-        self._to_motor(self._host.settle, reply, result, error)
+        self._answer(reply, result, error)
 
     def settle(self, reply: asyncio.Future) -> None:
         if self._refresh_due or self.snapshot_seen != self.seen:
             self.refresh()
-        self._to_motor(self._host.settle, reply, None, None)
+        self._answer(reply, None, None)
+
+    def _answer(self, reply: asyncio.Future, result: Any, error: BaseException | None) -> None:
+        """To the loop the reply is awaited on: the API's for a client's request, straight there."""
+        if self.current:
+            post_guarded(reply.get_loop(), self._host.settle, reply, result, error)
 
     def close(self) -> None:
         for closer in self._closers:
@@ -517,7 +488,9 @@ class Door:
         self._listeners.append(listener)
 
     def publish(self, name: str, params: dict[str, Any]) -> None:
-        self._to_motor(self._host.daemon.api.publish, name, plain(params))
+        # Straight to the API's loop, as the replies are: a request's event comes before its reply.
+        if self.current:
+            self._host.daemon.api.publish(name, params)
         # The layer tells of a change of its own (an action its deal logged, a message): the
         # status snapshot follows it, not only the requests and events it was given.
         self._refresh_soon()
@@ -547,7 +520,7 @@ class Door:
     def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
                  doc: str = "", version: Callable[[], Any] | None = None) -> None:
         if version is not None:
-            handler = _kept_replies(handler, version)
+            handler = kept_replies(handler, version)
         self._to_motor(self._host.register, self.generation, name, handler, params, doc)
 
     def add_status(self, name: str, provider: Callable[[], Any]) -> None:
