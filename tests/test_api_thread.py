@@ -127,3 +127,33 @@ def test_the_server_thread_ends_when_it_closes(tmp_path):
     during = asyncio.run(body())
     assert "launcherd-api" in during
     assert "launcherd-api" not in {thread.name for thread in threading.enumerate()}
+
+
+def test_game_readings_and_bad_lines_are_answered_while_the_motors_loop_is_busy(tmp_path):
+    """A game method goes from the API's loop straight to the game layer's: a client reading the
+    game (or sending garbage) neither waits for the motor's loop nor makes it work."""
+    from conftest import ThreadDaemon
+
+    with ThreadDaemon(tmp_path) as running:
+        running.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob"]})
+        busy, release = threading.Event(), threading.Event()
+
+        def hold_the_loop() -> None:
+            busy.set()
+            release.wait(20)  # the motor's loop runs nothing else until the client has its answers
+
+        running.daemon.loop.call_soon_threadsafe(hold_the_loop)
+        assert busy.wait(10)
+        try:
+            with running.client(timeout=10) as client:
+                assert client.call("game/rules", {"rules": "attack-mega-hit"})
+                assert client.call("game/history") is not None
+            with socket.socket(socket.AF_UNIX) as raw:
+                raw.settimeout(10)
+                raw.connect(str(running.daemon.socket_path))
+                raw.sendall(b"{oops\n")
+                [reply] = lines_of(raw, 1)
+            assert reply["error"]["code"] == ApiError.PARSE_ERROR
+        finally:
+            release.set()
+        assert running.call("status/get")["state"]

@@ -10,8 +10,11 @@ scalars; a reply already JSON text), so neither side ever holds an object the ot
 - requests come out: ``await door.call(...)`` runs the method on the motor's loop and the result
   comes back; ``door.hopper`` and ``door.launcher_status()`` ask the motor's loop and wait (on the
   game thread) for its answer;
-- a method the layer registers is a proxy on the motor's side: the API server awaits a reply
-  posted back by the game loop, where the handler ran and its result was encoded;
+- a method the layer registers is a proxy the API server runs on its own loop
+  (firmware/daemon/api.py): it posts the request to the game loop, where the handler runs and its
+  result is encoded (firmware/daemon/replies.py), and the reply is posted straight back; the
+  layer's events go to the API's loop straight too, so a request's event comes before its reply.
+  A game request costs the motor's loop nothing;
 - ``status/get``'s layer keys are the last snapshot the game side made (in each language), taken
   after every request it served, every event it was given and every event it published (a deal's
   action is logged by the layer's own task): reading it costs the motor nothing.
