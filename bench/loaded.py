@@ -15,7 +15,9 @@ One in-process launcherd (bench/latency.py's, the game layer loaded as main has 
 For each: press-to-motor (p50/p99, debounce subtracted), jam-to-stop (p50/p99/max, jam_ms
 subtracted), count-to-stop (the card asked for clearing the beam to the motor's stop:
 p50/p99/max), the loop's timer lateness (a probe timer re-armed every 2 ms in the daemon's loop:
-p50/p99/max), and whether the daemon halted (a stall). Then game/stats and game/history at 1,000,
+p50/p99/max), whether the daemon halted (a stall), the motor loop thread's own CPU time and
+wake-ups per second (from /proc: what the load costs that thread, however busy the machine), and
+the 1-minute load average before and after. Then game/stats and game/history at 1,000,
 10,000 and 100,000 actions (first reading, which computes and keeps every match's figures, and the
 median of the next ones once the start's replay of what the log lacks is over). Prints one JSON line; bench/run.py stores it in bench/results.json.
 """
@@ -88,6 +90,16 @@ class LatenessProbe:
                 "max_ms": round(ms[-1], 2), "n": len(ms)}
 
 
+def _loop_thread_use(daemon) -> tuple[int, int]:
+    """(CPU ticks, voluntary context switches) so far of the daemon's motor loop thread, from /proc:
+    what a load costs the motor's loop itself, whatever else runs on the machine."""
+    native = next(thread.native_id for thread in threading.enumerate() if thread.ident == daemon._loop_thread)
+    fields = Path(f"/proc/self/task/{native}/stat").read_text().rsplit(")", 1)[1].split()
+    status = Path(f"/proc/self/task/{native}/status").read_text()
+    switches = int(status.split("voluntary_ctxt_switches:")[1].split()[0])
+    return int(fields[11]) + int(fields[12]), switches
+
+
 def _us(samples: list[float]) -> dict:
     ordered = sorted(samples)
     return {"p50_us": round(statistics.median(ordered)), "p99_us": round(percentile(ordered, 99)),
@@ -139,10 +151,19 @@ def _measure(load: str, presses: int, jams: int) -> dict:
                     client.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob"]})
             elif load == "cold_catalogue":
                 clients = _clients(socket, ["status/get", "once"], 1, lang="fr")
+            load_before = os.getloadavg()[0]
+            ticks, switches = _loop_thread_use(daemon.daemon)
+            started = time.monotonic()
             probe = LatenessProbe(daemon.daemon)
             press = [daemon.press() for _ in range(presses)]
             jam = [daemon.jam() for _ in range(jams)]
             lateness = probe.stop()
+            seconds = time.monotonic() - started
+            ticks_after, switches_after = _loop_thread_use(daemon.daemon)
+            # Per second of measurement: the probe's and the presses' own share is idle's figure.
+            motor_loop = {"cpu_ms_per_s": round((ticks_after - ticks) * 10 / seconds, 1),
+                          "wakeups_per_s": round((switches_after - switches) / seconds),
+                          "seconds": round(seconds, 1)}
             halted = daemon.daemon.core.get_status()["state"] == "halted"
         finally:
             for client in clients:
@@ -151,7 +172,8 @@ def _measure(load: str, presses: int, jams: int) -> dict:
             daemon.stop()
     return {"press": _us(press), "jam": _us(jam), "count_stop": _us(daemon.count_stop_us),
             "timer_lateness": lateness, "halted": halted, "rested_s": round(daemon.rested_s, 1),
-            "overslept": daemon.overslept}
+            "overslept": daemon.overslept, "motor_loop": motor_loop,
+            "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)]}
 
 
 def _figures_ready() -> threading.Event:

@@ -198,7 +198,8 @@ def table(result: dict, checks: dict, n: int) -> str:
 def loaded_table(loaded: dict) -> str:
     """bench/loaded.py's figures, each load on a line beside the same run's idle one."""
     lines = [f"{'load':<15} {'press p50/p99 ms':>17} {'jam max ms':>10} {'count max ms':>12}"
-             f" {'lateness p50/p99/max ms':>24} {'halted':>6}  verdict"]
+             f" {'lateness p50/p99/max ms':>24} {'halted':>6} {'loop cpu ms/s, wakeups/s':>25}"
+             f" {'load avg':>11}  verdict"]
     for load, got in loaded["loads"].items():
         verdict = loaded["verdicts"].get(load)
         misses = [] if verdict is None else [
@@ -209,7 +210,9 @@ def loaded_table(loaded: dict) -> str:
             f"{load:<15} {got['press']['p50_us'] / 1000:>8.2f}/{got['press']['p99_us'] / 1000:<8.2f}"
             f" {got['jam']['max_us'] / 1000:>10.2f} {got['count_stop']['max_us'] / 1000:>12.2f}"
             f" {lateness['p50_ms']:>8.2f}/{lateness['p99_ms']:.2f}/{lateness['max_ms']:<8.2f}"
-            f" {str(got['halted']):>6}  "
+            f" {str(got['halted']):>6}"
+            f" {got['motor_loop']['cpu_ms_per_s']:>14.1f}, {got['motor_loop']['wakeups_per_s']:<8}"
+            f" {got['load_average'][0]:>5.1f}-{got['load_average'][1]:<5.1f}  "
             + ("(the baseline)" if verdict is None else "PASS" if verdict["ok"]
                else "MISS: " + ", ".join(misses + (["halted"] if got["halted"] else []))))
     sizes = loaded.get("game_log", {})

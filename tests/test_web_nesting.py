@@ -75,7 +75,7 @@ def test_deep_params_through_the_page_are_a_400(stack, depth):
 
 
 def test_the_game_layers_copy_of_a_value_of_any_depth_does_not_recurse():
-    from firmware.daemon.gamehost import plain
+    from firmware.daemon.crossing import plain
 
     deepest: list = []
     value = {"players": deepest}

@@ -6,36 +6,37 @@ for the texts of its reply (firmware/i18n.py); the reply is ``{"id", "result"}``
 Bad input of any kind gets a structured error and leaves the daemon and its state untouched; a
 client that stops reading is dropped without holding up the others.
 
-Each request runs as its own task, so replies may come in another order than the requests: a
-client matches them by id. An emergency stop sent behind a running dispense is answered at once.
+Requests run side by side, so replies may come in another order than the requests: a client
+matches them by id. What is answered at once (an error, a method that finishes in its first step)
+keeps the order of the lines. An emergency stop sent behind a running dispense is answered at once.
+The server runs on a thread and loop of its own: only the launcher's handlers run on the motor's
+loop, and a game method goes from the API's loop straight to the game layer's (on_any_loop).
 """
 
 from __future__ import annotations
 
 import asyncio
-import grp
 import inspect
 import json
 import logging
 import math
 import os
-import pwd
 import re
 import socket
 import stat
-import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from firmware import i18n
 from firmware.client import MAX_IN_FLIGHT, MAX_LINE
+from firmware.daemon.connection import Call, Client, Handlers
+from firmware.daemon.crossing import LoopThread, plain, post, post_guarded
+from firmware.daemon.peers import may_connect, peer_credentials, peer_groups
 from firmware.errors import ApiError, InUse, InvalidParams
 
 log = logging.getLogger("launcherd.api")
 
-# Replies and events waiting for a slow reader; past this the client is dropped, not waited for.
-MAX_QUEUED = 512
 # Far more than a game table needs; a bound keeps descriptors under select()'s limit of 1024.
 MAX_CLIENTS = 256
 # Beyond MAX_CLIENTS, root may still connect this many times: the administrator is never locked out.
@@ -156,6 +157,9 @@ class Method:
     handler: Handler
     params: dict[str, Param]
     doc: str
+    # The handler touches nothing of the loop it runs on (it posts to another thread and awaits):
+    # the API server runs it on its own loop instead of the motor's.
+    on_any_loop: bool = False
 
 
 class Registry:
@@ -165,11 +169,11 @@ class Registry:
         self._methods: dict[str, Method] = {}
 
     def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
-                 doc: str = "") -> None:
+                 doc: str = "", on_any_loop: bool = False) -> None:
         if name in self._methods:
             raise ValueError(f"method {name} is already registered")
         schema = {key: _as_param(spec) for key, spec in (params or {}).items()}
-        self._methods[name] = Method(name, handler, schema, doc)
+        self._methods[name] = Method(name, handler, schema, doc, on_any_loop)
 
     def __contains__(self, name: object) -> bool:
         return name in self._methods
@@ -187,7 +191,10 @@ class Registry:
             for m in sorted(self._methods.values(), key=lambda m: m.name)
         ]
 
-    async def call(self, name: str, params: Any) -> Any:
+    def check(self, name: str, params: Any) -> tuple[Method, dict[str, Any]]:
+        """The method called ``name`` and its checked params, defaults filled in.
+
+        :raises ApiError: no such method, or params it does not take (InvalidParams)."""
         method = self._methods.get(name) if isinstance(name, str) else None
         if method is None:
             raise ApiError(ApiError.METHOD_NOT_FOUND, f"unknown method {_short(name)}; see list_methods")
@@ -207,67 +214,15 @@ class Registry:
                 raise InvalidParams(f"{name}: missing parameter {key!r}")
             else:
                 checked[key] = param.default
+        return method, checked
+
+    async def call(self, name: str, params: Any) -> Any:
+        """Check the params and run the method here (the caller's loop), for callers inside launcherd."""
+        method, checked = self.check(name, params)
         result = method.handler(checked)
         if inspect.isawaitable(result):
             result = await result
         return result
-
-
-class _Client:
-    """One connection: a queue of outgoing lines drained by its own writer task."""
-
-    def __init__(self, writer: asyncio.StreamWriter, number: int):
-        self.writer = writer
-        self.number = number
-        self.subscribed = False
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_QUEUED)
-        self.closed = False
-        self.requests: set[asyncio.Task] = set()  # running requests of this connection
-        self.drainer: asyncio.Future | None = None
-
-    def send(self, message: dict[str, Any]) -> bool:
-        """Queue a line; False (and the client is dropped) when it has stopped reading."""
-        if self.closed:
-            return False
-        try:
-            self.queue.put_nowait(_encode(message))
-        except asyncio.QueueFull:
-            log.warning("client %d is not reading; dropping it", self.number)
-            self.drop()
-            return False
-        return True
-
-    def running(self) -> int:
-        """Requests of this connection not finished yet."""
-        return sum(not task.done() for task in self.requests)
-
-    def send_in_turn(self, message: dict[str, Any]) -> None:
-        """Queue a line behind the replies of the requests read before it that finish at once.
-
-        Requests run as tasks, whose first step comes after the callbacks already scheduled, so an
-        error found while reading is sent in the same turn order, not ahead of them.
-        """
-        asyncio.get_running_loop().call_soon(self.send, message)
-
-    def end(self) -> None:
-        """Close the connection once everything queued before this call has been written."""
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:
-            self.drop()
-
-    def drop(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.writer.transport.abort()
-
-    async def drain_forever(self) -> None:
-        try:
-            while (line := await self.queue.get()) is not None:
-                self.writer.write(line)
-                await self.writer.drain()
-        except (ConnectionError, OSError):
-            self.drop()
 
 
 class Encoded(str):
@@ -280,40 +235,6 @@ def _encode(message: dict[str, Any]) -> bytes:
         head = json.dumps({"id": message["id"]}, separators=(",", ":"), default=str)
         return f'{head[:-1]},"result":{result}}}\n'.encode()
     return (json.dumps(message, separators=(",", ":"), default=str) + "\n").encode()
-
-
-def peer_credentials(sock: socket.socket) -> tuple[int, int, int]:
-    """(pid, uid, gid) of the process at the other end of a Unix socket (SO_PEERCRED)."""
-    raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    return struct.unpack("3i", raw)
-
-
-# Linux's SO_PEERGROUPS (4.13 and later), for which Python has no name.
-SO_PEERGROUPS = getattr(socket, "SO_PEERGROUPS", 59)
-
-
-def peer_groups(sock: socket.socket) -> tuple[int, ...]:
-    """The supplementary groups of the process at the other end; empty where the kernel cannot say.
-
-    A client that is a member of the service group only through SupplementaryGroups= (launcher-web
-    and launcher-voice run as DynamicUser= with it) is known by these, not by its primary group.
-    """
-    try:  # 1024 bytes, Python's limit: 256 groups; a peer in more is judged by its primary group
-        raw = sock.getsockopt(socket.SOL_SOCKET, SO_PEERGROUPS, 1024)
-    except OSError:
-        return ()
-    return struct.unpack(f"{len(raw) // 4}I", raw)
-
-
-def may_connect(uid: int, gid: int, groups: tuple[int, ...] = ()) -> bool:
-    """Root, our own user, and members of our group (the service group) may use the API."""
-    if uid in (0, os.getuid()) or gid == os.getgid() or os.getgid() in groups:
-        return True
-    try:
-        name = pwd.getpwuid(uid).pw_name
-        return name in grp.getgrgid(os.getgid()).gr_mem
-    except KeyError:
-        return False
 
 
 def claim_socket_path(path: Path) -> None:
@@ -342,14 +263,25 @@ def claim_socket_path(path: Path) -> None:
 
 
 class ApiServer:
-    """Serves a :class:`Registry` on a Unix socket and fans events out to subscribers."""
+    """Serves a :class:`Registry` on a Unix socket and fans events out to subscribers.
+
+    The server runs on a thread and loop of its own: accepting, reading, parsing, checking params,
+    encoding replies and events and writing them cost the loop that started it nothing. That loop
+    (launcherd's: the motor's) runs only each method's handler, posted to it with its checked
+    params; the result comes back as a plain copy and is encoded here. An event is posted here
+    once, and encoded once for all its subscribers.
+    """
 
     def __init__(self, registry: Registry, path: str | Path, mode: int = 0o660):
         self.registry = registry
         self.path = Path(path)
         self.mode = mode
+        self._thread = LoopThread("launcherd-api")
+        self._loop: asyncio.AbstractEventLoop | None = None  # the API's own, while it serves
+        self._handlers: Handlers | None = None  # on the loop that started it
+        self._here: Handlers | None = None  # on the API's own loop, for methods that run on any
         self._server: asyncio.base_events.Server | None = None
-        self._clients: set[_Client] = set()
+        self._clients: set[Client] = set()
         self._tasks: set[asyncio.Task] = set()
         self._numbers = 0
         registry.register("events/subscribe", self._subscribe_placeholder, doc="receive every event")
@@ -361,11 +293,24 @@ class ApiServer:
 
     @staticmethod
     def _subscribe_placeholder(params: dict) -> dict:
-        # Subscription needs the connection, so _run_request answers it; this entry documents it.
+        # Subscription needs the connection, so _start_request answers it; this entry documents it.
         return {"subscribed": True}
 
     async def start(self) -> None:
-        """Listen on the socket path. :raises InUse: see :func:`claim_socket_path`."""
+        """Listen on the socket path; handlers will run on the caller's loop.
+
+        :raises InUse: see :func:`claim_socket_path`."""
+        self._loop = self._thread.start()
+        self._handlers = Handlers(asyncio.get_running_loop(), self._loop)
+        self._here = Handlers(self._loop, self._loop)
+        try:
+            await self._thread.run(self._listen())
+        except BaseException:
+            await self._thread.stop()
+            self._loop = None
+            raise
+
+    async def _listen(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         claim_socket_path(self.path)
         self._server = await asyncio.start_unix_server(self._serve, path=str(self.path), limit=MAX_LINE)
@@ -373,14 +318,22 @@ class ApiServer:
 
     async def close(self) -> None:
         """Stop serving. A request still running gets an error reply before its client is let go."""
+        if self._loop is None:
+            return
+        self._handlers.close()
+        await self._thread.run(self._close())
+        await self._thread.stop()
+        self._loop = None
+
+    async def _close(self) -> None:
         if self._server is None:
             return
         self._server.close()
-        running = [task for client in self._clients for task in client.requests]
-        for task in running:
-            task.cancel()  # _run_request answers its caller
-        if running:
-            await asyncio.wait(running, timeout=1.0)
+        self._here.close()
+        for client in self._clients:
+            for answer in list(client.requests):
+                answer.cancel()  # _reply answers the caller, and the handler is cancelled
+        await asyncio.sleep(0)  # the replies of the cancelled requests are queued
         drainers = []
         for client in self._clients:
             client.end()
@@ -404,14 +357,20 @@ class ApiServer:
         return len(self._clients)
 
     def publish(self, event: str, params: dict[str, Any]) -> None:
-        message = {"event": event, "params": params}
+        """Send an event to every subscriber (called on the handlers' loop; a copy of ``params``
+        crosses to the API's, where it is encoded and written)."""
+        if self._loop is not None:
+            post(self._loop, self._fan_out, event, plain(params))
+
+    def _fan_out(self, event: str, params: dict[str, Any]) -> None:
+        line = _encode({"event": event, "params": params})
         for client in list(self._clients):
             if client.subscribed:
-                client.send(message)
+                client.send_line(line)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._numbers += 1
-        client = _Client(writer, self._numbers)
+        client = Client(writer, self._numbers)
         sock = writer.get_extra_info("socket")
         try:
             pid, uid, gid = peer_credentials(sock)
@@ -443,7 +402,7 @@ class ApiServer:
             await self._finish(client)
 
     @staticmethod
-    async def _finish(client: _Client) -> None:
+    async def _finish(client: Client) -> None:
         """Let the client's requests finish (a client that closed its side after sending may
         still read), flush what is queued, briefly; then let it go."""
         if client.requests:
@@ -457,7 +416,7 @@ class ApiServer:
             client.writer.close()
         client.drainer.cancel()
 
-    async def _read_lines(self, reader: asyncio.StreamReader, client: _Client) -> None:
+    async def _read_lines(self, reader: asyncio.StreamReader, client: Client) -> None:
         buffer = b""
         discarding = False  # inside a line that was too long: skip to its end
         while not client.closed:
@@ -466,7 +425,7 @@ class ApiServer:
             except asyncio.TimeoutError:
                 if client.subscribed or client.requests:
                     continue  # waiting for events or for a reply is not idle
-                client.send(_error(None, ApiError(
+                client.send_line(_error(None, ApiError(
                     ApiError.REFUSED, f"idle for {IDLE_TIMEOUT_S:g} s: closing the connection")))
                 return
             if not chunk:
@@ -482,7 +441,7 @@ class ApiServer:
                     continue
                 if line.strip():
                     if client.running() >= MAX_IN_FLIGHT:
-                        await asyncio.sleep(0)  # requests that finish at once are not in flight
+                        await client.turns_over()  # requests that finish at once are not in flight
                     self._start_request(line, client)
             if len(buffer) > MAX_LINE:
                 if not discarding:
@@ -490,7 +449,7 @@ class ApiServer:
                 discarding = True
                 buffer = b""
 
-    def _start_request(self, line: bytes, client: _Client) -> None:
+    def _start_request(self, line: bytes, client: Client) -> None:
         deep = False
         try:
             try:
@@ -510,7 +469,7 @@ class ApiServer:
                 ApiError.INVALID_REQUEST, 'a request is an object with a string "method"')))
             return
         request_id = _safe_id(request.get("id"))
-        method = request["method"]
+        name = request["method"]
         lang = request.get("lang")
         if lang is not None and lang not in i18n.LANGUAGES:
             client.send_in_turn(_error(request_id, ApiError(
@@ -519,38 +478,47 @@ class ApiServer:
             return
         if deep or too_deep(request.get("params")):
             client.send_in_turn(_error(request_id, InvalidParams(
-                f"{method[:80]}: params hold lists or objects nested more than {MAX_NESTING} deep")))
+                f"{name[:80]}: params hold lists or objects nested more than {MAX_NESTING} deep")))
             return
-        if client.running() >= MAX_IN_FLIGHT and method not in UNLIMITED_METHODS:
+        if client.running() >= MAX_IN_FLIGHT and name not in UNLIMITED_METHODS:
             client.send_in_turn(_error(request_id, ApiError(
                 ApiError.REFUSED, f"{MAX_IN_FLIGHT} requests of this connection are still running:"
                                   " wait for their replies")))
             return
-        task = asyncio.ensure_future(
-            self._run_request(request_id, method, request.get("params"), client, lang))
-        client.requests.add(task)
-        task.add_done_callback(client.requests.discard)
-
-    async def _run_request(self, request_id: Any, method: str, params: Any, client: _Client,
-                           lang: str | None) -> None:
         try:
             with i18n.speaking(lang):
-                result = await self.registry.call(method, params)
-            if method == "events/subscribe":
-                client.subscribed = True
+                method, params = self.registry.check(name, request.get("params"))
         except ApiError as exc:
-            client.send(_error(request_id, exc))
+            client.send_in_turn(_error(request_id, exc))
             return
-        except asyncio.CancelledError:
+        if name == "events/subscribe":
+            client.subscribed = True
+            client.send_in_turn(_encode({"id": request_id, "result": method.handler(params)}))
+            return
+        call = Call(client, client.take_turn(), request_id, method, params, lang, self._loop.create_future())
+        client.requests.add(call.answer)
+        call.answer.add_done_callback(client.requests.discard)
+        call.answer.add_done_callback(lambda _: self._reply(call))
+        handlers = self._here if method.on_any_loop else self._handlers
+        if not post_guarded(handlers.loop, handlers.begin, call):
+            call.answer.cancel()  # the handlers' loop is gone: launcherd is stopping
+
+    def _reply(self, call: Call) -> None:
+        answer, request_id, name = call.answer, call.request_id, call.method.name
+        if answer.cancelled():
             # launcherd is stopping (or the client left): the caller hears so instead of nothing.
-            client.send(_error(request_id, ApiError(
-                ApiError.UNAVAILABLE, f"launcherd stopped before {method} finished; the motor is stopped")))
-            return
-        except Exception as exc:  # a bug in a handler must not take the daemon down
-            log.exception("internal error in %s", method)
-            client.send(_error(request_id, ApiError(ApiError.INTERNAL_ERROR, f"internal error: {exc}")))
-            return
-        client.send({"id": request_id, "result": result})
+            handlers = self._here if call.method.on_any_loop else self._handlers
+            post_guarded(handlers.loop, handlers.cancel, call)
+            message = _error(request_id, ApiError(
+                ApiError.UNAVAILABLE, f"launcherd stopped before {name} finished; the motor is stopped"))
+        elif isinstance(error := answer.exception(), ApiError):
+            message = _error(request_id, error)
+        elif error is not None:  # a bug in a handler must not take the daemon down
+            log.error("internal error in %s", name, exc_info=error)
+            message = _error(request_id, ApiError(ApiError.INTERNAL_ERROR, f"internal error: {error}"))
+        else:
+            message = _encode({"id": request_id, "result": answer.result()})
+        call.client.answer_in_turn(call.turn, message)
 
 
 def _too_long() -> ApiError:
@@ -559,7 +527,7 @@ def _too_long() -> ApiError:
 
 async def _refuse(writer: asyncio.StreamWriter, message: str) -> None:
     """Tell a client why it is turned away, then close; a client that does not read is cut off."""
-    writer.write(_encode(_error(None, ApiError(ApiError.REFUSED, message))))
+    writer.write(_error(None, ApiError(ApiError.REFUSED, message)))
     try:
         await asyncio.wait_for(writer.drain(), 1.0)
     except (asyncio.TimeoutError, ConnectionError, OSError):
@@ -581,5 +549,6 @@ def _safe_id(value: Any) -> Any:
     return None
 
 
-def _error(request_id: Any, exc: ApiError) -> dict[str, Any]:
-    return {"id": request_id, "error": exc.to_json()}
+def _error(request_id: Any, exc: ApiError) -> bytes:
+    """The error reply's line."""
+    return _encode({"id": request_id, "error": exc.to_json()})

@@ -10,8 +10,11 @@ scalars; a reply already JSON text), so neither side ever holds an object the ot
 - requests come out: ``await door.call(...)`` runs the method on the motor's loop and the result
   comes back; ``door.hopper`` and ``door.launcher_status()`` ask the motor's loop and wait (on the
   game thread) for its answer;
-- a method the layer registers is a proxy on the motor's side: the API server awaits a reply
-  posted back by the game loop, where the handler ran and its result was encoded;
+- a method the layer registers is a proxy the API server runs on its own loop
+  (firmware/daemon/api.py): it posts the request to the game loop, where the handler runs and its
+  result is encoded (firmware/daemon/layer_replies.py), and the reply is posted straight back; the
+  layer's events go to the API's loop straight too, so a request's event comes before its reply.
+  A game request costs the motor's loop nothing;
 - ``status/get``'s layer keys are the last snapshot the game side made (in each language), taken
   after every request it served, every event it was given and every event it published (a deal's
   action is logged by the layer's own task): reading it costs the motor nothing.
@@ -31,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import inspect
-import json
 import logging
 import threading
 from contextlib import contextmanager
@@ -39,7 +41,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from firmware import i18n
-from firmware.daemon.api import Encoded
+from firmware.daemon.crossing import plain, post, post_guarded, wind_down
+from firmware.daemon.layer_replies import encoded, kept_replies
 from firmware.errors import Unavailable
 from firmware.events import Action
 from firmware.daemon.layer import Handler, Listener
@@ -65,80 +68,6 @@ SETTLE_WAIT_S = 0.25
 CLOSE_WAIT_S = 3.0
 
 
-def plain(value: Any) -> Any:
-    """A copy of a JSON-like value, for the other side: its own dicts and lists.
-
-    Copied without recursion: launcherd bounds the nesting of a request's params, but a value of any
-    depth must not overflow the stack here (it did at 500 levels, two frames a level)."""
-    if not isinstance(value, (dict, list, tuple)):
-        return value
-    copy: dict | list = {} if isinstance(value, dict) else []
-    waiting: list[tuple[Any, dict | list]] = [(value, copy)]
-    while waiting:
-        original, into = waiting.pop()
-        for key, item in (original.items() if isinstance(original, dict) else enumerate(original)):
-            if isinstance(item, (dict, list, tuple)):
-                inner: dict | list = {} if isinstance(item, dict) else []
-                waiting.append((item, inner))  # filled later: it is in its place already
-                item = inner
-            if isinstance(into, dict):
-                into[key] = item
-            else:
-                into.append(item)
-    return copy
-
-
-# A container with more items than this is encoded item by item (see _json).
-ENCODE_CHUNK = 64
-# How many replies of one read method are kept for one version of what it reads (params differ).
-KEPT_REPLIES = 32
-
-
-def _encoded(result: Any) -> Encoded:
-    return result if isinstance(result, Encoded) else Encoded(_json(result))
-
-
-def _kept_replies(handler: Handler, version: Callable[[], Any]) -> Handler:
-    """``handler``, a read whose reply depends only on its params, the language and ``version()``:
-    while ``version()`` stays the same, a reply once encoded is sent again as it is. Four clients
-    reading statistics and history in a loop over a 100,000-action log kept the game thread busy
-    decoding the kept figures for every request, and the motor's thread waited for the GIL behind
-    it (bench/loaded.py, "readers"); a guest on the table's network can do the same."""
-    kept: dict[tuple[str | None, str], Encoded] = {}
-    seen: list[Any] = [object()]  # the version the kept replies are of (none yet)
-
-    async def reading(params: dict[str, Any]) -> Encoded:
-        now = version()
-        if now != seen[0]:
-            kept.clear()
-            seen[0] = now
-        key = (i18n.requested(), json.dumps(params, sort_keys=True, default=str))
-        reply = kept.get(key)
-        if reply is None:
-            result = handler(params)
-            if inspect.isawaitable(result):
-                result = await result
-            reply = _encoded(result)
-            if version() == now:  # nothing was written meanwhile: the reply is of this version
-                if len(kept) >= KEPT_REPLIES:
-                    del kept[next(iter(kept))]
-                kept[key] = reply
-        return reply
-    return reading
-
-
-def _json(value: Any) -> str:
-    """JSON text of ``value``. One ``json.dumps`` holds the GIL for its whole length (a 200,000-item
-    list: 0.3 s, during which the motor's loop cannot run); a large list or dict is therefore
-    encoded an item at a time, and the interpreter can switch to the motor's thread between two."""
-    if isinstance(value, (list, tuple)) and len(value) > ENCODE_CHUNK:
-        return "[" + ",".join(_json(item) for item in value) + "]"
-    if isinstance(value, dict) and (len(value) > ENCODE_CHUNK or any(
-            isinstance(item, (list, tuple, dict)) and len(item) > ENCODE_CHUNK for item in value.values())):
-        return "{" + ",".join(json.dumps(str(key)) + ":" + _json(item) for key, item in value.items()) + "}"
-    return json.dumps(value, separators=(",", ":"), default=str)
-
-
 class GameHost:
     """The layers' thread, seen from the motor's loop: start, watch, restart, close."""
 
@@ -152,7 +81,9 @@ class GameHost:
         self.door: Door | None = None
         self._handlers: dict[str, Handler] = {}  # of the current generation
         self._proxied: set[str] = set()  # methods the registry has a proxy for
-        self._waiting: set[asyncio.Future] = set()  # replies the game loop owes
+        # Replies the game loop owes, each on the loop of its caller (the API's, or the motor's).
+        self._waiting: set[asyncio.Future] = set()
+        self._counting = threading.Lock()  # sent and _posted: the API's thread posts requests too
         self.sent = 0  # events and requests posted to the current door, counted
         self._ping_sent: float | None = None
         self._seen_at_ping = 0  # the door's count of what its loop took in, when the ping went
@@ -184,7 +115,8 @@ class GameHost:
         self._handlers = {}
         self._ping_sent = None
         self._posted_at_ping = -1
-        self.sent = 0
+        with self._counting:
+            self.sent = 0
         self.state = "starting"
         self.reason = i18n.message("game_layer_starting")
         door = self.door = Door(self, self.generation)
@@ -207,15 +139,12 @@ class GameHost:
         except BaseException as exc:  # what ends the thread is reported, then the thread ends
             error = exc
         finally:
-            _wind_down(loop)
+            wind_down(loop)
         self._post(self._thread_ended, door.generation, error)
 
     def _post(self, fn: Callable[..., Any], *args: Any) -> None:
         """Run ``fn(*args)`` on the motor's loop, for the game side."""
-        try:
-            self.motor_loop.call_soon_threadsafe(_guarded, fn, args)
-        except RuntimeError:
-            pass  # the motor's loop is closed: the daemon is gone
+        post_guarded(self.motor_loop, fn, *args)  # a closed loop: the daemon is gone
 
     def _thread_ended(self, generation: int, error: BaseException | None) -> None:
         if generation != self.generation:
@@ -247,8 +176,7 @@ class GameHost:
         self._handlers = {}
         self.door = None
         for reply in list(self._waiting):
-            if not reply.done():
-                reply.set_exception(Unavailable(reason))
+            post_guarded(reply.get_loop(), _refuse, reply, Unavailable(reason))
         self._waiting.clear()
         if self._restart is None and not self._closing:
             self._restart = self.motor_loop.call_later(RESTART_AFTER_S, self._restart_now)
@@ -264,10 +192,17 @@ class GameHost:
             self._beat = self.motor_loop.call_later(HEARTBEAT_S, self._heartbeat)
 
     def _post_to_layer(self, door: "Door", fn: Callable[..., Any], *args: Any) -> None:
-        """Post to the layer's loop, with the heartbeat watching until the loop is through it."""
-        self._posted += 1
+        """Post an event or a request to the layer's loop (from the motor's loop or the API's),
+        with the heartbeat watching until the loop is through it."""
+        with self._counting:
+            self.sent += 1
+            self._posted += 1
         door.post(fn, *args)
-        self._arm_heartbeat()
+        if self._beat is None:
+            if asyncio.get_running_loop() is self.motor_loop:
+                self._arm_heartbeat()
+            else:
+                post_guarded(self.motor_loop, self._arm_heartbeat)
 
     def _heartbeat(self) -> None:
         self._beat = None
@@ -305,8 +240,7 @@ class GameHost:
                 timer.cancel()
         door = self.door
         for reply in list(self._waiting):
-            if not reply.done():
-                reply.set_exception(Unavailable(i18n.message("game_layer_stopping")))
+            post_guarded(reply.get_loop(), _refuse, reply, Unavailable(i18n.message("game_layer_stopping")))
         if door is None or door.loop is None:
             return
         self._ended = self.motor_loop.create_future()
@@ -323,7 +257,6 @@ class GameHost:
         """A launcher event, to the layers' listeners (on their loop, with their own copy)."""
         door = self.door
         if door is not None and door.loop is not None:
-            self.sent += 1
             self._post_to_layer(door, door.deliver, name, plain(params))
 
     def forward_feedback(self, action: Action) -> None:
@@ -373,19 +306,24 @@ class GameHost:
             if name in self.daemon.registry:  # the launcher's own: a layer does not replace it
                 log.error("the game layer registers %s, which the launcher has already", name)
                 return
-            self.daemon.registry.register(name, self._proxy(name), params, doc)
+            self.daemon.registry.register(name, self._proxy(name), params, doc, on_any_loop=True)
             self._proxied.add(name)
         self._handlers[name] = handler
 
     def _proxy(self, name: str) -> Handler:
+        """The registry's handler for a layer's method: it posts the request to the layer's loop
+        and waits for the reply there. It runs on the API's loop (a reading costs the motor's loop
+        nothing) or, for a caller inside launcherd, on the motor's; the layer is replaced on the
+        motor's, so what it reads of the host it reads once, and checks again once it waits."""
         async def proxied(params: dict[str, Any]) -> Any:
             door, handler = self.door, self._handlers.get(name)
             if self.state != "up" or door is None or handler is None:
                 raise Unavailable(self.reason or i18n.message("game_layer_starting"))
-            reply = self.motor_loop.create_future()
+            reply = asyncio.get_running_loop().create_future()
             self._waiting.add(reply)
             try:
-                self.sent += 1
+                if door is not self.door:  # went down meanwhile, before it could refuse this reply
+                    raise Unavailable(self.reason or i18n.message("game_layer_starting"))
                 self._post_to_layer(door, door.serve, handler, plain(params), i18n.requested(), reply)
                 return await reply
             finally:
@@ -393,7 +331,8 @@ class GameHost:
         return proxied
 
     def settle(self, reply: asyncio.Future, result: Any, error: BaseException | None) -> None:
-        """The game loop's answer to a proxied request (ignored if it was refused meanwhile)."""
+        """The game loop's answer to a proxied request, on the reply's loop (ignored if it was
+        refused meanwhile)."""
         if reply.done():
             return
         if error is not None:
@@ -402,26 +341,9 @@ class GameHost:
             reply.set_result(result)
 
 
-def _guarded(fn: Callable[..., Any], args: tuple) -> None:
-    # An exception in a motor loop's callback halts the launcher (Daemon._loop_exception): what
-    # the game side asks for must never do that, whatever it hands over.
-    try:
-        fn(*args)
-    except Exception:
-        log.exception("a request of the game layer failed on the motor's loop")
-
-
-def _wind_down(loop: asyncio.AbstractEventLoop) -> None:
-    """Cancel what the layer left running (an aim on its way, a deal) and close its loop."""
-    try:
-        pending = asyncio.all_tasks(loop)
-        for task in pending:
-            task.cancel()
-        if pending:
-            loop.run_until_complete(asyncio.wait(pending, timeout=1.0))
-        loop.close()
-    except BaseException:  # a loop that raised out may not run again: it is dropped as it is
-        log.debug("the game layer's loop did not wind down cleanly", exc_info=True)
+def _refuse(reply: asyncio.Future, error: Exception) -> None:
+    if not reply.done():
+        reply.set_exception(error)
 
 
 def _error_text(error: BaseException | None) -> str:
@@ -455,11 +377,8 @@ class Door:
         return self.generation == self._host.generation
 
     def post(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Run ``fn(*args)`` on this door's loop (from the motor's side)."""
-        try:
-            self.loop.call_soon_threadsafe(fn, *args)
-        except RuntimeError:
-            pass  # its loop is closed: the layer is gone, what it was sent no longer matters
+        """Run ``fn(*args)`` on this door's loop (from the motor's side); a closed loop: the layer is gone."""
+        post(self.loop, fn, *args)
 
     def _to_motor(self, fn: Callable[..., Any], *args: Any) -> None:
         if self.current:
@@ -516,16 +435,21 @@ class Door:
                 result = handler(params)
                 if inspect.isawaitable(result):
                     result = await result
-                result = _encoded(result)  # here, not on the motor's loop: a reply may be large
+                result = encoded(result)  # here, not on the motor's loop: a reply may be large
             except Exception as exc:  # the request's error, as any handler's
                 error = exc
         self.refresh()  # before the reply: a status/get after it sees what it did
-        self._to_motor(self._host.settle, reply, result, error)
+        self._answer(reply, result, error)
 
     def settle(self, reply: asyncio.Future) -> None:
         if self._refresh_due or self.snapshot_seen != self.seen:
             self.refresh()
-        self._to_motor(self._host.settle, reply, None, None)
+        self._answer(reply, None, None)
+
+    def _answer(self, reply: asyncio.Future, result: Any, error: BaseException | None) -> None:
+        """To the loop the reply is awaited on: the API's for a client's request, straight there."""
+        if self.current:
+            post_guarded(reply.get_loop(), self._host.settle, reply, result, error)
 
     def close(self) -> None:
         for closer in self._closers:
@@ -567,7 +491,9 @@ class Door:
         self._listeners.append(listener)
 
     def publish(self, name: str, params: dict[str, Any]) -> None:
-        self._to_motor(self._host.daemon.api.publish, name, plain(params))
+        # Straight to the API's loop, as the replies are: a request's event comes before its reply.
+        if self.current:
+            self._host.daemon.api.publish(name, params)
         # The layer tells of a change of its own (an action its deal logged, a message): the
         # status snapshot follows it, not only the requests and events it was given.
         self._refresh_soon()
@@ -597,7 +523,7 @@ class Door:
     def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
                  doc: str = "", version: Callable[[], Any] | None = None) -> None:
         if version is not None:
-            handler = _kept_replies(handler, version)
+            handler = kept_replies(handler, version)
         self._to_motor(self._host.register, self.generation, name, handler, params, doc)
 
     def add_status(self, name: str, provider: Callable[[], Any]) -> None:
