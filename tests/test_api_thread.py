@@ -132,7 +132,7 @@ def test_the_server_thread_ends_when_it_closes(tmp_path):
 def test_game_readings_and_bad_lines_are_answered_while_the_motors_loop_is_busy(tmp_path):
     """A game method goes from the API's loop straight to the game layer's: a client reading the
     game (or sending garbage) neither waits for the motor's loop nor makes it work."""
-    from conftest import ThreadDaemon
+    from harness.launcherd import ThreadDaemon
 
     with ThreadDaemon(tmp_path) as running:
         running.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob"]})
