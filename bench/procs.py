@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from bench import long_log
-from firmware.daemon.api import MAX_IN_FLIGHT
+from firmware.client import MAX_IN_FLIGHT
 from firmware.errors import ApiError
 from bench.common import (
     BENCH, BIN, PYTHON, cpu_ticks, launcherd, percentile, rss_kb, thread_count, voluntary_switches,
