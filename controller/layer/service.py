@@ -69,7 +69,7 @@ from controller.layer.dealing import Dealing, dealer_mode, owes_deal
 from controller.layer.intake import OutcomeIntake
 from controller.layer.logkeeping import LogKeeping
 from controller.layer.reading import Reading
-from controller.log.damage import GameUnavailable, unreplayable
+from controller.log.damage import Damage, GameUnavailable, unreplayable
 from controller.log.joincode import JoinCode
 from controller.log.store import Store
 from controller.match import table
