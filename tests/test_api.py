@@ -9,7 +9,10 @@ import stat
 
 import pytest
 
-from firmware.daemon.api import MAX_LINE, ApiServer, Param, Registry
+from firmware.client import MAX_LINE
+from firmware.daemon.api import ApiServer
+
+from firmware.daemon.registry import Param, Registry
 from firmware.errors import ApiError, InUse, Refused
 
 

@@ -6,7 +6,9 @@ import json
 import socket
 import threading
 
-from firmware.daemon.api import ApiServer, Registry
+from firmware.daemon.api import ApiServer
+
+from firmware.daemon.registry import Registry
 from firmware.errors import ApiError
 
 

@@ -42,7 +42,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.launcherd import DaemonProcess
-from firmware.daemon.api import MAX_LINE
+from firmware.client import MAX_LINE
 from firmware.client import Client
 
 PARSE, INVALID_REQUEST, NO_METHOD, INVALID_PARAMS, INTERNAL = -32700, -32600, -32601, -32602, -32603

@@ -10,7 +10,7 @@ import pytest
 
 from harness.web import Stack
 
-from firmware.daemon.api import MAX_NESTING  # noqa: E402
+from firmware.daemon.registry import MAX_NESTING  # noqa: E402
 
 INVALID_PARAMS = -32602
 # 500 overflowed the game layer's copy of the params, 975 and more launcher-web and the parser.

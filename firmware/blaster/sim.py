@@ -20,7 +20,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 
-from firmware.daemon.api import Param
+from firmware.daemon.registry import Param
 from firmware.daemon.device import DaemonHost
 from firmware.config import Section
 from firmware.errors import InvalidParams, Refused

@@ -20,7 +20,7 @@ from firmware import i18n
 from firmware.daemon.crossing import plain, post
 
 if TYPE_CHECKING:
-    from firmware.daemon.api import Method
+    from firmware.daemon.registry import Method
 
 log = logging.getLogger("launcherd.api")
 

@@ -21,7 +21,7 @@ from firmware.daemon.layer import Listener
 from firmware.events import Action, Chime, Event, Led, Restore, Tick
 
 if TYPE_CHECKING:
-    from firmware.daemon.api import Registry
+    from firmware.daemon.registry import Registry
     from firmware.daemon.latch import Restored
     from firmware.daemon.trace import PressTrace
 

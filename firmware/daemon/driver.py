@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from firmware import __version__, i18n
-from firmware.daemon.api import ApiServer, Encoded, Registry, claim_socket_path
+from firmware.daemon.api import ApiServer, claim_socket_path
+from firmware.daemon.registry import Encoded, Registry
 from firmware.board.backend import hardware_pin_factory
 from firmware.config import Config, with_sim_devices
 from firmware.daemon import methods

@@ -38,7 +38,7 @@ import logging
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterator, Protocol
 
 from firmware import i18n
 from firmware.daemon.crossing import plain, post, post_guarded, wind_down
@@ -48,7 +48,9 @@ from firmware.events import Action
 from firmware.daemon.layer import Handler, Listener
 
 if TYPE_CHECKING:
-    from firmware.daemon.driver import Daemon
+    from firmware.daemon.api import ApiServer
+    from firmware.daemon.outcomes import OutcomeRecord
+    from firmware.daemon.registry import Registry
 
 log = logging.getLogger("launcherd.layers")
 
@@ -68,10 +70,27 @@ SETTLE_WAIT_S = 0.25
 CLOSE_WAIT_S = 3.0
 
 
+class MotorSide(Protocol):
+    """What the layers' door uses of the daemon (the driver), all of it on the motor's loop."""
+
+    loop: asyncio.AbstractEventLoop
+    state_dir: Path
+    registry: Registry
+    api: ApiServer
+    outcomes: OutcomeRecord
+
+    @property
+    def hopper(self) -> int | None: ...
+
+    def launcher_status(self) -> dict[str, Any]: ...
+
+    def call(self, method: str, params: dict[str, Any] | None = None) -> Awaitable[Any]: ...
+
+
 class GameHost:
     """The layers' thread, seen from the motor's loop: start, watch, restart, close."""
 
-    def __init__(self, daemon: "Daemon", setup: Callable[["Door"], Any]):
+    def __init__(self, daemon: MotorSide, setup: Callable[["Door"], Any]):
         self.daemon = daemon
         self._setup = setup
         self.motor_loop = daemon.loop

@@ -32,7 +32,7 @@ class LayerHost(Protocol):
 
     def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
                  doc: str = "", version: Callable[[], Any] | None = None) -> None:
-        """Add an API method; ``params`` as in :meth:`firmware.daemon.api.Registry.register`. The handler
+        """Add an API method; ``params`` as in :meth:`firmware.daemon.registry.Registry.register`. The handler
         runs on the layer's loop, in the request's language. ``version``: the method only reads,
         and its reply depends only on its params, the language and ``version()``; while that stays
         the same, a reply is computed and encoded once and sent again as it is."""

@@ -8,7 +8,7 @@ import json
 from typing import Any, Callable
 
 from firmware import i18n
-from firmware.daemon.api import Encoded
+from firmware.daemon.registry import Encoded
 from firmware.daemon.layer import Handler
 
 # A container with more items than this is encoded item by item (see _json).

@@ -9,7 +9,7 @@ status, or the core's refusal). A kind's own methods are its ``methods`` module'
 from __future__ import annotations
 
 from firmware import i18n
-from firmware.daemon.api import Param
+from firmware.daemon.registry import Param
 from firmware.daemon.device import DaemonHost
 from firmware.errors import InvalidParams
 from firmware.events import EStop, Reset, SleepNow, Wake

@@ -18,7 +18,7 @@ import itertools
 from typing import Any
 
 from firmware import i18n
-from firmware.daemon.api import Param
+from firmware.daemon.registry import Param
 from firmware.config import NOT_FITTED, PIN_KEYS
 from firmware.daemon.device import DaemonHost
 from firmware.daemon.waiting import Waiters

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from firmware.daemon.api import Param
+from firmware.daemon.registry import Param
 from firmware.daemon.device import DaemonHost
 from firmware.daemon.replies import with_texts
 from firmware.daemon.waiting import DeadlineTimer, Waiters

@@ -9,7 +9,7 @@ misfeeds and reloads) is the dealer's (``firmware/extras/dispense.py``).
 from __future__ import annotations
 
 from firmware import i18n
-from firmware.daemon.api import Param
+from firmware.daemon.registry import Param
 from firmware.daemon.device import DaemonHost
 from firmware.errors import Unavailable
 from firmware.events import Dispense, Launch, PressMeaning, Refill, Reload, Resume, Retract

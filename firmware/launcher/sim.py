@@ -25,7 +25,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from firmware.daemon.api import Param
+from firmware.daemon.registry import Param
 from firmware.daemon.device import DaemonHost
 from firmware.config import NOT_FITTED, Config
 from firmware.errors import InvalidParams, Unavailable

@@ -1,0 +1,204 @@
+"""The API's methods: each one's parameters checked before its handler runs (``Param``), the
+registry of methods, and replies encoded once (``Encoded``); the limits on what a request may hold."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
+
+from firmware.errors import ApiError, InvalidParams
+
+REQUIRED = object()
+# Whole numbers a parameter may carry: those a double holds exactly (every JSON reader agrees on
+# them). Past this no count, id or duration means anything, and SQLite's integers end at 2^63.
+INT_BOUND = 2**53
+# Lists and objects within each other in a request: a method's parameters are two or three deep (a
+# list of names in an object). A request far deeper is refused before anything walks it, as every
+# copy, check and encoding that recurses would overflow the stack somewhere near 1,000.
+MAX_NESTING = 32
+
+Handler = Callable[[dict[str, Any]], Any | Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a method: its type, default and limits."""
+
+    type: type
+    default: Any = REQUIRED
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[Any, ...] | None = None
+    doc: str = ""
+
+    def check(self, method: str, name: str, value: Any) -> Any:
+        if value is None and self.default is None:
+            return None  # an optional parameter given explicitly as null
+        expected = self.type
+        ok = isinstance(value, expected) and not (expected in (int, float) and isinstance(value, bool))
+        if expected is float and isinstance(value, int) and not isinstance(value, bool):
+            ok = abs(value) <= INT_BOUND  # beyond that no angle or count makes sense, and float() may overflow
+            value = float(value) if ok else value
+        if ok and isinstance(value, float) and not math.isfinite(value):
+            ok = False
+        if not ok:
+            raise InvalidParams(f"{method}: {name} must be {_type_name(expected)}, got {_short(value)}")
+        if self.minimum is not None and value < self.minimum:
+            raise InvalidParams(f"{method}: {name} must be at least {self.minimum}, got {_short(value)}")
+        if self.maximum is not None and value > self.maximum:
+            raise InvalidParams(f"{method}: {name} must be at most {self.maximum}, got {_short(value)}")
+        if expected is int and abs(value) > INT_BOUND:
+            raise InvalidParams(f"{method}: {name} must be a whole number from -2^53 to 2^53, got {_short(value)}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise InvalidParams(f"{method}: {name} must be one of {allowed}, got {_short(value)}")
+        return value
+
+
+def _type_name(kind: type) -> str:
+    return {int: "a whole number", float: "a number", str: "a string", bool: "true or false",
+            list: "a list", dict: "an object"}.get(kind, kind.__name__)
+
+
+def _short(value: Any) -> str:
+    try:
+        text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    except (RecursionError, ValueError):
+        text = f"a {type(value).__name__} nested too deeply"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def too_deep(value: Any, limit: int = MAX_NESTING) -> bool:
+    """Whether a JSON value holds lists and objects nested more than ``limit`` deep (the value itself
+    is level 1). Walked without recursion, and only as far as ``limit``: the value may be far deeper."""
+    waiting = [(value, 1)]
+    while waiting:
+        item, level = waiting.pop()
+        if not isinstance(item, (dict, list)):
+            continue
+        if level > limit:
+            return True
+        waiting.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item)
+                       if isinstance(child, (dict, list)))
+    return False
+
+
+# A string (with its escapes) or a bracket, in a JSON text: what nests and what merely looks like it.
+_STRING_OR_BRACKET = re.compile(rb'"(?:[^"\\]|\\.)*"|[][{}]')
+
+
+def cut_deep(line: bytes, limit: int = MAX_NESTING) -> bytes:
+    """``line`` with every list or object nested deeper than ``limit`` replaced by ``null``: what
+    is left of a request too deep for ``json.loads`` (its id and method) can be read and answered."""
+    kept, depth, start, cut_from = [], 0, 0, None
+    for token in _STRING_OR_BRACKET.finditer(line):
+        bracket = token.group()
+        if bracket in (b"[", b"{"):
+            depth += 1
+            if depth == limit + 1:
+                cut_from = token.start()
+        elif bracket in (b"]", b"}"):
+            if depth == limit + 1 and cut_from is not None:
+                kept += [line[start:cut_from], b"null"]
+                start, cut_from = token.end(), None
+            depth -= 1
+    kept.append(line[start:])
+    return b"".join(kept)
+
+
+def _as_param(spec: Any) -> Param:
+    if isinstance(spec, Param):
+        return spec
+    if isinstance(spec, tuple):
+        return Param(spec[0], spec[1])
+    return Param(spec)
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    handler: Handler
+    params: dict[str, Param]
+    doc: str
+    # The handler touches nothing of the loop it runs on (it posts to another thread and awaits):
+    # the API server runs it on its own loop instead of the motor's.
+    on_any_loop: bool = False
+
+
+class Registry:
+    """Methods by name, with their parameter schemas; checks params before a handler runs."""
+
+    def __init__(self) -> None:
+        self._methods: dict[str, Method] = {}
+
+    def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
+                 doc: str = "", on_any_loop: bool = False) -> None:
+        if name in self._methods:
+            raise ValueError(f"method {name} is already registered")
+        schema = {key: _as_param(spec) for key, spec in (params or {}).items()}
+        self._methods[name] = Method(name, handler, schema, doc, on_any_loop)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._methods
+
+    def describe(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "method": m.name,
+                "doc": m.doc,
+                "params": {
+                    key: {"type": p.type.__name__, "required": p.default is REQUIRED}
+                    for key, p in m.params.items()
+                },
+            }
+            for m in sorted(self._methods.values(), key=lambda m: m.name)
+        ]
+
+    def check(self, name: str, params: Any) -> tuple[Method, dict[str, Any]]:
+        """The method called ``name`` and its checked params, defaults filled in.
+
+        :raises ApiError: no such method, or params it does not take (InvalidParams)."""
+        method = self._methods.get(name) if isinstance(name, str) else None
+        if method is None:
+            raise ApiError(ApiError.METHOD_NOT_FOUND, f"unknown method {_short(name)}; see list_methods")
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            raise InvalidParams(f"{name}: params must be an object, got {_short(params)}")
+        unknown = sorted(set(params) - set(method.params))
+        if unknown:
+            allowed = ", ".join(method.params) or "none"
+            raise InvalidParams(f"{name}: unknown parameter {unknown[0]!r}; allowed: {allowed}")
+        checked: dict[str, Any] = {}
+        for key, param in method.params.items():
+            if key in params:
+                checked[key] = param.check(name, key, params[key])
+            elif param.default is REQUIRED:
+                raise InvalidParams(f"{name}: missing parameter {key!r}")
+            else:
+                checked[key] = param.default
+        return method, checked
+
+    async def call(self, name: str, params: Any) -> Any:
+        """Check the params and run the method here (the caller's loop), for callers inside launcherd."""
+        method, checked = self.check(name, params)
+        result = method.handler(checked)
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+
+
+class Encoded(str):
+    """A result already encoded as JSON (by a layer, on its own thread): sent as it is."""
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    result = message.get("result")
+    if isinstance(result, Encoded):  # spliced in: a large reply costs a copy, not an encoding
+        head = json.dumps({"id": message["id"]}, separators=(",", ":"), default=str)
+        return f'{head[:-1]},"result":{result}}}\n'.encode()
+    return (json.dumps(message, separators=(",", ":"), default=str) + "\n").encode()
