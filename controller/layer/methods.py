@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from firmware.daemon.api import Param
+from firmware.daemon.registry import Param
 from firmware.errors import InvalidParams
 
 from controller.log.joincode import JoinCode

@@ -29,7 +29,7 @@ from typing import Any
 import segno
 from aiohttp import WSMsgType, web
 
-from firmware.daemon.api import MAX_NESTING, too_deep
+from firmware.daemon.registry import MAX_NESTING, too_deep
 from firmware.errors import ApiError
 from firmware.paths import client_socket
 
