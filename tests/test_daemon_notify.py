@@ -97,3 +97,31 @@ def test_watchdog_pings_stop_while_the_loop_is_blocked(tmp_path, notify_socket):
             pass  # drop pings sent before the block
         assert receive(receiver, 0.3) is None
         assert "WATCHDOG=1" in receive_until(receiver, "WATCHDOG=1")[-1]  # back once it ends
+
+
+def test_watchdog_pings_stop_while_the_api_loop_is_blocked(tmp_path, notify_socket):
+    """The API server has a loop of its own: a hung one answers no client while the motor's loop
+    runs on, so the watchdog is fed only while both answer, and systemd restarts a daemon nobody
+    can reach."""
+    notify_path, receiver = notify_socket
+    environ = {"NOTIFY_SOCKET": str(notify_path), "WATCHDOG_USEC": "100000"}  # ping every 50 ms
+    with ThreadDaemon(tmp_path, notifier=Notifier.from_environ(environ)) as running:
+        receive_until(receiver, "WATCHDOG=1")
+        release = threading.Event()
+        block_began = threading.Event()
+
+        def hang():
+            block_began.set()
+            release.wait(10)
+
+        running.daemon.api.loop.call_soon_threadsafe(hang)
+        try:
+            assert block_began.wait(5)
+            # The beat taken last before the block ages past two periods: then the pings stop.
+            deadline = time.monotonic() + 5
+            while receive(receiver, 0.3) is not None:
+                assert time.monotonic() < deadline, "the pings never stopped"
+            assert running.daemon.core.get_status()["state"] == "ready"  # the motor's loop runs on
+        finally:
+            release.set()
+        assert "WATCHDOG=1" in receive_until(receiver, "WATCHDOG=1")[-1]  # back once it answers

@@ -22,6 +22,7 @@ import math
 import os
 import socket
 import stat
+import time
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,7 @@ class ApiServer:
         self._clients: set[Client] = set()
         self._tasks: set[asyncio.Task] = set()
         self._numbers = 0
+        self._beat_taken = time.monotonic()  # when the API's loop last took in a beat (beat())
         registry.register("events/subscribe", self._subscribe_placeholder, doc="receive every event")
 
     def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
@@ -161,8 +163,26 @@ class ApiServer:
             pass
 
     @property
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        """The API's own loop while it serves (None before start and after close)."""
+        return self._loop
+
+    @property
     def client_count(self) -> int:
         return len(self._clients)
+
+    def beat(self) -> None:
+        """Ask the API's loop to note that it runs (the watchdog's question, from the motor's loop)."""
+        if self._loop is not None:
+            post(self._loop, self._take_beat)
+
+    def _take_beat(self) -> None:
+        self._beat_taken = time.monotonic()
+
+    def answering(self, now: float, within: float) -> bool:
+        """Whether the API's loop took in a beat within ``within`` s of ``now`` (time.monotonic's
+        clock); a server not serving counts as answering: nothing of it can hang."""
+        return self._loop is None or now - self._beat_taken <= within
 
     def publish(self, event: str, params: dict[str, Any]) -> None:
         """Send an event to every subscriber (called on the handlers' loop; a copy of ``params``

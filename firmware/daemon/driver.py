@@ -62,6 +62,9 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, si
 # The GIL's switch interval while the daemon runs: a busy game thread then holds the motor's loop
 # up for about 1 ms at a time instead of 5 (docs/internals.md, "Threads").
 SWITCH_INTERVAL_S = 0.001
+# The watchdog is fed only while the API's loop took in a beat within this many periods: one period
+# late is its beat's own wait; past that the API's loop is hung (no client is answered).
+API_ANSWER_PERIODS = 2
 # launcherd's exit code when a stop of the motor (or the blaster's release) could not be applied:
 # the process ends at once so that systemd runs safe-off (ExecStopPost=) and restarts it.
 EXIT_STOP_FAILED = 4
@@ -473,8 +476,12 @@ class Daemon:
             self.notifier.status(line)
 
     def _watchdog(self, interval: float) -> None:
-        # Sent from the loop itself: a loop that hangs stops feeding the watchdog and gets restarted.
-        self.notifier.watchdog()
+        # Sent from the motor's loop, and only while the API's loop answers its beats too: either
+        # one hanging stops feeding the watchdog, and systemd ends launcherd (safe-off follows) and
+        # starts it again. A hung API loop leaves the button working but every client unanswered.
+        if self.api.answering(time.monotonic(), API_ANSWER_PERIODS * interval):
+            self.notifier.watchdog()
+        self.api.beat()
         self.loop.call_later(interval, self._watchdog, interval)
 
     # ---- run -----------------------------------------------------------------------------
