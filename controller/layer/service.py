@@ -124,6 +124,10 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         self.damage: Damage | None = None  # why the game cannot be played as it stands
         self.match_id: int | None = None
         self.table: table.Table | None = None
+        # The hopper as follow_hopper() last read it (at each launch outcome and state change, and at
+        # game/status): status() runs after every request and event, and each live reading is a
+        # round trip to the motor's loop (bench/loaded.py: the readers' count stops came later).
+        self._hopper_read: int | None = None
         self._low = False  # the hopper was last seen under RELOAD_BELOW: warn once per crossing
         self._last_press: tuple[int, str] | None = None  # (press_id, presser) of the last logged press
         self._keeping_summaries: asyncio.Future | None = None  # the one replay of missing history summaries
@@ -214,7 +218,7 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
             said = advice.what_now(self.table)
             shown["what_now"], shown["what_now_object"] = wording.text(said), said
             shown["press_means"] = press_meaning(self.table)
-        shown["reload_advice"] = advice.reload_advice(self.daemon.hopper)
+        shown["reload_advice"] = advice.reload_advice(self._hopper_read)
         shown["state_dir"] = str(self.daemon.state_dir)
         if self.damage is not None:
             shown["damage"] = self.damage.to_json()
@@ -453,7 +457,8 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
 
     def follow_hopper(self) -> None:
         """Say once when the launcher's hopper estimate falls low enough to reload."""
-        reload = advice.reload_advice(self.daemon.hopper)
+        self._hopper_read = self.daemon.hopper
+        reload = advice.reload_advice(self._hopper_read)
         if reload["reload"] and not self._low and self.table is not None:
             self.publish_message(reload["text_object"])
         self._low = reload["reload"]
