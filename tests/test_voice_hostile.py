@@ -134,6 +134,8 @@ def test_phrases_that_cannot_be_said_are_logged_once_and_the_voice_goes_on(speak
     _said(played, "Eve's move")
     assert "Cy's move" in played.read_text()
     assert voice.poll() is None
+    # Dee's failure was logged before Eve's move was said: wait for the reader thread to have it.
+    log.wait_for('could not say "Dee\'s move"')
     failures = [line for line in log.seen + list(log.lines.queue) if "could not say" in line]
     # Once per phrase: Bob's (refused by espeak-ng) and Dee's (a broken file), each once.
     assert len(failures) == 2 and "Bob's move" in failures[0] and "Dee's move" in failures[1], failures
