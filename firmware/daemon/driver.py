@@ -55,16 +55,12 @@ Listener = Callable[[str, dict[str, Any]], None]
 OUTCOME_MARGIN_S = 2.0
 # How long the start waits, once the game layer is up, for it to say what a press means.
 PRESS_MEANING_WAIT_S = 5.0
-# Every signal whose default would end the process: each stops the motor and exits cleanly.
-# SIGHUP too: launcherd has no configuration reload (pins and timings are claimed at start), and a
-# hangup of the terminal it was started from must not leave the motor running.
+# Every signal whose default would end the process stops the motor and exits cleanly; SIGHUP too (no
+# config reload: pins are claimed at start), so a hung-up terminal never leaves the motor running.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
-# The GIL's switch interval while the daemon runs: a busy game thread then holds the motor's loop
-# up for about 1 ms at a time instead of 5 (docs/internals.md, "Threads").
+# The GIL's switch interval: a busy thread holds the motor's loop up ~1 ms at a time, not 5 (internals.md).
 SWITCH_INTERVAL_S = 0.001
-# The watchdog is fed only while the API's loop took in a beat within this many periods: one period
-# late is its beat's own wait; past that the API's loop is hung (no client is answered).
-API_ANSWER_PERIODS = 2
+API_ANSWER_PERIODS = 2  # the API's loop took in a beat within this many watchdog periods, or it hung
 # launcherd's exit code when a stop of the motor (or the blaster's release) could not be applied:
 # the process ends at once so that systemd runs safe-off (ExecStopPost=) and restarts it.
 EXIT_STOP_FAILED = 4
@@ -476,9 +472,8 @@ class Daemon:
             self.notifier.status(line)
 
     def _watchdog(self, interval: float) -> None:
-        # Sent from the motor's loop, and only while the API's loop answers its beats too: either
-        # one hanging stops feeding the watchdog, and systemd ends launcherd (safe-off follows) and
-        # starts it again. A hung API loop leaves the button working but every client unanswered.
+        # From the motor's loop, while the API's loop answers its beats too: either one hanging ends
+        # launcherd through systemd (safe-off follows). A hung API loop answers no client at all.
         if self.api.answering(time.monotonic(), API_ANSWER_PERIODS * interval):
             self.notifier.watchdog()
         self.api.beat()
