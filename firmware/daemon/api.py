@@ -93,6 +93,7 @@ class ApiServer:
         self._clients: set[Client] = set()
         self._tasks: set[asyncio.Task] = set()
         self._numbers = 0
+        self._claimed = False  # the path made free by claim(), once per run
         self._beat_taken = time.monotonic()  # when the API's loop last took in a beat (beat())
         registry.register("events/subscribe", self._subscribe_placeholder, doc="receive every event")
 
@@ -106,8 +107,17 @@ class ApiServer:
         # Subscription needs the connection, so _start_request answers it; this entry documents it.
         return {"subscribed": True}
 
+    def claim(self) -> None:
+        """Make the socket path free now, ahead of :meth:`start` (launcherd does it before it
+        claims any pin, so that a second instance gives up before touching the motor).
+
+        :raises InUse: see :func:`claim_socket_path`."""
+        claim_socket_path(self.path)
+        self._claimed = True
+
     async def start(self) -> None:
-        """Listen on the socket path; handlers will run on the caller's loop.
+        """Listen on the socket path (claimed first, unless :meth:`claim` did); handlers will run
+        on the caller's loop.
 
         :raises InUse: see :func:`claim_socket_path`."""
         self._loop = self._thread.start()
@@ -122,7 +132,9 @@ class ApiServer:
 
     async def _listen(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        claim_socket_path(self.path)
+        if not self._claimed:
+            self.claim()
+        self._claimed = False  # the next start, after a close, claims again
         self._server = await asyncio.start_unix_server(self._serve, path=str(self.path), limit=MAX_LINE)
         os.chmod(self.path, self.mode)
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from firmware import __version__, i18n
-from firmware.daemon.api import ApiServer, claim_socket_path
+from firmware.daemon.api import ApiServer
 from firmware.daemon.registry import Encoded, Registry
 from firmware.board.backend import hardware_pin_factory
 from firmware.config import Config, with_sim_devices
@@ -511,7 +511,7 @@ class Daemon:
         try:
             self._state_lock.acquire()
             self.latch = Latch(self.state_dir)  # read, and written whole, before any pin is claimed
-            claim_socket_path(self.socket_path)  # before any pin is claimed
+            self.api.claim()  # before any pin is claimed
             self.outcomes = OutcomeRecord(self.state_dir)
             self._outcome_gate = OutcomeGate(self.outcomes, self.loop, self._announce,
                                              lambda: self.game_host is not None)
