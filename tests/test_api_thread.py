@@ -159,3 +159,20 @@ def test_game_readings_and_bad_lines_are_answered_while_the_motors_loop_is_busy(
         finally:
             release.set()
         assert running.call("status/get")["state"]
+
+
+def test_a_server_answers_from_its_start_however_long_before_it_was_made(tmp_path):
+    """launcherd makes its server long before it serves (pins, the game log, seconds on a Pi or
+    under emulation): the watchdog's first question after READY must not find a beat that old."""
+    now = [0.0]
+
+    async def body():
+        server = ApiServer(make_registry([]), tmp_path / "api.sock", clock=lambda: now[0])
+        now[0] = 60.0  # a start that took a minute
+        await server.start()
+        try:
+            return server.answering(60.5, within=1.0)
+        finally:
+            await server.close()
+
+    assert asyncio.run(body())

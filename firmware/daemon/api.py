@@ -24,7 +24,7 @@ import socket
 import stat
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from firmware import i18n
 from firmware.client import MAX_IN_FLIGHT, MAX_LINE
@@ -81,8 +81,10 @@ class ApiServer:
     once, and encoded once for all its subscribers.
     """
 
-    def __init__(self, registry: Registry, path: str | Path, mode: int = 0o660):
+    def __init__(self, registry: Registry, path: str | Path, mode: int = 0o660,
+                 clock: Callable[[], float] = time.monotonic):
         self.registry = registry
+        self._clock = clock  # the watchdog's beats (time.monotonic: answering() is asked on it)
         self.path = Path(path)
         self.mode = mode
         self._thread = LoopThread("launcherd-api")
@@ -94,7 +96,7 @@ class ApiServer:
         self._tasks: set[asyncio.Task] = set()
         self._numbers = 0
         self._claimed = False  # the path made free by claim(), once per run
-        self._beat_taken = time.monotonic()  # when the API's loop last took in a beat (beat())
+        self._beat_taken = clock()  # when the API's loop last took in a beat (beat()); set again at start
         registry.register("events/subscribe", self._subscribe_placeholder, doc="receive every event")
 
     def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
@@ -137,6 +139,9 @@ class ApiServer:
         self._claimed = False  # the next start, after a close, claims again
         self._server = await asyncio.start_unix_server(self._serve, path=str(self.path), limit=MAX_LINE)
         os.chmod(self.path, self.mode)
+        # Answering from now: a start that took longer than the watchdog's window (imports and a
+        # game log replayed, seconds on a slow machine) must not read as a loop that hung.
+        self._beat_taken = self._clock()
 
     async def close(self) -> None:
         """Stop serving. A request still running gets an error reply before its client is let go."""
@@ -189,7 +194,7 @@ class ApiServer:
             post(self._loop, self._take_beat)
 
     def _take_beat(self) -> None:
-        self._beat_taken = time.monotonic()
+        self._beat_taken = self._clock()
 
     def answering(self, now: float, within: float) -> bool:
         """Whether the API's loop took in a beat within ``within`` s of ``now`` (time.monotonic's
