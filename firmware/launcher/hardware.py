@@ -448,11 +448,14 @@ def release_all(devices: list[Any]) -> None:
     down ended in a traceback, exit status 1 instead of 0. The process ends next, and the kernel
     frees every line it held."""
     for device in devices:
+        # Named before it closes: a device half-closed by a failure cannot say what it is (its
+        # repr reads the line's value, and raised inside the warning below).
+        name = f"{type(device).__name__} on {getattr(device, 'pin', None)}"
         try:
             device.close()
         except Exception as exc:  # lgpio.error and gpiozero's errors alike
-            log.warning("releasing %r failed (%s: %s); the line is freed as the process ends",
-                        device, type(exc).__name__, exc)
+            log.warning("releasing %s failed (%s: %s); the line is freed as the process ends",
+                        name, type(exc).__name__, exc)
     devices.clear()
 
 
