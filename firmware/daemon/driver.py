@@ -55,14 +55,12 @@ Listener = Callable[[str, dict[str, Any]], None]
 OUTCOME_MARGIN_S = 2.0
 # How long the start waits, once the game layer is up, for it to say what a press means.
 PRESS_MEANING_WAIT_S = 5.0
-# Every signal whose default would end the process stops the motor and exits cleanly; SIGHUP too (no
-# config reload: pins are claimed at start), so a hung-up terminal never leaves the motor running.
+# Each signal whose default ends the process stops the motor and exits cleanly (SIGHUP too: no reload).
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
 # The GIL's switch interval: a busy thread holds the motor's loop up ~1 ms at a time, not 5 (internals.md).
 SWITCH_INTERVAL_S = 0.001
 API_ANSWER_PERIODS = 2  # the API's loop took in a beat within this many watchdog periods, or it hung
-# launcherd's exit code when a stop of the motor (or the blaster's release) could not be applied:
-# the process ends at once so that systemd runs safe-off (ExecStopPost=) and restarts it.
+# The exit code when a stop (or the blaster's release) could not be applied: safe-off runs next.
 EXIT_STOP_FAILED = 4
 
 
@@ -105,10 +103,9 @@ class Daemon:
         self.aim_angle: float | None = None
         self._led: Led | None = None
         self._shut_down = False
-        # Set on the way down: from then on nothing may start the motor again (a request the API
-        # had read, or a press whose edge arrives while the API and the layers close).
+        # Set on the way down: nothing may start the motor after (a request read, a late edge).
         self._stopping = False
-        self._last_status_line = ""
+        self._halt_logged: Any = None  # the reason of the halt the journal was last told of
         self.outcomes: OutcomeRecord | None = None  # launch outcomes, numbered, written off the loop
         self.latch: Latch | None = None  # what the next start must know: halt, motor on, on-time
         self._outcome_gate: OutcomeGate | None = None  # events in order, each outcome once on disk
@@ -251,8 +248,7 @@ class Daemon:
                 log.info("layer %s loaded", entry_point.name)
 
         if self.device.press_means_from_game:
-            # The button is live already: until the game says what a press means (a dealer match's
-            # draw of one card, or the policy's burst), a press means nothing (docs/internals.md).
+            # The button is live: until the game says what a press means, it means nothing (internals.md).
             self._press_meaning_told = asyncio.Event()
             self.feed(PressMeaning("nothing", reason=i18n.message("press_game_starting")))
         self.game_host = GameHost(self, setup)
@@ -264,8 +260,7 @@ class Daemon:
                 except asyncio.TimeoutError:
                     pass
             if not self._press_meaning_told.is_set():
-                # No game has said anything: the launcher works as a launcher meanwhile; a layer
-                # that comes up later still says what a press means in its match.
+                # The launcher works as a launcher meanwhile; a layer up later still says its meaning.
                 log.warning("no game layer said what a press means: the ejection policy's burst")
                 self.feed(PressMeaning())
 
@@ -347,7 +342,7 @@ class Daemon:
         if name == "refused" and self._refusals is not None:
             self._refusals.append(params)
         if name == "state":
-            self._update_notify_status()
+            self._state_changed()
         if self._outcome_gate is None:
             self._announce(name, params)
         elif name in self.device.outcome_events:
@@ -384,7 +379,9 @@ class Daemon:
                     self._rearm()
                 except Exception:
                     log.exception("core shutdown failed; the motor is already stopped")
-            log.error("halted: %s", shown(reason, self.language))
+            if reason != self._halt_logged:  # a halt the core was in already: no state change said it
+                self._halt_logged = reason
+                log.error("halted: %s", shown(reason, self.language))
 
     # ---- requests (the API's launcher methods are in firmware/daemon/methods.py) ----------------
 
@@ -459,17 +456,21 @@ class Daemon:
             await self.game_host.settled()
         return self.get_status()
 
-    def _update_notify_status(self) -> None:
-        if self.notifier is None or self.core is None:
+    def _state_changed(self) -> None:
+        """Every halt goes to the journal with its reason, the core's own (a stall, the motor's
+        limit) as the driver's; systemd's status line follows the state."""
+        if self.core is None:
             return
         core = self.core.get_status()
-        line = self.device.status_line(core)
         reason = core.get("reason")
-        if reason:
-            line += f": {shown(reason, self.language)}"
-        if line != self._last_status_line:
-            self._last_status_line = line
-            self.notifier.status(line)
+        if core["state"] != "halted":
+            self._halt_logged = None
+        elif reason != self._halt_logged:
+            self._halt_logged = reason
+            log.error("halted: %s", shown(reason, self.language))
+        if self.notifier is not None:
+            line = self.device.status_line(core)
+            self.notifier.status(f"{line}: {shown(reason, self.language)}" if reason else line)
 
     def _watchdog(self, interval: float) -> None:
         # From the motor's loop, while the API's loop answers its beats too: either one hanging ends
@@ -537,7 +538,7 @@ class Daemon:
                  "simulation" if self.sim_mode else "hardware", self.state_dir)
         if self.notifier is not None:
             self.notifier.ready()
-            self._update_notify_status()
+            self._state_changed()
             interval = self.notifier.watchdog_interval()
             if interval:
                 self.loop.call_later(interval, self._watchdog, interval)

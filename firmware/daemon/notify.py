@@ -44,6 +44,7 @@ class Notifier:
         self._environ = environ
         self._closed = False
         self._warned = False
+        self._status: str | None = None  # the last STATUS= line sent
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] = os.environ) -> Notifier | None:
@@ -87,7 +88,10 @@ class Notifier:
         return self.send(READY=1, STATUS=status) if status else self.send(READY=1)
 
     def status(self, text: str) -> bool:
-        """STATUS=: the one line ``systemctl status`` shows. Never waits."""
+        """STATUS=: the one line ``systemctl status`` shows, sent when it changes. Never waits."""
+        if text == self._status:
+            return True
+        self._status = text
         return self._send({"STATUS": text}, 0)
 
     def stopping(self) -> bool:
