@@ -278,7 +278,7 @@ def test_a_game_layer_that_fails_to_set_up_leaves_the_launcher_a_launcher(tmp_pa
         raise RuntimeError("a broken game layer")
 
     monkeypatch.setattr(GameService, "open", broken)
-    monkeypatch.setattr(gamehost, "START_WAIT_S", 1.0)  # the start gives up on the layer sooner
+    monkeypatch.setattr(gamehost, "START_WAIT_S", 0.2)  # the start gives up on the layer sooner
     with ThreadDaemon(tmp_path, BURSTS) as running:
         status = running.call("status/get")
         assert status["game_layer"]["state"] != "up" and status["press_means"] == "policy"
