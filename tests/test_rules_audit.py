@@ -1,9 +1,10 @@
 """Issue #21, the second rules audit: each finding played through a real ``launcherd --sim``.
 
 The daemon runs in a thread (``ThreadDaemon``; a restart is a second one on the same state dir, as
-a stopped launcherd's successor finds it) and ``launcherctl`` as a process, as a user types it; the
-cards that really came out are the simulated mechanism's own count (``status/get``
-``sim.cards_out``), so "the launcher never moved" is measured, not assumed.
+a stopped launcherd's successor finds it) and ``launcherctl`` as a user types it (its ``main``, or
+a process where the locale it starts in matters); the cards that really came out are the simulated
+mechanism's own count (``status/get`` ``sim.cards_out``), so "the launcher never moved" is
+measured, not assumed.
 """
 
 from __future__ import annotations
@@ -195,11 +196,10 @@ def test_a_coloured_card_needs_its_colour_in_every_ruleset(tmp_path):
 def test_launcherctl_fills_in_the_only_legal_colour(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
         classic(running)
-        socket = running.daemon.socket_path
-        done = launcherctl(socket, "game", "play", "7")
+        done = running.ctl("game", "play", "7")
         assert done.returncode == 0, done.stderr
         assert "Ann plays 7 (red)" in done.stdout
-        same_card = launcherctl(socket, "game", "play", "7")  # a 7 on a 7: any colour, so it asks
+        same_card = running.ctl("game", "play", "7")  # a 7 on a 7: any colour, so it asks
         assert same_card.returncode == 1
         assert "7 has a colour: give color, one of red, yellow, green, blue" in same_card.stderr
 
@@ -236,13 +236,13 @@ def test_a_negative_or_meaningless_hand_is_refused_with_what_is_allowed(tmp_path
                            ("Bob=٣", "points must be a whole number, not '٣': enter a total of 0 or more"),
                            ("Bob=7,,wild", "Bob's hand: a card is missing between two commas in '7,,wild': name"
                                            " each card once, separated by commas, e.g. 7,hit-2,wild")):
-            ended = launcherctl(daemon.daemon.socket_path, "game", "end-round", "--winner", "Ann", hand, "Cy=0")
+            ended = daemon.ctl("game", "end-round", "--winner", "Ann", hand, "Cy=0")
             assert ended.returncode == 1 and said in ended.stderr, ended.stderr
         with pytest.raises(ApiError) as error:  # a list of no cards is no hand: 0 is typed as 0
             daemon.call("game/end-round", {"winner": "Ann", "hands": {"Bob": [], "Cy": 0}})
         assert error.value.message == "Bob's hand: empty hand: enter a total (0 for none) or cards, e.g. 7,hit-2,wild"
         assert daemon.call("game/scores")["rounds"] == []
-        shown = launcherctl(daemon.daemon.socket_path, "game", "insert", "--help")
+        shown = daemon.ctl("game", "insert", "--help")
         assert "a fitted blaster reports its insertions itself, and this is refused" in " ".join(shown.stdout.split())
 
 
@@ -253,10 +253,10 @@ def test_game_status_in_blast_with_an_insertion_owed_prints(tmp_path):
     with ThreadDaemon(tmp_path) as daemon:
         socket = daemon.daemon.socket_path
         daemon.call("game/new", {"rules": "blast", "players": P3, "first_card": "5", "color": "red"})
-        played = launcherctl(socket, "game", "play", "draw-one", "--color", "red")
+        played = daemon.ctl("game", "play", "draw-one", "--color", "red")
         assert played.returncode == 0, played.stderr
         assert "Bob's move - inserts 1 card in the blaster" in played.stdout
-        for lang in ("C.UTF-8", "fr_FR.UTF-8"):
+        for lang in ("C.UTF-8", "fr_FR.UTF-8"):  # a process: the locale is the one it starts in
             shown = launcherctl(socket, "game", "status", env={**os.environ, "LANG": lang})
             assert shown.returncode == 0 and "Bob" in shown.stdout, shown.stderr
 
