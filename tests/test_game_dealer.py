@@ -14,7 +14,7 @@ import itertools
 
 from controller.layer.service import GameService
 from firmware.errors import Refused, Unavailable
-from harness.launcherd import BLASTER, ThreadDaemon
+from harness.launcherd import ThreadDaemon
 
 P3 = ["Ann", "Bob", "Cy"]
 
@@ -445,7 +445,7 @@ def test_a_blast_game_is_played_with_insertions_typed_by_hand(tmp_path):
 def test_a_blast_game_follows_the_blasters_own_insertions(tmp_path):
     import json
 
-    with ThreadDaemon(tmp_path, BLASTER) as launcherd:  # a quick release: the game is what is checked
+    with ThreadDaemon(tmp_path, '[device]\nkind = "blaster"\n') as launcherd:
         launcherd.ctl("game", "new", "--rules", "blast", "--players", "Ann,Bob,Cy", "--first-card", "5",
                       "--color", "red", check=True)
         for _ in range(6):
