@@ -222,10 +222,11 @@ def test_a_press_deals_a_deal_an_undo_held(tmp_path):
 
 
 def test_a_second_press_while_the_draws_card_comes_out_deals_nothing_more(tmp_path):
-    slow = BURSTS.replace("hopper = 200", "hopper = 200\ncards_per_second = 2.0") + "[timing]\nfeed_timeout_ms = 1500\n"
-    with ThreadDaemon(tmp_path, slow) as running, running.client() as events, running.client() as presser:
+    waits = BURSTS + "[timing]\nfeed_timeout_ms = 1500\n"  # longer than a slow card's way out
+    with ThreadDaemon(tmp_path, waits) as running, running.client() as events, running.client() as presser:
         running.call("game/new", CLASSIC)
         out = dealt(running)["sim"]["cards_out"]
+        running.in_loop(running.daemon.sim.set_feed_rate, 2.0)  # the opening deal was quick; the draw is not
         events.call("events/subscribe")
         presser.send("launcher/launch")  # Ann's draw: its card takes half a second to come out
         running.wait_for(lambda s: s["state"] == "launching")
@@ -277,7 +278,7 @@ def test_a_game_layer_that_fails_to_set_up_leaves_the_launcher_a_launcher(tmp_pa
         raise RuntimeError("a broken game layer")
 
     monkeypatch.setattr(GameService, "open", broken)
-    monkeypatch.setattr(gamehost, "START_WAIT_S", 1.0)  # the start gives up on the layer sooner
+    monkeypatch.setattr(gamehost, "START_WAIT_S", 0.2)  # the start gives up on the layer sooner
     with ThreadDaemon(tmp_path, BURSTS) as running:
         status = running.call("status/get")
         assert status["game_layer"]["state"] != "up" and status["press_means"] == "policy"

@@ -70,7 +70,9 @@ def layer_state(running: ThreadDaemon, state: str, timeout: float = 15.0) -> dic
 
 @pytest.fixture
 def quick_watch(monkeypatch):
-    """A hung layer found after 1 s (instead of 10), restarted 1.5 s after it went down."""
+    """A hung layer found after 1 s (instead of 10), watched five times a second (not twice) so that
+    it is found then, restarted 1.5 s after it went down."""
+    monkeypatch.setattr(gamehost, "HEARTBEAT_S", 0.1)
     monkeypatch.setattr(gamehost, "HUNG_AFTER_S", 1.0)
     monkeypatch.setattr(gamehost, "RESTART_AFTER_S", 1.5)
 
@@ -157,11 +159,11 @@ def test_a_slow_commit_mid_launch_neither_halts_the_launcher_nor_delays_its_stop
 
 
 def test_the_commit_delay_hook_slows_every_game_commit(tmp_path, monkeypatch):
-    monkeypatch.setenv("LAUNCHER_TEST_COMMIT_DELAY_MS", "500")
+    monkeypatch.setenv("LAUNCHER_TEST_COMMIT_DELAY_MS", "200")  # a commit takes milliseconds without it
     with ThreadDaemon(tmp_path) as running:
         started = time.monotonic()
         running.call("game/new", PLAYERS)
-        assert time.monotonic() - started >= 0.5  # a lower bound: never flaky
+        assert time.monotonic() - started >= 0.2  # a lower bound: never flaky
         assert running.call("status/get")["state"] == "ready"
 
 
@@ -234,6 +236,7 @@ def test_a_game_layer_whose_setup_raises_is_tried_again(tmp_path, monkeypatch, q
         original(self)
 
     monkeypatch.setattr(GameService, "open", open_once_broken)
+    monkeypatch.setattr(gamehost, "RESTART_AFTER_S", 0.1)  # nothing is looked at while it is down
     with ThreadDaemon(tmp_path, FIXED.format(seq="[1]")) as running:  # the start waits for the retry
         assert running.call("status/get")["game_layer"] == {"state": "up", "reason": None, "reason_object": None}
         assert len(tries) == 2
@@ -301,16 +304,17 @@ def test_both_catalogues_are_compiled_before_ready(tmp_path, monkeypatch):
 
 
 def test_a_launch_heard_before_the_game_logged_it_is_in_the_game_after_kill_9(tmp_path, daemon_process):
+    with ThreadDaemon(tmp_path, FIXED.format(seq="[2]")) as running:  # the match, before the slow log
+        running.call("game/new", PLAYERS)
     slow = daemon_process(FIXED.format(seq="[2]"), env={"LAUNCHER_TEST_COMMIT_DELAY_MS": "1500"})
-    slow.call("game/new", PLAYERS)
     heard = slow.call("launcher/press")  # on disk in the outcome record; the game's commit waits 1.5 s
     assert heard["cards"] == 2
     slow.process.kill()  # SIGKILL while the game layer waits to commit the press
     slow.process.wait(5)
-    again = daemon_process(FIXED.format(seq="[2]"), env={"LAUNCHER_TEST_COMMIT_DELAY_MS": "0"})
-    log = [a["action"] for a in again.call("game/log")["actions"]]
-    assert [(a["press_id"], a["cards"], a["by"]) for a in log if a["type"] == "press"] == [(1, 2, "Ann")]
-    assert again.call("launcher/press")["seq"] == heard["seq"] + 1
+    with ThreadDaemon(tmp_path, FIXED.format(seq="[2]")) as again:  # its successor on the same state dir
+        log = [a["action"] for a in again.call("game/log")["actions"]]
+        assert [(a["press_id"], a["cards"], a["by"]) for a in log if a["type"] == "press"] == [(1, 2, "Ann")]
+        assert again.call("launcher/press")["seq"] == heard["seq"] + 1
 
 
 def test_an_outcome_record_that_cannot_be_written_holds_no_launch_up(tmp_path):
@@ -382,13 +386,16 @@ def test_an_idle_launcher_with_a_game_does_not_wake_up(daemon_process):
     running = daemon_process(FIXED.format(seq="[0]"))
     running.call("game/new", PLAYERS)
     running.call("launcher/press")
-    counts = [wakeups(running.process.pid)]
-    for _ in range(5):  # the last beats after the press die down within a second or two
-        time.sleep(2.0)
+    # Counted every quarter second; judged over the last 2 s, which start once the beats after the
+    # press have died down (within a second or two) rather than at the next whole 2 s.
+    counts, window = [wakeups(running.process.pid)], 8
+    for _ in range(40):
+        time.sleep(0.25)
         counts.append(wakeups(running.process.pid))
-        if counts[-1] - counts[-2] <= 1:
+        if len(counts) > window and counts[-1] - counts[-1 - window] <= 1:
             break
-    assert counts[-1] - counts[-2] <= 1, f"wake-ups in each 2 s of idling: {[b - a for a, b in zip(counts, counts[1:])]}"
+    assert len(counts) > window and counts[-1] - counts[-1 - window] <= 1, (
+        f"wake-ups in each quarter second of idling: {[b - a for a, b in zip(counts, counts[1:])]}")
 
 
 @pytest.mark.parametrize("method, slowed", [("game/stats", (stats, "_replayed_stats")),

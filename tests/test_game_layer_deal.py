@@ -72,6 +72,7 @@ def test_a_dispense_left_running_by_a_dead_layer_is_cancelled_and_its_cards_coun
         first = status["sim"]["cards_out"]
         assert 0 < first < 7 and deals(running) == [("Ann", first)]
         assert status["game"]["owed"] == {**status["game"]["owed"], "player": "Ann", "cards": 7 - first}
+        running.in_loop(running.daemon.sim.set_feed_rate, 200.0)  # what is left of the deal, quickly
         running.call("launcher/resume")
         status = running.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None,
                                   timeout=60)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from harness.launcherd import DaemonProcess, ThreadDaemon
+from harness.launcherd import DaemonProcess, ThreadDaemon, launcherctl_in_process
 from test_game_dealer import new, table, settle
 
 SLOW = "[sim]\ncards_per_second = 8.0\nhopper = 200\n[timing]\nfeed_timeout_ms = 1000\n"
@@ -37,7 +37,8 @@ def test_a_restarted_game_asks_its_first_deal_to_wait_for_a_press(tmp_path):
 
 def test_a_kill_mid_deal_leaves_the_motor_off_until_a_reset_and_a_press(tmp_path):
     first = DaemonProcess(tmp_path, SLOW).start()
-    new = first.ctl("game", "new", "--rules", "classic", "--players", PLAYERS)
+    # launcherctl's own main, as typed: the process under test is launcherd's, killed below.
+    new = launcherctl_in_process(first.socket, "game", "new", "--rules", "classic", "--players", PLAYERS)
     assert new.returncode == 0, new.stderr
     deadline = time.monotonic() + 20
     while not ((status := first.call("status/get"))["motor"]["on"] and status["cards_ejected"] >= 2):
@@ -62,6 +63,7 @@ def test_a_kill_mid_deal_leaves_the_motor_off_until_a_reset_and_a_press(tmp_path
         taken = [p["cards_taken"] for p in status["game"]["players"]]
         presses = status["presses"]
 
+        running.in_loop(running.daemon.sim.set_feed_rate, 200.0)  # the rest of the deal, quickly
         assert running.call("launcher/press")["event"] == "resume"
         status = running.wait_for(lambda s: s["game"]["owed"] is None, timeout=60)
     assert status["presses"] == presses, "the press that let the deal go on was no launch"
@@ -94,6 +96,7 @@ def test_a_deal_halted_by_an_estop_waits_after_the_reset_for_a_press(tmp_path):
         taken = sum(p["cards_taken"] for p in status["game"]["players"])
         assert 0 < taken < 21 and out in (taken, taken + 1)  # a card crossing at the halt may be uncounted
 
+        running.in_loop(running.daemon.sim.set_feed_rate, 200.0)  # the rest of the deal, quickly
         assert running.call("launcher/press")["event"] == "resume"  # a person presses: no launch
         status = running.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None,
                                   timeout=60)

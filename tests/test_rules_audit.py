@@ -1,18 +1,19 @@
 """Issue #21, the second rules audit: each finding played through a real ``launcherd --sim``.
 
-The daemon runs in a thread (``ThreadDaemon``) or as a process (``DaemonProcess``, for the restart
-and for ``launcherctl``); the cards that really came out are the simulated mechanism's own count
-(``status/get`` ``sim.cards_out``), so "the launcher never moved" is measured, not assumed.
+The daemon runs in a thread (``ThreadDaemon``; a restart is a second one on the same state dir, as
+a stopped launcherd's successor finds it) and ``launcherctl`` as a user types it (its ``main``, or
+a process where the locale it starts in matters); the cards that really came out are the simulated
+mechanism's own count (``status/get`` ``sim.cards_out``), so "the launcher never moved" is
+measured, not assumed.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 
 import pytest
 
-from harness.launcherd import BIN, BLASTER, DaemonProcess, ThreadDaemon
+from harness.launcherd import BLASTER, ThreadDaemon, launcherctl
 from firmware.errors import ApiError
 
 P3 = ["Ann", "Bob", "Cy"]
@@ -34,15 +35,6 @@ def settled(daemon, timeout: float = 60.0) -> dict:
     daemon.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None
                     and not s["dealer"]["queued"], timeout)
     return daemon.call("game/status")
-
-
-def dealt_process(tmp_path) -> DaemonProcess:
-    """launcherd as a process, with a classic match dealt (Ann to play on a red 5)."""
-    daemon = DaemonProcess(tmp_path, HOPPER).start()
-    daemon.call("game/new", {"rules": "classic", "players": P3, "options": NO_PAUSE,
-                             "first_card": "5", "color": "red"})
-    settled(daemon)
-    return daemon
 
 
 def classic(running, players=P3, rules="classic", **params) -> dict:
@@ -119,22 +111,19 @@ def test_undo_of_a_challenge_result_deals_nothing_again(tmp_path):
 
 
 def test_a_deal_held_by_an_undo_stays_held_across_a_restart_and_a_press_deals_it(tmp_path):
-    daemon = dealt_process(tmp_path)
-    try:
-        daemon.call("game/play", {"card": "draw-two", "color": "red"})
-        settled(daemon)
-        daemon.call("game/undo")
-        daemon.terminate()
-        daemon.start()
-        status = daemon.call("game/status")
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        classic(running)
+        running.call("game/play", {"card": "draw-two", "color": "red"})
+        settled(running)
+        running.call("game/undo")
+    with ThreadDaemon(tmp_path, HOPPER) as running:  # restarted
+        status = running.call("game/status")
         assert status["owed"]["player"] == "Bob" and status["owed"]["cards"] == 2
-        daemon.call("game/status")
-        assert daemon.call("status/get")["sim"]["cards_out"] == 0  # nothing dealt since the restart
-        daemon.call("launcher/press")  # a person asks for the deal
-        status = settled(daemon)
+        running.call("game/status")
+        assert running.call("status/get")["sim"]["cards_out"] == 0  # nothing dealt since the restart
+        running.call("launcher/press")  # a person asks for the deal
+        status = settled(running)
         assert taken(status)["Bob"] == 9 and status["turn"] == "Cy"
-    finally:
-        daemon.kill()
 
 
 def test_a_draw_two_on_the_last_but_one_card_can_be_caught_while_and_after_its_deal(tmp_path):
@@ -205,16 +194,14 @@ def test_a_coloured_card_needs_its_colour_in_every_ruleset(tmp_path):
 
 
 def test_launcherctl_fills_in_the_only_legal_colour(tmp_path):
-    daemon = dealt_process(tmp_path)
-    try:
-        done = daemon.ctl("game", "play", "7")
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        classic(running)
+        done = running.ctl("game", "play", "7")
         assert done.returncode == 0, done.stderr
         assert "Ann plays 7 (red)" in done.stdout
-        same_card = daemon.ctl("game", "play", "7")  # a 7 on a 7: any colour, so it asks
+        same_card = running.ctl("game", "play", "7")  # a 7 on a 7: any colour, so it asks
         assert same_card.returncode == 1
         assert "7 has a colour: give color, one of red, yellow, green, blue" in same_card.stderr
-    finally:
-        daemon.kill()
 
 
 def test_thirty_replaced_matches_deal_no_more_than_the_last_ones_deal(tmp_path):
@@ -241,8 +228,7 @@ def test_thirty_replaced_matches_deal_no_more_than_the_last_ones_deal(tmp_path):
 
 
 def test_a_negative_or_meaningless_hand_is_refused_with_what_is_allowed(tmp_path):
-    daemon = DaemonProcess(tmp_path).start()
-    try:
+    with ThreadDaemon(tmp_path) as daemon:
         daemon.call("game/new", {"rules": "attack-mega-hit", "players": P3})
         for hand, said in (("Bob=-3", "Bob's hand: points cannot be negative (-3): enter a total of 0 or more,"
                                       " or the cards, e.g. 7,hit-2,wild"),
@@ -258,31 +244,21 @@ def test_a_negative_or_meaningless_hand_is_refused_with_what_is_allowed(tmp_path
         assert daemon.call("game/scores")["rounds"] == []
         shown = daemon.ctl("game", "insert", "--help")
         assert "a fitted blaster reports its insertions itself, and this is refused" in " ".join(shown.stdout.split())
-    finally:
-        daemon.kill()
 
 
 # ---- the table's view -----------------------------------------------------------------------------
 
 
 def test_game_status_in_blast_with_an_insertion_owed_prints(tmp_path):
-    daemon = DaemonProcess(tmp_path).start()
-    try:
+    with ThreadDaemon(tmp_path) as daemon:
+        socket = daemon.daemon.socket_path
         daemon.call("game/new", {"rules": "blast", "players": P3, "first_card": "5", "color": "red"})
         played = daemon.ctl("game", "play", "draw-one", "--color", "red")
         assert played.returncode == 0, played.stderr
         assert "Bob's move - inserts 1 card in the blaster" in played.stdout
-        for lang in ("C.UTF-8", "fr_FR.UTF-8"):
-            shown = subprocess_ctl(daemon, lang, "game", "status")
+        for lang in ("C.UTF-8", "fr_FR.UTF-8"):  # a process: the locale is the one it starts in
+            shown = launcherctl(socket, "game", "status", env={**os.environ, "LANG": lang})
             assert shown.returncode == 0 and "Bob" in shown.stdout, shown.stderr
-    finally:
-        daemon.kill()
-
-
-def subprocess_ctl(daemon, lang, *args):
-    env = {**os.environ, "LANG": lang}
-    return subprocess.run([str(BIN / "launcherctl"), "--socket", str(daemon.socket), *args],
-                          capture_output=True, text=True, timeout=60, env=env)
 
 
 def test_a_typed_insert_is_refused_when_a_blaster_is_fitted(tmp_path):
@@ -355,22 +331,17 @@ def test_a_second_press_after_a_draw_gets_a_word(tmp_path):
 
 
 def test_a_restarted_simulation_keeps_the_hopper_as_the_table_left_it(tmp_path):
-    daemon = DaemonProcess(tmp_path, "[sim]\nhopper = 112\n").start()
-    try:
+    with ThreadDaemon(tmp_path, "[sim]\nhopper = 112\n") as daemon:
         assert daemon.call("launcher/dispense", {"count": 5})["cards"] == 5
         daemon.call("launcher/reload", {"cards": 74})
         assert daemon.call("launcher/dispense", {"count": 3})["cards"] == 3
-        daemon.terminate()
-        daemon.start()
+    with ThreadDaemon(tmp_path, "[sim]\nhopper = 112\n") as daemon:  # restarted
         status = daemon.call("status/get")
         assert (status["sim"]["hopper"], status["hopper"]) == (71, 71)
-    finally:
-        daemon.kill()
 
 
 def test_a_restarted_blaster_simulation_keeps_the_cards_in_its_slots(tmp_path):
-    daemon = DaemonProcess(tmp_path, BLASTER, seed=1).start()
-    try:
+    with ThreadDaemon(tmp_path, BLASTER, seed=1) as daemon:
         inserted = []
         with daemon.client() as events:
             events.call("events/subscribe")
@@ -383,13 +354,10 @@ def test_a_restarted_blaster_simulation_keeps_the_cards_in_its_slots(tmp_path):
                     next(m for m in events.messages() if m.get("event") == "blast")
         slots = daemon.call("status/get")["slots"]
         assert slots.count(True) == 2, inserted
-        daemon.terminate()
-        daemon.start()
+    with ThreadDaemon(tmp_path, BLASTER, seed=1) as daemon:  # restarted
         status = daemon.call("status/get")
         assert status["slots"] == slots and status["sim"]["slots"] == slots
         assert status["inserts"] == 0  # cards found in their slots are no insertions
-    finally:
-        daemon.kill()
 
 
 # ---- a match that is over deals nothing more (#21, second pass) ----------------------------------

@@ -181,6 +181,7 @@ class SimulatedMechanism:
         self._loop = loop
         self._rng = rng
         self._sim = config.sim
+        self._cards_per_second = config.sim.cards_per_second  # until set_feed_rate
         pins, sensor = config.pins, config.sensor
         self._forward = self._watched(factory, pins.motor_forward)
         self._reverse = self._watched(factory, pins.motor_reverse)
@@ -247,8 +248,14 @@ class SimulatedMechanism:
         duty = self._forward.state
         enabled = self._enable is None or self._enable.state
         if duty > 0 and not self._reverse.state and enabled:
-            return self._sim.cards_per_second * duty
+            return self._cards_per_second * duty
         return 0.0
+
+    def set_feed_rate(self, cards_per_second: float) -> None:
+        """Feed at ``cards_per_second`` (at full duty) from now on, keeping the progress already
+        made towards the next card: one part of a run slow (a card long under way), the rest quick."""
+        self._cards_per_second = cards_per_second
+        self._motor_changed()
 
     def _motor_changed(self, pin: ReportingPin | None = None) -> None:
         now = self._loop.time()
