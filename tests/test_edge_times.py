@@ -20,7 +20,7 @@ from test_core import T0, ScriptedPolicy
 
 from firmware.config import build_config
 from firmware.launcher.core import Launcher
-from firmware.events import BeamLevel, ButtonLevel, Motor, Tick
+from firmware.events import BeamLevel, ButtonLevel, Jog, Motor, Retract, Tick
 from firmware.launcher.sim import sim_pin_factory
 
 DRY = """
@@ -156,6 +156,37 @@ def test_a_late_edge_does_not_shorten_the_reverse_pulse():
     actions = core.handle(Tick(False), reversed_at)
     assert any(isinstance(a, Motor) and a.direction == "reverse" for a in actions), actions
     assert core.next_deadline() == pytest.approx(reversed_at + config.motor.retract_ms / 1000)
+
+
+def test_a_coast_end_run_late_does_not_shorten_the_reverse_pulse():
+    """A timer run late runs at its deadline, but the motor moves when the pins change: the
+    reverse pulse that starts late lasts retract_ms from then (a slow commit's test saw 0.02 ms)."""
+    config = build_config({"timing": {"beam_filter_ms": 2, "button_debounce_ms": 5}})
+    core = Launcher(config, ScriptedPolicy([1]), T0)
+    core.handle(ButtonLevel(True), T0)
+    now = T0 + 0.010
+    core.handle(Tick(True), now)
+    core.handle(ButtonLevel(False), now)
+    core.handle(BeamLevel(True), now + 0.050)
+    stopped_at = now + 0.070
+    assert Motor("stop") in core.handle(BeamLevel(False), stopped_at)
+    late = stopped_at + 0.200  # the coast's end runs 200 ms late (a busy loop)
+    actions = core.handle(Tick(False), late)
+    assert [a.direction for a in actions if isinstance(a, Motor)] == ["reverse"], actions
+    assert core.next_deadline() == pytest.approx(late + config.motor.retract_ms / 1000)
+
+
+def test_a_stop_run_late_still_coasts_dead_time_before_the_reverse():
+    """A jog's end runs 100 ms late: the motor stops then, so the coast that protects the driver
+    and the gears runs from then too, not from the missed deadline (a reverse asked right after
+    the stop came with no coast at all)."""
+    config = build_config({"timing": {"button_debounce_ms": 5}})
+    core = Launcher(config, ScriptedPolicy([1]), T0)
+    core.handle(Jog("forward", 100, 0.5), T0)
+    late = core.next_deadline() + 0.100
+    assert [a.direction for a in core.handle(Tick(False), late) if isinstance(a, Motor)] == ["stop"]
+    assert not any(isinstance(a, Motor) for a in core.handle(Retract(), late + 0.001))
+    assert core.next_deadline() == pytest.approx(late + config.motor.dead_time_ms / 1000)
 
 
 def test_a_stuck_card_is_a_jam_jam_ms_after_its_edge_however_late_the_edge_came():

@@ -195,6 +195,10 @@ class Launcher(LauncherButton, LauncherBeam, LauncherPresses, LauncherMotion, La
         self._has_standby = config.pins.motor_enable is not NOT_FITTED
 
         self._now = now
+        # When the actions being returned reach the pins: the now of the handle() call. A timer
+        # run late runs at its own deadline (the order of what was due is kept), but the motor
+        # moves only now: each run and each coast is timed from here, not from the deadline.
+        self._pins_at = now
         self._state = READY
         self._awake_state = READY  # where waking up returns to
         self._reason: Message | str | None = None  # why halted: a message, or an e-stop's own words
@@ -264,6 +268,7 @@ class Launcher(LauncherButton, LauncherBeam, LauncherPresses, LauncherMotion, La
 
     def _handle(self, event: Event, now: float, at: float | None) -> list[Action]:
         now = max(now, self._now)
+        self._pins_at = now
         self._event_at = now if at is None else min(at, now)
         if self._stall_seen(now):
             return self._on_stall(event, now)

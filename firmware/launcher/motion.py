@@ -25,7 +25,10 @@ class LauncherMotion:
     which composes it with the others and owns the state it reads and writes (``Launcher.__init__``)."""
 
     def _drive(self, direction: str, duty: float, now: float) -> list[Action]:
-        """Set the motor; never reverses a running motor without a stop in between."""
+        """Set the motor; never reverses a running motor without a stop in between. Timed when
+        the pins change (``_pins_at``): a run's on-time and the coast after it are what the motor
+        did, however late the deadline that moved it ran."""
+        now = max(now, self._pins_at)
         if direction == self._motor_direction and (direction == "stop" or duty == self._motor_duty):
             return []
         actions: list[Action] = []
@@ -55,7 +58,9 @@ class LauncherMotion:
     def _run_phase(self, phase: str, direction: str, duty: float, seconds: float | None,
                    now: float) -> list[Action]:
         """Run the motor ``direction`` for ``seconds`` (None: until told) as ``phase``, after the
-        coast a reversal needs."""
+        coast a reversal needs. Timed from when the pins change: a deadline run late must not
+        shorten the coast or the run that follows it (a reverse pulse of 0.02 ms was seen)."""
+        now = max(now, self._pins_at)
         coast = self._coast_left(direction, now) if self._motor_direction == "stop" else self._dead_time_s
         if direction != self._motor_direction and self._motor_direction != "stop" and coast > 0:
             actions = self._drive("stop", 0.0, now)
