@@ -27,7 +27,7 @@ def test_status_answers_right_after_start(tmp_path, daemon_process):
 
 
 # The claim is about counting, not timing: a quicker finger and feed than FAST_SIM's (a press
-# holds debounce + PRESS_MARGIN_MS) keep 300 presses to a few seconds.
+# holds debounce + PRESS_MARGIN_MS) keep 100 presses to a few seconds.
 QUICK_PRESSES = """
 [timing]
 button_debounce_ms = 1
@@ -38,15 +38,17 @@ cards_per_second = 250.0
 """
 
 
-def test_three_hundred_presses_count_every_card(daemon_process):
+def test_a_hundred_presses_count_every_card(daemon_process):
+    # The hopper's 112 cards run out at the 66th press with this seed: the presses after it are
+    # counted too, and more of them than these would prove nothing new.
     proc = daemon_process(QUICK_PRESSES, seed=7)
     outcomes = []
     with proc.client() as client:
-        for _ in range(300):
+        for _ in range(100):
             outcomes.append(client.call("launcher/press"))
         status = client.call("status/get")
     assert all(o["event"] == "launched" for o in outcomes)
-    assert status["presses"] == 300
+    assert status["presses"] == 100
     lost = 112 - status["sim"]["hopper"]
     assert status["cards_ejected"] == lost == status["sim"]["cards_out"]
     assert sum(o["cards"] for o in outcomes) == status["cards_ejected"]
