@@ -8,8 +8,18 @@ import time
 import pytest
 
 from firmware.errors import ApiError
+from harness.launcherd import DaemonProcess
 
 FIXED = '[ejection]\nprofile = "fixed"\nsequence = {seq}\n'
+
+
+@pytest.fixture(scope="module")
+def refusing(tmp_path_factory):
+    """One launcherd for the tests whose every request is refused: none of them changes its state
+    (each checks it is still ``ready``), so they need no process of their own."""
+    proc = DaemonProcess(tmp_path_factory.mktemp("refusing")).start()
+    yield proc
+    proc.stop()
 
 
 def test_status_answers_right_after_start(tmp_path, daemon_process):
@@ -136,8 +146,8 @@ def test_estop_halts_until_reset(daemon_process):
     assert proc.call("system/reset")["state"] == "ready"
 
 
-def test_bad_requests_leave_the_daemon_running(daemon_process):
-    proc = daemon_process()
+def test_bad_requests_leave_the_daemon_running(refusing):
+    proc = refusing
     with socket.socket(socket.AF_UNIX) as raw:
         raw.connect(str(proc.socket))
         raw.sendall(b"garbage\n" + b"x" * 70000 + b"\n")
@@ -149,13 +159,14 @@ def test_bad_requests_leave_the_daemon_running(daemon_process):
     assert proc.call("status/get")["state"] == "ready"
 
 
-def test_launcherctl_exit_codes(tmp_path, daemon_process):
-    proc = daemon_process()
+def test_launcherctl_exit_codes(tmp_path, refusing):
+    proc = refusing
     assert proc.ctl("dispense", "0").returncode == 1
     assert proc.ctl("dispense").returncode == 2
     unreachable = proc.ctl("--socket", str(tmp_path / "nothing.sock"), "status")
     assert unreachable.returncode == 3
     assert "launcherd --sim" in unreachable.stderr
+    assert proc.call("status/get")["state"] == "ready"
 
 
 def test_sigterm_stops_the_motor_and_exits_zero(daemon_process):
@@ -171,8 +182,8 @@ def test_sigterm_stops_the_motor_and_exits_zero(daemon_process):
     assert not proc.socket.exists()
 
 
-def test_a_request_the_state_does_not_allow_is_an_error_reply(daemon_process):
-    proc = daemon_process()
+def test_a_request_the_state_does_not_allow_is_an_error_reply(refusing):
+    proc = refusing
     with pytest.raises(ApiError) as info:
         proc.call("launcher/wake")
     assert info.value.code == ApiError.REFUSED and "not sleeping" in info.value.message
