@@ -1,5 +1,9 @@
-"""launcherd --sim end to end: a real process driven through its socket and through launcherctl."""
+"""launcherd --sim end to end, driven through its socket and through launcherctl: a real process
+where the process is part of what is tested (its start, SIGTERM, what launcherctl prints and exits
+with, bad input), the daemon in a thread of the test for the launcher's behaviours, which are the
+same code without a Python start of its own each time."""
 
+import contextlib
 import json
 import signal
 import socket
@@ -8,9 +12,16 @@ import time
 import pytest
 
 from firmware.errors import ApiError
-from harness.launcherd import DaemonProcess
+from harness.launcherd import DaemonProcess, ThreadDaemon
 
 FIXED = '[ejection]\nprofile = "fixed"\nsequence = {seq}\n'
+
+
+@pytest.fixture
+def daemon_thread(tmp_path):
+    """``daemon_thread(extra_config)`` starts a :class:`ThreadDaemon`; all are stopped after."""
+    with contextlib.ExitStack() as started:
+        yield lambda extra_config="": started.enter_context(ThreadDaemon(tmp_path, extra_config))
 
 
 @pytest.fixture(scope="module")
@@ -81,8 +92,8 @@ def test_launcherctl_press_prints_the_outcome(daemon_process):
     assert outcome["outcome"] == "burst" and outcome["cards"] == 2
 
 
-def test_a_forced_jam_stops_the_motor(daemon_process):
-    proc = daemon_process(FIXED.format(seq="[5]"))
+def test_a_forced_jam_stops_the_motor(daemon_thread):
+    proc = daemon_thread(FIXED.format(seq="[5]"))
     proc.call("sim/jam")
     outcome = proc.call("launcher/press")
     assert outcome["ended"] == "jam"
@@ -101,8 +112,8 @@ def test_a_forced_jam_stops_the_motor(daemon_process):
     assert proc.call("status/get")["cards_ejected"] == 1
 
 
-def test_empty_hopper_asks_for_a_reload(daemon_process):
-    proc = daemon_process(FIXED.format(seq="[4]") + "[sim]\nhopper = 6\n")
+def test_empty_hopper_asks_for_a_reload(daemon_thread):
+    proc = daemon_thread(FIXED.format(seq="[4]") + "[sim]\nhopper = 6\n")
     assert proc.call("launcher/press")["cards"] == 4
     outcome = proc.call("launcher/press")
     assert outcome["cards"] == 2 and outcome["ended"] == "empty"
@@ -113,16 +124,16 @@ def test_empty_hopper_asks_for_a_reload(daemon_process):
     assert proc.call("status/get")["sim"]["hopper"] == 16
 
 
-def test_lid_open_blocks_presses_and_closing_resets(daemon_process):
-    proc = daemon_process(FIXED.format(seq="[3]"))
+def test_lid_open_blocks_presses_and_closing_resets(daemon_thread):
+    proc = daemon_thread(FIXED.format(seq="[3]"))
     assert proc.call("sim/lid", {"open": True})["state"] == "lid_open"
     assert proc.call("launcher/press")["reason"] == "lid_open"
     assert proc.call("sim/lid", {"open": False})["state"] == "ready"
     assert proc.call("launcher/press")["cards"] == 3
 
 
-def test_a_press_while_asleep_only_wakes(daemon_process):
-    proc = daemon_process(FIXED.format(seq="[3]"))
+def test_a_press_while_asleep_only_wakes(daemon_thread):
+    proc = daemon_thread(FIXED.format(seq="[3]"))
     assert proc.call("launcher/sleep")["state"] == "sleeping"
     woke = proc.call("launcher/press")
     assert woke["event"] == "ignored" and woke["reason"] == "sleeping"
@@ -131,15 +142,15 @@ def test_a_press_while_asleep_only_wakes(daemon_process):
     assert proc.call("launcher/press")["cards"] == 3
 
 
-def test_dispense_gives_exactly_the_count(daemon_process):
-    proc = daemon_process()
+def test_dispense_gives_exactly_the_count(daemon_thread):
+    proc = daemon_thread()
     outcome = proc.call("launcher/dispense", {"count": 7})
     assert outcome["outcome"] == "dispense" and outcome["cards"] == 7
     assert proc.call("status/get")["sim"]["cards_out"] == 7
 
 
-def test_estop_halts_until_reset(daemon_process):
-    proc = daemon_process(FIXED.format(seq="[3]"))
+def test_estop_halts_until_reset(daemon_thread):
+    proc = daemon_thread(FIXED.format(seq="[3]"))
     status = proc.call("system/estop", {"reason": "test stop"})
     assert status["state"] == "halted" and status["reason"] == "test stop"
     assert proc.call("launcher/press")["reason"] == "halted"
