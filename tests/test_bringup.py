@@ -120,7 +120,8 @@ jam_ms = 100
     assert steps["beam"]["result"] == "pass" and report["failed"] == 3
 
 
-def test_without_the_sim_a_person_answers_and_inputs_time_out_with_the_pin_level(tmp_path, capsys, monkeypatch, quick_jogs):
+def test_without_the_sim_a_person_answers_and_inputs_time_out_with_the_pin_level(tmp_path, capsys, monkeypatch,
+                                                                                 quick_jogs):
     monkeypatch.setattr(bringup_cli, "WAIT_S", 0.3)
     # LED no, chime yes, wheel free yes, forward yes, reverse skip, standby yes
     monkeypatch.setattr("sys.stdin", Answers("n\ny\ny\ny\ns\ny\n"))

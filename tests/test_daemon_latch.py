@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.launcherd import MOTOR_LIMITS, DaemonProcess, ThreadDaemon, merge_toml
+from harness.launcherd import MOTOR_LIMITS, DaemonProcess, ThreadDaemon, launcherctl_in_process, merge_toml
 from firmware.errors import ApiError
 from firmware.daemon.latch import FILENAME, SIZE, Latch
 
@@ -207,7 +207,7 @@ def test_a_damaged_latch_file_comes_up_halted_and_a_reset_writes_it_afresh(tmp_p
     status = status_of(proc)
     assert (status["state"], status["reason_object"]) == ("halted", {"id": "halted_latch_damaged"})
     assert f"the latch file {path} is damaged" in proc.log()
-    assert proc.ctl("reset").returncode == 0
+    assert launcherctl_in_process(proc.socket, "reset").returncode == 0
     assert proc.terminate() == 0
     with ThreadDaemon(tmp_path, SLOW) as again:
         assert again.call("status/get")["state"] == "ready"
