@@ -11,6 +11,7 @@ import threading
 import pytest
 
 
+from firmware.extras import bringup
 from firmware.tools import bringup_cli
 from firmware.tools.cli import main as launcherctl
 from firmware.config import load_config
@@ -52,6 +53,19 @@ def no_terminal(monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
 
 
+@pytest.fixture(autouse=True)
+def servo_settles_at_once(monkeypatch):
+    """The simulated servo is where it was sent at once: the sweep need not wait for it at each end."""
+    monkeypatch.setattr(bringup, "SERVO_SETTLE_S", 0.01)
+
+
+@pytest.fixture
+def quick_jogs(monkeypatch):
+    """The selftest's jogs 50 ms each instead of 300: each still runs the motor through the core
+    and ends ``done`` (what the step judges), in a sixth of the time."""
+    monkeypatch.setattr(bringup_cli, "SELFTEST_JOG_MS", 50)
+
+
 def test_the_header_table_agrees_with_gpiozero_board_data():
     from gpiozero.pins.mock import MockFactory
 
@@ -60,7 +74,7 @@ def test_the_header_table_agrees_with_gpiozero_board_data():
                            for number, info in header.pins.items() if info.name.startswith("GPIO")}
 
 
-def test_selftest_in_the_sim_passes_every_step_and_reports_json(tmp_path, capsys, no_terminal):
+def test_selftest_in_the_sim_passes_every_step_and_reports_json(tmp_path, capsys, no_terminal, quick_jogs):
     with BringupDaemon(tmp_path) as d:
         code, out, _ = ctl(d, capsys, "selftest", "--json")
         report = json.loads(out)
@@ -76,7 +90,7 @@ def test_selftest_in_the_sim_passes_every_step_and_reports_json(tmp_path, capsys
         assert d.call("launcher/press")["event"] == "launched"
 
 
-def test_selftest_human_output_names_each_step(tmp_path, capsys, no_terminal):
+def test_selftest_human_output_names_each_step(tmp_path, capsys, no_terminal, quick_jogs):
     with BringupDaemon(tmp_path) as d:
         code, out, _ = ctl(d, capsys, "selftest")
     assert code == 0, out
@@ -106,7 +120,8 @@ jam_ms = 100
     assert steps["beam"]["result"] == "pass" and report["failed"] == 3
 
 
-def test_without_the_sim_a_person_answers_and_inputs_time_out_with_the_pin_level(tmp_path, capsys, monkeypatch):
+def test_without_the_sim_a_person_answers_and_inputs_time_out_with_the_pin_level(tmp_path, capsys, monkeypatch,
+                                                                                 quick_jogs):
     monkeypatch.setattr(bringup_cli, "WAIT_S", 0.3)
     # LED no, chime yes, wheel free yes, forward yes, reverse skip, standby yes
     monkeypatch.setattr("sys.stdin", Answers("n\ny\ny\ny\ns\ny\n"))
@@ -138,7 +153,7 @@ def test_without_a_person_nothing_moves_and_what_needs_eyes_is_skipped(tmp_path,
     assert steps["motor_forward"]["detail"] == "nobody said the wheel is free"
 
 
-def test_yes_takes_the_daemons_word_where_it_did_its_part(tmp_path, capsys, monkeypatch, no_terminal):
+def test_yes_takes_the_daemons_word_where_it_did_its_part(tmp_path, capsys, monkeypatch, no_terminal, quick_jogs):
     monkeypatch.setattr(bringup_cli, "WAIT_S", 0.2)
     with BringupDaemon(tmp_path, sim=False) as d:
         code, out, _ = ctl(d, capsys, "selftest", "--json", "--yes")
@@ -149,17 +164,19 @@ def test_yes_takes_the_daemons_word_where_it_did_its_part(tmp_path, capsys, monk
 
 
 def test_a_person_blocking_the_beam_is_seen_without_the_sim(tmp_path, capsys, monkeypatch, no_terminal):
-    """The person: drives the beam pin low and back when the CLI starts waiting for it."""
+    """The person: drives the beam pin low and back when the CLI starts waiting for it, then the
+    button's (both active low) so that no step waits its whole WAIT_S for nothing."""
     monkeypatch.setattr(bringup_cli, "WAIT_S", 5.0)
     with BringupDaemon(tmp_path, sim=False) as d:
-        beam = d.daemon.pin_factory.pin(27)
+        pins = {"beam": d.daemon.pin_factory.pin(27), "button": d.daemon.pin_factory.pin(17)}
         calls = []
         real = bringup_cli.Client.call
 
         def call(self, method, params=None):
-            if method == "bringup/wait-input" and params["input"] == "beam":
-                act = beam.drive_low if params["active"] else beam.drive_high
-                calls.append(params["active"])
+            if method == "bringup/wait-input" and params["input"] in pins:
+                pin = pins[params["input"]]
+                act = pin.drive_low if params["active"] else pin.drive_high
+                calls.append((params["input"], params["active"]))
                 threading.Timer(0.1, lambda: d.daemon.loop.call_soon_threadsafe(act)).start()
             return real(self, method, params)
 
@@ -169,8 +186,9 @@ def test_a_person_blocking_the_beam_is_seen_without_the_sim(tmp_path, capsys, mo
     report = json.loads(out)
     assert "steps" in report, out
     steps = {s["step"]: s for s in report["steps"]}
-    assert calls == [True, False]
+    assert calls == [("beam", True), ("beam", False), ("button", True), ("button", False)]
     assert steps["beam"]["result"] == "pass" and steps["beam"]["judged_by"] == "daemon"
+    assert steps["button"]["result"] == "pass"
 
 
 def test_selftest_refuses_to_start_unless_ready(tmp_path, capsys, no_terminal):
@@ -320,7 +338,7 @@ def _read_json_object(stream) -> str:
 # ---- in French (issue #14) -----------------------------------------------------------------------------
 
 
-def test_selftest_speaks_french_with_lang_fr(tmp_path, capsys, no_terminal):
+def test_selftest_speaks_french_with_lang_fr(tmp_path, capsys, no_terminal, quick_jogs):
     with BringupDaemon(tmp_path) as d:
         code, out, _ = ctl(d, capsys, "--lang", "fr", "selftest")
     assert code == 0, out
@@ -329,7 +347,7 @@ def test_selftest_speaks_french_with_lang_fr(tmp_path, capsys, no_terminal):
     assert "Bouton : appuyez sur le bouton de lancement maintenant (dans les 3 s)." in out
 
 
-def test_a_french_person_answers_oui_non_passer(tmp_path, capsys, monkeypatch):
+def test_a_french_person_answers_oui_non_passer(tmp_path, capsys, monkeypatch, quick_jogs):
     monkeypatch.setattr(bringup_cli, "WAIT_S", 0.3)
     # LED non, chime oui, wheel free o, forward oui, reverse p(asser), standby o
     monkeypatch.setattr("sys.stdin", Answers("non\noui\no\noui\np\no\n"))

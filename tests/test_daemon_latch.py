@@ -1,7 +1,11 @@
 """Faults that survive a restart (issue #20), through real launcherd --sim processes: a process that
 ends while the motor may be on, an e-stop and the motor's on-time are kept in the state dir's
 latch file (firmware/daemon/latch.py); the next start comes up halted, and only a deliberate reset
-(launcherctl reset, the button held reset_hold_ms) lets the motor run again."""
+(launcherctl reset, the button held reset_hold_ms) lets the motor run again.
+
+What the next start finds is read by the daemon's own start-up, the same in a thread of the test
+(:class:`ThreadDaemon`, on the same state dir) as in a process: a test starts a process where the
+process is what it is about (a kill, a SIGTERM, what launcherd logs) and a thread for the rest."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.launcherd import BIN, MOTOR_LIMITS, DaemonProcess, ThreadDaemon, merge_toml
+from harness.launcherd import MOTOR_LIMITS, DaemonProcess, ThreadDaemon, launcherctl_in_process, merge_toml
 from firmware.errors import ApiError
 from firmware.daemon.latch import FILENAME, SIZE, Latch
 
@@ -53,8 +57,7 @@ def test_a_kill_while_the_motor_runs_comes_back_halted_until_launcherctl_reset(t
         assert (answer["event"], answer["reason"]) == ("ignored", "halted")
         assert [running.pin_state(pin) for pin in MOTOR_PINS] == [0, 0]
         assert running.call("status/get")["sim"]["cards_out"] == status["sim"]["cards_out"]
-        reset = subprocess.run([str(BIN / "launcherctl"), "--socket", str(running.daemon.socket_path), "reset"],
-                               capture_output=True, text=True, timeout=30)
+        reset = running.ctl("reset")
         assert reset.returncode == 0, reset.stderr
         assert running.call("status/get")["state"] == "ready"
         assert [running.pin_state(pin) for pin in MOTOR_PINS] == [0, 0], "the reset itself moves nothing"
@@ -78,14 +81,13 @@ def test_a_sigterm_mid_run_comes_back_ready_with_that_runs_on_time_kept(tmp_path
 
 
 def test_a_kill_while_idle_comes_back_ready(tmp_path, daemon_process):
-    # A feed timeout well past the 200 ms between cards: the tests' 300 ms left a loaded machine
-    # 100 ms of slack before the run ended for want of its second card (CI saw a feed of 2 give 1).
-    first = daemon_process(SLOW + "[timing]\nfeed_timeout_ms = 1500\n")
+    # The quick feed of the tests' base config: cards a few ms apart, well within its feed timeout.
+    first = daemon_process()
     assert first.call("launcher/feed", {"count": 2})["cards"] == 2
     first.process.kill()
     first.process.wait(5)
-    again = daemon_process(SLOW)
-    status = status_of(again)
+    with ThreadDaemon(tmp_path, SLOW) as again:
+        status = again.call("status/get")
     assert (status["state"], status["reason"], status["pending"]) == ("ready", None, None)
 
 
@@ -93,16 +95,17 @@ def test_an_estop_survives_a_clean_restart_with_its_words(tmp_path, daemon_proce
     first = daemon_process(SLOW)
     first.call("system/estop", {"reason": "a child's hand in the slot"})
     assert first.terminate() == 0
-    again = daemon_process(SLOW)
-    status = status_of(again)
-    assert (status["state"], status["reason"]) == ("halted", "a child's hand in the slot")
-    shown = again.ctl("status").stdout
-    assert "state      halted (a child's hand in the slot)" in shown
-    assert "reset      hold the launch button 5.0 s, or launcherctl reset" in shown
-    assert again.ctl("reset").returncode == 0
-    assert status_of(again)["state"] == "ready"
-    assert again.terminate() == 0
-    assert status_of(daemon_process(SLOW))["state"] == "ready", "a reset is kept too"
+    with ThreadDaemon(tmp_path, SLOW) as again:
+        status = again.call("status/get")
+        assert (status["state"], status["reason"]) == ("halted", "a child's hand in the slot")
+        shown = again.ctl("status").stdout
+        assert "state      halted (a child's hand in the slot)" in shown
+        assert "reset      hold the launch button 5.0 s, or launcherctl reset" in shown
+        assert again.ctl("reset").returncode == 0
+        assert again.call("status/get")["state"] == "ready"
+    assert again.exit_code == 0
+    with ThreadDaemon(tmp_path, SLOW) as third:
+        assert third.call("status/get")["state"] == "ready", "a reset is kept too"
 
 
 def test_five_kills_in_a_row_come_back_halted_each_time_and_the_motor_never_runs(tmp_path, daemon_process):
@@ -132,10 +135,10 @@ def test_the_motor_rest_is_still_required_after_a_kill(tmp_path, daemon_process)
     assert proc.call("launcher/feed", {"count": 500})["ended"] == "motor_limit"
     proc.process.kill()
     proc.process.wait(5)
-    again = daemon_process(limits)
-    assert status_of(again)["state"] == "ready"
-    with pytest.raises(ApiError) as refused:
-        again.call("launcher/feed", {"count": 500})
+    with ThreadDaemon(tmp_path, limits) as again:
+        assert again.call("status/get")["state"] == "ready"
+        with pytest.raises(ApiError) as refused:
+            again.call("launcher/feed", {"count": 500})
     assert refused.value.code == ApiError.REFUSED
     assert 0 < refused.value.data["retry_after_s"] <= 60
 
@@ -146,7 +149,7 @@ ONE_LAUNCH_PER_WINDOW = SLOW + ("[timing]\nlaunch_timeout_ms = {ms}\nduty_window
                                 "feed_timeout_ms = 900\n")
 
 
-def refused_by_the_duty(proc: DaemonProcess) -> dict:
+def refused_by_the_duty(proc: ThreadDaemon) -> dict:
     with pytest.raises(ApiError) as refused:
         proc.call("launcher/feed", {"count": 200})
     assert refused.value.code == ApiError.REFUSED
@@ -161,32 +164,33 @@ def test_a_run_a_kill_ended_midway_still_counts_in_the_duty_share_after_the_rest
     kill_with_the_motor_on(daemon_process(config))
     image = (tmp_path / "state" / FILENAME).read_bytes()
     assert image[10] == 1, "the motor's flag is set"
-    again = daemon_process(config)
-    assert status_of(again)["reason_object"] == {"id": "halted_after_crash"}
-    assert again.ctl("reset").returncode == 0
-    # Before the fix the killed run was in no record: the window looked empty and the feed ran.
-    data = refused_by_the_duty(again)
-    assert 0 < data["retry_after_s"] <= 50
-    status = status_of(again)
+    with ThreadDaemon(tmp_path, config) as again:
+        assert again.call("status/get")["reason_object"] == {"id": "halted_after_crash"}
+        assert again.ctl("reset").returncode == 0
+        # Before the fix the killed run was in no record: the window looked empty and the feed ran.
+        data = refused_by_the_duty(again)
+        assert 0 < data["retry_after_s"] <= 50
+        status = again.call("status/get")
     assert (status["state"], status["motor"]["on"]) == ("ready", False)
 
 
 def test_the_duty_share_carries_over_a_clean_restart(tmp_path, daemon_process):
-    config = ONE_LAUNCH_PER_WINDOW.format(ms=1000, window=10, share=0.101)
+    # A 0.3 s launch, so cards 70 ms apart and a feed timeout of 250 ms, shorter than the launch.
+    config = merge_toml(ONE_LAUNCH_PER_WINDOW.format(ms=300, window=6, share=0.0517),
+                        {"sim": {"cards_per_second": 20.0}, "timing": {"feed_timeout_ms": 250}})
     first = daemon_process(config)
-    assert first.call("launcher/feed", {"count": 200})["ended"] == "timeout"  # 1 s of the 1.01 s
+    assert first.call("launcher/feed", {"count": 200})["ended"] == "timeout"  # 0.3 s of the 0.31 s
     assert first.terminate() == 0
-    again = daemon_process(config)
-    assert status_of(again)["state"] == "ready"
-    data = refused_by_the_duty(again)
-    assert 0 < data["retry_after_s"] <= 10
+    with ThreadDaemon(tmp_path, config) as again:
+        assert again.call("status/get")["state"] == "ready"
+        data = refused_by_the_duty(again)
+    assert 0 < data["retry_after_s"] <= 6
 
 
 @pytest.mark.parametrize("damage", ["garbage", "short", "checksum", "flag"])
 def test_a_damaged_latch_file_comes_up_halted_and_a_reset_writes_it_afresh(tmp_path, daemon_process, damage):
-    first = daemon_process(SLOW)
-    assert first.terminate() == 0
-    path = first.state_dir / FILENAME
+    with ThreadDaemon(tmp_path, SLOW) as first:
+        path = first.daemon.state_dir / FILENAME
     image = bytearray(path.read_bytes())
     assert len(image) == SIZE
     if damage == "garbage":
@@ -203,10 +207,10 @@ def test_a_damaged_latch_file_comes_up_halted_and_a_reset_writes_it_afresh(tmp_p
     status = status_of(proc)
     assert (status["state"], status["reason_object"]) == ("halted", {"id": "halted_latch_damaged"})
     assert f"the latch file {path} is damaged" in proc.log()
-    assert proc.ctl("reset").returncode == 0
+    assert launcherctl_in_process(proc.socket, "reset").returncode == 0
     assert proc.terminate() == 0
-    again = daemon_process(SLOW)
-    assert status_of(again)["state"] == "ready"
+    with ThreadDaemon(tmp_path, SLOW) as again:
+        assert again.call("status/get")["state"] == "ready"
 
 
 def test_a_missing_latch_file_is_a_first_start(tmp_path, daemon_process):
@@ -214,9 +218,9 @@ def test_a_missing_latch_file_is_a_first_start(tmp_path, daemon_process):
     first.call("system/estop", {"reason": "stop"})
     assert first.terminate() == 0
     (first.state_dir / FILENAME).unlink()
-    again = daemon_process(SLOW)
-    assert status_of(again)["state"] == "ready"
-    assert (again.state_dir / FILENAME).stat().st_size == SIZE
+    with ThreadDaemon(tmp_path, SLOW) as again:
+        assert again.call("status/get")["state"] == "ready"
+        assert (again.daemon.state_dir / FILENAME).stat().st_size == SIZE
 
 
 def test_a_latch_file_that_cannot_be_opened_refuses_to_start(tmp_path):

@@ -5,9 +5,6 @@ lets it go on; that press is not also a launch."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from harness.launcherd import ThreadDaemon
@@ -67,15 +64,12 @@ def test_launcherctl_resume(tmp_path):
     with ThreadDaemon(tmp_path, SLOW) as running, running.client(timeout=60) as client:
         request = jam_a_dispense(running, client, 5)
         running.wait_for(lambda s: s["pending"] is not None)
-        shown = subprocess.run([sys.executable, "-m", "firmware.tools.cli", "--socket", str(running.daemon.socket_path),
-                                "status"], capture_output=True, text=True, timeout=30)
+        shown = running.ctl("status")
         assert "waiting    the jam is cleared: press the button to go on" in shown.stdout
-        done = subprocess.run([sys.executable, "-m", "firmware.tools.cli", "--socket", str(running.daemon.socket_path),
-                               "resume"], capture_output=True, text=True, timeout=30)
+        done = running.ctl("resume")
         assert done.returncode == 0, done.stderr
         reply = next(m for m in client.messages() if m.get("id") == request)["result"]
-        again = subprocess.run([sys.executable, "-m", "firmware.tools.cli", "--socket", str(running.daemon.socket_path),
-                                "resume"], capture_output=True, text=True, timeout=30)
+        again = running.ctl("resume")
     assert reply["cards"] == 5
     assert again.returncode == 1 and "nothing waits for a press" in again.stdout + again.stderr
 

@@ -4,7 +4,8 @@ The simulation jams (``[sim] jam_chance``) and misfeeds (``misfeed_chance``); a 
 test watches the event stream and, as a person would, pulls stuck cards out with ``sim/clear``
 and reloads when the dealer asks. Each reply must be exactly the count asked, and so must the
 mechanism's own count of cards that left the hopper. The issue's 10,000 cards run in the sans-IO
-test (tests/test_dealer.py); here a few hundred go through the real daemon.
+test (tests/test_dealer.py); here over a hundred and fifty go through the real daemon, enough for
+every kind of trouble to come up more than once.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ jam_chance = 0.05
 misfeed_chance = 0.1
 [timing]
 jam_ms = 60
-feed_timeout_ms = 150
+# Four card intervals: a slipped wheel is seen soon, and a card that is merely late is still no
+# misfeed (were it taken for one, the dealer retries it, which is what this test is about anyway).
+feed_timeout_ms = 60
 [sensor]
 # A wheel that slips this often would trip the beam-wiring check on a real launcher.
 blind_runs = 20
@@ -70,7 +73,7 @@ def test_every_dispense_gives_exactly_its_count_through_jams_misfeeds_and_reload
     with ThreadDaemon(tmp_path, FAST, seed=3) as running:
         hand = TableHand(running)
         try:
-            for count in [7] * 35 + [2, 4, 6, 1, 30, 13]:
+            for count in [7] * 15 + [2, 4, 6, 1, 30, 13]:
                 before = running.call("status/get")["sim"]["cards_out"]
                 with running.client(timeout=120) as client:
                     reply = client.call("launcher/dispense", {"count": count})
@@ -82,7 +85,7 @@ def test_every_dispense_gives_exactly_its_count_through_jams_misfeeds_and_reload
                 assert after - before == count
         finally:
             hand.close()
-    assert {"waiting_jam", "retrying", "waiting_press"} <= set(hand.seen)
+    assert {"waiting_jam", "retrying", "waiting_empty", "waiting_press"} <= set(hand.seen)
 
 
 def test_an_estop_abandons_the_dispense_with_the_cards_so_far(tmp_path):

@@ -7,11 +7,13 @@ from __future__ import annotations
 from firmware.launcher.hopper import REFILL_CHIME, REFILL_FLASH
 from test_bringup import BringupDaemon
 
+# A quick feed timeout (cards are 7 ms apart) for the runs that end empty, and a short hold.
 SMALL_HOPPER = """
 [sim]
 hopper = 3
 [timing]
-refill_hold_ms = 300
+feed_timeout_ms = 100
+refill_hold_ms = 150
 """
 # The same without the game layer, for the tests that stand in for it with their own game/refill-count.
 NO_GAME = SMALL_HOPPER + "[daemon]\nextensions = []\n"

@@ -155,27 +155,27 @@ ids = st.one_of(
     st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
 
 
-def _values_not_of(type_name: str) -> st.SearchStrategy:
-    """Values the registry must refuse for a parameter of this type (None aside: some allow it)."""
-    pool = {
-        "int": st.one_of(st.text(max_size=10), st.booleans(), st.floats(allow_nan=False, allow_infinity=False),
-                         st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3), st.integers())),
-        "float": st.one_of(st.text(max_size=10), st.booleans(), st.lists(st.integers(), max_size=3),
-                           st.dictionaries(st.text(max_size=3), st.integers())),
-        "str": st.one_of(st.integers(), st.booleans(), st.floats(allow_nan=False, allow_infinity=False),
-                         st.lists(st.text(max_size=3), max_size=3), st.dictionaries(st.text(max_size=3), st.integers())),
-        "bool": st.one_of(st.integers(), st.text(max_size=10), st.floats(allow_nan=False, allow_infinity=False),
-                          st.lists(st.integers(), max_size=3)),
-        "list": st.one_of(st.integers(), st.text(max_size=10), st.booleans(),
-                          st.dictionaries(st.text(max_size=3), st.integers())),
-        "dict": st.one_of(st.integers(), st.text(max_size=10), st.booleans(), st.lists(st.integers(), max_size=3)),
-    }
-    return pool[type_name]
+# Values the registry must refuse for a parameter of each type (None aside: some allow it).
+VALUES_NOT_OF = {
+    "int": st.one_of(st.text(max_size=10), st.booleans(), st.floats(allow_nan=False, allow_infinity=False),
+                     st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3), st.integers())),
+    "float": st.one_of(st.text(max_size=10), st.booleans(), st.lists(st.integers(), max_size=3),
+                       st.dictionaries(st.text(max_size=3), st.integers())),
+    "str": st.one_of(st.integers(), st.booleans(), st.floats(allow_nan=False, allow_infinity=False),
+                     st.lists(st.text(max_size=3), max_size=3), st.dictionaries(st.text(max_size=3), st.integers())),
+    "bool": st.one_of(st.integers(), st.text(max_size=10), st.floats(allow_nan=False, allow_infinity=False),
+                      st.lists(st.integers(), max_size=3)),
+    "list": st.one_of(st.integers(), st.text(max_size=10), st.booleans(),
+                      st.dictionaries(st.text(max_size=3), st.integers())),
+    "dict": st.one_of(st.integers(), st.text(max_size=10), st.booleans(), st.lists(st.integers(), max_size=3)),
+}
 
 
 def bad_params_for(methods: dict[str, dict]) -> st.SearchStrategy:
     """(method, params) for a method that changes state, with params the registry must refuse."""
     changing = sorted(name for name in methods if name not in READ_ONLY)
+    unknown_keys = {name: st.text(min_size=1, max_size=20).filter(lambda k, schema=methods[name]: k not in schema)
+                    for name in changing}
 
     @st.composite
     def build(draw):
@@ -185,14 +185,14 @@ def bad_params_for(methods: dict[str, dict]) -> st.SearchStrategy:
                  ("int", "float", "str", "bool", "list", "dict")]
         if typed and draw(st.booleans()):
             name = draw(st.sampled_from(typed))
-            params = {name: draw(_values_not_of(schema[name]["type"]))}
+            params = {name: draw(VALUES_NOT_OF[schema[name]["type"]])}
             how = "wrong type"
         elif draw(st.booleans()):
             params = draw(st.one_of(st.lists(json_values, max_size=3), st.text(max_size=10), st.integers(),
                                     st.booleans()))  # params that are not an object
             how = "params not an object"
         else:
-            key = draw(st.text(min_size=1, max_size=20).filter(lambda k: k not in schema))
+            key = draw(unknown_keys[method])
             params = {key: draw(json_values)}
             how = "unknown parameter"
         return method, params, how
@@ -209,8 +209,20 @@ def huge_number() -> st.SearchStrategy:
             lambda v: v if isinstance(v, bytes) else dumps(v))
 
 
+# Hypothesis reads the source of each strategy made of a function or a lambda when it is built:
+# these are built once, not at every draw (which took most of a batch's time).
+HUGE_NUMBERS = huge_number()
+
+
+def messages(methods: dict[str, dict]) -> st.SearchStrategy:
+    """One generated :class:`Message` for a daemon with these methods."""
+    unknown = st.text(max_size=40).filter(lambda m: m not in methods)
+    return _message(methods, bad_params_for(methods), unknown)
+
+
 @st.composite
-def messages(draw, methods: dict[str, dict]) -> Message:
+def _message(draw, methods: dict[str, dict], bad_params: st.SearchStrategy, unknown: st.SearchStrategy
+             ) -> Message:
     kind = draw(st.sampled_from([
         "bytes", "broken", "wrong_type", "huge", "deep", "too_long", "unknown_method", "envelope",
         "read_only", "half_line", "blank"]))
@@ -229,11 +241,11 @@ def messages(draw, methods: dict[str, dict]) -> Message:
                   "replace": base[:cut] + char + base[cut + 1:]}[how]
         return Message(kind, broken, result_ok=True)
     if kind == "wrong_type":
-        method, params, _ = draw(bad_params_for(methods))
+        method, params, _ = draw(bad_params)
         return Message(kind, request_line(method, params, draw(ids)), frozenset({INVALID_PARAMS}))
     if kind == "huge":
-        number = draw(huge_number())
-        method, params, _ = draw(bad_params_for(methods))
+        number = draw(HUGE_NUMBERS)
+        method, params, _ = draw(bad_params)
         where = draw(st.sampled_from(["param", "id", "method", "params"]))
         name = next(iter(params)) if isinstance(params, dict) and params else None
         # A tiny float is a valid angle, so a number parameter would rightly accept it.
@@ -253,7 +265,7 @@ def messages(draw, methods: dict[str, dict]) -> Message:
                                st.integers(3000, 30000)))
         opener, closer = draw(st.sampled_from([(b"[", b"]"), (b'{"a":', b"}")]))
         nested = opener * depth + b"0" + closer * depth
-        method, params, _ = draw(bad_params_for(methods))
+        method, params, _ = draw(bad_params)
         where = draw(st.sampled_from(["whole", "params", "value", "id"]))
         if where == "whole":
             line = nested
@@ -271,7 +283,7 @@ def messages(draw, methods: dict[str, dict]) -> Message:
         head = request_line("status/get", {}, 1)[:-2] + b',"pad":"'
         return Message(kind, (head + b"x" * size)[:size], frozenset({INVALID_REQUEST}))
     if kind == "unknown_method":
-        method = draw(st.text(max_size=40).filter(lambda m: m not in methods))
+        method = draw(unknown)
         return Message(kind, request_line(method, draw(json_values), draw(ids)), frozenset({NO_METHOD}))
     if kind == "envelope":
         shape = draw(st.sampled_from(["not_object", "no_method", "method_type"]))
@@ -399,13 +411,14 @@ def generated_batches(abused, examples: int) -> dict:
     """Run ``examples`` generated batches; returns what this run sent."""
     daemon, methods, before, counter = abused
     sent_before, batches_before = counter["messages"], counter["batches"]
+    batches = st.lists(messages(methods), min_size=10, max_size=20)
 
     @settings(max_examples=examples, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                      HealthCheck.large_base_example])
     @given(data=st.data())
     def one_batch(data):
-        batch = data.draw(st.lists(messages(methods), min_size=10, max_size=20), label="batch")
+        batch = data.draw(batches, label="batch")
         trailing = data.draw(st.sampled_from([b"", b'{"id": 9, "method": "status/', b"\x00\xff{"]),
                              label="trailing")
         run_batch(daemon, batch, trailing, counter)
