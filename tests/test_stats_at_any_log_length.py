@@ -177,7 +177,7 @@ def read(store: Store, fed: Fed, match_id: int = 1) -> int:
 
 def test_the_tables_match_is_fed_only_what_is_new_and_an_undo_goes_back_to_a_mark(tmp_path, monkeypatch):
     path = long_log.build(tmp_path, 2_000, 2_000)  # one match of 2,000 actions, the table's
-    monkeypatch.setattr(stats_module, "MARK_EVERY", 64)  # each undo is a commit and a read of the match:
+    monkeypatch.setattr(stats_module, "MARK_EVERY", 64)  # each undo is a commit:
     monkeypatch.setattr(stats_module, "MARKS", 4)  # 4 marks of 64 actions, an undo past them in 320 undos
     fed = Fed(monkeypatch)
     store = Store(path)

@@ -301,11 +301,13 @@ class Store:
         ``seq`` must be the match's last live action other than its opening ``new``: the caller
         replays the remaining actions first, so a refusal here means the log moved underneath.
         """
-        live = self.actions(match_id)
+        # The last two live actions, not every one decoded: a long match has 100,000.
+        live = self._db.execute("SELECT seq FROM actions WHERE match_id = ? AND undone = 0"
+                                " ORDER BY seq DESC LIMIT 2", (match_id,)).fetchall()
         if len(live) < 2:
             raise Refused("nothing to undo: only the start of the game is left"
                           " (start another with game/new)")
-        if live[-1].seq != seq:
+        if live[0][0] != seq:
             raise Refused(f"action {seq} is not the last one of match {match_id}")
         with self._transaction():
             self._db.execute("UPDATE actions SET undone = 1 WHERE seq = ?", (seq,))

@@ -233,6 +233,11 @@ def _result(state: MatchState) -> str | tuple[str, ...] | None:
     return state.rounds[-1].result if state.rounds else None
 
 
+def match_over(state: MatchState) -> bool:
+    """The match has a winner (``scores(state)["match_over"]``, without building the scores)."""
+    return _result(state) is not None
+
+
 def _refuse_if_over(state: MatchState) -> None:
     result = _result(state)
     if result is not None:

@@ -24,7 +24,7 @@ players still in the round: when someone leaves an elimination match, nobody cha
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from firmware.errors import InvalidParams, Refused
@@ -32,7 +32,7 @@ from firmware.i18n import message
 
 from controller.match import scores
 from controller.rules import game
-from controller.rules.state import GameState, replaying
+from controller.rules.state import GameState, replace, replaying
 from controller.text import wording
 
 Effects = list[dict[str, Any]]
@@ -56,7 +56,7 @@ class Table:
     @property
     def match_over(self) -> bool:
         """The match has a winner: no more moves, no more rounds (until an edit reopens it)."""
-        return scores.scores(self.match)["match_over"]
+        return scores.match_over(self.match)  # asked at every action: not the whole scores
 
 
 def _checked(action: object, kind: str) -> dict[str, Any]:

@@ -47,8 +47,6 @@ Where the rules are silent, this module decides:
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from firmware.errors import InvalidParams, Refused
 from firmware.i18n import message
 
@@ -57,7 +55,7 @@ from controller.rules.points import COLORS
 from controller.rules.rulesets import CANNOT_END, RULESETS, TARGETED_CARDS, WILD_CARDS, Ruleset
 from controller.rules.state import (
     Chain, GameState, Owed, aim, bump, catchable_players, check_by, checked, counted_play, direction_word, find,
-    next_seat, plays, refuse_when_over, require_color, turn_seat, window_closed,
+    next_seat, plays, refuse_when_over, replace, require_color, turn_seat, window_closed,
 )
 from controller.text import wording
 

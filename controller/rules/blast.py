@@ -26,7 +26,6 @@ Settled where the sources are silent:
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import MappingProxyType
 from typing import Mapping
 
@@ -35,7 +34,8 @@ from firmware.i18n import message
 
 from controller.rules.points import POINTS
 from controller.rules.state import (
-    GameState, Owed, aim, bump, check_by, counted_play, next_seat, plays, refuse_when_over, turn_seat, window_closed,
+    GameState, Owed, aim, bump, check_by, counted_play, next_seat, plays, refuse_when_over, replace, turn_seat,
+    window_closed,
 )
 from controller.rules.uno import (
     PENALTIES, STANDARD_COLORS, FlowRuleset, apply_with, base_state, base_status, catch, check_card,

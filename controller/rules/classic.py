@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import MappingProxyType
 from typing import Mapping
 
@@ -46,7 +45,7 @@ from controller.rules.rulesets import Option
 from controller.rules.points import POINTS
 from controller.rules.state import (
     HAND, GameState, Owed, aim, bump, check_by, counted_play, find, new_action, next_seat, plays,
-    refuse_when_over, turn_seat, window_closed,
+    refuse_when_over, replace, turn_seat, window_closed,
 )
 from controller.rules.uno import (
     STANDARD_COLORS, FlowRuleset, apply_with, base_state, base_status, catch, check_card, check_match,

@@ -5,7 +5,7 @@ and Skip, Uno and catch, the first card, and the status both report.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
@@ -16,7 +16,7 @@ from controller.rules import rulesets
 from controller.rules.rulesets import Option
 from controller.rules.state import (
     GameState, Owed, aim, catchable_players, checked, direction_word, find, new_action, next_seat,
-    refuse_when_over, require_color, turn_seat,
+    refuse_when_over, replace, require_color, turn_seat,
 )
 from controller.text import wording
 
