@@ -9,7 +9,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from controller.match import table as tables
+from controller.match import table as match_table
 from controller.log.store import FILENAME, Store
 from firmware.errors import ApiError
 
@@ -20,7 +20,7 @@ NEW = {"type": "new", "rules": "attack-mega-hit", "players": PLAYERS}
 def played_match(length: int, seed: int = 1) -> list[dict]:
     """The actions of one match of ``length`` actions (its ``new`` first), each one the game accepted."""
     rng = random.Random(seed)
-    table, _ = tables.new_table(NEW)
+    table, _ = match_table.new_table(NEW)
     actions, press_id = [NEW], 0
     while len(actions) < length:
         if rng.random() < 0.4:
@@ -29,7 +29,7 @@ def played_match(length: int, seed: int = 1) -> list[dict]:
             press_id += 1
             action = {"type": "press", "cards": rng.choice([0, 0, 0, 1, 2, 5]), "press_id": press_id}
         try:
-            table, _ = tables.apply(table, action)
+            table, _ = match_table.apply(table, action)
         except ApiError:
             continue
         actions.append(action)

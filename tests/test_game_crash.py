@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from controller.match import table as tables
+from controller.match import table as match_table
 
 # Known outcomes, on the fast simulated mechanism of conftest.py.
 FIXED = """
@@ -90,7 +90,7 @@ def test_kill_9_mid_game_keeps_every_acknowledged_action(daemon_process, acknowl
     assert not Counter(json.dumps(a, sort_keys=True) for a in acked) - Counter(
         json.dumps(without_by(a), sort_keys=True) for a in log[1:])
     assert len(log) - 1 <= len(script)
-    expected = json.loads(json.dumps(tables.status(tables.replay(log))))
+    expected = json.loads(json.dumps(match_table.status(match_table.replay(log))))
     shown = {key: value for key, value in status.items()
              if key not in ("reload_advice", "match_id", "state_dir", "what_now", "what_now_object", "press_means")}
     assert shown == expected

@@ -48,7 +48,7 @@ from pathlib import Path
 import pytest
 
 from harness.launcherd import DaemonProcess
-from controller.match import table as tables
+from controller.match import table as match_table
 from firmware.client import Client
 
 SEED = int(os.environ.get("RELIABILITY_SEED", "20240611"))
@@ -342,7 +342,7 @@ def power_loss_trials(tmp_path: Path, trials: int, seed: int, env: dict | None =
                     [(r.action, r.undone) for r in current], f"trial {number}: game/log after restart"
                 status = daemon.call("game/status")
                 live = [r.action for r in current if not r.undone]
-                replayed = json.loads(json.dumps(tables.status(tables.replay(live))))
+                replayed = json.loads(json.dumps(match_table.status(match_table.replay(live))))
                 shown = {k: v for k, v in status.items() if k not in ("reload_advice", "match_id", "state_dir",
                                                                      "what_now", "what_now_object", "press_means")}
                 assert shown == replayed, f"trial {number}: the table is not the replay of its log"

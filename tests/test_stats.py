@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.match import table as tables
+from controller.match import table as match_table
 from controller.layer.game_parser import register
 from controller.match.stats import format_stats, history_stats, match_stats
 from firmware.client import Client
@@ -138,7 +138,7 @@ moves = st.lists(st.one_of(
 @settings(max_examples=60, deadline=None)
 @given(moves)
 def test_the_figures_agree_with_the_game(moves):
-    table, _ = tables.new_table(FOUR)
+    table, _ = match_table.new_table(FOUR)
     actions = [FOUR]
     press_id = 0
     for kind, value in moves:
@@ -148,12 +148,12 @@ def test_the_figures_agree_with_the_game(moves):
             press_id += 1
             action = {"type": "press", "cards": value, "press_id": press_id}
         try:
-            table, _ = tables.apply(table, action)
+            table, _ = match_table.apply(table, action)
         except ApiError:
             continue  # a move the round does not allow now is not logged
         actions.append(action)
     stats = match_stats(log(*actions, step_s=1))
-    for player in tables.status(table)["players"]:
+    for player in match_table.status(table)["players"]:
         figures = stats["players"][player["name"]]
         assert (figures["presses"], figures["cards"]) == (player["presses"], player["cards_taken"])
     # Hits are received once pressed: never more than were sent.

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from harness.launcherd import ThreadDaemon
 
 from controller.match import stats as stats_module
-from controller.match import table as tables
+from controller.match import table as match_table
 from controller.match.stats import match_stats, stats_of
 from controller.log.store import Store
 from firmware.errors import ApiError
@@ -215,7 +215,7 @@ def _action(rng: random.Random, table, press_ids: list[int]) -> dict | None:
         action = {"type": "end_round", "winner": winner,
                   "hands": {name: rng.randint(0, 30) for name in long_log.PLAYERS if name != winner}}
     try:
-        tables.apply(table, action)
+        match_table.apply(table, action)
     except ApiError:
         return None
     return action
@@ -234,13 +234,13 @@ def test_kept_up_figures_are_those_of_a_replay_whatever_the_actions_and_undos(mo
         store._db.execute("PRAGMA synchronous=OFF")  # thousands of commits: no disk flush each
         try:
             match_id = store.start_match(long_log.NEW)
-            table, press_ids, live = tables.new_table(long_log.NEW)[0], [], []
+            table, press_ids, live = match_table.new_table(long_log.NEW)[0], [], []
             for step in steps:
                 if step == "a":
                     action = _action(rng, table, press_ids)
                     if action is not None:
                         live.append((store.append(match_id, action), table))
-                        table = tables.apply(table, action)[0]
+                        table = match_table.apply(table, action)[0]
                 elif step == "u" and live:
                     seq, table = live.pop()
                     store.undo(match_id, seq)

@@ -23,7 +23,7 @@ from controller.rules import game
 from controller.layer import cli
 
 from controller.text import messages, round_texts, table_texts
-from controller.match import table as tables
+from controller.match import table as match_table
 from controller.layer.cli import format_reply, format_status
 from controller.text.messages import LANGUAGES
 from controller.rules.game import RULESET_IDS
@@ -93,7 +93,7 @@ def _deck(ruleset: str) -> tuple[list[str], list[str]]:
     return list(rs.colors), list(rs.cards)
 
 
-def _new_table(ruleset: str) -> tables.Table:
+def _new_table(ruleset: str) -> match_table.Table:
     """A match of ``ruleset`` begun in one of the ways a table begins one: any scoring, a low
     target (matches end, players leave), a first card turned up (an action, a wild, a wild attack),
     a colour without a card, or nothing told."""
@@ -106,9 +106,9 @@ def _new_table(ruleset: str) -> tables.Table:
     action = {"type": "new", "rules": ruleset, "players": PLAYERS, "scoring": random.choice(SCORINGS),
               "target": random.choice((30, 60, 500)), **first}
     try:
-        return tables.new_table(action)[0]
+        return match_table.new_table(action)[0]
     except ApiError:
-        return tables.new_table({"type": "new", "rules": ruleset, "players": PLAYERS})[0]
+        return match_table.new_table({"type": "new", "rules": ruleset, "players": PLAYERS})[0]
 
 
 def _ids(said, found: set) -> None:
@@ -138,7 +138,7 @@ def _walk(ruleset: str, steps: int = 300) -> set[str]:
     try:
         table = _new_table(ruleset)
         for _ in range(steps):
-            status = {**tables.status(table), "match_id": 1, "state_dir": "/var/lib/card-launcher"}
+            status = {**match_table.status(table), "match_id": 1, "state_dir": "/var/lib/card-launcher"}
             for lang in LANGUAGES:
                 with i18n.speaking(lang):
                     shown = format_status(status)
@@ -153,7 +153,7 @@ def _walk(ruleset: str, steps: int = 300) -> set[str]:
             else:
                 for action in _candidates(ruleset, status):
                     try:
-                        table, _ = tables.apply(table, action)
+                        table, _ = match_table.apply(table, action)
                         break
                     except ApiError:
                         continue
@@ -164,10 +164,10 @@ def _walk(ruleset: str, steps: int = 300) -> set[str]:
     return rendered
 
 
-def _applied(table: tables.Table, action: dict) -> tables.Table:
+def _applied(table: match_table.Table, action: dict) -> match_table.Table:
     """The table after ``action``, or a new match where the round cannot be ended so."""
     try:
-        return tables.apply(table, action)[0]
+        return match_table.apply(table, action)[0]
     except ApiError:
         return _new_table(table.game.ruleset)
 
@@ -194,11 +194,11 @@ def test_a_log_written_before_colours_were_required_still_replays():
     logged = [{"type": "new", "rules": "attack-mega-hit", "players": PLAYERS},
               {"type": "play", "card": "hit-1", "by": "Ann"}, {"type": "press", "cards": 0, "by": "Bob"},
               {"type": "play", "card": "7", "by": "Cy"}]
-    status = tables.status(tables.replay(logged))
+    status = match_table.status(match_table.replay(logged))
     assert (status["turn"], status["top_card"], status["color"]) == ("Ann", "7", None)
     with pytest.raises(ApiError, match="7 has a colour"):  # a new play is refused all the same
-        tables.apply(tables.replay(logged), {"type": "play", "card": "7"})
+        match_table.apply(match_table.replay(logged), {"type": "play", "card": "7"})
     classic_log = [{"type": "new", "rules": "classic", "players": PLAYERS, "first_card": "5"},
                    *[{"type": "press", "cards": 7}] * 3, {"type": "play", "card": "7", "by": "Ann"},
                    {"type": "catch", "player": "Ann"}]  # a catch the hand counts refuse now
-    assert tables.status(tables.replay(classic_log))["queue"][0]["reason"] == "uno"
+    assert match_table.status(match_table.replay(classic_log))["queue"][0]["reason"] == "uno"

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.match import table as tables
+from controller.match import table as match_table
 from firmware.errors import ApiError, InvalidParams, NotFound, Refused
 
 NEW = {"type": "new", "rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
@@ -14,9 +14,9 @@ NEW = {"type": "new", "rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"
 
 def run(actions):
     """Apply actions live, as the service does; returns the table and every effect."""
-    table, effects = tables.new_table(actions[0])
+    table, effects = match_table.new_table(actions[0])
     for action in actions[1:]:
-        table, more = tables.apply(table, action)
+        table, more = match_table.apply(table, action)
         effects += more
     return table, effects
 
@@ -26,8 +26,8 @@ def messages(effects):
 
 
 def test_new_table_deals_round_one_and_aims_at_the_first_player():
-    table, effects = tables.new_table(NEW)
-    status = tables.status(table)
+    table, effects = match_table.new_table(NEW)
+    status = match_table.status(table)
     assert status["round"] == 1 and status["dealer"] == "Cy" and status["turn"] == "Ann"
     assert status["match"]["totals"] == {"Ann": 0, "Bob": 0, "Cy": 0}
     assert status["match"]["scoring"] == "standard" and status["match"]["target"] == 500
@@ -36,9 +36,9 @@ def test_new_table_deals_round_one_and_aims_at_the_first_player():
 
 
 def test_a_given_dealer_is_the_dealer_of_both_the_round_and_the_match():
-    table, _ = tables.new_table({**NEW, "dealer": "ann"})
-    assert tables.status(table)["dealer"] == "Ann"
-    assert tables.status(table)["turn"] == "Bob"
+    table, _ = match_table.new_table({**NEW, "dealer": "ann"})
+    assert match_table.status(table)["dealer"] == "Ann"
+    assert match_table.status(table)["turn"] == "Bob"
 
 
 @pytest.mark.parametrize("bad, error", [
@@ -52,26 +52,26 @@ def test_a_given_dealer_is_the_dealer_of_both_the_round_and_the_match():
 ])
 def test_a_bad_new_action_is_refused(bad, error):
     with pytest.raises(error):
-        tables.new_table(bad)
+        match_table.new_table(bad)
 
 
 def test_game_actions_go_to_the_round_and_presses_to_whose_move_it_is():
     table, effects = run([NEW, {"type": "play", "card": "7", "color": "red"},
                           {"type": "press", "cards": 3, "press_id": 1}])
-    status = tables.status(table)
+    status = match_table.status(table)
     assert [p["cards_taken"] for p in status["players"]] == [0, 3, 0]
     assert status["turn"] == "Cy"
     assert effects[-1] == {"type": "aim", "player": "Cy", "seat": 2, "seats": 3}
 
 
 def test_a_refused_action_leaves_the_table_as_it_was():
-    table, _ = tables.new_table(NEW)
-    before = tables.status(table)
+    table, _ = match_table.new_table(NEW)
+    before = match_table.status(table)
     for action in ({"type": "play", "card": "hit-3"}, {"type": "uno", "player": "Zed"},
                    {"type": "shuffle"}, {"type": "edit_round", "round": 1, "hands": {"Bob": 3}}):
         with pytest.raises(ApiError):
-            tables.apply(table, action)
-    assert tables.status(table) == before
+            match_table.apply(table, action)
+    assert match_table.status(table) == before
 
 
 def test_end_round_scores_and_deals_the_next_round_with_the_next_dealer():
@@ -80,7 +80,7 @@ def test_end_round_scores_and_deals_the_next_round_with_the_next_dealer():
         {"type": "end_round", "winner": "ann", "hands": {"bob": "7,hit-2", "Cy": 12},
          "first_card": "skip", "color": "blue"},
     ])
-    status = tables.status(table)
+    status = match_table.status(table)
     assert status["match"]["totals"] == {"Ann": 59, "Bob": 0, "Cy": 0}
     assert status["round"] == 2 and status["dealer"] == "Ann" and not status["round_over"]
     assert status["first_card"] == "skip" and status["turn"] == "Cy"  # Bob is skipped
@@ -90,19 +90,19 @@ def test_end_round_scores_and_deals_the_next_round_with_the_next_dealer():
 def test_end_round_must_name_the_player_who_played_the_last_card():
     table, _ = run([NEW, {"type": "play", "card": "7", "color": "red", "last": True}])
     with pytest.raises(Refused, match="Ann played the last card"):
-        tables.apply(table, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 3, "Cy": 4}})
+        match_table.apply(table, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 3, "Cy": 4}})
 
 
 def test_a_round_can_be_ended_by_hand_when_the_last_play_was_not_entered():
     table, _ = run([NEW, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 3, "Cy": 4}}])
-    assert tables.status(table)["match"]["totals"]["Bob"] == 7
+    assert match_table.status(table)["match"]["totals"]["Bob"] == 7
 
 
 def test_last_card_attack_must_be_pressed_then_its_cards_are_the_reminder():
     start = [NEW, {"type": "play", "card": "wild-attack", "color": "red", "target": "Cy", "last": True}]
     table, _ = run(start)
     with pytest.raises(Refused, match="still owes"):
-        tables.apply(table, {"type": "end_round", "winner": "Ann", "hands": {"Bob": 5, "Cy": "7,7,7"}})
+        match_table.apply(table, {"type": "end_round", "winner": "Ann", "hands": {"Bob": 5, "Cy": "7,7,7"}})
     table, effects = run(start + [
         {"type": "press", "cards": 3, "press_id": 1},
         {"type": "end_round", "winner": "Ann", "hands": {"Bob": 5, "Cy": "7,7,7"}},
@@ -115,15 +115,15 @@ def test_the_match_ends_and_refuses_moves_then_an_edit_reopens_it():
     table, effects = run([NEW, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 400, "Cy": 100}}])
     assert table.match_over and "Bob wins the match" in messages(effects)
     with pytest.raises(Refused, match="match is over"):
-        tables.apply(table, {"type": "uno", "player": "Ann"})
+        match_table.apply(table, {"type": "uno", "player": "Ann"})
     with pytest.raises(Refused):
-        tables.apply(table, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 1, "Cy": 1}})
+        match_table.apply(table, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 1, "Cy": 1}})
     with pytest.raises(InvalidParams, match="no next round"):
         run([NEW, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 400, "Cy": 100},
                    "first_card": "5"}])
-    reopened, effects = tables.apply(table, {"type": "edit_round", "round": 1, "hands": {"Ann": 1}})
+    reopened, effects = match_table.apply(table, {"type": "edit_round", "round": 1, "hands": {"Ann": 1}})
     assert not reopened.match_over
-    assert tables.status(reopened)["round"] == 2 and tables.status(reopened)["turn"] == "Bob"
+    assert match_table.status(reopened)["round"] == 2 and match_table.status(reopened)["turn"] == "Bob"
     assert "the match goes on: round 2" in messages(effects)
 
 
@@ -131,7 +131,7 @@ def test_elimination_deals_the_next_round_to_the_seated_and_aims_at_the_chairs()
     four = {**NEW, "players": ["Ann", "Bob", "Cy", "Dee"], "scoring": "elimination", "target": 100}
     table, effects = run([four, {"type": "end_round", "winner": "Ann",
                                  "hands": {"Bob": 150, "Cy": 10, "Dee": 5}}])
-    status = tables.status(table)
+    status = match_table.status(table)
     assert status["match"]["eliminated"] == ["Bob"]
     assert [p["name"] for p in status["players"]] == ["Ann", "Cy", "Dee"]
     assert "Bob reached the target and leaves the table" in messages(effects)
@@ -143,16 +143,16 @@ def test_an_edit_that_changes_who_sits_deals_the_round_in_play_again():
     four = {**NEW, "players": ["Ann", "Bob", "Cy", "Dee"], "scoring": "elimination", "target": 100}
     table, _ = run([four, {"type": "end_round", "winner": "Ann", "hands": {"Bob": 150, "Cy": 10, "Dee": 5}},
                     {"type": "play", "card": "5", "color": "red"}])
-    table, effects = tables.apply(table, {"type": "edit_round", "round": 1, "hands": {"Bob": 50}})
-    assert [p["name"] for p in tables.status(table)["players"]] == ["Ann", "Bob", "Cy", "Dee"]
-    assert tables.status(table)["top_card"] is None
+    table, effects = match_table.apply(table, {"type": "edit_round", "round": 1, "hands": {"Bob": 50}})
+    assert [p["name"] for p in match_table.status(table)["players"]] == ["Ann", "Bob", "Cy", "Dee"]
+    assert match_table.status(table)["top_card"] is None
     assert "round 2 is dealt again" in messages(effects)
 
 
 def test_an_edit_that_keeps_the_seats_keeps_the_round_in_play():
     table, _ = run([NEW, {"type": "end_round", "winner": "Ann", "hands": {"Bob": 10, "Cy": 10}},
                     {"type": "play", "card": "5", "color": "red"}])
-    edited, effects = tables.apply(table, {"type": "edit_round", "round": 1, "hands": {"Bob": 30}})
+    edited, effects = match_table.apply(table, {"type": "edit_round", "round": 1, "hands": {"Bob": 30}})
     assert edited.game == table.game
     assert edited.match.rounds[0].totals["Ann"] == 40
     assert messages(effects)[0] == "round 1 corrected"
@@ -160,7 +160,7 @@ def test_an_edit_that_keeps_the_seats_keeps_the_round_in_play():
 
 def test_replay_of_an_empty_log_is_refused():
     with pytest.raises(InvalidParams):
-        tables.replay([])
+        match_table.replay([])
 
 
 # ---- replay is the live state ---------------------------------------------------------------------
@@ -188,16 +188,16 @@ action_strategy = st.one_of(
 @given(st.sampled_from(["standard", "lowest", "elimination"]), st.lists(action_strategy, max_size=40))
 def test_replay_of_the_accepted_actions_is_the_live_table(scoring, actions):
     first = {"type": "new", "rules": "attack-mega-hit", "players": NAMES, "scoring": scoring, "target": 200}
-    live, _ = tables.new_table(first)
+    live, _ = match_table.new_table(first)
     accepted = [first]
     for action in actions:
         try:
-            live, _ = tables.apply(live, action)
+            live, _ = match_table.apply(live, action)
         except ApiError:
             continue  # refused: not logged
         accepted.append(action)
-    assert tables.replay(accepted) == live
-    assert tables.status(tables.replay(accepted)) == tables.status(live)
+    assert match_table.replay(accepted) == live
+    assert match_table.status(match_table.replay(accepted)) == match_table.status(live)
 
 
 # ---- the blast and classic flows at the table (#11) ------------------------------------------------
@@ -210,8 +210,8 @@ def test_every_ruleset_id_is_played_by_a_flow():
     from controller.rules.game import RULESET_IDS
 
     for rules in RULESET_IDS:
-        table, _ = tables.new_table({**NEW, "rules": rules})
-        assert tables.status(table)["ruleset"] == rules
+        table, _ = match_table.new_table({**NEW, "rules": rules})
+        assert match_table.status(table)["ruleset"] == rules
 
 
 def test_deal_effects_name_the_tables_chairs_and_the_deal_is_logged_as_presses():
@@ -219,7 +219,7 @@ def test_deal_effects_name_the_tables_chairs_and_the_deal_is_logged_as_presses()
     deals = [(e["player"], e["seat"], e["seats"], e["cards"]) for e in effects if e["type"] == "deal"]
     assert deals == [("Ann", 0, 3, 7), ("Bob", 1, 3, 7), ("Cy", 2, 3, 7)]
     table, _ = run([CLASSIC] + [{"type": "press", "cards": 7}] * 3)
-    assert [p["cards_taken"] for p in tables.status(table)["players"]] == [7, 7, 7]
+    assert [p["cards_taken"] for p in match_table.status(table)["players"]] == [7, 7, 7]
 
 
 def test_a_round_won_on_a_draw_card_counts_the_cards_still_dealt():
@@ -230,7 +230,7 @@ def test_a_round_won_on_a_draw_card_counts_the_cards_still_dealt():
     with pytest.raises(Refused, match="Bob is still to be dealt 2 card"):
         run(won + [end])
     table, effects = run(won + [{"type": "press", "cards": 2}, end])
-    assert tables.status(table)["match"]["totals"]["Ann"] == 10
+    assert match_table.status(table)["match"]["totals"]["Ann"] == 10
     assert any("ejected" in text or "Bob" in text for text in messages(effects))
 
 
@@ -238,7 +238,7 @@ def test_a_blast_round_inserts_through_the_table():
     table, _ = run([{**NEW, "rules": "blast", "first_card": "5", "color": "red"},
                     {"type": "insert", "blast": False, "cards": 0},
                     {"type": "insert", "blast": True, "cards": 3}])
-    status = tables.status(table)
+    status = match_table.status(table)
     assert status["turn"] == "Cy" and [p["cards_taken"] for p in status["players"]] == [0, 3, 0]
     with pytest.raises(InvalidParams, match="insert is not a move of attack-mega-hit; its moves: play, "):
         run([NEW, {"type": "insert", "blast": False, "cards": 0}])

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.match import table as tables
+from controller.match import table as match_table
 from firmware.errors import ApiError, Refused
 from test_game_dealer import Launcher, new, settle
 from controller.layer.service import GameService
@@ -50,7 +50,7 @@ def _legal(service: GameService, moves: list[dict]) -> list[dict]:
             checked = {**move, "counts": {n: 1 for n in PLAYERS if n != played}}
             move = checked
         try:
-            tables.apply(service.table, checked)
+            match_table.apply(service.table, checked)
         except ApiError:
             continue
         legal.append(move)
