@@ -24,7 +24,8 @@ def played_match(length: int, seed: int = 1) -> list[dict]:
     actions, press_id = [NEW], 0
     while len(actions) < length:
         if rng.random() < 0.4:
-            action = {"type": "play", "card": rng.choice(["hit-1", "hit-2", "skip", "reverse", "7"])}
+            action = {"type": "play", "card": rng.choice(["hit-1", "hit-2", "skip", "reverse", "7"]),
+                      "color": rng.choice(["red", "yellow", "green", "blue"])}
         else:
             press_id += 1
             action = {"type": "press", "cards": rng.choice([0, 0, 0, 1, 2, 5]), "press_id": press_id}
