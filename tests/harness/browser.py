@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's chromium package; .ci/run installs it
@@ -18,20 +16,27 @@ TIMEOUT_MS = 15_000
 
 @contextlib.contextmanager
 def chromium(sync_api):
-    """A headless Chromium context the size of a phone, on a throwaway profile (Playwright's
-    ``sync_api``, which the caller imports or skips on)."""
-    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    """A headless Chromium (Playwright's ``sync_api``, which the caller imports or skips on), for
+    many :func:`phone_context` contexts. Playwright's sync API keeps an event loop running in this thread
+    while it is open: nothing else here may call ``asyncio.run`` meanwhile."""
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextlib.contextmanager
+def phone_context(browser):
+    """A fresh context of ``browser`` the size of a phone: its own cookies, storage and cache, as on
+    a phone of its own."""
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(TIMEOUT_MS)
     try:
-        with sync_api.sync_playwright() as playwright:
-            context = playwright.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, viewport=PHONE)
-            context.set_default_timeout(TIMEOUT_MS)
-            try:
-                yield context
-            finally:
-                context.close()
+        yield context
     finally:
-        shutil.rmtree(profile, ignore_errors=True)
+        context.close()
 
 
 def shot(page, name: str) -> None:
