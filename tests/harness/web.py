@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from controller.web.link import RETRY_MAX_VARIABLE
 from firmware.client import Client
 from harness.launcherd import write_config
 from harness.waits import wait_for_socket, wait_until
@@ -49,7 +50,9 @@ class Stack:
         self.sim = sim  # False: launcherd on mock pins as if on a Pi, with no simulated mechanism
         self.web_args = web_args or []  # more options of launcher-web (--lang fr)
         self.web_descriptors = web_descriptors  # launcher-web's RLIMIT_NOFILE (None: as inherited)
-        self.web_env = web_env or {}  # more environment of launcher-web (its test hooks)
+        # More environment of launcher-web (its test hooks). Its link tries launcherd again every
+        # 50 ms, not after up to 2 s: a launcherd that starts or restarts is reached at once.
+        self.web_env = {RETRY_MAX_VARIABLE: "50", **(web_env or {})}
         # Short: a Unix socket path may not exceed 107 bytes, and pytest's tmp_path can.
         self.dir = Path(tempfile.mkdtemp(prefix="web-", dir="/tmp"))
         self.socket = self.dir / "launcher.sock"
