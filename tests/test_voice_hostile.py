@@ -21,7 +21,7 @@ import pytest
 from harness.web import Stack
 from harness.waits import Lines, wait_until
 
-from controller.voice.service import MAX_PHRASE_CHARS, shortened  # noqa: E402
+from controller.voice.service import MAX_PHRASE_CHARS, RETRY_VARIABLE, shortened  # noqa: E402
 from controller.voice.speech import CACHE_BYTES, Speech  # noqa: E402
 from firmware.client import Client  # noqa: E402
 
@@ -65,13 +65,21 @@ def start_voice(tmp_path, fakes_to_write: dict[str, str], path_after_fakes: str 
     played.touch()
     tried.touch()
     daemon = Stack()
-    daemon.start_daemon()
+    daemon.start_daemon(wait=False)
     path = f"{fakes}:{path_after_fakes}" if path_after_fakes else str(fakes)
+    # Started while launcherd starts: it tries again every 50 ms (not 2 s) until launcherd listens.
     voice = subprocess.Popen(
         [sys.executable, "-m", "controller.voice.service", "--lang", "en", "--device", "fake",
          "--socket", str(daemon.socket), "--max-age", "30", "--cache-dir", str(tmp_path / "cache")],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-        env={**os.environ, "PATH": path, "FAKE_PLAYED": str(played), "FAKE_TRIED": str(tried)})
+        env={**os.environ, "PATH": path, "FAKE_PLAYED": str(played), "FAKE_TRIED": str(tried), RETRY_VARIABLE: "50"})
+    try:
+        daemon.wait_for_daemon()
+    except BaseException:
+        voice.kill()
+        voice.wait(10)
+        daemon.close()
+        raise
     return fakes, daemon, voice, played, tried
 
 
