@@ -134,16 +134,18 @@ def test_an_empty_hopper_and_a_halt_cut_a_long_phrase_short(speaking, make_it, a
 
 
 def test_phrases_that_cannot_be_said_are_logged_once_and_the_voice_goes_on(speaking):
-    client, voice, log, played, tried = speaking
-    for players in (["Bob", "Cy"], ["Cy", "Bob"], ["Dee", "Eve"], ["Eve", "Fay"]):
+    client, voice, log, played, _ = speaking
+    # Refused by espeak-ng (Bob), a broken file (Dee), or said (the others). Each game's first move
+    # is waited for until the speaking loop is done with it (the warm-up renders it earlier): the
+    # next game would make it stale, and a stale phrase is not said, nor failed.
+    for players, sayable in ((["Bob", "Cy"], False), (["Cy", "Bob"], True), (["Dee", "Eve"], False),
+                             (["Eve", "Fay"], True)):
         client.call("game/new", {"rules": "attack-mega-hit", "players": players, "force": True})
-        # Refused by espeak-ng (Bob), a broken file (Dee), or said (the others).
-        wait_until(lambda: f"{players[0]}'s move" in tried.read_text(), 10, f"{players[0]}'s move not tried")
-    _said(played, "Eve's move")
-    assert "Cy's move" in played.read_text()
+        if sayable:
+            _said(played, f"{players[0]}'s move")
+        else:
+            log.wait_for(f'could not say "{players[0]}\'s move"')
     assert voice.poll() is None
-    # Dee's failure was logged before Eve's move was said: wait for the reader thread to have it.
-    log.wait_for('could not say "Dee\'s move"')
     failures = [line for line in log.seen + list(log.lines.queue) if "could not say" in line]
     # Once per phrase: Bob's (refused by espeak-ng) and Dee's (a broken file), each once.
     assert len(failures) == 2 and "Bob's move" in failures[0] and "Dee's move" in failures[1], failures
