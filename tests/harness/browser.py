@@ -17,8 +17,8 @@ TIMEOUT_MS = 15_000
 @contextlib.contextmanager
 def chromium(sync_api):
     """A headless Chromium (Playwright's ``sync_api``, which the caller imports or skips on), for
-    many :func:`phone_context` contexts. Playwright's sync API keeps an event loop running in this thread
-    while it is open: nothing else here may call ``asyncio.run`` meanwhile."""
+    many :func:`phone_context` contexts. Playwright's sync API keeps an event loop running in this
+    thread while it is open: nothing else in the thread may call ``asyncio.run`` meanwhile."""
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
