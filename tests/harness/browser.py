@@ -45,9 +45,26 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+# True once the first element ``selector`` finds has a text that ``source`` (a regular expression) matches.
+TEXT_MATCHES = """([selector, source]) => {
+    const element = document.querySelector(selector);
+    return element !== null && new RegExp(source).test(element.textContent);
+}"""
+
+
 def expect_text(page, selector: str, pattern: str) -> None:
+    """The text of ``selector`` matches ``pattern`` within TIMEOUT_MS. Looked at every frame first:
+    Playwright's expect looks again only after 0.1, 0.25, 0.5 s, then every second, so that a text
+    that comes in 0.4 s is seen at 0.85 s. Its expect then asserts, and says what it found."""
     import re
+    import time
 
-    from playwright.sync_api import expect
+    from playwright.sync_api import TimeoutError, expect
 
-    expect(page.locator(selector)).to_have_text(re.compile(pattern), timeout=TIMEOUT_MS)
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    try:
+        page.wait_for_function(TEXT_MATCHES, arg=[selector, pattern], polling="raf", timeout=TIMEOUT_MS)
+    except TimeoutError:
+        pass  # the expect below fails, and tells why
+    left_ms = max(1_000, (deadline - time.monotonic()) * 1000)
+    expect(page.locator(selector)).to_have_text(re.compile(pattern), timeout=left_ms)
