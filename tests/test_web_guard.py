@@ -18,6 +18,16 @@ PER_ADDRESS, TABLE = 10, 30
 FOUR = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]}
 
 
+@pytest.fixture(scope="module")
+def shared():
+    """One stack for the tests that send a few refused or read-only requests each (far within the
+    readers' allowance) and check the code: they start no game, rotate no code, restart nothing, and
+    a session one opens changes nothing another checks."""
+    running = Stack().start()
+    yield running
+    running.close()
+
+
 def wrong(code: str) -> str:
     return "00000000" if code != "00000000" else "11111111"
 
@@ -138,13 +148,13 @@ def test_readers_without_the_code_are_limited_per_address(stack):
 
 
 @pytest.mark.parametrize("path", ["/api/state", "/api/qr.svg", "/"])
-def test_a_foreign_host_is_refused(stack, path):
-    code = stack.code()
-    status, reply, headers = stack.request("GET", path, code=code, headers={"Host": "evil.example"})
+def test_a_foreign_host_is_refused(shared, path):
+    code = shared.code()
+    status, reply, headers = shared.request("GET", path, code=code, headers={"Host": "evil.example"})
     assert status == 421 and "X-Page-Url" not in headers
     assert "evil.example" in reply["error"]["message"]
-    for allowed in (f"localhost:{stack.port}", f"127.0.0.1:{stack.port}", f"[::1]:{stack.port}"):
-        assert stack.request("GET", path, code=code, headers={"Host": allowed})[0] == 200, allowed
+    for allowed in (f"localhost:{shared.port}", f"127.0.0.1:{shared.port}", f"[::1]:{shared.port}"):
+        assert shared.request("GET", path, code=code, headers={"Host": allowed})[0] == 200, allowed
 
 
 def test_a_host_given_with_allow_host_is_served():
@@ -180,10 +190,10 @@ def test_another_origin_may_not_open_the_event_stream_nor_post(stack):
                          headers={"Origin": f"http://localhost:{stack.port}"})[0] == 200
 
 
-def test_a_deeply_nested_body_is_a_400(stack):
-    status, reply, _ = stack.request("POST", "/api/game/status", raw=b"[" * 100_000 + b"]" * 100_000)
+def test_a_deeply_nested_body_is_a_400(shared):
+    status, reply, _ = shared.request("POST", "/api/game/status", raw=b"[" * 100_000 + b"]" * 100_000)
     assert status == 400 and "nested too deeply" in reply["error"]["message"]
-    assert stack.get("/api/state")[0] == 200
+    assert shared.get("/api/state")[0] == 200
 
 
 def test_a_huge_name_gets_a_prompt_precise_error_and_the_link_stays_up(stack):
@@ -195,18 +205,18 @@ def test_a_huge_name_gets_a_prompt_precise_error_and_the_link_stays_up(stack):
     assert stack.post("/api/game/new", FOUR, code)[0] == 200
 
 
-def test_the_page_answers_to_its_own_address_in_a_browser_without_origin_trouble(stack):
+def test_the_page_answers_to_its_own_address_in_a_browser_without_origin_trouble(shared):
     """Same-origin requests as a browser sends them (Origin set, Host the page's) act as before."""
-    status, reply, _ = stack.request("POST", "/api/code/check", {}, stack.code(),
-                                     headers={"Origin": stack.url, "Host": f"127.0.0.1:{stack.port}"})
+    status, reply, _ = shared.request("POST", "/api/code/check", {}, shared.code(),
+                                      headers={"Origin": shared.url, "Host": f"127.0.0.1:{shared.port}"})
     assert (status, reply) == (200, {"valid": True})
 
 
-def test_the_session_is_an_httponly_strict_cookie_and_never_in_a_reply(stack):
-    _, _, headers = stack.request("POST", "/api/code/check", {}, stack.code())
+def test_the_session_is_an_httponly_strict_cookie_and_never_in_a_reply(shared):
+    _, _, headers = shared.request("POST", "/api/code/check", {}, shared.code())
     cookie = headers.get("Set-Cookie", "")
     assert cookie.startswith("launcher_session=") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
-    assert "launcher_session" not in json.dumps(stack.get("/api/state")[1])
+    assert "launcher_session" not in json.dumps(shared.get("/api/state")[1])
 
 
 def test_a_summary_logs_the_first_at_once_then_a_count_a_minute(caplog):
@@ -255,11 +265,11 @@ def _raw_status(port: int, host: str, origin: str | None = None, method: str = "
     ("{here}", "http://127.0.0.1:port", 403),
     ("{here}", "http://[::1", 403),
 ])
-def test_a_malformed_host_or_origin_is_refused_precisely_without_a_traceback(stack, host, origin, expected):
-    host = host.format(here=f"127.0.0.1:{stack.port}")
-    assert _raw_status(stack.port, host, origin, "POST" if origin else "GET") == expected
-    assert _raw_status(stack.port, f"127.0.0.1:{stack.port}") == 200
-    log = stack.web_log()
+def test_a_malformed_host_or_origin_is_refused_precisely_without_a_traceback(shared, host, origin, expected):
+    host = host.format(here=f"127.0.0.1:{shared.port}")
+    assert _raw_status(shared.port, host, origin, "POST" if origin else "GET") == expected
+    assert _raw_status(shared.port, f"127.0.0.1:{shared.port}") == 200
+    log = shared.web_log()
     assert "Traceback" not in log and "Error handling request" not in log, log
 
 
@@ -319,15 +329,15 @@ def test_a_launcherd_back_with_another_code_ends_the_sessions(stack):
     assert status == 403 and reply["error"]["code"] == "join_code"
 
 
-def test_the_qr_code_of_a_phone_that_joined_needs_no_code_header(stack):
-    code = stack.code()
+def test_the_qr_code_of_a_phone_that_joined_needs_no_code_header(shared):
+    code = shared.code()
 
     async def scenario():
         async with _phone("127.0.0.9") as phone:
-            assert (await _post(stack.url, "/api/code/check", "", code, session=phone))[0] == 200
-            async with phone.get(stack.url + "/api/qr.svg") as response:
+            assert (await _post(shared.url, "/api/code/check", "", code, session=phone))[0] == 200
+            async with phone.get(shared.url + "/api/qr.svg") as response:
                 return response.status, response.headers.get("X-Page-Url", ""), await response.text()
 
     status, url, svg = asyncio.run(scenario())
     assert status == 200 and url.endswith(f"?code={code}") and svg.lstrip().startswith("<svg")
-    assert "Traceback" not in stack.web_log()
+    assert "Traceback" not in shared.web_log()

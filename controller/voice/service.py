@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
 from collections import OrderedDict, deque
 from pathlib import Path
@@ -34,6 +35,9 @@ from controller.voice.speech import MAX_VOLUME, Speech, default_cache_dir
 log = logging.getLogger("launcher-voice")
 
 RETRY_S = 2.0  # between attempts to reach a daemon that is not (yet) there
+# A test hook (tests/test_voice.py), read at start: RETRY_S in milliseconds, so that a test's
+# daemon started late is heard at once.
+RETRY_VARIABLE = "LAUNCHER_TEST_VOICE_RETRY_MS"
 ALSA_CARDS = Path("/proc/asound/cards")
 CARD_RECHECK_S = 30.0  # how often a voice without a sound card looks for one again
 # Events read but not yet looked at. A burst is a few dozen; past this the oldest game actions go
@@ -288,6 +292,8 @@ async def run(args: argparse.Namespace) -> None:
         voice = Voice(announcer, lang, speak, warm)
     speaker = asyncio.ensure_future(voice.speak_for_good())
     path = client_socket(args.socket)
+    retry_ms = os.environ.get(RETRY_VARIABLE, "").strip()
+    retry_s = int(retry_ms) / 1000 if retry_ms else RETRY_S
     told = False  # said that launcherd is not answering: once per absence, not every retry
     try:
         while True:
@@ -297,7 +303,7 @@ async def run(args: argparse.Namespace) -> None:
                 if not told:
                     log.info("launcherd is not answering on %s (%s); waiting for it", path, exc)
                 told = True
-                await asyncio.sleep(RETRY_S)
+                await asyncio.sleep(retry_s)
                 continue
             told = False
             try:
@@ -306,7 +312,7 @@ async def run(args: argparse.Namespace) -> None:
                 log.warning("lost launcherd: %s", exc)
             finally:
                 await feed.close()
-            await asyncio.sleep(RETRY_S)
+            await asyncio.sleep(retry_s)
     finally:
         speaker.cancel()
 

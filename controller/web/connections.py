@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
+import os
 import resource
 import time
 from collections import Counter, OrderedDict
@@ -26,6 +27,10 @@ log = logging.getLogger("launcher-web")
 HEADER_TIMEOUT_S = 10.0
 # After a reply, a browser keeps its connection for the next request; a quiet one is closed.
 KEEPALIVE_S = 15.0
+# Test hooks (tests/test_web_connections.py), read when launcher-web starts: the two deadlines
+# above in milliseconds, so that a test sees them pass without waiting 15 s.
+HEADER_TIMEOUT_VARIABLE = "LAUNCHER_TEST_HEADER_TIMEOUT_MS"
+KEEPALIVE_VARIABLE = "LAUNCHER_TEST_KEEPALIVE_MS"
 # A phone opens six connections and a WebSocket; a table display as many.
 PER_ADDRESS = 32
 MAX_CONNECTIONS = 4096
@@ -35,6 +40,12 @@ RESERVED_DESCRIPTORS = 64
 # well within the reserve, or a burst runs out of descriptors before the cap can close any.
 ACCEPT_BACKLOG = RESERVED_DESCRIPTORS // 2
 DESCRIPTOR_ERRORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+
+
+def deadline_s(variable: str, default: float) -> float:
+    """``default`` seconds, or the milliseconds the test hook ``variable`` gives."""
+    value = os.environ.get(variable, "").strip()
+    return int(value) / 1000 if value else default
 
 
 def connection_limit() -> int:
@@ -49,9 +60,10 @@ class Gate:
     """The protocol factory handed to ``loop.create_server``: aiohttp's, wrapped."""
 
     def __init__(self, factory: Callable[[], asyncio.Protocol], limit: int | None = None,
-                 clock: Clock = time.monotonic):
+                 clock: Clock = time.monotonic, header_timeout: float = HEADER_TIMEOUT_S):
         self.factory = factory
         self.limit = connection_limit() if limit is None else limit
+        self.header_timeout = header_timeout
         self.per_address: Counter[str] = Counter()
         self.idle: OrderedDict[Connection, None] = OrderedDict()  # not in a request, oldest first
         self.by_transport: dict[Any, Connection] = {}
@@ -133,7 +145,7 @@ class Connection(asyncio.Protocol):
 
     def _arm(self) -> None:
         if self._deadline is None:
-            self._deadline = asyncio.get_running_loop().call_later(HEADER_TIMEOUT_S, self._late)
+            self._deadline = asyncio.get_running_loop().call_later(self.gate.header_timeout, self._late)
 
     def disarm(self) -> None:
         if self._deadline is not None:
@@ -144,7 +156,7 @@ class Connection(asyncio.Protocol):
         self._deadline = None
         if not self.busy:
             self.gate.timed_out.note(self.address, f"{self.address} sent no complete request within"
-                                                   f" {HEADER_TIMEOUT_S:.0f} s")
+                                                   f" {self.gate.header_timeout:g} s")
             self.close()
 
     def close(self) -> None:

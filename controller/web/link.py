@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,9 @@ log = logging.getLogger("launcher-web.link")
 # launcher/press waits for the launch to end; launcherd bounds that by its own max_on_ms.
 CALL_TIMEOUT_S = 60.0
 RETRY_FIRST_S, RETRY_MAX_S = 0.2, 2.0
+# A test hook (tests/harness/web.py), read when the link is made: the longest pause between two
+# attempts in milliseconds, so that a test's launcherd, started or restarted, is reached at once.
+RETRY_MAX_VARIABLE = "LAUNCHER_TEST_LINK_RETRY_MAX_MS"
 
 
 class Link:
@@ -40,6 +44,8 @@ class Link:
         # launcherd refuses a connection's request past MAX_IN_FLIGHT still running: the page's
         # many phones share this one connection, so the rest wait here for their turn.
         self._slots = asyncio.Semaphore(MAX_IN_FLIGHT - 1)
+        retry_max_ms = os.environ.get(RETRY_MAX_VARIABLE, "").strip()
+        self._retry_max = int(retry_max_ms) / 1000 if retry_max_ms else RETRY_MAX_S
 
     @property
     def connected(self) -> bool:
@@ -84,16 +90,17 @@ class Link:
             raise DaemonDown(f"launcherd did not answer {method} within {timeout:.0f} s") from None
 
     async def _run(self) -> None:
-        pause = RETRY_FIRST_S
+        first_pause = min(RETRY_FIRST_S, self._retry_max)
+        pause = first_pause
         while True:
             try:
                 self._connection = await connect(self.path, self.listener)
             except OSError as exc:
                 log.debug("launcherd not reachable on %s: %s", self.path, exc)
                 await asyncio.sleep(pause)
-                pause = min(pause * 2, RETRY_MAX_S)
+                pause = min(pause * 2, self._retry_max)
                 continue
-            pause = RETRY_FIRST_S
+            pause = first_pause
             try:
                 await self._connection.call("events/subscribe")
                 log.info("connected to launcherd on %s", self.path)

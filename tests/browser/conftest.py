@@ -1,5 +1,6 @@
-"""The browser tests' Chromium: one headless context the size of a phone per test, and every
-test here skipped where Debian's chromium package (which .ci/run installs) is absent."""
+"""The browser tests' Chromium: one headless Chromium for the tests of a module, a fresh context
+the size of a phone for each test (its own cookies and storage: nothing of a test reaches the next),
+and every test here skipped where Debian's chromium package (which .ci/run installs) is absent."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.browser import CHROMIUM, chromium
+from harness.browser import CHROMIUM, chromium, phone_context
 
 HERE = Path(__file__).parent
 
@@ -20,8 +21,16 @@ def pytest_collection_modifyitems(items):
                 item.add_marker(absent)
 
 
-@pytest.fixture
-def browser_context():
+@pytest.fixture(scope="module")
+def browser():
+    """Module-scoped, not session-scoped: Playwright's running event loop goes with it before the
+    next module, whose tests may run their own (``asyncio.run``) in this process."""
     sync_api = pytest.importorskip("playwright.sync_api")
-    with chromium(sync_api) as context:
+    with chromium(sync_api) as running:
+        yield running
+
+
+@pytest.fixture
+def browser_context(browser):
+    with phone_context(browser) as context:
         yield context

@@ -295,6 +295,8 @@ def test_attack_catch_offered_only_for_a_last_card(stack, browser_context):
 
 
 def test_attack_the_end_of_a_mega_hit_chain_is_said(stack, browser_context):
+    from playwright.sync_api import expect
+
     page = phone(stack, browser_context)
     new_game_from_the_page(page, "attack-mega-hit", "Ann, Bob, Cy, Dee")
     expect_text(page, "#now", r"Ann.*plays a card or presses")
@@ -309,7 +311,9 @@ def test_attack_the_end_of_a_mega_hit_chain_is_said(stack, browser_context):
     expect_text(page, "#chain", r"Mega Hit: 4 hits on Dee \(started by Bob")
     page.click("#press")
     expect_text(page, "#last-burst", "Dee pressed: nothing came out")
-    assert page.locator("#cards button:visible").count() == 0  # pressing closed the chain: no stacking
+    # Pressing closed the chain: no stacking. Waited for: the launcher's burst can reach the page
+    # before the game layer has applied it.
+    expect(page.locator("#cards button:visible")).to_have_count(0, timeout=TIMEOUT_MS)
     page.click("#press")
     # The chain is over: the page says why the turn goes where it goes.
     expect_text(page, "#now-said", r"Mega Hit over: play resumes after the first attacker, Bob: Cy plays")

@@ -139,6 +139,16 @@ def test_the_page_says_reconnecting_while_launcherd_restarts(stack, browser_cont
     expect_text(page, "#launcher-state", "ready")
 
 
+def test_a_launcherd_that_stops_while_the_page_loads_is_not_said_ready(stack, browser_context):
+    """The page draws the state it read once the rules are loaded: launcherd stopped meanwhile, and
+    that state (ready) is older than the link's news."""
+    page = browser_context.new_page()
+    page.route("**/api/game/rules*", lambda route: (stack.stop_daemon(), route.continue_()))
+    page.goto(stack.url + "/")
+    expect_text(page, "#link", "reconnecting")
+    expect_text(page, "#launcher-state", "not reachable")
+
+
 def test_wilds_ask_for_a_colour_and_attacks_for_a_player(stack, browser_context):
     from playwright.sync_api import expect
 

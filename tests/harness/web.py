@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from controller.web.link import RETRY_MAX_VARIABLE
 from firmware.client import Client
 from harness.launcherd import write_config
 from harness.waits import wait_for_socket, wait_until
@@ -44,11 +45,14 @@ class Stack:
     """
 
     def __init__(self, sim: bool = True, web_args: list[str] | None = None, web_descriptors: int | None = None,
-                 listen_host: str = "127.0.0.1", extra_config: str = "") -> None:
+                 listen_host: str = "127.0.0.1", extra_config: str = "", web_env: dict[str, str] | None = None) -> None:
         self.listen_host = listen_host  # 0.0.0.0: on every address, as on the Pi (the QR has the LAN address)
         self.sim = sim  # False: launcherd on mock pins as if on a Pi, with no simulated mechanism
         self.web_args = web_args or []  # more options of launcher-web (--lang fr)
         self.web_descriptors = web_descriptors  # launcher-web's RLIMIT_NOFILE (None: as inherited)
+        # More environment of launcher-web (its test hooks). Its link tries launcherd again every
+        # 50 ms, not after up to 2 s: a launcherd that starts or restarts is reached at once.
+        self.web_env = {RETRY_MAX_VARIABLE: "50", **(web_env or {})}
         # Short: a Unix socket path may not exceed 107 bytes, and pytest's tmp_path can.
         self.dir = Path(tempfile.mkdtemp(prefix="web-", dir="/tmp"))
         self.socket = self.dir / "launcher.sock"
@@ -86,7 +90,7 @@ class Stack:
             [sys.executable, "-m", "controller.web.server", "--socket", str(self.socket),
              "--listen", f"{self.listen_host}:{self.port}", *self.web_args],
             stdout=subprocess.DEVNULL, stderr=open(self.dir / "launcher-web.log", "ab"),
-            env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=limit_descriptors)
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **self.web_env}, preexec_fn=limit_descriptors)
         if wait:
             self.wait_for_web()
 

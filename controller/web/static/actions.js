@@ -190,6 +190,9 @@ async function refresh() {
     try { await loadRules(); } catch (error) { showError(error); }
   }
   render();
+  // The link went down (or came back) while the language or the rules loaded: the state just drawn
+  // is older than that, and would say "ready" of a launcher that is not reachable.
+  if (asked !== linkEvents) scheduleRefresh();
 }
 
 function scheduleRefresh() {
