@@ -137,6 +137,7 @@ def _measure(load: str, presses: int, jams: int) -> dict:
             # restarted after the daemon reads it too.
             os.environ["LAUNCHER_TEST_COMMIT_DELAY_MS"] = str(COMMIT_DELAY_MS)
         clients: list[subprocess.Popen] = []
+        ready = _figures_ready()
         daemon = InProcessDaemon(directory).start()
         try:
             socket = daemon.daemon.socket_path
@@ -144,6 +145,9 @@ def _measure(load: str, presses: int, jams: int) -> dict:
                 with Client(socket, timeout=600) as client:  # the first reading keeps the figures
                     client.call("game/stats")
                     client.call("game/history")
+                # The readers read a log whose figures are kept: the start's one-off replay of what
+                # an older log lacks (controller/match/stats.py) is over first, as in game_log_costs.
+                ready.wait(600)
                 clients = _clients(socket, ["game/stats", "game/history"], 4)
                 _connected(daemon, 4)
             elif load == "slow_commit":
