@@ -203,38 +203,6 @@ def test_a_stuck_card_is_a_jam_jam_ms_after_its_edge_however_late_the_edge_came(
     assert core.get_status()["state"] == "jammed"
 
 
-def test_a_press_is_the_level_held_debounce_after_its_edge_however_late_the_edge_came():
-    """The debounce runs from the backend's time of the edge: the hop to the loop is inside the
-    wait, not added to it (press to motor on the kernel's lines paid it twice)."""
-    config = build_config({"timing": {"button_debounce_ms": 20}})
-    core = Launcher(config, ScriptedPolicy([1]), T0)
-    core.handle(ButtonLevel(True), T0 + 0.012, at=T0)  # handed over 12 ms late
-    assert core.next_deadline() == pytest.approx(T0 + 0.020)
-    assert not starts_the_motor(core.handle(Tick(True), T0 + 0.019))
-    assert starts_the_motor(core.handle(Tick(True), T0 + 0.020))
-
-
-def test_a_bounce_handed_over_late_is_still_no_press():
-    config = build_config({"timing": {"button_debounce_ms": 20}})
-    core = Launcher(config, ScriptedPolicy([1]), T0)
-    core.handle(ButtonLevel(True), T0 + 0.015, at=T0)
-    core.handle(ButtonLevel(False), T0 + 0.016, at=T0 + 0.005)  # let go within the debounce
-    assert core.next_deadline() is None or core.next_deadline() > T0 + 1
-    assert not starts_the_motor(core.handle(Tick(False), T0 + 0.100))
-
-
-def test_an_edge_later_than_the_debounce_is_a_press_when_it_comes_never_in_the_past():
-    config = build_config({"timing": {"button_debounce_ms": 20}})
-    core = Launcher(config, ScriptedPolicy([1]), T0)
-    core.handle(ButtonLevel(True), T0 + 0.300, at=T0)  # a busy machine: 300 ms late
-    assert core.next_deadline() == pytest.approx(T0 + 0.300)
-    assert starts_the_motor(core.handle(Tick(True), T0 + 0.300))
-
-
-def starts_the_motor(actions) -> bool:
-    return any(isinstance(a, Motor) and a.direction == "forward" for a in actions)
-
-
 def test_an_edge_the_kernel_merged_with_the_next_is_counted_in_status_and_logged(tmp_path, lgpio, caplog):
     """Linux reads a both-edges line's level in its interrupt thread: a beam block that ended
     before that thread ran reaches lgpio as one edge at the level the line already had (traced

@@ -8,9 +8,7 @@ press that starts the motor, the daemon notes four moments on one clock (the loo
 - ``python``: when the backend's callback thread handed the edge to Python;
 - ``loop``: when the motor's loop took the edge in (the hop from that thread to the loop);
 - ``motor``: when the motor's line was written, after the debounce time (a press is a level
-  held ``button_debounce_ms`` after its last edge, timed from the edge's own time, so the hops
-  before the loop are inside that wait and ``loop_to_motor_past_debounce`` may be below zero;
-  bare gpiozero hands that wait to the kernel, and pays its hops after it).
+  held ``button_debounce_ms`` after its last edge; bare gpiozero hands that wait to the kernel).
 
 ``launcher/latency`` gives each stretch over the last presses (p50, p99, max, in ms), the debounce
 time taken out of the last one. Nothing here runs unless a press starts the motor, and the

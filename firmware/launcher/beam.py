@@ -21,6 +21,10 @@ class LauncherBeam:
         self._beam_blocked = blocked
         return self._trace(now, "beam", level=blocked) + self._beam_edge(blocked, now)
 
+    def _since_edge(self, wait_s: float, now: float) -> float:
+        """A deadline ``wait_s`` after the edge being handled happened, and not before ``now``."""
+        return max(self._event_at + wait_s, now)
+
     def _beam_edge(self, blocked: bool, now: float) -> list[Action]:
         if blocked:
             # The jam deadline (block start + jam_ms) from the edge's own time, but not in the past.

@@ -18,11 +18,8 @@ class LauncherButton:
         self._button_raw = pressed
         if pressed:
             self._button_request = event.request
-        # Every edge restarts the wait; an edge back to the debounced level cancels it. The wait
-        # runs from the edge's own time (the pin backend's), as a level held debounce_s after its
-        # last edge is what a press is: the time the edge took to reach the loop is in the wait,
-        # not added to it. Never before now: an edge that came later than that is a press now.
-        self._button_deadline = self._since_edge(self._debounce_s, now) if pressed != self._button_stable else None
+        # Every edge restarts the wait; an edge back to the debounced level cancels it.
+        self._button_deadline = now + self._debounce_s if pressed != self._button_stable else None
         return self._trace(now, "button", level=pressed)
 
     def _on_button_stable(self, at: float) -> list[Action]:

@@ -286,11 +286,6 @@ class Launcher(LauncherButton, LauncherBeam, LauncherPresses, LauncherMotion, La
             self._last_activity = now
         return _hardware_first(actions + handler(event, now))
 
-    def _since_edge(self, wait_s: float, now: float) -> float:
-        """A deadline ``wait_s`` after the edge being handled happened (the pin
-        backend's time of an edge), and not before ``now``: the core's time never goes back."""
-        return max(self._event_at + wait_s, now)
-
     def next_deadline(self) -> float | None:
         """When the core next needs a ``Tick``, or None if only an event can change anything."""
         return min((deadline for deadline, _ in self._timers()), default=None)
