@@ -36,6 +36,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from firmware import test_hooks
 from firmware.errors import LauncherError, NotFound, Refused
 from firmware.i18n import message
 
@@ -140,7 +141,7 @@ class Store:
     def __init__(self, path: str | Path, fence: Callable[[], AbstractContextManager[Any]] = nullcontext):
         self.path = Path(path)
         self._fence = fence
-        self._commit_delay_s = _commit_delay_ms() / 1000
+        self._commit_delay_s = test_hooks.seconds(COMMIT_DELAY_VARIABLE, 0.0)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: transactions are opened explicitly below, never implicitly.
         self._db = sqlite3.connect(str(self.path), isolation_level=None)
@@ -408,11 +409,6 @@ class Store:
     def integrity_check(self) -> str:
         """SQLite's own verdict on the file: "ok" or a description of the damage."""
         return "; ".join(row[0] for row in self._db.execute("PRAGMA integrity_check"))
-
-
-def _commit_delay_ms() -> int:
-    value = os.environ.get(COMMIT_DELAY_VARIABLE, "").strip()
-    return int(value) if value.isdigit() else 0
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

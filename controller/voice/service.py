@@ -18,12 +18,12 @@ import argparse
 import asyncio
 import json
 import logging
-import os
 import sys
 from collections import OrderedDict, deque
 from pathlib import Path
 from typing import Any, AsyncIterator
 
+from firmware import test_hooks
 from firmware.client import Connection, Unreachable, connect
 from firmware.errors import ApiError
 from firmware.paths import client_socket
@@ -292,8 +292,7 @@ async def run(args: argparse.Namespace) -> None:
         voice = Voice(announcer, lang, speak, warm)
     speaker = asyncio.ensure_future(voice.speak_for_good())
     path = client_socket(args.socket)
-    retry_ms = os.environ.get(RETRY_VARIABLE, "").strip()
-    retry_s = int(retry_ms) / 1000 if retry_ms else RETRY_S
+    retry_s = test_hooks.seconds(RETRY_VARIABLE, RETRY_S)
     told = False  # said that launcherd is not answering: once per absence, not every retry
     try:
         while True:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
-import os
 import resource
 import time
 from collections import Counter, OrderedDict
@@ -40,12 +39,6 @@ RESERVED_DESCRIPTORS = 64
 # well within the reserve, or a burst runs out of descriptors before the cap can close any.
 ACCEPT_BACKLOG = RESERVED_DESCRIPTORS // 2
 DESCRIPTOR_ERRORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
-
-
-def deadline_s(variable: str, default: float) -> float:
-    """``default`` seconds, or the milliseconds the test hook ``variable`` gives."""
-    value = os.environ.get(variable, "").strip()
-    return int(value) / 1000 if value else default
 
 
 def connection_limit() -> int:

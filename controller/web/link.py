@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from pathlib import Path
 from typing import Any
 
+from firmware import test_hooks
 from firmware.client import MAX_IN_FLIGHT, Connection, DaemonDown, EventListener, connect
 from firmware.errors import ApiError
 
@@ -44,8 +44,7 @@ class Link:
         # launcherd refuses a connection's request past MAX_IN_FLIGHT still running: the page's
         # many phones share this one connection, so the rest wait here for their turn.
         self._slots = asyncio.Semaphore(MAX_IN_FLIGHT - 1)
-        retry_max_ms = os.environ.get(RETRY_MAX_VARIABLE, "").strip()
-        self._retry_max = int(retry_max_ms) / 1000 if retry_max_ms else RETRY_MAX_S
+        self._retry_max = test_hooks.seconds(RETRY_MAX_VARIABLE, RETRY_MAX_S)
 
     @property
     def connected(self) -> bool:

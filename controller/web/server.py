@@ -29,13 +29,14 @@ from typing import Any
 import segno
 from aiohttp import WSMsgType, web
 
+from firmware import test_hooks
 from firmware.daemon.registry import MAX_NESTING, too_deep
 from firmware.errors import ApiError
 from firmware.paths import client_socket
 
 from controller.text.messages import LANGUAGES, default_language
 from controller.web.connections import (ACCEPT_BACKLOG, HEADER_TIMEOUT_S, HEADER_TIMEOUT_VARIABLE, KEEPALIVE_S,
-                                        KEEPALIVE_VARIABLE, Gate, deadline_s)
+                                        KEEPALIVE_VARIABLE, Gate)
 from controller.web.guard import HEAVY_READ_COST, CodeGuard, HostRule, ReadLimit, Summary
 from controller.web.lan import listens_everywhere, page_url, parse_listen
 from controller.web.link import DaemonDown, Link
@@ -509,9 +510,9 @@ async def serve(page: WebApp, host: str, port: int, path: Path) -> None:
     """Serve the page until SIGTERM or SIGINT, every connection through the :class:`Gate`."""
     loop = asyncio.get_running_loop()
     runner = web.AppRunner(page.build(), access_log=None,
-                           keepalive_timeout=deadline_s(KEEPALIVE_VARIABLE, KEEPALIVE_S))
+                           keepalive_timeout=test_hooks.seconds(KEEPALIVE_VARIABLE, KEEPALIVE_S))
     await runner.setup()
-    page.gate = Gate(runner.server, header_timeout=deadline_s(HEADER_TIMEOUT_VARIABLE, HEADER_TIMEOUT_S))
+    page.gate = Gate(runner.server, header_timeout=test_hooks.seconds(HEADER_TIMEOUT_VARIABLE, HEADER_TIMEOUT_S))
     loop.set_exception_handler(page.gate.loop_exception)
     stop = asyncio.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
