@@ -14,6 +14,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from harness.launcherd import ThreadDaemon
 from controller.match import stats as stats_module
 from controller.match import table as match_table
 from controller.match.stats import match_stats, stats_of
+from controller.layer.reading import Reading
 from controller.log.store import Store
 from firmware.errors import ApiError
 
@@ -251,6 +253,70 @@ def test_kept_up_figures_are_those_of_a_replay_whatever_the_actions_and_undos(mo
             store.close()
 
 
+class TableReading(Reading):
+    """game/history's reading as the service has it: a store, the table's match and its state."""
+
+    def __init__(self, store: Store, match_id: int | None, table) -> None:
+        self.store, self.match_id, self.table = store, match_id, table
+
+    @contextmanager
+    def _reading(self):
+        yield self.store
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), steps=st.lists(st.sampled_from("aaaaaauccrrn"), min_size=1, max_size=60))
+def test_readings_kept_for_the_other_matches_are_those_of_a_fresh_reading(seed, steps):
+    """Property: whatever is written to whichever match, and whichever is the table's, game/stats
+    and game/history (every match kept in memory but the table's) say what a store just opened on
+    the same log says."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "game.sqlite3"
+        store = Store(path)
+        store._db.execute("PRAGMA synchronous=OFF")  # hundreds of commits: no disk flush each
+        try:
+            matches: dict[int, list] = {}  # id: [table, press ids, (seq, table before) of live actions]
+
+            def new_match() -> None:
+                matches[store.start_match(long_log.NEW)] = [match_table.new_table(long_log.NEW)[0], [], []]
+            for _ in range(3):
+                new_match()
+            current = max(matches)
+            for step in steps:
+                match_id = rng.choice(sorted(matches))
+                played = matches[match_id]
+                if step == "a":
+                    action = _action(rng, played[0], played[1])
+                    if action is not None:
+                        after = match_table.apply(played[0], action)[0]
+                        played[2].append((store.append(match_id, action, over=after.match_over), played[0]))
+                        played[0] = after
+                elif step == "u" and played[2]:
+                    seq, played[0] = played[2].pop()
+                    store.undo(match_id, seq, over=played[0].match_over)
+                elif step == "c":
+                    current = rng.choice([None, match_id])
+                elif step == "n":
+                    new_match()
+                    current = max(matches)
+                else:
+                    fresh = Store(path)
+                    try:
+                        chosen = rng.choice([None, match_id])
+                        assert stats_of(store, current, chosen) == stats_of(fresh, current, chosen)
+                        table = None if current is None else matches[current][0]
+                        before = rng.choice([None, match_id + 1])
+                        assert (TableReading(store, current, table).history(2, before)
+                                == TableReading(fresh, current, table).history(2, before))
+                        assert (TableReading(store, current, table).history()
+                                == TableReading(fresh, current, table).history())
+                    finally:
+                        fresh.close()
+        finally:
+            store.close()
+
+
 @pytest.fixture(scope="module")
 def one_long_match_dir(tmp_path_factory):
     state = tmp_path_factory.mktemp("one-match")
@@ -346,6 +412,45 @@ def test_a_reading_asked_again_while_the_log_is_unchanged_is_not_computed_again(
     assert [entry["id"] for entry in now_history] == [entry["id"] for entry in history] + [5]
     assert now_history[-1]["current"] and not any(entry["current"] for entry in now_history[:-1])
     assert now_stats["history"]["matches"] == stats["history"]["matches"] + 1
+
+
+def test_a_reading_after_an_action_reads_the_tables_match_alone(tmp_path, monkeypatch):
+    # Every action of a match in play changes the log, and the readings after it were computed
+    # again over every match: 250 matches' kept figures listed, decoded and added up, 15-25 ms on
+    # the game thread per action, which four readers then made the motor's thread wait behind.
+    state = tmp_path / "state"
+    state.mkdir()
+    long_log.build(state, 20 * PER_MATCH, PER_MATCH)
+    listed, decoded = [], []
+    matches, figures = Store.matches, Store.figures
+
+    def counted_matches(store, *args, **kwargs):
+        listed.append(args)
+        return matches(store, *args, **kwargs)
+
+    def counted_figures(store, kind, match_ids):
+        kept = figures(store, kind, match_ids)
+        decoded.extend(kept)
+        return kept
+    monkeypatch.setattr(Store, "matches", counted_matches)
+    monkeypatch.setattr(Store, "figures", counted_figures)
+    with ThreadDaemon(tmp_path, "") as running:
+        with running.client(timeout=60) as client:
+            client.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob"], "force": True})
+            stats, history = client.call("game/stats"), client.call("game/history")
+            page = client.call("game/history", {"limit": 3, "before": 21})
+            listed.clear(), decoded.clear()
+            client.call("game/play", {"card": "5", "color": "red"})
+            after = client.call("game/stats"), client.call("game/history")
+            after_page = client.call("game/history", {"limit": 3, "before": 21})
+    assert listed == [] and len(decoded) <= 2, (listed, decoded)
+    # And what they say is what a reading over the whole log says.
+    assert after[0]["history"] == stats["history"] and after[0]["match"]["id"] == 21
+    assert after[1][:-1] == history[:-1] and after[1][-1]["current"] and after[1][-1]["id"] == 21
+    assert after_page == page == history[17:20]
+    with ThreadDaemon(tmp_path, "") as again:  # a fresh daemon: nothing kept in memory
+        with again.client(timeout=60) as client:
+            assert client.call("game/stats") == after[0] and client.call("game/history") == after[1]
 
 
 def test_the_figures_an_older_log_lacks_are_kept_after_the_start_before_anyone_reads(tmp_path, monkeypatch,

@@ -5,6 +5,7 @@ match (with the summaries kept in the log), and how many cards a refill of the h
 from __future__ import annotations
 
 import asyncio
+import weakref
 from typing import Any
 
 from firmware.errors import ApiError, NotFound
@@ -12,6 +13,7 @@ from firmware.errors import ApiError, NotFound
 from controller.log.store import Store
 from controller.match import table
 from controller.match.scores import scores, scores_csv
+from controller.match.stats import OneReplay
 from controller.rules import game
 from controller.rules.rulesets import deck_size
 from controller.rules.state import HAND
@@ -66,21 +68,21 @@ class Reading:
 
         ``limit``: only the last so many (of those before match ``before``), for a page at a time.
         A match's rounds and totals are kept in the log until its actions change
-        (``Store.keep_figures``), so a reading replays only the matches changed since the last.
+        (``Store.keep_figures``), and every match's line but the table's is kept in memory until
+        one of them changes (:class:`_Lines`), so a reading after a press builds one line.
         """
-        shown = []
         with self._reading() as store:
-            records = store.matches(limit=limit, before=before)
-            kept = store.figures("summary", [record.id for record in records])
-            for record in records:
-                entry = record.to_json()
-                entry["current"] = record.id == self.match_id
-                if record.id == self.match_id and self.table is not None:
-                    entry.update(_summary(self.table))
-                elif record.id in kept:
-                    entry.update(kept[record.id])
-                else:
-                    entry.update(_replayed_summary(store, record.id))
+            lines = _lines(store, self.match_id)
+            ids = [match_id for match_id in lines.order if before is None or match_id < before]
+            shown = []
+            for match_id in ids[-limit:] if limit is not None else ids:
+                if match_id != self.match_id:
+                    entry = lines.entries.get(match_id)
+                    # One that cannot be replayed is said again, in the language of each request.
+                    shown.append(entry if entry is not None else _line(store, store.match(match_id)))
+                    continue
+                entry = _line(store, store.match(match_id), None if self.table is None else _summary(self.table))
+                entry["current"] = True
                 shown.append(entry)
         return shown
 
@@ -90,9 +92,7 @@ class Reading:
         (a 100,000-action log took longer than the host waits for a heartbeat). One replay of
         every missing summary at a time: the readings that come meanwhile (the start's, a page's,
         another client's) wait for it instead of replaying the same matches beside it."""
-        if self._keeping_summaries is None or self._keeping_summaries.done():
-            self._keeping_summaries = asyncio.ensure_future(self._keep_missing_summaries())
-        await asyncio.shield(self._keeping_summaries)
+        await asyncio.shield(self._keeping_summaries.of(self.store, self.match_id, self._keep_missing_summaries))
         return self.history(limit, before)
 
     async def _keep_missing_summaries(self) -> None:
@@ -103,6 +103,45 @@ class Reading:
             with self._reading() as store:
                 _replayed_summary(store, match_id)
             await asyncio.sleep(0)
+
+
+class _Lines:
+    """game/history's line of every match but the table's (``current``), as the log was at
+    ``version`` (``Store.others_version``); ``order``: every match's id, the table's included."""
+
+    def __init__(self, store: Store, current: int | None) -> None:
+        self.current = current
+        self.version = store.others_version(current)
+        records = store.matches()
+        self.order = [record.id for record in records]
+        self.entries: dict[int, dict[str, Any]] = {}
+        kept = store.figures("summary", self.order)
+        for record in records:
+            if record.id != current:
+                entry = _line(store, record, kept.get(record.id))
+                if "error" not in entry:
+                    self.entries[record.id] = entry
+
+
+def _lines(store: Store, current: int | None) -> _Lines:
+    lines = _LINES.get(store)
+    if lines is None or lines.current != current or lines.version != store.others_version(current):
+        lines = _LINES[store] = _Lines(store, current)
+    return lines
+
+
+_LINES: "weakref.WeakKeyDictionary[Store, _Lines]" = weakref.WeakKeyDictionary()
+
+
+def _line(store: Store, record: Any, summary: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One match's line: its record, ``current`` false, and its summary (``summary``, or the one
+    kept in the log, or replayed and kept)."""
+    entry = {**record.to_json(), "current": False}
+    if summary is None:
+        kept = store.figures("summary", [record.id])
+        summary = kept[record.id] if record.id in kept else _replayed_summary(store, record.id)
+    entry.update(summary)
+    return entry
 
 
 def _replayed_summary(store: Store, match_id: int) -> dict[str, Any]:

@@ -74,7 +74,7 @@ from controller.log.joincode import JoinCode
 from controller.log.store import Store
 from controller.match import table
 from controller.match.scores import scores
-from controller.match.stats import register_stats
+from controller.match.stats import OneReplay, register_stats
 from controller.rules import classic
 from controller.rules.state import GameState, turn
 from controller.text import advice, wording
@@ -130,7 +130,7 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         self._hopper_read: int | None = None
         self._low = False  # the hopper was last seen under RELOAD_BELOW: warn once per crossing
         self._last_press: tuple[int, str] | None = None  # (press_id, presser) of the last logged press
-        self._keeping_summaries: asyncio.Future | None = None  # the one replay of missing history summaries
+        self._keeping_summaries = OneReplay()  # the one replay of missing history summaries
         self._shown: tuple[table.Table, dict[str, Any]] | None = None  # the table's status, cached
         self._tasks: set[asyncio.Future] = set()
         self._dealing: asyncio.Task | None = None  # dealer mode: the deal of what the round owes

@@ -142,6 +142,11 @@ class Store:
         self.path = Path(path)
         self._fence = fence
         self._commit_delay_s = test_hooks.seconds(COMMIT_DELAY_VARIABLE, 0.0)
+        # Each match written through this connection: the version its last write ended with. A
+        # reading kept for every match but the table's one stays true while none of them is here
+        # with a later version (others_version), so a press costs the history nothing.
+        self._written: dict[int, int] = {}
+        self._writing: set[int] = set()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: transactions are opened explicitly below, never implicitly.
         self._db = sqlite3.connect(str(self.path), isolation_level=None)
@@ -209,6 +214,15 @@ class Store:
             raise
         finally:
             self.version = next(_VERSIONS)
+            for match_id in self._writing:  # a rollback too: what a reader kept may be gone
+                self._written[match_id] = self.version
+            self._writing.clear()
+
+    def others_version(self, match_id: int | None) -> int:
+        """The version of the last write to any match but ``match_id`` through this connection
+        (0: none since it opened): while it stays the same, so does every other match."""
+        return max((version for written, version in self._written.items() if written != match_id),
+                   default=0)
 
     def in_place(self) -> bool:
         """Whether the file this connection writes is still the one at ``path`` (not deleted, not replaced)."""
@@ -311,10 +325,12 @@ class Store:
         if live[0][0] != seq:
             raise Refused(f"action {seq} is not the last one of match {match_id}")
         with self._transaction():
+            self._writing.add(match_id)
             self._db.execute("UPDATE actions SET undone = 1 WHERE seq = ?", (seq,))
             self._set_result(match_id, over, winner)
 
     def _insert(self, match_id: int, action: dict[str, Any]) -> int:
+        self._writing.add(match_id)
         cursor = self._db.execute(
             "INSERT INTO actions (match_id, ts, action) VALUES (?, ?, ?)",
             (match_id, _now(), _encode(action)))
@@ -322,6 +338,7 @@ class Store:
 
     def _set_result(self, match_id: int, over: bool, winner: str | None) -> None:
         # Kept only when it changes, so that "finished" is the time the match was first won.
+        self._writing.add(match_id)
         row = self._db.execute("SELECT finished, winner FROM matches WHERE id = ?", (match_id,)).fetchone()
         if row is None:
             raise NotFound(message("no_match", match=match_id))

@@ -231,15 +231,28 @@ def match_stats(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
 def history_stats(matches: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Every match's statistics added up by player name (``matches``: ``match_stats`` results with
     ``id`` and ``winner``); maxima stay maxima, counts add up."""
-    players: dict[str, dict[str, Any]] = {}
-    seconds: list[float] = []
-    counted = 0
+    totals = _Totals()
     for match in matches:
-        counted += 1
+        totals.add(match)
+    return totals.result()
+
+
+class _Totals:
+    """:func:`history_stats` one match at a time: the figures of every match but the table's are
+    added up once and copied for each reading, the table's own added to the copy."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, dict[str, Any]] = {}
+        self.matches = 0
+        self.rounds = 0
+        self.round_ms = 0  # whole milliseconds (a round's seconds have three decimals): exact in any order
+
+    def add(self, match: dict[str, Any]) -> None:
+        self.matches += 1
         winners = match.get("winner")
         winners = winners if isinstance(winners, list) else [winners] if winners else []
         for name, figures in match["players"].items():
-            total = players.setdefault(name, {**_player(), "matches": 0, "matches_won": 0})
+            total = self.players.setdefault(name, {**_player(), "matches": 0, "matches_won": 0})
             total["matches"] += 1
             total["matches_won"] += name in winners
             for key, value in figures.items():
@@ -247,9 +260,18 @@ def history_stats(matches: Iterable[dict[str, Any]]) -> dict[str, Any]:
                     total[key] = max(total[key], value)
                 else:
                     total[key] += value
-        seconds += [r["seconds"] for r in match["rounds"]]
-    return {"matches": counted, "players": players, "rounds": len(seconds),
-            "average_round_seconds": round(sum(seconds) / len(seconds), 1) if seconds else None}
+        self.rounds += len(match["rounds"])
+        self.round_ms += sum(round(r["seconds"] * 1000) for r in match["rounds"])
+
+    def copy(self) -> "_Totals":
+        copied = _Totals()
+        copied.players = {name: dict(figures) for name, figures in self.players.items()}
+        copied.matches, copied.rounds, copied.round_ms = self.matches, self.rounds, self.round_ms
+        return copied
+
+    def result(self) -> dict[str, Any]:
+        return {"matches": self.matches, "players": self.players, "rounds": self.rounds,
+                "average_round_seconds": round(self.round_ms / 1000 / self.rounds, 1) if self.rounds else None}
 
 
 # ---- in the daemon: game/stats --------------------------------------------------------------
@@ -264,36 +286,65 @@ def stats_of(store: Any, current: int | None, match_id: int | None = None) -> di
 
     Each finished or set-aside match's figures are kept in the log (``Store.keep_figures``) until
     its actions change, so only the matches changed since the last reading are replayed, not every
-    match ever played. The table's own match changes at every action: its figures are kept up in
-    memory (:class:`_Live`), fed only the actions logged since the last reading.
+    match ever played; in memory, every match but the table's is added up once
+    (:class:`_Others`), until one of them changes. The table's own match changes at every action:
+    its figures are kept up in memory (:class:`_Live`), fed only the actions logged since the
+    last reading. A press therefore costs a reading one action, at any log length.
     """
-    records = store.matches()
-    kept = store.figures("stats", [record.id for record in records])
-    lives = _lives(store)
-    matches = []
-    chosen = None
-    for record in records:
-        if record.id in kept:
-            figures = kept[record.id]
-        elif record.id == current:
-            figures = _live(store, record.id).figures(store)
-        elif record.id in lives:  # the table's match until now: what it has, kept on disk
-            figures = lives.pop(record.id).figures(store)
-            store.keep_figures(record.id, "stats", figures)
-        else:
-            figures = _replayed_stats(store, record.id)
-            store.keep_figures(record.id, "stats", figures)
-        if figures is None:
-            continue  # a match this version cannot replay has no figures; game/history says why
-        figures.update(id=record.id, winner=_winners(record.winner), started=record.started,
-                       finished=record.finished)
-        matches.append(figures)
-        if record.id == (match_id if match_id is not None else current):
-            chosen = figures
+    others = _others(store, current)
+    totals = others.totals.copy()
+    chosen = others.figures.get(match_id if match_id is not None else current)
+    if current is not None:
+        # Kept in the log while its actions stay as they were (a match just resumed), else kept up.
+        figures = store.figures("stats", [current]).get(current) or _live(store, current).figures(store)
+        if figures is not None:
+            _describe(figures, store.match(current))
+            totals.add(figures)
+            chosen = figures if match_id in (None, current) else chosen
     if match_id is not None and chosen is None:
         raise NotFound(message("no_match_stats", match=match_id))
-    return {"match_id": None if chosen is None else chosen["id"], "match": chosen,
-            "history": history_stats(matches)}
+    return {"match_id": None if chosen is None else chosen["id"],
+            "match": None if chosen is None else dict(chosen), "history": totals.result()}
+
+
+def _describe(figures: dict[str, Any], record: Any) -> dict[str, Any]:
+    figures.update(id=record.id, winner=_winners(record.winner), started=record.started,
+                   finished=record.finished)
+    return figures
+
+
+class _Others:
+    """Every match's figures but the table's (``current``), added up, as the log was at
+    ``version`` (``Store.others_version``)."""
+
+    def __init__(self, store: Any, current: int | None) -> None:
+        self.current = current
+        self.version = store.others_version(current)
+        self.totals = _Totals()
+        self.figures: dict[int, dict[str, Any]] = {}
+        records = [record for record in store.matches() if record.id != current]
+        kept = store.figures("stats", [record.id for record in records])
+        lives = _lives(store)
+        for record in records:
+            if record.id in kept:
+                figures = kept[record.id]
+            elif record.id in lives:  # the table's match until now: what it has, kept on disk
+                figures = lives.pop(record.id).figures(store)
+                store.keep_figures(record.id, "stats", figures)
+            else:
+                figures = _replayed_stats(store, record.id)
+                store.keep_figures(record.id, "stats", figures)
+            if figures is None:
+                continue  # a match this version cannot replay has no figures; game/history says why
+            self.figures[record.id] = _describe(figures, record)
+            self.totals.add(figures)
+
+
+def _others(store: Any, current: int | None) -> _Others:
+    others = _OTHERS.get(store)
+    if others is None or others.current != current or others.version != store.others_version(current):
+        others = _OTHERS[store] = _Others(store, current)
+    return others
 
 
 def _replayed_stats(store: Any, match_id: int) -> dict[str, Any] | None:
@@ -389,6 +440,7 @@ class _Live:
 
 
 _LIVES: "weakref.WeakKeyDictionary[Any, dict[int, _Live]]" = weakref.WeakKeyDictionary()
+_OTHERS: "weakref.WeakKeyDictionary[Any, _Others]" = weakref.WeakKeyDictionary()
 
 
 def _lives(store: Any) -> dict[int, _Live]:
@@ -401,6 +453,27 @@ def _live(store: Any, match_id: int) -> _Live:
     if match_id not in lives:
         lives[match_id] = _Live(match_id)
     return lives[match_id]
+
+
+class OneReplay:
+    """One task replaying what the log lacks, shared by the readings that come while it runs, and
+    not run again while the matches it covered stay as they were: the check alone reads and
+    decodes every match's kept figures (8 ms at 250 matches), too much for every reading after a
+    press."""
+
+    def __init__(self) -> None:
+        self._key: tuple | None = None
+        self._task: asyncio.Future | None = None
+
+    def of(self, store: Any, current: int | None, replay: Any) -> asyncio.Future:
+        """The task for ``store`` with ``current`` the table's match: the running or finished one,
+        or ``replay()`` started afresh (after a change, a failure or a cancel)."""
+        key = (store, current, None if store is None else store.others_version(current))
+        task = self._task
+        if (task is None or self._key != key
+                or task.done() and (task.cancelled() or task.exception() is not None)):
+            self._key, self._task = key, asyncio.ensure_future(replay())
+        return self._task
 
 
 async def _replayed_in_turns(store: Any, match_id: int) -> dict[str, Any] | None:
@@ -434,12 +507,11 @@ async def keep_missing_figures(store: Any, current: int | None = None) -> None:
 def register_stats(daemon: Any, service: Any) -> None:
     """Add ``game/stats`` to the daemon's API, reading the game service's log, and start keeping
     the figures the log lacks (a log written by an older version) at once, on the game loop."""
-    keeping: list[asyncio.Future] = []  # the one task keeping the missing figures, while it runs
+    keeping = OneReplay()
 
     def kept() -> asyncio.Future:
-        if not keeping or keeping[0].done():
-            keeping[:] = [asyncio.ensure_future(keep_missing_figures(service.store, service.match_id))]
-        return keeping[0]
+        return keeping.of(service.store, service.match_id,
+                          lambda: keep_missing_figures(service.store, service.match_id))
 
     async def handler(params: dict[str, Any]) -> dict[str, Any]:
         if service.store is None:
