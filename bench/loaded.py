@@ -18,8 +18,9 @@ p50/p99/max), the loop's timer lateness (a probe timer re-armed every 2 ms in th
 p50/p99/max), whether the daemon halted (a stall), the motor loop thread's own CPU time and
 wake-ups per second (from /proc: what the load costs that thread, however busy the machine), and
 the 1-minute load average before and after. Then game/stats and game/history at 1,000,
-10,000 and 100,000 actions (first reading, which computes and keeps every match's figures, and the
-median of the next ones once the start's replay of what the log lacks is over). Prints one JSON line; bench/run.py stores it in bench/results.json.
+10,000 and 100,000 actions (first reading, which computes and keeps every match's figures, the
+median of the next ones once the start's replay of what the log lacks is over, and the median of
+the readings that each follow a logged press). Prints one JSON line; bench/run.py stores it in bench/results.json.
 """
 
 from __future__ import annotations
@@ -197,7 +198,8 @@ def _figures_ready() -> threading.Event:
 
 
 def game_log_costs(sizes: tuple[int, ...], repeats: int = 5) -> dict:
-    """game/stats and game/history over the socket at each log size: first and kept readings."""
+    """game/stats and game/history over the socket at each log size: the first reading, the kept
+    one, and the one after a press (the table's match is the log's last, so the press is logged)."""
     costs = {}
     for size in sizes:
         with tempfile.TemporaryDirectory(prefix="bench-gamelog-") as tmp:
@@ -221,8 +223,17 @@ def game_log_costs(sizes: tuple[int, ...], repeats: int = 5) -> dict:
                             started = time.perf_counter()
                             client.call(method)
                             kept.append(time.perf_counter() - started)
+                        # After a press the table's match logs: the reading is computed again,
+                        # over that match alone (the others' figures are kept in memory).
+                        after_press = []
+                        for _ in range(repeats):
+                            daemon.press()
+                            started = time.perf_counter()
+                            client.call(method)
+                            after_press.append(time.perf_counter() - started)
                         figures[method] = {"first_ms": round(first * 1000, 1),
-                                           "kept_ms": round(statistics.median(kept) * 1000, 1)}
+                                           "kept_ms": round(statistics.median(kept) * 1000, 1),
+                                           "after_press_ms": round(statistics.median(after_press) * 1000, 1)}
                     costs[str(size)] = figures
             finally:
                 daemon.stop()

@@ -218,7 +218,8 @@ def loaded_table(loaded: dict) -> str:
     sizes = loaded.get("game_log", {})
     for size, methods in sizes.items():
         lines.append(f"{int(size):>7,} actions: " + "; ".join(
-            f"{method} first {cost['first_ms']} ms, kept {cost['kept_ms']} ms" for method, cost in methods.items()))
+            f"{method} first {cost['first_ms']} ms, kept {cost['kept_ms']} ms,"
+            f" after a press {cost['after_press_ms']} ms" for method, cost in methods.items()))
     return "\n".join(lines)
 
 
