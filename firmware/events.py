@@ -18,11 +18,14 @@ class ButtonLevel:
     """The launch button's raw level changed (already mapped from the pin's active level).
 
     ``request`` is the id of the API request that drove the edge (the simulated button), if any:
-    the press this edge leads to reports its outcome with that id.
+    the press this edge leads to reports its outcome with that id. ``debounced``: the pin backend
+    has already seen the level hold ``button_debounce_ms`` (lgpio's debounce,
+    :func:`firmware.launcher.hardware.debounces_on_edge_times`), so it counts at once.
     """
 
     pressed: bool
     request: int | None = None
+    debounced: bool = False
 
 
 @dataclass(frozen=True)

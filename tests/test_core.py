@@ -191,6 +191,37 @@ def test_a_late_edge_is_judged_after_the_deadline_it_missed():
     assert len(rig.emits("press")) == 1
 
 
+def test_an_edge_the_backend_debounced_is_a_press_at_once_and_its_release_nothing():
+    launching = Rig(script=[3])
+    assert [a.direction for a in launching.send(ButtonLevel(True, debounced=True))
+            if isinstance(a, Motor)] == ["forward"]  # no debounce wait of its own
+    rig = Rig(script=[0, 0])
+    rig.send(ButtonLevel(True, debounced=True))
+    assert rig.emits("press") == [{"press_id": 1, "source": "button", "request": None, "dispense": False}]
+    rig.wait(30)
+    mark = rig.mark()
+    rig.send(ButtonLevel(False, debounced=True))
+    rig.wait(1000)
+    assert rig.emits("press", mark) == []
+    rig.send(ButtonLevel(True, debounced=True))
+    assert len(rig.emits("press")) == 2  # the next press: at once too
+
+
+def test_a_held_reset_times_from_the_first_edge_when_the_backend_debounced():
+    rig = Rig()
+    rig.send(EStop("test"))
+    assert rig.state == "halted"
+    hold = rig.config.button.reset_hold_ms
+    debounce = rig.config.timing.button_debounce_ms
+    # The backend hands the press over once it has held the debounce time: the hold a person
+    # counts began that long before.
+    rig.send(ButtonLevel(True, debounced=True))
+    rig.wait(hold - debounce - 1)
+    assert rig.state == "halted"
+    rig.wait(2)
+    assert rig.state != "halted"
+
+
 def test_launch_is_a_press_without_debounce():
     rig = Rig(script=[0])
     rig.send(Launch("api"))

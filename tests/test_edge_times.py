@@ -19,6 +19,7 @@ from fake_lgpio import FakeLgpio, now_ns
 from test_core import T0, ScriptedPolicy
 
 from firmware.config import build_config
+from firmware.launcher import hardware
 from firmware.launcher.core import Launcher
 from firmware.events import BeamLevel, ButtonLevel, Jog, Motor, Retract, Tick
 from firmware.launcher.sim import sim_pin_factory
@@ -219,13 +220,15 @@ def test_an_edge_the_kernel_merged_with_the_next_is_counted_in_status_and_logged
     assert [r for r in caplog.records if "merged" in r.getMessage() and f"GPIO{pins.beam}" in r.getMessage()]
 
 
-def test_a_kernel_edge_at_the_level_gpiozero_last_had_still_reaches_the_core(tmp_path, lgpio):
+def test_a_kernel_edge_at_the_level_gpiozero_last_had_still_reaches_the_core(tmp_path, lgpio, monkeypatch):
     """A deadline's Tick gives the core the button's live level, which can be a bounce the kernel
     has not reported yet; the kernel's last edge then comes at the level gpiozero last reported
     and gpiozero drops it as no change. Dropped, it left the core holding a button that was up,
-    and the next press was lost (the system test's scenario 2 saw its presses go wrong)."""
+    and the next press was lost (the system test's scenario 2 saw its presses go wrong). The
+    core debounces, as on a backend without lgpio's debounce (RPi.GPIO, pigpio)."""
     from test_daemon_late_edges import Deadlines
 
+    monkeypatch.setattr(hardware, "debounces_on_edge_times", lambda factory: False)
     fake, factory = lgpio
     with ThreadDaemon(tmp_path, DRY, sim=False, pin_factory=factory) as running:
         button = running.daemon.config.pins.button
@@ -243,3 +246,46 @@ def test_a_kernel_edge_at_the_level_gpiozero_last_had_still_reaches_the_core(tmp
         fake.edge(button, 0, now_ns())  # the next press
         status = running.wait_for(lambda s: s["presses"] == 2)
     assert status["merged_edges"]["button"] == 1, status
+
+
+# ---- the button on lgpio: lgpio debounces it, on the kernel's times -------------------------------
+
+
+def debounces_set(fake: FakeLgpio) -> dict[int, int]:
+    """Each line's last debounce, in microseconds, as gpiozero set it through lgpio."""
+    return {call[1]: call[2] for call in fake.calls if call[0] == "gpio_set_debounce_micros"}
+
+
+def test_lgpio_debounces_the_button_and_the_press_needs_no_timer_after_it(tmp_path, lgpio):
+    """Bare gpiozero's bounce_time on the system test's chip started the motor 9 ms after the press
+    had held, launcherd's own debounce (a timer after the edge reached the loop) 25 ms. lgpio
+    reports the button's level once it has held button_debounce_ms, judged on the kernel's
+    timestamps, so the core counts the press the moment the edge reaches it."""
+    fake, factory = lgpio
+    with ThreadDaemon(tmp_path, DRY, sim=False, pin_factory=factory) as running:
+        pins = running.daemon.config.pins
+        debounce_us = running.daemon.config.timing.button_debounce_ms * 1000
+        assert debounces_set(fake)[pins.button] == debounce_us
+        assert debounces_set(fake).get(pins.beam, 0) == 0  # a card's edges are its own: no debounce
+        fake.edge(pins.button, 0, now_ns() - debounce_us * 1000)  # lgpio's report: held since then
+        flush(running)  # the edge has reached the loop, and nothing else has run since
+        status = running.call("status/get")
+        assert status["presses"] == 1, status
+        fake.edge(pins.button, 1, now_ns())
+        fake.edge(pins.button, 0, now_ns())  # lgpio reports the next press only once it has held
+        flush(running)
+        assert running.call("status/get")["presses"] == 2
+        trace = running.call("launcher/latency")
+    assert trace["debounce_ms"] == 0  # the edge's time is when the level had held
+
+
+def test_a_button_lgpio_debounces_is_not_read_live_at_a_deadline(tmp_path, lgpio):
+    """The line's live level can be a bounce lgpio has not judged yet: only lgpio's reports count."""
+    fake, factory = lgpio
+    with ThreadDaemon(tmp_path, DRY, sim=False, pin_factory=factory) as running:
+        pins = running.daemon.config.pins
+        fake.levels[pins.button] = 0  # pressed on the line, not (yet) reported by lgpio
+        # A jog: deadlines to run, each with a Tick.
+        running.call("bringup/jog", {"direction": "forward", "ms": 50, "duty": 0.5})
+        running.wait_for(lambda s: not s["motor"]["on"] and s["state"] == "ready")
+        assert running.call("status/get")["presses"] == 0

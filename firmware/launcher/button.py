@@ -18,6 +18,10 @@ class LauncherButton:
         self._button_raw = pressed
         if pressed:
             self._button_request = event.request
+        if event.debounced:  # the backend waited for the level to hold
+            self._button_deadline = None
+            traced = self._trace(now, "button", level=pressed)
+            return traced + (self._on_button_stable(now) if pressed != self._button_stable else [])
         # Every edge restarts the wait; an edge back to the debounced level cancels it.
         self._button_deadline = now + self._debounce_s if pressed != self._button_stable else None
         return self._trace(now, "button", level=pressed)

@@ -29,7 +29,8 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
 - Within one list of actions, device actions come before ``Emit`` events (each kind keeping its
   order), so a subscriber that hears of a state already finds the devices in it.
 - Debounce: a ``ButtonLevel`` change counts once the raw level has stayed the same for
-  ``button_debounce_ms`` after its *last* edge. A held button is one press; a release is nothing.
+  ``button_debounce_ms`` after its *last* edge, or at once when the backend has waited for that
+  already (``debounced``: lgpio). A held button is one press; a release is nothing.
 - Beam: a block of at least ``beam_filter_ms`` is a card, counted when the beam clears. A block
   reaching ``jam_ms`` is a jam, counted then and never again for that block, however long it stays.
   A card with no launch running goes to the last press; before the first press there is nobody to

@@ -67,7 +67,9 @@ class LauncherDevice:
         except BaseException:
             self.close()  # the daemon never gets a device it could close: the pins are released here
             raise
-        self.press_trace = PressTrace(config.timing.button_debounce_ms / 1000)
+        # The debounced edge's time is when the level had held: no debounce after it to take out.
+        self.press_trace = PressTrace(
+            0.0 if self.hardware.button_debounced else config.timing.button_debounce_ms / 1000)
 
     def start_actions(self) -> list[Action]:
         return [DriverEnable(True), Led("on", self.config.feedback.led_brightness)]
@@ -79,7 +81,8 @@ class LauncherDevice:
 
     def watch(self, post: Post) -> None:
         self.hardware.watch(
-            on_button=lambda level, at: post(ButtonLevel(level, self._button_request(level)), at),
+            on_button=lambda level, at: post(
+                ButtonLevel(level, self._button_request(level), self.hardware.button_debounced), at),
             on_beam=lambda level, at: post(BeamLevel(level), at),
             on_lid=lambda level, at: post(LidLevel(level), at),
         )
@@ -90,8 +93,9 @@ class LauncherDevice:
 
     def tick(self) -> Tick:
         # The button's line is read as the deadline comes: an edge still on its way from the
-        # backend's thread must not let a bounce pass for a press (events.Tick).
-        return Tick(self.hardware.button_pressed)
+        # backend's thread must not let a bounce pass for a press (events.Tick). A button the
+        # backend debounces is not read: its line's live level may be a bounce.
+        return Tick(None if self.hardware.button_debounced else self.hardware.button_pressed)
 
     def stop(self) -> None:
         self.hardware.motor("stop", 0.0)

@@ -7,8 +7,9 @@ time, so importing this module is free of side effects.
 Every output is constructed off. The motor is driven through two PWM inputs of an H-bridge
 driver (DRV8833/TB6612 style) and is never driven both ways at once. Inputs are plain
 :class:`~gpiozero.DigitalInputDevice` objects: :class:`~gpiozero.Button` would start a hold thread
-that wakes every 100 ms, and debouncing is done by the core, not here (``bounce_time`` is
-implemented differently by every backend and ignored by the mock). Each input's pull comes from
+that wakes every 100 ms, and the button is debounced by the core (``bounce_time`` is implemented
+differently by every backend and ignored by the mock), except on lgpio, whose own debounce is the
+core's rule on the kernel's times (:func:`debounces_on_edge_times`). Each input's pull comes from
 :func:`firmware.board.pins.input_pull`, the rule the wiring documentation is generated from.
 
 Every edge is handed over with the time the pin backend gives it (:class:`StampedInput`), not the
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 import time
 import warnings
@@ -129,6 +131,25 @@ class StampedInput(DigitalInputDevice):
 
 
 
+def debounces_on_edge_times(factory: Any) -> bool:
+    """Whether ``factory``'s pins debounce as the core does, on the edges' own times.
+
+    lgpio (gpiozero's default on a Pi 5, and on any Pi where it is installed) reports a level only
+    once it has held for the debounce time, judged in C on the kernel's timestamps of the edges,
+    and only when it differs from the level it reported last; the report carries the moment the
+    level had held. That is the core's rule ("stable for ``button_debounce_ms`` after the last
+    edge") without a timer in the daemon after the edge: bare gpiozero's ``bounce_time`` on the
+    same chip started the motor 9 ms after the press had held, the core's own debounce about
+    25 ms under the system test's emulator (its timers fire late). The core's debounce, timed from
+    each edge's arrival, cannot use the kernel's times itself: reading the line live at a
+    deadline mixed a late edge with a later bounce and counted a press twice (docs/systemtest.md).
+    Other backends keep the core's: RPi.GPIO's ``bouncetime`` ignores edges after the first one
+    (a glitch would start the motor) and a mock pin ignores it.
+    """
+    module = sys.modules.get("gpiozero.pins.lgpio")  # imported only where lgpio is installed
+    return module is not None and isinstance(factory, module.LGPIOFactory)
+
+
 def describe_pins(config: Config) -> list[dict]:
     """Every fitted pin of ``config``, in schema order, for the wiring table.
 
@@ -205,6 +226,10 @@ class Hardware:
                 else self._build("motor_heartbeat", DigitalOutputDevice, initial_value=False)
             )
             self._button = self._build_input("button")
+            # The button's edges come already debounced where the backend can (ButtonLevel.debounced).
+            self.button_debounced = debounces_on_edge_times(self._button.pin_factory)
+            if self.button_debounced:
+                self._button.pin.bounce = config.timing.button_debounce_ms / 1000
             self._beam = self._build_input("beam")
             self._lid = None if pins.lid is NOT_FITTED else self._build_input("lid")
             self._led = self._build("led", PWMLED, initial_value=0)
