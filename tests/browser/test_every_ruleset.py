@@ -302,6 +302,7 @@ def test_attack_the_end_of_a_mega_hit_chain_is_said(stack, browser_context):
     expect_text(page, "#now", r"Ann.*plays a card or presses")
     tap_card(page, "5", "red")
     # A Mega Hit chain: Bob plays a Hit 2, Cy stacks one on it, Dee owes 4; Dee presses (0, then 3 cards).
+    # Bob taps at once, as at the table: the page plays it after Ann's 5, on the pile the 5 made.
     tap_card(page, "hit-2")
     expect_text(page, "#now", r"Cy.*owes 2 presses or stacks a Hit card")
     # Only what answers a Mega Hit: the Hit cards (and Wild Attack-Attack), no number.
@@ -326,6 +327,34 @@ def test_attack_the_end_of_a_mega_hit_chain_is_said(stack, browser_context):
     expect_text(page, "#now-reply", r"undone: .*Dee")
     bar_in_view(page)
     view_shot(page, "38-undo-answered-screen")
+    assert page.errors == []
+
+
+def test_attack_a_card_tapped_before_the_last_play_is_answered_follows_it(stack, browser_context):
+    """Bob taps his card the moment Ann's is played, before her play is answered (a slow Wi-Fi, held
+    here). The page sends Bob's play after Ann's is applied, and decides it on the state Ann's play
+    brought: Hit 2 on her red 5 takes its red, no question. It used to decide on the state still
+    drawn, whose empty pile asked Bob a colour, and Bob's play waited behind that question."""
+    page = phone(stack, browser_context)
+    new_game_from_the_page(page, "attack-mega-hit", "Ann, Bob, Cy, Dee")
+    expect_text(page, "#now", r"Ann.*plays a card or presses")
+    held = []
+
+    def hold_anns_play(route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/game/play", hold_anns_play)
+    with page.expect_request("**/api/game/play"):
+        tap_card(page, "5", "red")
+    tap_card(page, "hit-2")
+    assert len(held) == 1  # Ann's play, unanswered while Bob tapped
+    held[0].continue_()
+    expect_text(page, "#now", r"Cy.*owes 2 presses or stacks a Hit card")
+    expect_text(page, "#turn-color", "^colour: red$")
+    assert not page.locator("#picker").is_visible()
     assert page.errors == []
 
 

@@ -4,6 +4,9 @@
 // ---- actions ----------------------------------------------------------------------------------------
 
 async function playCard(card) {
+  // What the card asks and sends (the pile's colour, whom it names) is read from the state: the
+  // state that the game taps before this one bring, not the one drawn when it was tapped.
+  await gameTaps;
   const rs = rules[state.game.ruleset];
   const entry = rs.cards.find((c) => c.card === card);
   const body = { card };

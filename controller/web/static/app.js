@@ -88,7 +88,22 @@ function replyText(answer, label) {
   return label ? t("said", label) : t("done");
 }
 
-async function act(path, body, label) {
+// The page's game taps (POST /api/game/...) are applied one at a time, in the order tapped: each is
+// sent once the one before it is answered and the state that answer brought is drawn. Ann plays a
+// red 5 and Bob taps Hit 2 at once: Hit 2 reaches launcherd after the 5, and is decided on the state
+// the 5 brought (playCard waits for gameTaps), the pile's red, not on the state still drawn, whose
+// empty pile asked a colour. The launcher's own requests are not queued: a press is answered with
+// its outcome, which may wait for "Go on". applyTap never rejects: a refused tap does not stop the next.
+let gameTaps = Promise.resolve();
+
+function act(path, body, label) {
+  if (!path.startsWith("/api/game/")) return applyTap(path, body, label);
+  const applied = gameTaps.then(() => applyTap(path, body, label));
+  gameTaps = applied;
+  return applied;
+}
+
+async function applyTap(path, body, label) {
   try {
     const before = $("#moment").dataset.key;
     const answer = await api("POST", path, body === undefined ? {} : body);
