@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import random
-from collections import Counter
+from collections import Counter, deque
 from typing import Any, Callable
 
 import pytest
@@ -134,6 +134,7 @@ class Table:
         self._runs: dict[str, Any] = {}  # the dealer's core request ids -> the request they serve
         self._last_press: Any = None
         self.core_inputs: list[Any] = []  # what the dealer fed the core
+        self._outbox: deque = deque()  # what the dealer returned, not yet applied
         self._chores: set[str] = set()
 
     # ---- the fake loop ----------------------------------------------------------------------
@@ -175,10 +176,17 @@ class Table:
                 self._runs[params["request"]] = current["request"]
         out = self.dealer.on_event(name, params, self.now, hopper=self.core.get_status()["hopper"])
         if out:
-            self.at(self.now, self._dealer_out, out)  # call_soon: after the whole batch
+            self._outbox.extend(out)
+            self.at(self.now, self._flush)  # call_soon: after the whole batch
 
     def _dealer_out(self, out: list) -> None:
-        for item in out:
+        self._outbox.extend(out)
+        self._flush()
+
+    def _flush(self) -> None:
+        """What the dealer returned, in the order it returned it (DealerService)."""
+        while self._outbox:
+            item = self._outbox.popleft()
             if isinstance(item, Emit):
                 self._heard(item.name, item.params)
             else:
