@@ -23,7 +23,7 @@ Rules, as settled here:
   If the stuck card was the last one, the dispense is done once it has been pulled out.
 - What a person was asked to put right (a jam, the lid, a reload) is owed a press even when the
   dispense that waited for it ended meanwhile (cancelled, or done by a stuck last card): the next
-  one waits for it too, until a ``resume`` or a press of the button that sets the launcher going.
+  one waits for it too, until a person's press: a ``resume``, or the button pressed in ``ready``.
 - A misfeed: a run ending ``empty`` while the hopper is believed to hold cards (the core's
   estimate before the run, less the cards of the run) is retried up to ``misfeed_retries`` times
   in a row; the core's ``empty`` is left with ``Reload(believed)``, which restores the estimate
@@ -213,7 +213,7 @@ class Dealer:
             reason = params.get("reason_object") or params.get("reason") or ""
             return self._abandon_all(message("dispense_halted", reason=reason), now)
         if name == "resume" or (name == "press" and params.get("source") == "button" and self._core_view() == "ready"):
-            self._put_right = None  # a person's press has set the launcher going again
+            self._put_right = None  # a person's press: the one owed
         job = self._job
         if job is None:
             return []
