@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import random
-from collections import Counter
+from collections import Counter, deque
 from typing import Any, Callable
 
 import pytest
@@ -134,6 +134,7 @@ class Table:
         self._runs: dict[str, Any] = {}  # the dealer's core request ids -> the request they serve
         self._last_press: Any = None
         self.core_inputs: list[Any] = []  # what the dealer fed the core
+        self._outbox: deque = deque()  # what the dealer returned, not yet applied
         self._chores: set[str] = set()
 
     # ---- the fake loop ----------------------------------------------------------------------
@@ -175,10 +176,17 @@ class Table:
                 self._runs[params["request"]] = current["request"]
         out = self.dealer.on_event(name, params, self.now, hopper=self.core.get_status()["hopper"])
         if out:
-            self.at(self.now, self._dealer_out, out)  # call_soon: after the whole batch
+            self._outbox.extend(out)
+            self.at(self.now, self._flush)  # call_soon: after the whole batch
 
     def _dealer_out(self, out: list) -> None:
-        for item in out:
+        self._outbox.extend(out)
+        self._flush()
+
+    def _flush(self) -> None:
+        """What the dealer returned, in the order it returned it (DealerService)."""
+        while self._outbox:
+            item = self._outbox.popleft()
             if isinstance(item, Emit):
                 self._heard(item.name, item.params)
             else:
@@ -345,6 +353,56 @@ def test_last_card_stuck_is_done_only_when_pulled_out():
     table.run()
     assert table.outcomes["r"]["state"] == "done" and table.mech.out == 3
     assert len([i for i in table.core_inputs if isinstance(i, Dispense)]) == 1
+
+
+def test_after_a_stuck_last_card_is_pulled_out_the_next_dispense_waits_for_a_press():
+    """The pile's last card sticks: its dispense is done once pulled out, and the next pile, asked
+    at once, does not start the motor at the hand still at the slot."""
+    table = Table(operator=False)
+    table.dispense(3, "pile")
+    table.run(stop=lambda: table.mech.out == 2)
+    table.mech.jam_next = True
+    table.run(until=table.now + 30)
+    table.mech.clear()
+    table.run(until=table.now + 5)  # awake: a press is a press, not a wake-up
+    assert table.outcomes["pile"]["state"] == "done"
+    table.dispense(7, "next pile")
+    assert_waits_for_a_press(table, "next pile", "after_jam")
+    assert table.outcomes["next pile"]["state"] == "done" and table.mech.out == 10
+
+
+def test_a_dispense_asked_after_the_jam_of_a_cancelled_one_was_cleared_waits_for_a_press():
+    """A match replaced while its card is stuck: its dispense is cancelled, the card pulled out,
+    and the new match's deal, asked only then, still waits for the press a person owes."""
+    table = Table(operator=False)
+    table.mech.jam_next = True
+    table.dispense(7, "replaced")
+    table.run(stop=lambda: table.dealer.get_status()["current"]["state"] == "waiting_jam")
+    table._dealer_out(table.dealer.cancel_all({"id": "dispense_cancelled"}, table.now))
+    table.run(until=table.now + 5)
+    assert table.outcomes["replaced"]["state"] == "abandoned"
+    table.mech.clear()
+    table.run(until=table.now + 5)  # awake: a press is a press, not a wake-up
+    assert table.core.get_status()["state"] == "ready"
+    table.dispense(7, "new match")
+    assert_waits_for_a_press(table, "new match", "after_jam")
+    assert table.outcomes["new match"]["cards"] == 7 and table.mech.out == 8
+
+
+def test_a_press_of_the_button_after_a_cleared_jam_is_the_press_the_next_dispense_would_wait_for():
+    table = Table(operator=False)
+    table.mech.jam_next = True
+    table.dispense(1, "stuck")
+    table.run(until=table.now + 30)
+    table.mech.clear()
+    table.run(until=table.now + 5)  # awake: a press is a press, not a wake-up
+    assert table.outcomes["stuck"]["state"] == "done"
+    table.press()  # a launch of the ejection policy's, by a person at the launcher
+    table.run(until=table.now + 5)
+    out = table.mech.out
+    dispense_all(table, [2])
+    assert table.outcomes[1]["state"] == "done" and table.mech.out == out + 2
+    assert "waiting_press" not in table.states(1)
 
 
 def test_misfeed_is_retried_with_the_believed_hopper():

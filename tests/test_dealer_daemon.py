@@ -10,6 +10,7 @@ every kind of trouble to come up more than once.
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 
@@ -99,3 +100,24 @@ def test_an_estop_abandons_the_dispense_with_the_cards_so_far(tmp_path):
     assert reply["state"] == "abandoned" and reply["ended"] == "halt" and 2 <= reply["cards"] < 40
     assert reply["remaining"] == 40 - reply["cards"]
     assert cards_out - reply["cards"] in (0, 1)  # at most the card that was crossing the beam
+
+
+def test_a_dispense_cancelled_in_the_loop_turn_it_came_in_leaves_no_press_held_for_it(tmp_path):
+    """A hand in the slot: the dispense waits for a press (``pending``). A cancel right behind it,
+    handled before the loop came back to what the dealer answered the core, withdraws that wait:
+    no press stays held for a dispense that is gone, to take a player's next press for a "go on"."""
+    with ThreadDaemon(tmp_path, "[timing]\njam_ms = 5000\n") as running:
+        daemon = running.daemon
+        running.in_loop(daemon.pin_factory.pin(daemon.config.pins.beam).drive_low)  # the hand
+
+        async def dispense_and_cancel_in_one_turn():
+            # Two requests handled back to back, as the API posts two lines that came together.
+            dispensed = asyncio.ensure_future(daemon.call("launcher/dispense", {"count": 7}))
+            cancelled = asyncio.ensure_future(daemon.call("launcher/cancel"))
+            return await dispensed, await cancelled
+
+        reply, cancel = asyncio.run_coroutine_threadsafe(dispense_and_cancel_in_one_turn(), daemon.loop).result(10)
+        status = running.call("status/get")
+    assert (reply["state"], reply["cards"], cancel["cancelled"]) == ("abandoned", 0, 1)
+    assert status["beam_blocked"] and status["dealer"]["current"] is None
+    assert status["pending"] is None

@@ -204,10 +204,17 @@ def test_launcherctl_fills_in_the_only_legal_colour(tmp_path):
         assert "7 has a colour: give color, one of red, yellow, green, blue" in same_card.stderr
 
 
+# A card is judged stuck once it has blocked the beam jam_ms. The simulated card crosses it in a
+# few ms of loop timers: a process left unscheduled longer than the harness's 150 ms sees a card of
+# the last match's deal as a jam (seen: two cards 230 ms apart, jammed, ready at once), and that deal
+# rightly waits for a second press. Only the card the test sticks is to be a jam.
+HOPPER_SLOW_JAM = "[sim]\nhopper = 2000\n[timing]\nstall_ms = 5000\njam_ms = 1000\n"
+
+
 def test_thirty_replaced_matches_deal_no_more_than_the_last_ones_deal(tmp_path):
     """A card sticks while the table starts 30 matches: no deal may queue behind the stuck one."""
     ten = [f"P{n}" for n in range(10)]
-    with ThreadDaemon(tmp_path, HOPPER) as running:
+    with ThreadDaemon(tmp_path, HOPPER_SLOW_JAM) as running:
         running.call("sim/jam")
         for _ in range(30):
             running.call("game/new", {"rules": "classic", "players": ten, "options": NO_PAUSE,
@@ -215,7 +222,7 @@ def test_thirty_replaced_matches_deal_no_more_than_the_last_ones_deal(tmp_path):
         # The card sticks, whichever deal it is in.
         running.wait_for(lambda s: s["state"] == "jammed", timeout=60)
         running.call("sim/clear")
-        # The card pulled out: a press goes on.
+        # The card pulled out: a press goes on, whichever deal had asked for cards by then.
         running.wait_for(lambda s: s["pending"] is not None, timeout=60)
         running.call("launcher/resume")
         status = settled(running)

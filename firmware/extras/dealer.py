@@ -21,6 +21,9 @@ Rules, as settled here:
 - A jam: the core stops the motor and counts the stuck card then (never again when it is pulled
   out). The dealer reports ``waiting_jam``, then ``waiting_press`` when the core leaves ``jammed``.
   If the stuck card was the last one, the dispense is done once it has been pulled out.
+- What a person was asked to put right (a jam, the lid, a reload) is owed a press even when the
+  dispense that waited for it ended meanwhile (cancelled, or done by a stuck last card): the next
+  one waits for it too, until a person's press: a ``resume``, or the button pressed in ``ready``.
 - A misfeed: a run ending ``empty`` while the hopper is believed to hold cards (the core's
   estimate before the run, less the cards of the run) is retried up to ``misfeed_retries`` times
   in a row; the core's ``empty`` is left with ``Reload(believed)``, which restores the estimate
@@ -157,6 +160,11 @@ class Dealer:
         self._queue: deque[_Job] = deque()
         self._jobs = 0  # every job gets a number, for the request ids of its core dispenses
         self._holding: Message | None = None  # what the core holds for a press on the dealer's behalf
+        # What a person was last asked to put right (WAITING_JAM, WAITING_LID, WAITING_EMPTY) with no
+        # press since: kept until their press, past the dispense that waited for it (cancelled, or
+        # done by a stuck last card), since the next one must not start the motor at the hand that
+        # has just pulled a card out.
+        self._put_right: str | None = None
 
     # ---- the driver's interface ----------------------------------------------------------
 
@@ -204,6 +212,8 @@ class Dealer:
             # The object when the daemon has put the text beside it; an e-stop's words otherwise.
             reason = params.get("reason_object") or params.get("reason") or ""
             return self._abandon_all(message("dispense_halted", reason=reason), now)
+        if name == "resume" or (name == "press" and params.get("source") == "button" and self._core_view() == "ready"):
+            self._put_right = None  # a person's press: the one owed
         job = self._job
         if job is None:
             return []
@@ -313,7 +323,7 @@ class Dealer:
                          job.request, believed, job.misfeeds)
                 # The feed timeout took the hopper for empty; the belief says otherwise.
                 return [Reload(believed)] + self._ask(job, now)
-            job.state = WAITING_EMPTY
+            job.state = self._put_right = WAITING_EMPTY
             job.reason = (message("dispense_reload") if believed is None or believed <= 0
                           else message("dispense_misfeeds", times=job.misfeeds + 1))
             return self._report(job)
@@ -379,16 +389,20 @@ class Dealer:
         if core == "halted":
             return self._finish(job, ABANDONED, message("dispense_is_halted"), now)
         if core == "ready":
-            if job.state in (WAITING_EMPTY, WAITING_LID, WAITING_JAM):
-                return self._wait_for_press(job, job.state)  # a person has been at the machine
             if job.state == WAITING_PRESS:
                 return []
+            # A person has been at the machine, for this dispense or for one that ended meanwhile.
+            after = job.state if job.state in (WAITING_EMPTY, WAITING_LID, WAITING_JAM) else self._put_right
+            if after is not None:
+                return self._wait_for_press(job, after)
             return self._ask(job, now)
         waiting = _WAIT_FOR_STATE.get(core)
         if waiting is None:
             return []
         if waiting == WAITING_BUSY:
             job.resume_at = now + self._poll_s
+        else:
+            self._put_right = waiting
         if job.state != waiting:
             job.state, job.reason = waiting, message(_WAIT_REASONS[waiting])
         return self._report(job)

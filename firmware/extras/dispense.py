@@ -9,6 +9,7 @@ which is what keeps a dispense from ever asking for card N+1.
 from __future__ import annotations
 
 import itertools
+from collections import deque
 from typing import Any
 
 from firmware.daemon.registry import Param
@@ -29,8 +30,13 @@ class DealerService:
     Every launcher event goes to the dealer (a ``subscribe`` listener); what it returns is applied
     with ``loop.call_soon``, after the batch of core actions that led to it, so that subscribers
     hear the core's events in their order: core events are fed with ``host.feed``, the dealer's
-    own are published. Its deadline is one loop timer. A ``sim/clear`` needs nothing here: the
-    beam clears, the core leaves ``jammed``, and its ``state`` event resumes the dispense.
+    own are published. Everything the dealer returns is applied in the order it returned it: a
+    request (``launcher/cancel``, another dispense) or the deadline handled before such a
+    ``call_soon`` came due applies the earlier outputs first, for they were decided before it (a
+    ``Hold`` applied after the cancel that withdrew it would leave the core holding a press for a
+    dispense that is gone, and a ``Dispense`` after its ``Cancel`` would deal for a replaced
+    match). Its deadline is one loop timer. A ``sim/clear`` needs nothing here: the beam clears,
+    the core leaves ``jammed``, and its ``state`` event resumes the dispense.
     """
 
     def __init__(self, host: DaemonHost, dealer: Dealer | None = None):
@@ -39,6 +45,7 @@ class DealerService:
         self._timer = DeadlineTimer(host.loop, self._tick)
         self._waiters = Waiters()
         self._ids = itertools.count(1)
+        self._outbox: deque[Output] = deque()  # what the dealer returned, not yet applied
 
     def install(self) -> "DealerService":
         host = self.host
@@ -88,10 +95,19 @@ class DealerService:
         hopper = self.host.hopper if name == "press" else None
         out = self.dealer.on_event(name, params, loop.time(), hopper=hopper)
         if out:
-            loop.call_soon(self._apply, out)
+            # The driver is still applying the batch this event is part of: later, in order.
+            self._outbox.extend(out)
+            loop.call_soon(self._flush)
 
     def _apply(self, out: list[Output]) -> None:
-        for item in out:
+        self._outbox.extend(out)
+        self._flush()
+
+    def _flush(self) -> None:
+        """Apply what the dealer returned, oldest first; what feeding the core makes it return
+        meanwhile is applied by the same loop, once the core's batch has been applied."""
+        while self._outbox:
+            item = self._outbox.popleft()
             if isinstance(item, Emit):
                 if item.name == OUTCOME:
                     self._waiters.answer(item.params["request"], _reply(item.params))
