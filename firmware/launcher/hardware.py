@@ -146,8 +146,9 @@ def debounces_on_edge_times(factory: Any) -> bool:
     Other backends keep the core's: RPi.GPIO's ``bouncetime`` ignores edges after the first one
     (a glitch would start the motor) and a mock pin ignores it.
     """
-    module = sys.modules.get("gpiozero.pins.lgpio")  # imported only where lgpio is installed
-    return module is not None and isinstance(factory, module.LGPIOFactory)
+    # gpiozero imports it only where lgpio is installed (and the daemon where [pins] chip asks).
+    lgpio_factory = getattr(sys.modules.get("gpiozero.pins.lgpio"), "LGPIOFactory", None)
+    return isinstance(lgpio_factory, type) and isinstance(factory, lgpio_factory)
 
 
 def describe_pins(config: Config) -> list[dict]:
