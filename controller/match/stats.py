@@ -467,7 +467,9 @@ class OneReplay:
 
     def of(self, store: Any, current: int | None, replay: Any) -> asyncio.Future:
         """The task for ``store`` with ``current`` the table's match: the running or finished one,
-        or ``replay()`` started afresh (after a change, a failure or a cancel)."""
+        or ``replay()`` started afresh (after a change, a failure or a cancel). A change while one
+        runs starts another beside it: both keep the same figures, and the later one's check is
+        then the one that stands, so a reading after it does not check again."""
         key = (store, current, None if store is None else store.others_version(current))
         task = self._task
         if (task is None or self._key != key
