@@ -21,7 +21,7 @@ from test_core import T0, ScriptedPolicy
 from firmware.config import build_config
 from firmware.launcher import hardware
 from firmware.launcher.core import Launcher
-from firmware.events import BeamLevel, ButtonLevel, Jog, Motor, Retract, Tick
+from firmware.events import BeamLevel, ButtonLevel, Emit, Jog, Motor, Retract, Tick
 from firmware.launcher.sim import sim_pin_factory
 
 DRY = """
@@ -202,6 +202,38 @@ def test_a_stuck_card_is_a_jam_jam_ms_after_its_edge_however_late_the_edge_came(
     actions = core.handle(Tick(False), blocked_at + 0.400)
     assert Motor("stop") in actions, actions
     assert core.get_status()["state"] == "jammed"
+
+
+def test_a_card_that_cleared_before_its_jam_deadline_is_no_jam_however_late_the_clear_comes():
+    """The loop paused 200 ms (a collection, a slow disk) while a card crossed: its clearing,
+    handed over after the jam deadline, is judged at the backend's time of it, before that deadline."""
+    config = build_config({"timing": {"button_debounce_ms": 5, "jam_ms": 150, "stall_ms": 250}})
+    core = Launcher(config, ScriptedPolicy([3]), T0)
+    core.handle(ButtonLevel(True), T0)
+    core.handle(Tick(True), T0 + 0.005)  # the press: the motor starts
+    core.handle(ButtonLevel(False), T0 + 0.010)
+    blocked_at = T0 + 0.100
+    core.handle(BeamLevel(True), blocked_at)
+    actions = core.handle(BeamLevel(False), blocked_at + 0.200, at=blocked_at + 0.003)
+    status = core.get_status()
+    assert status["state"] == "launching" and status["motor"]["on"], status
+    assert [a.params["count"] for a in actions if isinstance(a, Emit) and a.name == "card"] == [1]
+    assert not any(isinstance(a, Emit) and a.name == "jammed" for a in actions), actions
+
+
+def test_timers_due_before_a_late_beam_edge_still_run_before_it():
+    """A jam whose deadline came before the clearing edge's own time is a jam, however the edge
+    was handed over: in order, the stuck card first, then the hand that pulled it out."""
+    config = build_config({"timing": {"button_debounce_ms": 5, "jam_ms": 150, "stall_ms": 250}})
+    core = Launcher(config, ScriptedPolicy([3]), T0)
+    core.handle(ButtonLevel(True), T0)
+    core.handle(Tick(True), T0 + 0.005)
+    core.handle(ButtonLevel(False), T0 + 0.010)
+    blocked_at = T0 + 0.100
+    core.handle(BeamLevel(True), blocked_at)
+    actions = core.handle(BeamLevel(False), blocked_at + 0.200, at=blocked_at + 0.160)
+    assert Motor("stop") in actions and any(isinstance(a, Emit) and a.name == "jammed" for a in actions)
+    assert core.get_status()["state"] == "ready"  # the stuck card cleared: a press goes on
 
 
 def test_an_edge_the_kernel_merged_with_the_next_is_counted_in_status_and_logged(tmp_path, lgpio, caplog):

@@ -7,6 +7,7 @@ is observed through Hardware's callbacks, as the daemon does.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -121,6 +122,20 @@ def test_jam_next_keeps_the_beam_blocked_until_clear(make_rig):
     assert rig.sim.get_status()["stuck"] is False
     rig.sim.clear()  # nothing stuck: nothing happens
     assert len(rig.beam) == 2
+
+
+def test_a_crossing_whose_end_runs_late_keeps_the_time_the_card_left_the_beam(make_rig):
+    """The loop held up while a card is in the beam: the clearing edge reaches Hardware late but
+    stamped when the card left, as a real beam's edge keeps the kernel's time of it."""
+    rig = make_rig()  # 20 cards/s, block_ms 8: the first card is in the beam from 0.05 to 0.058
+    edges = []
+    rig.hw.watch(lambda pressed, at: None, lambda blocked, at: edges.append((blocked, time.monotonic() - at)))
+    rig.hw.motor("forward", 1.0)
+    rig.loop.advance(0.051)
+    rig.loop.pause_until(0.251)
+    (blocked, on_time), (cleared, ago) = edges[:2]
+    assert blocked is True and on_time == pytest.approx(0.0, abs=0.01)
+    assert cleared is False and ago == pytest.approx(0.251 - 0.058, abs=0.01)
 
 
 def test_a_card_waiting_behind_a_stuck_one_enters_when_it_is_cleared(make_rig):

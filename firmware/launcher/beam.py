@@ -34,7 +34,7 @@ class LauncherBeam:
                 # Bring-up: a hand in the slot with the motor still is neither a card nor a jam.
                 self._jam_counted = self._bench_block = True
             if self._feed_deadline is not None:
-                self._feed_left, self._feed_deadline = self._feed_deadline - now, None
+                self._feed_left, self._feed_deadline = self._feed_deadline - self._event_at, None
             return []
         if self._bench_block:
             self._bench_block = False

@@ -17,7 +17,9 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
 
 - Timers run in deadline order *before* the event given to ``handle``, each at its own deadline.
   A late ``Tick`` therefore gives the same result as a punctual one, and an edge that arrives
-  after a deadline without a ``Tick`` in between is judged after that deadline has done its work.
+  after a deadline without a ``Tick`` in between is judged after that deadline has done its work;
+  but a beam edge with ``at`` takes its place among the timers at that time (those due before it
+  run first, the rest after it): a card that cleared in time is no jam because the loop paused.
   Time never runs backwards: a ``now`` earlier than the last one seen is taken as the last one.
   An edge handed over late comes with ``at``, the pin backend's time of it: a beam block's length
   is measured between its two edges' ``at``, so a card whose edges both reach the driver late is
@@ -276,7 +278,10 @@ class Launcher(LauncherButton, LauncherBeam, LauncherPresses, LauncherMotion, La
         actions = []
         if isinstance(event, Tick) and event.button is not None and not self._stalled:
             actions += self._on_button(ButtonLevel(event.button), now)
-        actions += self._expire(now)
+        # A beam edge takes its place among the timers at its own time: a card that cleared
+        # before its jam deadline is no jam because the loop paused and learned it later.
+        in_order = isinstance(event, BeamLevel) and not self._stalled
+        actions += self._expire(self._event_at if in_order else now)
         self._now = now
         if self._stalled and isinstance(event, (ButtonLevel, BeamLevel)):
             return _hardware_first(actions + self._level_only(event, now))
@@ -285,7 +290,11 @@ class Launcher(LauncherButton, LauncherBeam, LauncherPresses, LauncherMotion, La
             return _hardware_first(actions + self._refuse(event, message("refused_unknown_event")))
         if not isinstance(event, Tick):
             self._last_activity = now
-        return _hardware_first(actions + handler(event, now))
+        actions += handler(event, now)
+        if in_order:
+            actions += self._expire(now)
+            self._now = now
+        return _hardware_first(actions)
 
     def next_deadline(self) -> float | None:
         """When the core next needs a ``Tick``, or None if only an event can change anything."""

@@ -125,6 +125,19 @@ class ReportingPin(MockPWMPin):
         super().__init__(factory, info)
         self._listeners: list[PinListener] = []
         self.fail_next_off = False  # sim/fault: the next write of 0 raises, and the pin stays as it is
+        self._late_s = 0.0  # while drive() runs: how long ago the change happened
+
+    def drive(self, high: bool, late_s: float = 0.0) -> None:
+        """Change this input as ``drive_high``/``drive_low`` do, the edge stamped ``late_s`` ago:
+        the change was due then, and whoever ran it (a timer of a paused loop) came late."""
+        self._late_s = max(0.0, late_s)
+        try:
+            if high:
+                self.drive_high()
+            else:
+                self.drive_low()
+        finally:
+            self._late_s = 0.0
 
     def add_listener(self, listener: PinListener) -> None:
         """Call ``listener(pin)`` after every change of this pin's output state."""
@@ -140,6 +153,8 @@ class ReportingPin(MockPWMPin):
             self.fail_next_off = False
             raise OSError(f"simulated fault: GPIO {self.info.name} could not be driven low")
         changed = super()._change_state(value)
+        if changed:
+            self._last_change -= self._late_s  # the edge's time, which the callback is given
         if len(self.states) > 2 * STATE_HISTORY:
             del self.states[:-STATE_HISTORY]
         if changed and self._function == "output":
@@ -236,8 +251,10 @@ class SimulatedMechanism:
         return [pin for pin in (self._forward, self._reverse, self._enable) if pin is not None]
 
     @staticmethod
-    def _drive(pin, high: bool) -> None:
-        if high:
+    def _drive(pin, high: bool, late_s: float = 0.0) -> None:
+        if isinstance(pin, ReportingPin):
+            pin.drive(high, late_s)
+        elif high:
             pin.drive_high()
         else:
             pin.drive_low()
@@ -309,13 +326,18 @@ class SimulatedMechanism:
             self._jam_next = False
             self._stuck = True
         else:
-            self._crossing_timer = self._loop.call_later(self._sim.block_ms / 1000, self._slot_freed)
+            due = self._loop.time() + self._sim.block_ms / 1000
+            self._crossing_timer = self._loop.call_later(self._sim.block_ms / 1000, lambda: self._slot_freed(due))
 
-    def _slot_freed(self) -> None:
+    def _slot_freed(self, due: float | None = None) -> None:
+        """The card leaves the beam: at ``due`` (its crossing's end) or now (a hand pulls it out)."""
         self._crossing_timer = None
         self._stuck = False
         self._slot_busy = False
-        self._drive(self._beam, not self._beam_blocked_high)
+        # A paused loop runs this timer late; the card left the slot on time all the same, as a
+        # real beam's edge keeps the kernel's time of it.
+        late_s = 0.0 if due is None else self._loop.time() - due
+        self._drive(self._beam, not self._beam_blocked_high, late_s)
         if self._waiting:
             self._waiting = False
             self._card_due()

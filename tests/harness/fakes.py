@@ -42,6 +42,14 @@ class FakeLoop:
     def advance(self, seconds: float) -> None:
         self.run_until(self.now + seconds)
 
+    def pause_until(self, moment: float) -> None:
+        """A loop that was held up until ``moment``: every timer due by then runs late, at it."""
+        self.now = moment
+        while self._queue and self._queue[0][0] <= moment:
+            _, _, handle = heapq.heappop(self._queue)
+            if not handle.cancelled:
+                handle.fn(*handle.args)
+
     def pending(self) -> list[FakeHandle]:
         return [handle for _, _, handle in self._queue if not handle.cancelled]
 
