@@ -10,9 +10,9 @@ Times are ``time.perf_counter_ns()`` (CLOCK_MONOTONIC): the edge is stamped just
 is driven, the motor just as the forward pin's output changes (a ReportingPin listener). The
 configured debounce (press) or jam threshold (jam) is subtracted from every sample.
 
-The daemon's loop comes from ``precise_event_loop``, as in ``launcherd`` (firmware/daemon/driver.py
-``main``). Rounds alternate: baseline, then launcherd, so that every figure sees the same machine
-as its baseline. Prints one JSON line.
+The daemon's loop comes from ``precise_event_loop``, as in ``launcherd``
+(firmware/daemon/launcherd.py). Rounds alternate: baseline, then launcherd, so that every figure
+sees the same machine as its baseline. Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ from gpiozero import Button, DigitalOutputDevice  # noqa: E402
 
 from bench.common import percentile  # noqa: E402
 from firmware.config import build_config  # noqa: E402
-from firmware.daemon.driver import Daemon, precise_event_loop  # noqa: E402
+from firmware.daemon.driver import Daemon  # noqa: E402
+from firmware.daemon.motorloop import precise_event_loop  # noqa: E402
 from firmware.launcher.sim import sim_pin_factory  # noqa: E402
 
 # The bench's configuration: the shipped defaults except for these. Debounce and jam threshold

@@ -20,7 +20,6 @@ import json
 import logging
 import itertools
 import os
-import selectors
 import signal
 import sys
 import threading
@@ -33,7 +32,7 @@ from firmware.daemon.api import ApiServer
 from firmware.daemon.registry import Encoded, Registry
 from firmware.board.backend import hardware_pin_factory
 from firmware.config import Config, with_sim_devices
-from firmware.daemon import methods
+from firmware.daemon import methods, motorloop
 from firmware.daemon.device import Device, DeviceCore, DeviceHardware, Simulation, build_device
 from firmware.daemon.loading import installed_layers, load_extras
 from firmware.errors import Refused
@@ -502,6 +501,7 @@ class Daemon:
         self.loop.set_exception_handler(self._loop_exception)
         i18n.set_daemon_language(self.config.daemon.language)
         sys.setswitchinterval(SWITCH_INTERVAL_S)
+        motorloop.ask_short_slice()  # this thread: woken by an edge, it runs before busier ones
         # Before the socket answers: a stop signal from then on (a client that saw the socket,
         # systemd) ends the daemon through its own way down, never by the signal's default death.
         for sig in STOP_SIGNALS:
@@ -591,10 +591,3 @@ class Daemon:
         self._state_lock.release()
         i18n.set_daemon_language(None)  # the language was this daemon's, not the process's
         log.info("launcherd stopped")
-
-
-def precise_event_loop() -> asyncio.AbstractEventLoop:
-    """An event loop whose timers fire on time: epoll rounds every wait up to a whole millisecond,
-    which would add up to 1 ms to every debounce and jam deadline; select() waits in microseconds.
-    launcherd watches a handful of descriptors, far below select()'s limit."""
-    return asyncio.SelectorEventLoop(selectors.SelectSelector())

@@ -84,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     sys.modules.setdefault("ssl", None)
     import asyncio
 
-    from firmware.daemon.driver import Daemon, precise_event_loop
+    from firmware.daemon.driver import Daemon
+    from firmware.daemon.motorloop import precise_event_loop
     from firmware.daemon.notify import Notifier
 
     args = build_parser().parse_args(argv)

@@ -157,12 +157,17 @@ class Api:
             if event["event"] == name:
                 return self.events.pop(index)
         self.sock.settimeout(timeout)
-        while True:
-            message = json.loads(self.file.readline())
-            if message.get("event") == name:
-                return message
-            if "event" in message:
-                self.events.append(message)
+        try:
+            while True:
+                message = json.loads(self.file.readline())
+                if message.get("event") == name:
+                    return message
+                if "event" in message:
+                    self.events.append(message)
+        except TimeoutError:
+            # What the CI's console keeps of a failure is its message: say what the daemon did.
+            raise AssertionError(f"no {name!r} event in {timeout} s; events meanwhile: {self.events[-8:]};"
+                                 f" journal: {_journal_tail()}; status: {_status_for_a_failure()}") from None
 
     def drain(self, seconds: float) -> list[dict]:
         """The events not read yet, and those that come within ``seconds`` (for a failure's message)."""
@@ -201,6 +206,22 @@ def api_call(method: str, **params):
 
 def status() -> dict:
     return api_call("status/get")
+
+
+STATUS_FOR_A_FAILURE = ("state", "reason", "pending", "press_means", "press_reason", "motor", "lid_open",
+                        "beam_blocked", "driver_enabled", "game_layer", "dealer")
+
+
+def _status_for_a_failure() -> dict | str:
+    try:
+        full = status()
+    except (OSError, ValueError, RuntimeError) as exc:
+        return repr(exc)
+    return {key: full.get(key) for key in STATUS_FOR_A_FAILURE}
+
+
+def _journal_tail(lines: int = 15) -> str:
+    return journal("-u", "launcherd", "-n", str(lines), "-o", "cat")
 
 
 def pins() -> dict:

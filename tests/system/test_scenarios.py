@@ -126,6 +126,12 @@ def test_scenario_1_service_ready_access_and_no_sandbox_denial(installed, chip, 
     # Type=notify: active means READY=1 came; STATUS= carries the daemon's line.
     status_text = rig.sh("systemctl", "show", "-p", "StatusText", "--value", "launcherd").stdout.strip()
     assert status_text, "no STATUS= from the daemon"
+    # The motor's loop (launcherd's main thread) got the short scheduler slice it asks for: the
+    # unit's system call filter lets sched_setattr through (firmware/daemon/motorloop.py).
+    sched = rig.Path(f"/proc/{rig.main_pid()}/sched").read_text()
+    found = re.search(r"^se\.slice\s*:\s*(\d+)", sched, re.MULTILINE)
+    FIGURES["motor_loop_slice_ns"] = int(found[1]) if found else None
+    assert found is None or int(found[1]) == 100_000, sched
 
     member = rig.sh("runuser", "-u", "maker", "--", "launcherctl", "status", "--json", check=False)
     assert member.returncode == 0, member.stderr
