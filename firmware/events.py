@@ -7,6 +7,7 @@ devices. Times are seconds as floats (``loop.time()`` in the daemon, anything in
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -240,6 +241,14 @@ Event = (
 MAX_RUNS = 48
 
 
+def bound_runs(runs: deque[tuple[float, float]]) -> None:
+    """At most ``MAX_RUNS`` runs, oldest first: the oldest is moved to end where the next begins,
+    which keeps every second of on-time and only keeps it in the window longer (the safe side)."""
+    while len(runs) > MAX_RUNS:
+        (a, b), (c, d) = runs.popleft(), runs.popleft()
+        runs.appendleft((c - (b - a), d))
+
+
 @dataclass(frozen=True)
 class OnTimeRecord:
     """The motor's on-time as the core keeps it (``firmware/launcher/core.py`` ``_OnTime``), in the core's
@@ -252,12 +261,9 @@ class OnTimeRecord:
     runs: tuple[tuple[float, float], ...] = ()
 
     def bounded(self) -> "OnTimeRecord":
-        """At most ``MAX_RUNS`` runs: the oldest is moved to end where the next begins, which keeps
-        every second of on-time and only keeps it in the window longer (the safe side)."""
-        runs = list(self.runs)
-        while len(runs) > MAX_RUNS:
-            (a, b), (c, d) = runs[0], runs[1]
-            runs[:2] = [(c - (b - a), d)]
+        """At most ``MAX_RUNS`` runs (a record written by an older version may hold more)."""
+        runs = deque(self.runs)
+        bound_runs(runs)
         return OnTimeRecord(self.chain, self.off_since, self.on_since, tuple(runs))
 
     def to_ages(self, now: float) -> dict[str, Any]:

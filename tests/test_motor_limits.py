@@ -378,3 +378,42 @@ def test_no_request_sequence_breaks_the_on_time_limits(name, pace_ms, steps):
     bench.wait(30)
     bench.check_limits()
     assert bench.core.get_status()["state"] != "launching"
+
+
+# ---- the runs kept for the duty rule: bounded, on the safe side ---------------------------------
+
+def exact_wait(runs, now, need, window, share):
+    """The shortest wait after which a run of ``need`` keeps every window within ``share``,
+    from the runs exactly as they happened (a bisection: the on-time left in the window only
+    falls as the window slides on)."""
+    def admitted(wait):
+        start = now + wait + need - window
+        return sum(max(0.0, b - max(a, start)) for a, b in runs) + need <= share * window + EPS
+    if admitted(0.0):
+        return 0.0
+    low, high = 0.0, window
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (low, middle) if admitted(middle) else (middle, high)
+    return high
+
+
+@settings(max_examples=300, deadline=None)
+@given(runs=st.lists(st.tuples(st.floats(0.0, 0.3), st.floats(0.001, 0.4)), min_size=50, max_size=250),
+       idle=st.floats(0.0, 5.0), need=st.floats(0.05, 3.0))
+def test_however_many_runs_the_duty_rule_keeps_a_bounded_few_and_never_admits_sooner(runs, idle, need):
+    from firmware.events import MAX_RUNS
+    from firmware.launcher.motor_limits import OnTime
+    window, share = 60.0, 0.5
+    on_time = OnTime(max_on=1e9, rest=0.0, window=window, share=share)
+    happened, now = [], T0
+    for gap, length in runs:
+        now += gap
+        on_time.start(now)
+        now += length
+        on_time.stop(now)
+        happened.append((now - length, now))
+    assert len(on_time.runs) <= MAX_RUNS  # every event's bookkeeping walks them
+    now += idle
+    kept = on_time.wait(now, need)
+    assert (0.0 if kept is None else kept[0]) >= exact_wait(happened, now, need, window, share) - 1e-6

@@ -7,7 +7,7 @@ import math
 from collections import deque
 from dataclasses import dataclass, field
 
-from firmware.events import OnTimeRecord
+from firmware.events import OnTimeRecord, bound_runs
 from firmware.i18n import Message, message
 
 EPS = 1e-9  # float slack when comparing sums of on-time with a limit
@@ -44,6 +44,9 @@ class OnTime:
         self.on_since, self.off_since = None, now
         while self.runs and self.runs[0][1] <= now - self.window:
             self.runs.popleft()
+        # Every event's bookkeeping (the duty rule, the latch record) walks the runs: a burst of
+        # presses must not make each press slower than the last.
+        bound_runs(self.runs)
 
     def record(self) -> OnTimeRecord:
         return OnTimeRecord(self.chain, self.off_since, self.on_since, tuple(self.runs))
@@ -52,6 +55,7 @@ class OnTime:
         """Take over the last run's record (the motor is off now: a run it left open has ended)."""
         self.chain, self.off_since, self.on_since = record.chain, record.off_since, None
         self.runs = deque(run for run in record.runs if run[1] > now - self.window)
+        bound_runs(self.runs)
 
     def chained(self, now: float) -> float:
         """The on-time of the chain the motor is in now (0 once it has rested)."""
