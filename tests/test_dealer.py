@@ -419,6 +419,23 @@ def test_misfeed_is_retried_with_the_believed_hopper():
     assert table.core.get_status()["hopper"] == HOPPER - 5
 
 
+def test_a_card_the_core_learns_of_after_its_feed_timeout_counts_and_the_wait_says_what_is_left():
+    # The loop paused past the feed timeout while the next card was coming: the core hears of
+    # the card only after the timeout ended the run (``empty``), so the retry finds the beam
+    # blocked and waits for a press. The card is the run's all the same, and what the wait
+    # tells the table (the dealer's reason and the core's pending alike) is one card less.
+    table = Table(operator=False)
+    table.dispense(7, 1)
+    table.run(stop=lambda: table.mech.out == 3 and not table.mech.slot_busy)
+    coming = table.mech.pending
+    assert coming, "the fourth card is on its way"
+    table.now += table.config.timing.feed_timeout_ms / 1000 + 0.01  # the pause
+    table.mech.card_due(coming)
+    assert_waits_for_a_press(table, 1, "after_beam")
+    assert table.outcomes[1]["state"] == "done" and table.outcomes[1]["cards"] == 7 and table.mech.out == 7
+    assert table.states(1).count("waiting_press") == 2  # 4 cards left, then 3 once the late one crossed
+
+
 def test_misfeeds_in_a_row_are_bounded_then_wait_for_a_reload():
     table = Table(operator=False, misfeed_retries=2)
     table.mech.misfeed_chance = 1.0

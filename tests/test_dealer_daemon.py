@@ -37,13 +37,21 @@ blind_runs = 20
 
 
 class TableHand:
-    """Clears jams, reloads the hopper, and presses the button when the dealer says it waits for that."""
+    """Clears jams, reloads the hopper, and presses the button when the dealer says it waits for that.
+
+    It presses once for each wait, as a person does: the dealer says ``waiting_press`` again when
+    the count it shows changes (a card still crossing the beam as its run ended), and a second
+    press there would be a press of its own once the dispense is done, a launch of the policy's
+    cards. It presses once the slot is clear, for while that card crosses its run may still end
+    the dispense (it was the last card) and then nothing waits for the press.
+    """
 
     def __init__(self, running: ThreadDaemon):
         self.running = running
         self.client = running.client(timeout=60)
         self.client.call("events/subscribe")
         self.seen: list[str] = []
+        self._pressed = False  # for the wait under way
         self._thread = threading.Thread(target=self._watch, daemon=True)
         self._thread.start()
 
@@ -54,14 +62,24 @@ class TableHand:
                     continue
                 state = message["params"]["state"]
                 self.seen.append(state)
+                if state != "waiting_press":
+                    self._pressed = False
                 if state == "waiting_jam":
                     self.running.call("sim/clear")
                 elif state == "waiting_empty":
                     self.running.call("launcher/reload", {"cards": 60})
                 elif state == "waiting_press":
-                    self.running.call("launcher/press")
+                    self._press_once()
         except OSError:
             pass  # the daemon is gone: the test is over
+
+    def _press_once(self) -> None:
+        if self._pressed:
+            return
+        status = self.running.call("status/get")
+        if status["pending"] is not None and not status["beam_blocked"]:
+            self._pressed = True
+            self.running.call("launcher/press")
 
     def close(self) -> None:
         # Shut down first: close() alone leaves the watching thread blocked in recv.

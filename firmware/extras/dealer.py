@@ -229,6 +229,9 @@ class Dealer:
             if press_id not in job.cards:
                 return []
             job.cards[press_id] = max(job.cards[press_id], int(params.get("count", 0)))
+            if job.state == WAITING_PRESS:
+                # A card still crossing when its run ended: the wait now says one card less.
+                job.reason = _waiting_press_reason(job, job.reason["after"])
             return self._report(job) + self._advance(now)
         if name == "empty":
             # The feed timeout of our run: how near the core's wiring halt (blind runs) it is.
@@ -411,8 +414,7 @@ class Dealer:
         if after in (WAITING_EMPTY, WAITING_LID, WAITING_JAM):
             job.misfeeds = 0  # a person has been at the machine
         job.state = WAITING_PRESS
-        job.reason = message("dispense_waiting_press", count=job.count - job.total,
-                             after=message(_AFTER_WAIT[after]))
+        job.reason = _waiting_press_reason(job, message(_AFTER_WAIT[after]))
         return self._report(job)
 
     def _ask(self, job: _Job, now: float) -> list[Output]:
@@ -454,6 +456,11 @@ class Dealer:
             return out
         job.reported = key
         return out + [Emit(PROGRESS, params)]
+
+
+def _waiting_press_reason(job: _Job, after: Message) -> Message:
+    """What a dispense waiting for a press tells the table: the cards still to come, and after what."""
+    return message("dispense_waiting_press", count=job.count - job.total, after=after)
 
 
 def wait_reason(wait_press: bool | str | None) -> str | None:
