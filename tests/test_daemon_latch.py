@@ -292,3 +292,19 @@ def test_holding_the_button_resets_and_that_hold_is_no_press(tmp_path):
     # The hold was no press (the release neither, and the next press is one: tests/test_core_latch.py).
     assert (status_after["presses"], status_after["motor"]["on"]) == (status["presses"], False)
     assert 0.95 <= held <= 2.0
+
+
+def test_the_latch_file_says_the_motor_may_be_on_before_the_motor_pin_is_written(tmp_path):
+    # What a SIGKILL at that instant leaves: the flag is in the page cache (the file as any reader
+    # sees it) before the pin goes high, whenever the writer thread gets to msync it.
+    flags_at_start: list[int] = []
+
+    def motor_changed(pin) -> None:
+        if pin.state:
+            flags_at_start.append((tmp_path / "state" / FILENAME).read_bytes()[len(b"LCHLATCH\x00\x01")])
+
+    with ThreadDaemon(tmp_path, SLOW) as running:
+        running.in_loop(running.daemon.pin_factory.pin(MOTOR_PINS[0]).add_listener, motor_changed)
+        for _ in range(3):
+            assert running.call("launcher/dispense", {"count": 1})["cards"] == 1
+    assert len(flags_at_start) >= 3 and set(flags_at_start) == {1}

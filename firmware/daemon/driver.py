@@ -312,9 +312,16 @@ class Daemon:
                     self.latch.record(action.halt, action.on_time, action.at, self.loop.time())
                 elif isinstance(action, first):
                     if isinstance(action, Motor):
-                        # Set first: a process that dies with the motor on comes back halted.
-                        self.latch.motor_may_be_on(True)
-                    device.drive(action)
+                        # Set first: a process that dies with the motor on comes back halted. A
+                        # store the kernel keeps past a kill; its msync (for a power cut, when the
+                        # motor is off anyway) is woken once the motor has been written.
+                        self.latch.motor_may_be_on(True, wake=False)
+                        try:
+                            device.drive(action)
+                        finally:
+                            self.latch.wake()
+                    else:
+                        device.drive(action)
                 elif isinstance(action, Led):
                     self._led = action
                     hw.led(action)

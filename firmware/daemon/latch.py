@@ -207,8 +207,11 @@ class Latch:
 
     # ---- the loop's writes: stores into the mapping, no system call --------------------------
 
-    def motor_may_be_on(self, on: bool) -> None:
-        """Set before the motor is started, cleared once a stop has been applied."""
+    def motor_may_be_on(self, on: bool, *, wake: bool = True) -> None:
+        """Set before the motor is started, cleared once a stop has been applied.
+
+        ``wake=False``: the store only; :meth:`wake` the writer once the motor has been written
+        (woken first, its thread could take the GIL from the loop in between)."""
         if self._map.closed:
             return  # the daemon has stopped: its last stop cleared the flag
         if self._map[FLAG_AT] == (1 if on else 0):
@@ -217,6 +220,11 @@ class Latch:
             # The start's time first, then the flag: a flag of 1 always has its start.
             self._map[START_AT:START_AT + _START.size] = _START.pack(self._clock())
         self._map[FLAG_AT] = 1 if on else 0
+        if wake:
+            self._changed.set()
+
+    def wake(self) -> None:
+        """Let the writer make the last stores durable (:meth:`motor_may_be_on` with ``wake=False``)."""
         self._changed.set()
 
     def record(self, halt: Any, on_time: OnTimeRecord | None, core_now: float, loop_now: float) -> None:
