@@ -88,6 +88,27 @@ def end_round_by_tapping(page, hands: dict[str, list[str]], winner: str | None =
     page.click("#end-round-form button[type=submit]")
 
 
+def test_a_double_tap_on_a_card_plays_it_once(stack, browser_context):
+    page = phone(stack, browser_context)
+    new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
+    expect_text(page, "td[data-cards='Cy']", "^7$")
+    turn_up_first_card(page, "5", "red")
+    # A red 7 on the red 5 asks nothing. The second tap of a double tap would be Bob's: a 7 on
+    # the 7 asking him its colour, or, for a card that asks nothing, played for him.
+    page.dblclick("#cards button[data-card='7']")
+    expect_text(page, "#now", r"Bob.*play a card, or press to draw one")
+    assert page.locator("#picker").get_attribute("open") is None
+    log = stack.call("game/log")["actions"]
+    assert [a["action"]["card"] for a in log if a["action"]["type"] == "play"] == ["7"]
+    # The next tap on the same card, once the double tap's moment has passed, is Bob's own.
+    page.wait_for_timeout(450)
+    tap_card(page, "7", "green")  # on a 7, a 7 may be any colour: this one asks
+    expect_text(page, "#now", r"Cy.*play a card, or press to draw one")
+    log = stack.call("game/log")["actions"]
+    assert [a["action"]["card"] for a in log if a["action"]["type"] == "play"] == ["7", "7"]
+    assert page.errors == []
+
+
 def test_classic_a_round_and_the_wild_draw_four_both_ways(stack, browser_context):
     from playwright.sync_api import expect
 

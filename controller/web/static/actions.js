@@ -4,6 +4,7 @@
 // ---- actions ----------------------------------------------------------------------------------------
 
 async function playCard(card) {
+  if (doubleTap(`card ${card}`)) return;  // at the tap: what it sends is decided later
   // What the card asks and sends (the pile's colour, whom it names) is read from the state: the
   // state that the game taps before this one bring, not the one drawn when it was tapped.
   await gameTaps;
