@@ -3,8 +3,22 @@
 
 // ---- actions ----------------------------------------------------------------------------------------
 
+// A second tap on the same card this soon, in the same player's turn, is one finger's double tap,
+// not a second wish: it is dropped (the card would be played for the next player too, or asked a
+// colour of him). The next player's own tap of that card comes in a turn of their own.
+const DOUBLE_TAP_MS = 400;
+let lastCardTap = { key: "", at: -Infinity };
+
+function doubleTap(card) {
+  const key = `${card} ${state && state.game ? state.game.turn : ""}`;
+  const at = performance.now();
+  const again = key === lastCardTap.key && at - lastCardTap.at < DOUBLE_TAP_MS;
+  lastCardTap = { key, at };
+  return again;
+}
+
 async function playCard(card) {
-  if (doubleTap(`card ${card}`)) return;  // at the tap: what it sends is decided later
+  if (doubleTap(card)) return;  // at the tap: what it sends is decided once the taps before it are in
   // What the card asks and sends (the pile's colour, whom it names) is read from the state: the
   // state that the game taps before this one bring, not the one drawn when it was tapped.
   await gameTaps;

@@ -96,21 +96,7 @@ function replyText(answer, label) {
 // its outcome, which may wait for "Go on". applyTap never rejects: a refused tap does not stop the next.
 let gameTaps = Promise.resolve();
 
-// A second tap on the same thing this soon is one finger's double tap, not a second wish: it is
-// dropped. Two players sharing a phone cannot answer each other's card that fast; a card played
-// twice would be the next player's too.
-const DOUBLE_TAP_MS = 400;
-const lastTaps = new Map();
-
-function doubleTap(key) {
-  const now = performance.now();
-  const last = lastTaps.get(key);
-  lastTaps.set(key, now);
-  return last !== undefined && now - last < DOUBLE_TAP_MS;
-}
-
 function act(path, body, label) {
-  if (doubleTap(`${path} ${JSON.stringify(body || {})}`)) return Promise.resolve(null);
   if (!path.startsWith("/api/game/")) return applyTap(path, body, label);
   const applied = gameTaps.then(() => applyTap(path, body, label));
   gameTaps = applied;
