@@ -50,3 +50,31 @@ def test_the_driver_imports_neither_the_command_line_nor_the_demo():
     code = "import firmware.daemon.driver, sys; print(sorted(m for m in ('firmware.tools.demo', 'firmware.daemon.launcherd') if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_a_reading_leaves_the_status_snapshot_as_it_is_and_a_change_takes_it_again(tmp_path):
+    # Four clients reading statistics without pause made the game thread take the whole status
+    # snapshot, in every language, once per reading: GIL time the motor's thread waited behind.
+    import time
+
+    with ThreadDaemon(tmp_path, "[sim]\nhopper = 30\n") as running:
+        door = running.daemon.game_host.door
+        taken = []
+        changes = []
+        door.post(door.add_status, "probe", lambda: taken.append(1) or {"changes": len(changes)})
+        door.post(door.register, "probe/read", lambda p: {"changes": len(changes)}, None, "", lambda: len(changes))
+        door.post(door.register, "probe/change", lambda p: changes.append(1) or {"changes": len(changes)})
+        deadline = time.monotonic() + 10
+        while not {"probe/read", "probe/change"} <= {m["method"] for m in running.call("list_methods")}:
+            assert time.monotonic() < deadline, "the layer's methods were never registered"
+        running.call("probe/change")
+        assert running.call("status/get")["probe"] == {"changes": 1}
+        before = len(taken)
+        with running.client() as client:
+            for _ in range(20):
+                assert client.call("probe/read") == {"changes": 1}
+        assert running.call("status/get")["probe"] == {"changes": 1}
+        assert len(taken) == before, "a reading took the status snapshot again"
+        running.call("probe/change")
+        assert running.call("status/get")["probe"] == {"changes": 2}  # a change is shown at once
+        assert len(taken) > before

@@ -390,6 +390,7 @@ class Door:
         self._status_providers: dict[str, Callable[[], Any]] = {}
         self._closers: list[Callable[[], Any]] = []
         self._refresh_due = False
+        self._readings: set[Handler] = set()  # handlers registered with a version: they only read
 
     @property
     def current(self) -> bool:
@@ -457,7 +458,13 @@ class Door:
                 result = encoded(result)  # here, not on the motor's loop: a reply may be large
             except Exception as exc:  # the request's error, as any handler's
                 error = exc
-        self.refresh()  # before the reply: a status/get after it sees what it did
+        if handler in self._readings and self.seen - self.snapshot_seen <= 1 and not self._refresh_due:
+            # A reading changed nothing, and nothing else came meanwhile: the snapshot still shows
+            # everything. Four clients reading without pause made the game thread take it again,
+            # in every language, for each reading: GIL time the motor's thread waited behind.
+            self.snapshot_seen = self.seen
+        else:
+            self.refresh()  # before the reply: a status/get after it sees what it did
         self._answer(reply, result, error)
 
     def settle(self, reply: asyncio.Future) -> None:
@@ -543,6 +550,7 @@ class Door:
                  doc: str = "", version: Callable[[], Any] | None = None) -> None:
         if version is not None:
             handler = kept_replies(handler, version)
+            self._readings.add(handler)
         self._to_motor(self._host.register, self.generation, name, handler, params, doc)
 
     def add_status(self, name: str, provider: Callable[[], Any]) -> None:
