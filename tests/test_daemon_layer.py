@@ -56,6 +56,7 @@ def test_a_reading_leaves_the_status_snapshot_as_it_is_and_a_change_takes_it_aga
     # Four clients reading statistics without pause made the game thread take the whole status
     # snapshot, in every language, once per reading: GIL time the motor's thread waited behind.
     import time
+    from concurrent.futures import ThreadPoolExecutor
 
     with ThreadDaemon(tmp_path, "[sim]\nhopper = 30\n") as running:
         door = running.daemon.game_host.door
@@ -70,9 +71,13 @@ def test_a_reading_leaves_the_status_snapshot_as_it_is_and_a_change_takes_it_aga
         running.call("probe/change")
         assert running.call("status/get")["probe"] == {"changes": 1}
         before = len(taken)
-        with running.client() as client:
-            for _ in range(20):
-                assert client.call("probe/read") == {"changes": 1}
+
+        def read() -> list:
+            with running.client() as client:
+                return [client.call("probe/read") for _ in range(20)]
+        with ThreadPoolExecutor(4) as readers:  # side by side, as four pages reading would
+            replies = [reply for replies in readers.map(lambda _: read(), range(4)) for reply in replies]
+        assert replies == [{"changes": 1}] * 80
         assert running.call("status/get")["probe"] == {"changes": 1}
         assert len(taken) == before, "a reading took the status snapshot again"
         running.call("probe/change")

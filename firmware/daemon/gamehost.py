@@ -391,6 +391,7 @@ class Door:
         self._closers: list[Callable[[], Any]] = []
         self._refresh_due = False
         self._readings: set[Handler] = set()  # handlers registered with a version: they only read
+        self._changing = 0  # requests that are not readings, started and not finished
 
     @property
     def current(self) -> bool:
@@ -445,6 +446,8 @@ class Door:
 
     def serve(self, handler: Handler, params: dict[str, Any], lang: str | None, reply: asyncio.Future) -> None:
         self.seen += 1  # counted as it starts: a request that waits long must not hold status/get up
+        if handler not in self._readings:
+            self._changing += 1
         asyncio.ensure_future(self._serve(handler, params, lang, reply))
 
     async def _serve(self, handler: Handler, params: dict[str, Any], lang: str | None,
@@ -458,13 +461,16 @@ class Door:
                 result = encoded(result)  # here, not on the motor's loop: a reply may be large
             except Exception as exc:  # the request's error, as any handler's
                 error = exc
-        if handler in self._readings and self.seen - self.snapshot_seen <= 1 and not self._refresh_due:
-            # A reading changed nothing, and nothing else came meanwhile: the snapshot still shows
-            # everything. Four clients reading without pause made the game thread take it again,
-            # in every language, for each reading: GIL time the motor's thread waited behind.
-            self.snapshot_seen = self.seen
-        else:
+        if handler not in self._readings:
+            self._changing -= 1
             self.refresh()  # before the reply: a status/get after it sees what it did
+        elif self._refresh_due or self._changing:
+            self.refresh()
+        else:
+            # A reading changed nothing, and no event or change waits to be shown: the snapshot
+            # shows this reading too. Four clients reading without pause made the game thread take
+            # it again, in every language, for each reading: GIL time the motor's thread waited for.
+            self.snapshot_seen = min(self.seen, self.snapshot_seen + 1)
         self._answer(reply, result, error)
 
     def settle(self, reply: asyncio.Future) -> None:

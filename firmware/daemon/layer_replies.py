@@ -35,7 +35,9 @@ def kept_replies(handler: Handler, version: Callable[[], Any]) -> Handler:
         if now != seen[0]:
             kept.clear()
             seen[0] = now
-        key = (i18n.requested(), json.dumps(params, sort_keys=True, default=str))
+        # repr, not json.dumps: as exact for checked params (1, 1.0 and True differ), and without
+        # building an encoder for each reading.
+        key = (i18n.requested(), repr(sorted(params.items())))
         reply = kept.get(key)
         if reply is None:
             result = handler(params)
