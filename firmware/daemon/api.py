@@ -31,6 +31,7 @@ from firmware.client import MAX_IN_FLIGHT, MAX_LINE
 from firmware.daemon.connection import Call, Client, Handlers
 from firmware.daemon.registry import MAX_NESTING, Handler, Registry, cut_deep, encode, too_deep
 from firmware.daemon.crossing import LoopThread, plain, post, post_guarded
+from firmware.daemon.pace import Pace
 from firmware.daemon.peers import may_connect, peer_credentials, peer_groups
 from firmware.errors import ApiError, InUse, InvalidParams
 
@@ -96,6 +97,8 @@ class ApiServer:
         self._tasks: set[asyncio.Task] = set()
         self._numbers = 0
         self._claimed = False  # the path made free by claim(), once per run
+        self._readings = Pace()  # every connection's readings that may be asked without end
+        self._paced: dict[Call, asyncio.TimerHandle] = {}  # readings waiting for their turn
         self._beat_taken = clock()  # when the API's loop last took in a beat (beat()); set again at start
         registry.register("events/subscribe", self._subscribe_placeholder, doc="receive every event")
 
@@ -157,6 +160,10 @@ class ApiServer:
             return
         self._server.close()
         self._here.close()
+        for call, turn in self._paced.items():  # of clients here or gone: each is answered now
+            turn.cancel()
+            call.answer.cancel()
+        self._paced.clear()
         for client in self._clients:
             for answer in list(client.requests):
                 answer.cancel()  # _reply answers the caller, and the handler is cancelled
@@ -242,9 +249,11 @@ class ApiServer:
             pass
         finally:
             self._clients.discard(client)
-            if task is not None:
-                self._tasks.discard(task)
-            await self._finish(client)
+            try:
+                await self._finish(client)
+            finally:  # close() waits for a client that is finishing too
+                if task is not None:
+                    self._tasks.discard(task)
 
     @staticmethod
     async def _finish(client: Client) -> None:
@@ -345,6 +354,21 @@ class ApiServer:
         call.answer.add_done_callback(client.requests.discard)
         call.answer.add_done_callback(lambda _: self._reply(call))
         handlers = self._here if method.on_any_loop else self._handlers
+        wait = self._readings.delay(self._loop.time()) if method.reading else 0.0
+        if wait > 0:
+            call.running()  # the lines after it are answered meanwhile, an estop first of all
+            self._paced[call] = self._loop.call_later(wait, self._begin_paced, handlers, call)
+        else:
+            self._begin(handlers, call)
+
+    def _begin_paced(self, handlers: Handlers, call: Call) -> None:
+        del self._paced[call]
+        self._begin(handlers, call)
+
+    @staticmethod
+    def _begin(handlers: Handlers, call: Call) -> None:
+        if call.answer.done():
+            return  # answered while it waited for its turn: launcherd is stopping, or its client left
         if not post_guarded(handlers.loop, handlers.begin, call):
             call.answer.cancel()  # the handlers' loop is gone: launcherd is stopping
 

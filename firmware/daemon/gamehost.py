@@ -210,18 +210,20 @@ class GameHost:
         if self._beat is None and not self._closing:
             self._beat = self.motor_loop.call_later(HEARTBEAT_S, self._heartbeat)
 
-    def _post_to_layer(self, door: "Door", fn: Callable[..., Any], *args: Any) -> None:
+    def _post_to_layer(self, door: "Door", fn: Callable[..., Any], *args: Any) -> bool:
         """Post an event or a request to the layer's loop (from the motor's loop or the API's),
-        with the heartbeat watching until the loop is through it."""
+        with the heartbeat watching until the loop is through it; False: that loop is closed."""
         with self._counting:
             self.sent += 1
             self._posted += 1
-        door.post(fn, *args)
+        if not door.post(fn, *args):
+            return False
         if self._beat is None:
             if asyncio.get_running_loop() is self.motor_loop:
                 self._arm_heartbeat()
             else:
                 post_guarded(self.motor_loop, self._arm_heartbeat)
+        return True
 
     def _heartbeat(self) -> None:
         self._beat = None
@@ -317,15 +319,17 @@ class GameHost:
             yield
 
     def register(self, generation: int, name: str, handler: Handler, params: dict[str, Any] | None,
-                 doc: str) -> None:
-        """A layer's method: the registry gets a proxy once; each generation brings its handler."""
+                 doc: str, reading: bool = False) -> None:
+        """A layer's method: the registry gets a proxy once; each generation brings its handler.
+        ``reading``: it only reads (registered with a version), and is served at the readings' pace."""
         if generation != self.generation:
             return
         if name not in self._proxied:
             if name in self.daemon.registry:  # the launcher's own: a layer does not replace it
                 log.error("the game layer registers %s, which the launcher has already", name)
                 return
-            self.daemon.registry.register(name, self._proxy(name), params, doc, on_any_loop=True)
+            self.daemon.registry.register(name, self._proxy(name), params, doc, on_any_loop=True,
+                                          reading=reading)
             self._proxied.add(name)
         self._handlers[name] = handler
 
@@ -336,6 +340,8 @@ class GameHost:
         motor's, so what it reads of the host it reads once, and checks again once it waits."""
         async def proxied(params: dict[str, Any]) -> Any:
             door, handler = self.door, self._handlers.get(name)
+            if self._closing:  # a request that waited for its turn (api.py's pace) until now
+                raise Unavailable(i18n.message("game_layer_stopping"))
             if self.state != "up" or door is None or handler is None:
                 raise Unavailable(self.reason or i18n.message("game_layer_starting"))
             reply = asyncio.get_running_loop().create_future()
@@ -343,7 +349,9 @@ class GameHost:
             try:
                 if door is not self.door:  # went down meanwhile, before it could refuse this reply
                     raise Unavailable(self.reason or i18n.message("game_layer_starting"))
-                self._post_to_layer(door, door.serve, handler, plain(params), i18n.requested(), reply)
+                if not self._post_to_layer(door, door.serve, handler, plain(params), i18n.requested(), reply):
+                    # Its loop closed meanwhile (launcherd is stopping): nothing would ever answer.
+                    raise Unavailable(i18n.message("game_layer_stopping"))
                 return await reply
             finally:
                 self._waiting.discard(reply)
@@ -397,9 +405,10 @@ class Door:
     def current(self) -> bool:
         return self.generation == self._host.generation
 
-    def post(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Run ``fn(*args)`` on this door's loop (from the motor's side); a closed loop: the layer is gone."""
-        post(self.loop, fn, *args)
+    def post(self, fn: Callable[..., Any], *args: Any) -> bool:
+        """Run ``fn(*args)`` on this door's loop (from the motor's side); False: its loop is closed,
+        the layer is gone."""
+        return post(self.loop, fn, *args)
 
     def _to_motor(self, fn: Callable[..., Any], *args: Any) -> None:
         if self.current:
@@ -557,7 +566,7 @@ class Door:
         if version is not None:
             handler = kept_replies(handler, version)
             self._readings.add(handler)
-        self._to_motor(self._host.register, self.generation, name, handler, params, doc)
+        self._to_motor(self._host.register, self.generation, name, handler, params, doc, version is not None)
 
     def add_status(self, name: str, provider: Callable[[], Any]) -> None:
         self._status_providers[name] = provider

@@ -127,6 +127,8 @@ class Method:
     # The handler touches nothing of the loop it runs on (it posts to another thread and awaits):
     # the API server runs it on its own loop instead of the motor's.
     on_any_loop: bool = False
+    # Only reads, and a client may ask it without end: served at the readings' pace (pace.py).
+    reading: bool = False
 
 
 class Registry:
@@ -136,11 +138,11 @@ class Registry:
         self._methods: dict[str, Method] = {}
 
     def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
-                 doc: str = "", on_any_loop: bool = False) -> None:
+                 doc: str = "", on_any_loop: bool = False, reading: bool = False) -> None:
         if name in self._methods:
             raise ValueError(f"method {name} is already registered")
         schema = {key: _as_param(spec) for key, spec in (params or {}).items()}
-        self._methods[name] = Method(name, handler, schema, doc, on_any_loop)
+        self._methods[name] = Method(name, handler, schema, doc, on_any_loop, reading)
 
     def __contains__(self, name: object) -> bool:
         return name in self._methods
