@@ -1,8 +1,9 @@
 """The motor's loop under load (issue 19), each figure beside the same run's idle one.
 
-    .venv/bin/python bench/loaded.py [--presses N] [--jams N]
+    .venv/bin/python bench/loaded.py [--presses N] [--jams N] [--rounds N]
 
-One in-process launcherd (bench/latency.py's, the game layer loaded as main has it) per load:
+One in-process launcherd (bench/latency.py's, the game layer loaded as main has it) per load and
+round; the loads take turns, idle first, for ``--rounds`` rounds (3), and each pools its samples:
 
 - idle: nothing else happening;
 - readers: four clients, each a process of its own (as launcher-web's and the CLI's are), reading
@@ -84,11 +85,16 @@ class LatenessProbe:
         if self._running:
             self._arm()
 
-    def stop(self) -> dict:
+    def stop(self) -> list[float]:
+        """How late each probe ran, in ms."""
         self._running = False
-        ms = sorted(s * 1000 for s in self.samples) or [0.0]
-        return {"p50_ms": round(statistics.median(ms), 2), "p99_ms": round(percentile(ms, 99), 2),
-                "max_ms": round(ms[-1], 2), "n": len(ms)}
+        return [s * 1000 for s in self.samples]
+
+
+def _ms(samples: list[float]) -> dict:
+    ms = sorted(samples) or [0.0]
+    return {"p50_ms": round(statistics.median(ms), 2), "p99_ms": round(percentile(ms, 99), 2),
+            "max_ms": round(ms[-1], 2), "n": len(samples)}
 
 
 def _loop_thread_use(daemon) -> tuple[int, int]:
@@ -120,7 +126,45 @@ def _connected(daemon, count: int, timeout: float = 30) -> None:
         time.sleep(0.05)
 
 
+def measure_rounds(loads: tuple[str, ...], presses: int, jams: int, rounds: int) -> dict:
+    """Each load's figures over ``rounds`` rounds, the loads taking turns in each round (idle
+    first): a machine that gets busier or quieter during the run moves idle and the loads alike,
+    so each is compared with an idle measured beside it, not minutes before. The presses and
+    jams are shared out between the rounds and their samples pooled."""
+    taken: dict[str, list[dict]] = {load: [] for load in loads}
+    for number in range(rounds):
+        for load in loads:
+            taken[load].append(measure(load, _share(presses, rounds, number), _share(jams, rounds, number)))
+    return {load: _pooled(parts) for load, parts in taken.items()}
+
+
+def _share(total: int, rounds: int, number: int) -> int:
+    return total // rounds + (1 if number < total % rounds else 0)
+
+
+def _pooled(parts: list[dict]) -> dict:
+    seconds = sum(part["motor_loop"]["seconds"] for part in parts)
+    return {
+        "press": _us([s for part in parts for s in part["press"]]),
+        "jam": _us([s for part in parts for s in part["jam"]]),
+        "count_stop": _us([s for part in parts for s in part["count_stop"]]),
+        "timer_lateness": _ms([s for part in parts for s in part["timer_lateness"]]),
+        "halted": any(part["halted"] for part in parts),
+        "rested_s": round(sum(part["rested_s"] for part in parts), 1),
+        "overslept": sum(part["overslept"] for part in parts),
+        "motor_loop": {
+            "cpu_ms_per_s": round(sum(part["motor_loop"]["cpu_ms_per_s"] * part["motor_loop"]["seconds"]
+                                      for part in parts) / max(seconds, 1e-9), 1),
+            "wakeups_per_s": round(sum(part["motor_loop"]["wakeups_per_s"] * part["motor_loop"]["seconds"]
+                                       for part in parts) / max(seconds, 1e-9)),
+            "seconds": round(seconds, 1)},
+        "load_average": [part["load_average"] for part in parts],
+        "rounds": len(parts),
+    }
+
+
 def measure(load: str, presses: int, jams: int) -> dict:
+    """One round of ``load``: its raw samples (µs; the lateness in ms) and the rest of its figures."""
     try:
         return _measure(load, presses, jams)
     finally:
@@ -175,7 +219,7 @@ def _measure(load: str, presses: int, jams: int) -> dict:
                 client.kill()
                 client.wait(30)
             daemon.stop()
-    return {"press": _us(press), "jam": _us(jam), "count_stop": _us(daemon.count_stop_us),
+    return {"press": press, "jam": jam, "count_stop": list(daemon.count_stop_us),
             "timer_lateness": lateness, "halted": halted, "rested_s": round(daemon.rested_s, 1),
             "overslept": daemon.overslept, "motor_loop": motor_loop,
             "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)]}
@@ -244,10 +288,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--presses", type=int, default=200)
     parser.add_argument("--jams", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="the loads take turns this many times; presses and jams are shared out")
     parser.add_argument("--sizes", default="1000,10000,100000")
     args = parser.parse_args()
-    loads = {load: measure(load, args.presses, args.jams)
-             for load in ("idle", "readers", "slow_commit", "cold_catalogue")}
+    loads = measure_rounds(("idle", "readers", "slow_commit", "cold_catalogue"), args.presses, args.jams,
+                           max(1, args.rounds))
     idle = loads["idle"]
     verdicts = {}
     for load, figures in loads.items():

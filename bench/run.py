@@ -206,13 +206,14 @@ def loaded_table(loaded: dict) -> str:
             key for key, limit in loaded["targets"].items()
             if (verdict[key] >= limit if key == "lateness_max_ms" else verdict[key] > limit)]
         lateness = got["timer_lateness"]
+        averages = [average for round_ in got["load_average"] for average in round_]  # each round's before, after
         lines.append(
             f"{load:<15} {got['press']['p50_us'] / 1000:>8.2f}/{got['press']['p99_us'] / 1000:<8.2f}"
             f" {got['jam']['max_us'] / 1000:>10.2f} {got['count_stop']['max_us'] / 1000:>12.2f}"
             f" {lateness['p50_ms']:>8.2f}/{lateness['p99_ms']:.2f}/{lateness['max_ms']:<8.2f}"
             f" {str(got['halted']):>6}"
             f" {got['motor_loop']['cpu_ms_per_s']:>14.1f}, {got['motor_loop']['wakeups_per_s']:<8}"
-            f" {got['load_average'][0]:>5.1f}-{got['load_average'][1]:<5.1f}  "
+            f" {min(averages):>5.1f}-{max(averages):<5.1f}  "
             + ("(the baseline)" if verdict is None else "PASS" if verdict["ok"]
                else "MISS: " + ", ".join(misses + (["halted"] if got["halted"] else []))))
     sizes = loaded.get("game_log", {})
