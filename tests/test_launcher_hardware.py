@@ -309,6 +309,17 @@ def test_chime_beeps_count_times(hw, factory):
     assert levels(factory, 24) == [False, True, False, True, False, True, False]
 
 
+def test_led_and_chime_actions_start_no_thread(hw):
+    """They come from the motor's loop: it never waits for a thread to start or end (each
+    gpiozero blink() or beep() starts one and joins the last)."""
+    before = {thread.ident for thread in threading.enumerate()}
+    for n in range(20):
+        hw.led(Led("flash", period_ms=10, count=None if n % 2 else 2))
+        hw.chime(Chime(count=2, ms=3, gap_ms=3))
+        hw.led(Led("on", brightness=0.5))
+    assert {thread.ident for thread in threading.enumerate()} <= before
+
+
 # ---- aim servo ------------------------------------------------------------------------------
 
 

@@ -34,6 +34,7 @@ from firmware.config import Config
 from firmware.errors import HardwareError
 from firmware.events import Chime, Led
 from firmware.launcher.hardware import StampedInput, release_all, with_edge_time
+from firmware.board.indicator import Indicator
 from firmware.board.pins import input_pull
 
 SlotCallback = Callable[[int, bool, float], Any]  # slot, full, the edge's time (time.monotonic())
@@ -67,6 +68,7 @@ class BlasterHardware:
         self._closed = False
         self._max_on_s = blaster.max_on_ms / 1000
         self._actuator = None
+        self._indicators: list[Indicator] = []
         try:
             # The actuator first: it is the output that must be held off as early as possible.
             self._actuator = self._build(blaster.actuator, "[blaster] actuator", DigitalOutputDevice,
@@ -77,11 +79,17 @@ class BlasterHardware:
                             pull_up=pull_up, bounce_time=None)
                 for n, pin in enumerate(blaster.slot_pins, 1)
             ]
-            self._led = self._build(pins.led, "[pins] led", PWMLED, initial_value=0)
-            self._chime = self._build(pins.chime, "[pins] chime", Buzzer, initial_value=False)
+            # Played from threads of their own (firmware/board/indicator.py), as the launcher's.
+            self._led = self._indicator(pins.led, "[pins] led", PWMLED, initial_value=0)
+            self._chime = self._indicator(pins.chime, "[pins] chime", Buzzer, initial_value=False)
         except HardwareError:
             self.close()
             raise
+
+    def _indicator(self, bcm: int, name: str, device_class: type, **kwargs: Any) -> Indicator:
+        indicator = Indicator(self._build(bcm, name, device_class, **kwargs), name)
+        self._indicators.append(indicator)
+        return indicator
 
     def _build(self, bcm: int, name: str, device_class: type, **kwargs: Any) -> Any:
         try:
@@ -146,12 +154,12 @@ class BlasterHardware:
         """The button LED, as on the launcher."""
         self._check_open()
         if action.mode == "off":
-            self._led.off()
+            self._led.steady(0)
         elif action.mode == "on":
-            self._led.value = action.brightness
+            self._led.steady(action.brightness)
         elif action.mode == "flash" and action.period_ms > 0:
             half = action.period_ms / 2000
-            self._led.blink(on_time=half, off_time=half, n=action.count, background=True)
+            self._led.play(1, half, half, action.count)
         else:
             raise ValueError(f"not an LED action this LED can show: {action}")
 
@@ -159,8 +167,7 @@ class BlasterHardware:
         self._check_open()
         if action.count < 0 or action.ms < 0 or action.gap_ms < 0:
             raise ValueError(f"a chime needs count, ms and gap_ms >= 0, not {action}")
-        self._chime.beep(on_time=action.ms / 1000, off_time=action.gap_ms / 1000, n=action.count,
-                         background=True)
+        self._chime.play(1, action.ms / 1000, action.gap_ms / 1000, action.count)
 
     # ---- lifetime -------------------------------------------------------------------------
 
@@ -176,6 +183,8 @@ class BlasterHardware:
             self._closed = True
             if self._actuator is not None:
                 self._actuator.off()
+            for indicator in self._indicators:
+                indicator.close()
             release_all(self._devices)
 
     def __enter__(self) -> BlasterHardware:

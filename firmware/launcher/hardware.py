@@ -44,6 +44,7 @@ from gpiozero import (
 from firmware.config import NOT_FITTED, PIN_KEYS, Config
 from firmware.errors import HardwareError, Unavailable
 from firmware.events import Chime, InputLevels, Led
+from firmware.board.indicator import Indicator
 from firmware.board.pins import input_pull
 
 log = logging.getLogger(__name__)
@@ -205,6 +206,7 @@ class Hardware:
         self._stop_fails = os.environ.get(STOP_FAILS_VARIABLE) == "1"
         # Set before building so that close() can run after a failure half-way through.
         self._forward = self._reverse = self._enable = self._heartbeat = None
+        self._indicators: list[Indicator] = []
         # Inputs whose device is active at the opposite of their logical level (see _build_input).
         self._inverted: dict[Any, bool] = {}
         pins = config.pins
@@ -233,8 +235,10 @@ class Hardware:
                 self._button.pin.bounce = config.timing.button_debounce_ms / 1000
             self._beam = self._build_input("beam")
             self._lid = None if pins.lid is NOT_FITTED else self._build_input("lid")
-            self._led = self._build("led", PWMLED, initial_value=0)
-            self._chime = self._build("chime", Buzzer, initial_value=False)
+            # Played from threads of their own, started once: never a thread started or joined
+            # on the motor's loop for a flash or a beep (firmware/board/indicator.py).
+            self._led = self._indicator("led", PWMLED, initial_value=0)
+            self._chime = self._indicator("chime", Buzzer, initial_value=False)
             self._servo = (
                 None
                 if pins.servo is NOT_FITTED
@@ -252,6 +256,11 @@ class Hardware:
         except HardwareError:
             self.close()
             raise
+
+    def _indicator(self, key: str, device_class: type, **kwargs: Any) -> Indicator:
+        indicator = Indicator(self._build(key, device_class, **kwargs), key)
+        self._indicators.append(indicator)
+        return indicator
 
     def _build(self, key: str, device_class: type, **kwargs: Any) -> Any:
         bcm = getattr(self._config.pins, key)
@@ -387,19 +396,19 @@ class Hardware:
         """Show a :class:`~firmware.events.Led` action on the button LED.
 
         ``flash`` blinks at full brightness, half the period on and half off, ``count`` times or
-        (``count`` None) until the next action, in gpiozero's background thread.
+        (``count`` None) until the next action, from the LED's own thread.
         """
         self._check_open()
         if action.mode == "off":
-            self._led.off()
+            self._led.steady(0)
         elif action.mode == "on":
-            self._led.value = action.brightness
+            self._led.steady(action.brightness)
         elif action.mode == "flash":
             if action.period_ms <= 0:
-                # A zero period would make gpiozero's blink thread spin without sleeping.
+                # A zero period would make the pattern's thread spin without sleeping.
                 raise ValueError(f"an LED flash needs period_ms > 0, not {action.period_ms}")
             half = action.period_ms / 2000
-            self._led.blink(on_time=half, off_time=half, n=action.count, background=True)
+            self._led.play(1, half, half, action.count)
         else:
             raise ValueError(f"LED mode must be off, on or flash, not {action.mode!r}")
 
@@ -411,9 +420,7 @@ class Hardware:
         self._check_open()
         if action.count < 0 or action.ms < 0 or action.gap_ms < 0:
             raise ValueError(f"a chime needs count, ms and gap_ms >= 0, not {action}")
-        self._chime.beep(
-            on_time=action.ms / 1000, off_time=action.gap_ms / 1000, n=action.count, background=True
-        )
+        self._chime.play(1, action.ms / 1000, action.gap_ms / 1000, action.count)
 
     @property
     def has_servo(self) -> bool:
@@ -458,6 +465,8 @@ class Hardware:
             for device in (self._enable, self._heartbeat):
                 if device is not None:
                     device.off()
+            for indicator in self._indicators:
+                indicator.close()
             release_all(self._devices)
 
     def __enter__(self) -> Hardware:
