@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import queue
 import sys
@@ -116,10 +117,17 @@ class InProcessDaemon:
     def _run(self) -> None:
         try:
             with asyncio.Runner(loop_factory=precise_event_loop) as runner:
-                runner.run(self.daemon.run(ready=lambda d: self._started.set()))
+                runner.run(self.daemon.run(ready=self._ready))
         except BaseException as exc:
             self._error = exc
             self._started.set()
+
+    def _ready(self, daemon: Daemon) -> None:
+        # As launcherd's main does (firmware/daemon/heap.py): without it, a full collection walked
+        # everything the start built (15-20 ms with the GIL held here) in the middle of a launch,
+        # which launcherd as installed does not.
+        daemon.heap.take_over()
+        self._started.set()
 
     def start(self) -> "InProcessDaemon":
         self._thread.start()
@@ -132,6 +140,9 @@ class InProcessDaemon:
     def stop(self) -> None:
         self.daemon.loop.call_soon_threadsafe(self.daemon.request_stop)
         self._thread.join(10)
+        # This process starts the next daemon (the collector's thresholds are back already): what
+        # this one left goes to the collector again.
+        gc.unfreeze()
 
     def _settle(self) -> None:
         # Let the release debounce (and the LED's return to steady) finish before the next edge,

@@ -37,6 +37,7 @@ from firmware.daemon.device import Device, DeviceCore, DeviceHardware, Simulatio
 from firmware.daemon.loading import installed_layers, load_extras
 from firmware.errors import Refused
 from firmware.daemon.gamehost import GameHost
+from firmware.daemon.heap import REST_S, HeapKeeper
 from firmware.events import Action, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, Motor, Persist, PressMeaning
 from firmware.daemon.latch import Latch
 from firmware.daemon.replies import shown, with_texts
@@ -111,6 +112,9 @@ class Daemon:
         self.game_host: GameHost | None = None  # the layers' own thread and loop
         # Set once launcher/press-means is first asked, while the layers start (_start_layers).
         self._press_meaning_told: asyncio.Event | None = None
+        # From a motor action applied until a stop applied: the heap is walked only otherwise.
+        self._motor_may_run = False
+        self.heap: HeapKeeper | None = None  # full collections at the motor's rest (heap.py)
 
     # ---- the layer interface (firmware/daemon/layer.py, docs/internals.md) -----------------------
 
@@ -205,6 +209,7 @@ class Daemon:
         pins, and restart it."""
         try:
             self.device.stop()
+            self._motor_may_run = False
             if self.latch is not None:
                 self.latch.motor_may_be_on(False)
         except BaseException as exc:
@@ -288,6 +293,13 @@ class Daemon:
         self._apply(actions)
         self._rearm()
 
+    def _at_rest(self) -> bool:
+        """The motor off, and no deadline of the core within a full collection's reach."""
+        if self._motor_may_run:
+            return False
+        deadline = self.core.next_deadline() if self.core is not None else None
+        return deadline is None or deadline - self.loop.time() > REST_S
+
     def _rearm(self) -> None:
         self._timer.rearm(self.core.next_deadline() if self.core else None)
 
@@ -315,6 +327,7 @@ class Daemon:
                         # Set first: a process that dies with the motor on comes back halted. A
                         # store the kernel keeps past a kill; its msync (for a power cut, when the
                         # motor is off anyway) is woken once the motor has been written.
+                        self._motor_may_run = True
                         self.latch.motor_may_be_on(True, wake=False)
                         try:
                             device.drive(action)
@@ -505,6 +518,7 @@ class Daemon:
         self._loop_thread = threading.get_ident()
         self._stop = asyncio.Event()
         self._timer = DeadlineTimer(self.loop, self._on_deadline)
+        self.heap = HeapKeeper(self.loop, self._at_rest)
         self.loop.set_exception_handler(self._loop_exception)
         i18n.set_daemon_language(self.config.daemon.language)
         sys.setswitchinterval(SWITCH_INTERVAL_S)
@@ -582,6 +596,8 @@ class Daemon:
             self._apply(self.device.stopping(self.loop.time()))  # the run's on-time into the latch
         if self._timer is not None:
             self._timer.cancel()
+        if self.heap is not None:
+            self.heap.give_back()
         for closer in self._closers:
             try:
                 closer()

@@ -6,7 +6,6 @@ Nothing heavy is imported before ``main`` has kept ssl out (see there).
 from __future__ import annotations
 
 import argparse
-import gc
 import logging
 import os
 import sys
@@ -62,21 +61,6 @@ def _config_path(args: argparse.Namespace) -> str | None:
     return None
 
 
-def freeze_startup_heap() -> None:
-    """Leave what the start built (modules, catalogues, the config, the game's tables) out of
-    every later garbage collection, once the daemon is READY.
-
-    A full collection holds the GIL, whichever thread runs it, for as long as it walks every
-    tracked object: 15 ms for launcherd's 33,000 after its start on an x86 machine, several times
-    that on a Pi Zero 2 W, during which the motor's loop runs no deadline (a jam or count stop
-    that late lets a card through). Frozen, they are never walked again; a collection then walks
-    only what came after. In launcherd's own process only: a test process that freezes its heap at
-    every daemon it starts would keep every later test's garbage cycles.
-    """
-    gc.collect()
-    gc.freeze()
-
-
 def main(argv: list[str] | None = None) -> int:
     # asyncio imports ssl (OpenSSL, about 2 MB of resident memory) for TLS that launcherd never
     # speaks: its API is a Unix socket and its unit forbids the network. Without ssl, asyncio
@@ -115,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.demo:
                 from firmware.tools.demo import run_demo
                 return runner.run(run_demo(daemon))
-            return runner.run(daemon.run(ready=lambda _: freeze_startup_heap()))
+            # Once READY: the start-up heap frozen, every full collection at the motor's rest.
+            return runner.run(daemon.run(ready=lambda _: daemon.heap.take_over()))
     except HardwareError as exc:
         print(f"launcherd: {exc}", file=sys.stderr)
         if not args.sim:
