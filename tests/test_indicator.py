@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from gpiozero import PWMLED, Buzzer
@@ -69,15 +68,23 @@ def test_a_counted_pattern_plays_then_ends_off(factory):
         with_buzzer.close()
 
 
-def test_a_pattern_until_the_next_change_stops_at_that_change(led, factory):
-    led.play(1, 0.002, 0.002, None)
-    wait_until(lambda: len(factory.pin(23).states) > 8, 2.0, "the flashing", 0.002)
-    led.steady(0.3)
-    assert factory.pin(23).state == 0.3
-    written = len(factory.pin(23).states)
-    time.sleep(0.02)  # five of the pattern's periods: none of its steps may come after the change
-    assert factory.pin(23).state == 0.3
-    assert len(factory.pin(23).states) == written
+def test_a_pattern_until_the_next_change_stops_at_that_change(factory):
+    device = PWMLED(23, pin_factory=factory, initial_value=0)
+    led = Indicator(device, "led")
+    try:
+        led.play(1, 0.002, 0.002, None)
+        wait_until(lambda: len(factory.pin(23).states) > 8, 2.0, "the flashing", 0.002)
+        led.steady(0.3)
+        assert factory.pin(23).state == 0.3
+        written = len(factory.pin(23).states)
+        # Closing joins the pattern's thread: a step of the replaced pattern still to come would
+        # have landed before it ended.
+        led.close()
+        assert factory.pin(23).state == 0.3
+        assert len(factory.pin(23).states) == written
+    finally:
+        led.close()
+        device.close()
 
 
 def test_a_new_pattern_replaces_one_playing_from_its_own_start(led, factory):
@@ -92,18 +99,25 @@ def test_a_new_pattern_replaces_one_playing_from_its_own_start(led, factory):
 def test_no_step_of_a_replaced_pattern_lands_after_the_change():
     device = Recorder()
     indicator = Indicator(device, "led")
+    levels = (0.25, 0.5, 0.75) * 40
+    ons = [0.001 * (n + 1) for n in range(len(levels))]  # each pattern's own on level
     try:
-        for value in (0.25, 0.5, 0.75) * 40:
-            indicator.play(1, 0.0005, 0.0005, None)
-            time.sleep(0.0005)
-            indicator.steady(value)
-            assert device.value == value
-        last = len(device.writes)
-        time.sleep(0.02)
-        assert len(device.writes) == last  # nothing after the last steady level
-        assert device.value == 0.75
+        for on, level in zip(ons, levels):
+            before = len(device.writes)
+            # Changed during the on step (5 ms, against 0.5 off): a step still to come is its off.
+            indicator.play(on, 0.005, 0.0005, None)
+            wait_until(lambda: len(device.writes) >= before + 1, 2.0, "the pattern playing", 0)
+            indicator.steady(level)
+            assert device.value == level
     finally:
-        indicator.close()
+        indicator.close()  # joins the thread: whatever it had still to write is written by now
+    values = [value for _, value in device.writes]
+    # After each steady level the next write is the next pattern's first step (or nothing, after
+    # the last): never an on or off step of the pattern it replaced.
+    steadies = [index for index, value in enumerate(values) if value in levels]
+    assert len(steadies) == len(levels)
+    for number, index in enumerate(steadies):
+        assert values[index + 1:index + 2] == ons[number + 1:number + 2], (number, values[index - 2:index + 3])
 
 
 def test_a_change_starts_and_joins_no_thread(led):
