@@ -314,13 +314,9 @@ def test_readings_kept_for_the_other_matches_are_those_of_a_fresh_reading(seed, 
                         assert stats_of(store, current, chosen) == stats_of(fresh, current, chosen)
                         table = None if current is None else matches[current][0]
                         before = rng.choice([None, match_id + 1])
-                        assert (TableReading(store, current, table).history(2, before)
-                                == TableReading(fresh, current, table).history(2, before))
-                        assert (TableReading(store, current, table).history()
-                                == TableReading(fresh, current, table).history())
-                        kept = TableReading(store, current, table)
-                        assert kept.history_text(2, before) == TableReading(fresh, current, table).history(2, before)
-                        assert kept.history_text() == TableReading(fresh, current, table).history()
+                        kept, anew = TableReading(store, current, table), TableReading(fresh, current, table)
+                        assert kept.history_text(2, before) == anew.history_text(2, before)
+                        assert kept.history_text() == anew.history_text()
                     finally:
                         fresh.close()
         finally:

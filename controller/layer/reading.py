@@ -65,28 +65,21 @@ class Reading:
         match = self._table().match
         return {"csv": scores_csv(match)} if csv else scores(match)
 
-    def history(self, limit: int | None = None, before: int | None = None) -> list[dict[str, Any]]:
-        """Every match, oldest first, with its rounds and totals; the table's own is ``current``.
-
-        ``limit``: only the last so many (of those before match ``before``), for a page at a time.
-        A match's rounds and totals are kept in the log until its actions change
-        (``Store.keep_figures``), and every match's line but the table's is kept in memory until
-        one of them changes (:class:`_Lines`), so a reading after a press builds one line.
-        """
-        with self._reading() as store:
-            lines = _lines(store, self.match_id)
-            return [self._history_line(store, lines, match_id) for match_id in lines.shown(limit, before)]
-
     async def history_in_turns(self, limit: int | None = None, before: int | None = None) -> Encoded:
-        """``game/history`` for the API, as JSON text. The matches whose summary is not kept yet (a
-        log written by an older version) are replayed one at a time, the game loop answering
-        between them (a 100,000-action log took longer than the host waits for a heartbeat). One
-        replay of every missing summary at a time: the readings that come meanwhile (the start's, a
-        page's, another client's) wait for it instead of replaying the same matches beside it.
+        """``game/history``, as JSON text: every match, oldest first, with its rounds and totals; the
+        table's own is ``current``. ``limit``: only the last so many (of those before match
+        ``before``), for a page at a time.
 
-        Each kept line's text is kept too: after a press, encoding every other match's line again
-        was most of what a reading of a long history cost the game thread (2.4 of 2.6 ms for 250
-        matches), time during which the motor's thread waits for the GIL at each of its turns."""
+        A match's rounds and totals are kept in the log until its actions change
+        (``Store.keep_figures``), and every match's line but the table's is kept in memory, with its
+        JSON text, until one of them changes (:class:`_Lines`): a reading after a press builds and
+        encodes the table's line alone (encoding every line again was 2.4 of the 2.6 ms a reading of
+        250 matches cost the game thread, time the motor's thread waits for the GIL at each turn).
+        The matches whose summary is not kept yet (a log written by an older version) are first
+        replayed one at a time, the game loop answering between them (a 100,000-action log took
+        longer than the host waits for a heartbeat). One replay of every missing summary at a time:
+        the readings that come meanwhile (the start's, a page's, another client's) wait for it
+        instead of replaying the same matches beside it."""
         await asyncio.shield(self._keeping_summaries.of(self.store, self.match_id, self._keep_missing_summaries))
         with self._reading() as store:
             lines = _lines(store, self.match_id)
