@@ -211,6 +211,10 @@ def deal_held(player: str, cards: int) -> Message:
     return message("deal_held", player=player, cards=cards)
 
 
+def deal_waits_resumed(player: str, cards: int) -> Message:
+    return message("deal_waits_resumed", player=player, cards=cards)
+
+
 def reason(error: Any) -> str | Message:
     """Why an ``ApiError`` refused: its message object when it has one, else its text."""
     return error.message_object or error.message

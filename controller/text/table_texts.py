@@ -296,6 +296,11 @@ TABLE: dict[str, Text] = {
                      " again to take back what caused them; a press of the button deals them",
                        "cards",
                        player="name", cards="int"),
+    "deal_waits_resumed": entry("%(player)s is owed %(cards)d card: a resumed match deals nothing by itself;"
+                                " a press of the button deals it",
+                                "%(player)s is owed %(cards)d cards: a resumed match deals nothing by itself;"
+                                " a press of the button deals them",
+                                "cards", player="name", cards="int"),
     # Where play goes after a stacked Mega Hit is pressed out (rules option "resume").
     "resumes_with_first_attacker": entry("play resumes with %(player)s, who started the Mega Hit", player="name"),
     "resumes_after_first_attacker": entry("play resumes with %(player)s, after %(attacker)s who started the Mega Hit",
