@@ -188,6 +188,8 @@ class LauncherMotion:
         # The lid open is the state lid_open (or halted): refused as such, and checked again here.
         if self._state not in (READY, EMPTY) or self._phase is not None or self._lid_open:
             return self._refuse(event, message("refused_jog_state"))
+        if self._held_still():
+            return self._refuse(event, self._refused_pending())
         if self._beam_blocked:
             # In every mode, not only bench: a finger or a card in the slot, and the motor would
             # pull it in or push against it until jam_ms.
@@ -227,6 +229,8 @@ class LauncherMotion:
     def _on_retract(self, event: Retract, now: float) -> list[Action]:
         if self._state != READY or self._phase is not None or self._lid_open:
             return self._refuse(event, message("refused_retract"))
+        if self._held_still():
+            return self._refuse(event, self._refused_pending())
         if self._beam_blocked:
             # A finger or a card in the slot (a block not yet a jam, or a hand in bench mode).
             return self._refuse(event, message("refused_beam_blocked"))

@@ -22,6 +22,10 @@ class LauncherPresses:
     which composes it with the others and owns the state it reads and writes (``Launcher.__init__``)."""
 
     def _on_launch(self, event: Launch, now: float) -> list[Action]:
+        if self._holds and self._state in (READY, EMPTY) and self._bench_until is None:
+            # A press from software is the button's press: while something waits for a press,
+            # it lets that go on and launches nothing (the button would only resume too).
+            return self._resume(str(event.source), event.request, now)
         return self._press("Launch", str(event.source), event.request, now)
 
     def _on_dispense(self, event: Dispense, now: float) -> list[Action]:
@@ -29,6 +33,8 @@ class LauncherPresses:
             return self._refuse(event, message("refused_count"))
         if event.duty is not None and not valid_duty(event.duty):
             return self._refuse(event, message("refused_duty", minimum=MIN_DUTY))
+        if self._held_still():
+            return self._refuse(event, self._refused_pending())
         return self._press("Dispense", str(event.source), event.request, now, dispense=event.count,
                            duty=event.duty, kick=bool(event.kick))
 
@@ -119,6 +125,15 @@ class LauncherPresses:
 
     def _pending(self) -> Any:
         return next(iter(self._holds.values()), None)
+
+    def _held_still(self) -> bool:
+        """Something waits for a person's press: no request moves the motor before it (a feed, a
+        jog, a reverse pulse), unless bring-up's bench mode was entered on purpose. What holds
+        (the dealer) asks its own run only once the press has released it."""
+        return bool(self._holds) and self._bench_until is None
+
+    def _refused_pending(self) -> Any:
+        return message("refused_pending", what=self._pending())
 
     def _meaning_params(self, prefix: str = "") -> dict[str, Any]:
         """What a press means now: ``means``, ``cards``, ``for`` (the player), ``reason``."""
