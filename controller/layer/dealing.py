@@ -109,6 +109,8 @@ class Dealing:
             await self.daemon.call("launcher/aim", {"seat": seat, "seats": seats})
         except Unavailable:
             return False
+        except Refused:
+            pass  # it may not turn now (halted, the lid open, a press awaited): nothing is broken
         except ApiError as exc:
             log.warning("game: aiming at seat %d of %d failed: %s", seat, seats, exc.message)
         return True

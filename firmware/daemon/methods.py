@@ -11,7 +11,7 @@ from __future__ import annotations
 from firmware import i18n
 from firmware.daemon.registry import Param
 from firmware.daemon.device import DaemonHost
-from firmware.errors import InvalidParams
+from firmware.errors import InvalidParams, Refused
 from firmware.events import EStop, Reset, SleepNow, Wake
 
 
@@ -34,6 +34,7 @@ def register(host: DaemonHost) -> None:
 
 def _aim(host: DaemonHost, params: dict) -> dict:
     host.device.check_aim()
+    _check_still(host)
     angle = params["angle"]
     if angle is None:
         seat, seats = params["seat"], params["seats"]
@@ -44,6 +45,22 @@ def _aim(host: DaemonHost, params: dict) -> dict:
         angle = aim.min_angle + (span * seat / (seats - 1) if seats > 1 else span / 2)
     host.aim_angle = host.device.aim(angle)
     return {"angle": host.aim_angle}
+
+
+def _check_still(host: DaemonHost) -> None:
+    """The aim servo moves as the motor does: never while halted (an e-stop included) or with the
+    lid open, and never while something waits for a person's press, bring-up's bench mode excepted
+    (entered on purpose). A game that aims then is told so and goes on facing where it was."""
+    core = host.core
+    if core is None:
+        return
+    status = core.get_status()
+    if status.get("state") == "halted":
+        raise Refused(i18n.message("aim_not_halted"))
+    if status.get("lid_open") or status.get("state") == "lid_open":
+        raise Refused(i18n.message("aim_not_lid_open"))
+    if status.get("pending") is not None and not getattr(core, "bench", False):
+        raise Refused(i18n.message("aim_not_pending", what=status["pending"]))
 
 
 __all__ = ["register"]
