@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterator, Protocol
 
 from firmware import i18n
 from firmware.daemon.crossing import plain, post, post_guarded, wind_down
+from firmware.daemon.keeper import CAUSE, Cause, PressKeeper
 from firmware.daemon.layer_replies import encoded, kept_replies
 from firmware.errors import Unavailable
 from firmware.events import Action
@@ -117,6 +118,9 @@ class GameHost:
         self._closing = False
         # Held around each commit of a layer's log, and by a new layer before it opens its log.
         self._fence = threading.Lock()
+        # The press rule's keeper: what the layers ask may move the motor only for a press or an
+        # action whose effect is that motion (firmware/daemon/keeper.py); it outlives the layers.
+        self.keeper = PressKeeper()
 
     # ---- life ------------------------------------------------------------------------------
 
@@ -275,10 +279,12 @@ class GameHost:
     # ---- what the motor's side serves -------------------------------------------------------
 
     def forward(self, name: str, params: dict[str, Any]) -> None:
-        """A launcher event, to the layers' listeners (on their loop, with their own copy)."""
+        """A launcher event, to the layers' listeners (on their loop, with their own copy), as the
+        cause of what they do with it (a press, a halt: the keeper notes it even with no layer)."""
+        cause = self.keeper.event(name, params)
         door = self.door
         if door is not None and door.loop is not None:
-            self._post_to_layer(door, door.deliver, name, plain(params))
+            self._post_to_layer(door, door.deliver, name, plain(params), cause)
 
     def forward_feedback(self, action: Action) -> None:
         door = self.door
@@ -349,7 +355,8 @@ class GameHost:
             try:
                 if door is not self.door:  # went down meanwhile, before it could refuse this reply
                     raise Unavailable(self.reason or i18n.message("game_layer_starting"))
-                if not self._post_to_layer(door, door.serve, handler, plain(params), i18n.requested(), reply):
+                if not self._post_to_layer(door, door.serve, handler, plain(params), i18n.requested(), reply,
+                                           self.keeper.request(name)):
                     # Its loop closed meanwhile (launcherd is stopping): nothing would ever answer.
                     raise Unavailable(i18n.message("game_layer_stopping"))
                 return await reply
@@ -417,6 +424,7 @@ class Door:
     # ---- run on the layer's loop, posted by the host ---------------------------------------
 
     def set_up(self) -> None:
+        CAUSE.set(self._host.keeper.started())  # what the setup starts (a deal the log owes) waits
         try:
             self._host._setup(self)
         except Exception as exc:
@@ -429,9 +437,10 @@ class Door:
     def ping(self) -> None:
         self._to_motor(self._host.pong, self.generation)
 
-    def deliver(self, name: str, params: dict[str, Any]) -> None:
-        """A launcher event, to every listener of the layer."""
+    def deliver(self, name: str, params: dict[str, Any], cause: Cause | None = None) -> None:
+        """A launcher event, to every listener of the layer, as the cause of what they do."""
         self.seen += 1
+        CAUSE.set(cause)  # this callback's own context: the tasks the listeners start keep it
         if not self.current:
             # Posted before the layer was abandoned or closed, taken in only now: nothing it
             # would do can reach the daemon any more (each listener failed, logged, one by one).
@@ -453,14 +462,16 @@ class Door:
             except Exception:
                 log.exception("game layer feedback watcher failed")
 
-    def serve(self, handler: Handler, params: dict[str, Any], lang: str | None, reply: asyncio.Future) -> None:
+    def serve(self, handler: Handler, params: dict[str, Any], lang: str | None, reply: asyncio.Future,
+              cause: Cause | None = None) -> None:
         self.seen += 1  # counted as it starts: a request that waits long must not hold status/get up
         if handler not in self._readings:
             self._changing += 1
-        asyncio.ensure_future(self._serve(handler, params, lang, reply))
+        asyncio.ensure_future(self._serve(handler, params, lang, reply, cause))
 
     async def _serve(self, handler: Handler, params: dict[str, Any], lang: str | None,
-                     reply: asyncio.Future) -> None:
+                     reply: asyncio.Future, cause: Cause | None = None) -> None:
+        CAUSE.set(cause)  # the request's task: what its handler starts answers this request
         result, error = None, None
         with i18n.speaking(lang):
             try:
@@ -542,6 +553,7 @@ class Door:
     async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
         if not self.current:
             raise Unavailable(i18n.message("game_layer_abandoned"))
+        params = self._host.keeper.checked(method, params or {})  # the press rule, for every path
         answer = self.loop.create_future()
         lang = i18n.requested()
         host = self._host

@@ -84,11 +84,15 @@ HOLD_OWNER = "dealer"
 # (the game's deal after launcherd started; ``true`` means this) or a reset (the rest of a deal a
 # halt abandoned). Asked while the launcher is halted, it first waits for the reset.
 AFTER_RESTART, AFTER_RESET = "restart", "reset"
-WAIT_PRESS_REASONS = (AFTER_RESTART, AFTER_RESET)
+# What the press rule's keeper (firmware/daemon/keeper.py) holds a game's dispense after: its cause
+# was ended by an undo, a resumed match, an abandon, a repair or the game's restart, or was no
+# action that deals.
+AFTER_INTERRUPTION = ("undo", "resume", "abandon", "repair", "layer_restart", "unrelated")
+WAIT_PRESS_REASONS = (AFTER_RESTART, AFTER_RESET, *AFTER_INTERRUPTION)
 WAITING_RESET = "waiting_reset"
 _AFTER_WAIT = {WAITING_JAM: "after_jam", WAITING_LID: "after_lid", WAITING_EMPTY: "after_reload",
                WAITING_MOTOR: "after_rest", "beam_blocked": "after_beam", AFTER_RESTART: "after_restart",
-               AFTER_RESET: "after_reset"}
+               AFTER_RESET: "after_reset", **{after: f"after_{after}" for after in AFTER_INTERRUPTION}}
 # The least wait after a refusal: a retry time rounded to 0 (a rest that ends in under a
 # millisecond) must not become a loop of refusals at one instant.
 MIN_WAIT_S = 0.01

@@ -53,8 +53,9 @@ class DealerService:
         host.register("launcher/dispense", self.dispense, {"count": Param(int, minimum=1, maximum=500),
                                                            "wait_press": _wait_press_param()},
                       doc="eject exactly count cards, through misfeeds, jams (once cleared) and reloads;"
-                          " wait_press (true or \"restart\", \"reset\"): only after a person's press"
-                          " (status pending says so, and after what)")
+                          f" wait_press (true or {WAIT_PRESS_SHOWN}): only after a person's press"
+                          " (status pending says so, and after what); the game's are judged by the"
+                          " press rule's keeper (firmware/daemon/keeper.py)")
         host.register("launcher/cancel", self.cancel_all,
                       doc="what the dispenses were for is over: stop the running one, drop the queued ones")
         host.add_status("dealer", self._status)

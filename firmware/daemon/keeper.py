@@ -1,0 +1,173 @@
+"""The press rule's one keeper: whether what the game asks may move the motor (issue #36).
+
+NO MOTION STARTS WITHOUT A PERSON'S FRESH PRESS. The game layer asks the launcher for cards
+(``launcher/dispense``: a deal, a draw, a penalty) from many paths: a request's handler, a
+background deal, a launcher event it takes in, its own start. Which of those may move the motor is
+decided here, on the motor's side of the door (firmware/daemon/gamehost.py), not by each path of
+the game: a bug in a game path cannot bypass it.
+
+Every dispense (and any other motion) the game asks names its **cause**: the person's action or
+press it answers. The game does not say it, the door does: each request it serves, each launcher
+event it delivers and its setup run with their :class:`Cause` in the context
+(:data:`CAUSE`, a ``contextvars`` variable that asyncio tasks inherit), so a deal task started by
+``game/new`` carries ``game/new`` for as long as it runs, and one started by ``game/uno`` carries
+``game/uno``. The door judges the cause at the call (:meth:`PressKeeper.judge`):
+
+- a **press** moves: a ``resume`` (the button or ``launcherctl resume`` or the page's Go on while
+  something waits), a press the launcher ignored as ``decision_pending`` (the button, or
+  ``launcher/launch``), a launch outcome of the button or ``launcher/launch``;
+- an **action whose own effect is a deal** moves (:data:`DEALING_ACTIONS`: a new game's deal, a
+  play (Draw Two, Wild Draw Four), a draw, an accept, a challenge's result, a catch's penalty,
+  the Minions' counts, the next round's deal), unless an interruption came after it;
+- an **interruption** ends every cause before it (:data:`INTERRUPTIONS`: an undo, a ``game
+  resume``, an abandon, a repair; the game layer's start, which is a restart of either side; a
+  halt, after which comes a reset): what such a cause asks waits for a press;
+- **anything else** (an unrelated action such as ``game uno``, a reading, an event that is no
+  press) never moves;
+- a person's press after an interruption answers what was pending before it: the causes older
+  than that press move again (the rest of a deal held by a restart goes on pile after pile).
+
+A dispense judged "wait" is not refused: it is asked with ``wait_press`` set to the reason
+(firmware/extras/dealer.py), so the dealer holds the core (status ``pending``, "the match was
+resumed: press the button to go on (15 cards left to deal)") until a person's press. Any other
+motion method the game asks (a feed, a launch, a jog) is refused. Sans-IO and thread-safe: the
+requests are noted on the API's loop, the events on the motor's, and the calls judged on the game's.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import itertools
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from firmware.errors import Refused
+from firmware.i18n import message
+
+# The actions whose own effect may be cards to deal (controller/rules: the opening deal, Draw Two and
+# Wild Draw Four, a draw, an accepted Wild Draw Four, a challenge's result, a catch's penalty, the
+# Minions' discards, the next round).
+DEALING_ACTIONS = frozenset({
+    "game/new", "game/play", "game/draw", "game/accept", "game/challenge", "game/challenge-result",
+    "game/catch", "game/minions", "game/end-round",
+})
+# Requests that end every cause before them, and what the wait then says it comes after.
+INTERRUPTIONS = {"game/undo": "undo", "game/resume": "resume", "game/abandon": "abandon",
+                 "game/repair": "repair"}
+# What the game may not ask while its cause waits: every method that moves the motor. A dispense is
+# held (``wait_press``); the others are refused.
+MOTION_METHODS = frozenset({"launcher/dispense", "launcher/feed", "launcher/launch", "launcher/press",
+                            "launcher/retract", "bringup/jog", "bringup/feed"})
+DISPENSE = "launcher/dispense"
+# A launcher event that is a person's press (its ``source``), and those that always are.
+PRESS_SOURCES = frozenset({"button", "api"})
+# The wait's reasons beyond the dealer's own "restart" and "reset" (firmware/extras/dealer.py).
+UNRELATED = "unrelated"
+LAYER_RESTART = "layer_restart"
+RESTART, RESET = "restart", "reset"
+
+REQUEST, PRESS, START, EVENT = "request", "press", "start", "event"
+
+
+@dataclass(frozen=True)
+class Cause:
+    """What a call of the game answers: ``kind`` (a request, a person's press, the layer's start, an
+    event that is no press), ``name`` (the method or event) and when (``token``, in the keeper's
+    order)."""
+
+    token: int
+    kind: str
+    name: str
+
+
+# The cause of whatever the game layer runs now: set by the door around each request, event and
+# the setup; inherited by the tasks they start.
+CAUSE: contextvars.ContextVar[Cause | None] = contextvars.ContextVar("press_rule_cause", default=None)
+
+
+def is_press(name: str, params: dict[str, Any]) -> bool:
+    """A launcher event that is a person's press: a resume, a press ignored as a pending decision,
+    a launch from the button or ``launcher/launch``."""
+    source = params.get("source")
+    if name == "resume":
+        return True
+    if name == "ignored":
+        return params.get("reason") == "decision_pending" and source in PRESS_SOURCES
+    return name == "launched" and source in PRESS_SOURCES
+
+
+class PressKeeper:
+    """The causes issued in order, the interruptions that ended them, the presses that answered them."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tokens = itertools.count(1)
+        self._ended_before = 0  # every cause up to this token was ended by an interruption
+        self._ended_by: str | None = None  # that interruption's reason
+        self._answered = 0  # a person's press after the last interruption: causes before it go on
+        self._starts = 0
+
+    def request(self, method: str) -> Cause:
+        """A game request about to be served: its cause (an interruption ends what came before)."""
+        with self._lock:
+            cause = Cause(next(self._tokens), REQUEST, method)
+            if method in INTERRUPTIONS:
+                self._interrupt(cause.token, INTERRUPTIONS[method])
+            return cause
+
+    def event(self, name: str, params: dict[str, Any]) -> Cause:
+        """A launcher event about to be delivered to the game: a press, a halt (an interruption:
+        after it a reset comes, which is no press), or neither."""
+        with self._lock:
+            press = is_press(name, params)
+            cause = Cause(next(self._tokens), PRESS if press else EVENT, name)
+            if press:
+                self._answered = cause.token
+            elif name == "halted":
+                self._interrupt(cause.token, RESET)
+            return cause
+
+    def started(self) -> Cause:
+        """The game layer sets up: launcherd's start, or the layer's restart; an interruption."""
+        with self._lock:
+            self._starts += 1
+            cause = Cause(next(self._tokens), START, "setup")
+            self._interrupt(cause.token, RESTART if self._starts == 1 else LAYER_RESTART)
+            return cause
+
+    def judge(self, cause: Cause | None) -> str | None:
+        """None: what ``cause`` asks may move now. Else what it waits for a press after."""
+        with self._lock:
+            if cause is None:
+                return UNRELATED  # asked outside anything the door stamped: nobody asked for it
+            if cause.token < self._answered:
+                return None  # a person pressed since the last interruption: what was pending goes on
+            if cause.token <= self._ended_before:
+                return self._ended_by
+            if cause.kind == PRESS or (cause.kind == REQUEST and cause.name in DEALING_ACTIONS):
+                return None
+            return UNRELATED
+
+    def checked(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The params of a call the game makes in its current context, judged: a dispense whose
+        cause waits is asked with ``wait_press`` (the dealer holds it for a press); any other
+        motion is refused (:class:`Refused`)."""
+        if method not in MOTION_METHODS:
+            return params
+        after = self.judge(CAUSE.get())
+        if after is None:
+            return params
+        if method == DISPENSE:
+            return {**params, "wait_press": after}
+        raise Refused(message("keeper_holds", after=message(f"after_{after}")))
+
+    def status(self) -> dict[str, Any]:
+        with self._lock:
+            return {"ended_by": self._ended_by, "answered": self._answered > self._ended_before}
+
+    def _interrupt(self, token: int, reason: str) -> None:
+        self._ended_before, self._ended_by, self._answered = token, reason, 0
+
+
+__all__ = ["CAUSE", "DEALING_ACTIONS", "INTERRUPTIONS", "MOTION_METHODS", "Cause", "PressKeeper", "is_press"]
