@@ -253,13 +253,17 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
             action = action if mover is None else {**action, "by": mover}  # the log says who acted
         if action["type"] == "end_round":
             _not_while_dealing(current.game)
+        before = current
         current, effects = table.apply(current, action)
         with self._writing() as store:
             seq = store.append(self.match_id, action, over=current.match_over,
                                winner=_winner_text(current) if current.match_over else None,
                                outcome_seq=outcome_seq)
         self.table = current
-        self._deal_held = False  # the table moved on: what the round owes is dealt
+        if _owed_cards(current.game) > _owed_cards(before.game):
+            # Only an action whose own effect is cards to deal lets a held deal go on with them;
+            # an unrelated one (an Uno, a hint) does not: a press of the button deals them (#36).
+            self._deal_held = False
         if current.match_over:
             self._stop_dealing()  # a match that is over deals nothing more (it owes nothing)
         self.daemon.publish("game/action", {"seq": seq, "match_id": self.match_id, "action": action})
@@ -310,10 +314,14 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
             store.set_current(match_id)
         self._stop_dealing()
         self.table, self.match_id, self._last_press, self.damage = current, match_id, None, None
-        self._deal_held = held
+        # A resumed match deals nothing by itself: what it owes waits for a person's press (#36).
+        self._deal_held = held or owes_deal(current.game)
         self._aim_at_turn()
         self._follow_deals()
         said = [advice.resumed(match_id)]
+        if owes_deal(current.game):
+            owed = current.game.queue[0]
+            said.append(advice.deal_waits_resumed(current.game.players[owed.seat], owed.presses))
         if previous is not None:
             said.insert(0, advice.set_aside(previous))
         return self._reply([wording.effect(message) for message in said])
@@ -444,8 +452,10 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
             (seat, seats), self._aim_next = self._aim_next, None
             try:
                 await self.daemon.call("launcher/aim", {"seat": seat, "seats": seats})
-            except Unavailable:
-                pass  # no aim servo fitted: the launcher stays where it is
+            except (Unavailable, Refused):
+                # No aim servo fitted, or it may not turn now (halted, the lid open, a press
+                # awaited): the launcher stays where it is, and nothing is broken.
+                pass
             except ApiError as exc:
                 log.warning("game: aiming at seat %d of %d failed: %s", seat, seats, exc.message)
 
@@ -462,6 +472,11 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         if reload["reload"] and not self._low and self.table is not None:
             self.publish_message(reload["text_object"])
         self._low = reload["reload"]
+
+
+def _owed_cards(state: GameState) -> int:
+    """The cards the round owes to be dealt (dealer mode's queue)."""
+    return sum(owed.presses for owed in state.queue) if owes_deal(state) else 0
 
 
 def _held_by_undo(store: Store, match_id: int) -> bool:
