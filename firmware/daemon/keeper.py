@@ -162,10 +162,6 @@ class PressKeeper:
             return {**params, "wait_press": after}
         raise Refused(message("keeper_holds", after=message(f"after_{after}")))
 
-    def status(self) -> dict[str, Any]:
-        with self._lock:
-            return {"ended_by": self._ended_by, "answered": self._answered > self._ended_before}
-
     def _interrupt(self, token: int, reason: str) -> None:
         self._ended_before, self._ended_by, self._answered = token, reason, 0
 
