@@ -1,0 +1,60 @@
+"""What a guest on the table's network found at the page's edges (issue 36, findings 6, 7, 9, 10),
+against real launcherd --sim and launcher-web processes: another site's bare-IP Origin, the cost of
+/api/state on a long log, malformed HTTP requests in the log, and names that a spreadsheet would
+take for formulas in the scores' CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.web import Stack
+
+LAUNCHERCTL = str(Path(sys.executable).with_name("launcherctl"))
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+@pytest.fixture(scope="module")
+def stack():
+    running = Stack().start()
+    yield running
+    running.close()
+
+
+def raw_http(stack: Stack, request: bytes) -> bytes:
+    """One request written as it is on a new connection; whatever comes back before it closes."""
+    with socket.create_connection(("127.0.0.1", stack.port), timeout=10) as connection:
+        connection.sendall(request)
+        connection.shutdown(socket.SHUT_WR)
+        reply = b""
+        while chunk := connection.recv(65536):
+            reply += chunk
+    return reply
+
+
+# ---- finding 10: formulas in the scores' CSV ---------------------------------------------------
+
+
+def test_names_a_spreadsheet_would_run_are_text_in_every_csv(stack):
+    players = ["+Ann", "-Bob", "@Cy", "Dee"]
+    stack.call("game/new", {"rules": "attack-mega-hit", "players": players, "force": True})
+    stack.call("game/end-round", {"winner": "+Ann", "hands": {"-Bob": 7, "@Cy": 12, "Dee": 3}})
+    by_cli = subprocess.run([LAUNCHERCTL, "--socket", str(stack.socket), "game", "scores", "--csv"],
+                            capture_output=True, text=True, timeout=30)
+    assert by_cli.returncode == 0, by_cli.stderr
+    status, by_page, _ = stack.request("GET", "/api/scores.csv")
+    assert status == 200
+    for text in (by_cli.stdout, by_page, stack.call("game/scores", {"csv": True})["csv"]):
+        rows = list(csv.reader(io.StringIO(text)))
+        assert rows[1][:2] == ["1", "'+Ann"]
+        assert rows[0][3:5] == ["'+Ann points", "'+Ann total"] and rows[0][5] == "'-Bob points"
+        for cell in (cell for row in rows for cell in row):
+            number = cell.lstrip("-").isdigit()
+            assert number or not cell.startswith(FORMULA_STARTS), (cell, text)
