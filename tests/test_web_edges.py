@@ -29,12 +29,11 @@ def stack():
 
 
 def raw_http(stack: Stack, request: bytes) -> bytes:
-    """One request written as it is on a new connection; whatever comes back before it closes."""
+    """One request written as it is on a new connection; the reply's head (its status line and headers)."""
     with socket.create_connection(("127.0.0.1", stack.port), timeout=10) as connection:
         connection.sendall(request)
-        connection.shutdown(socket.SHUT_WR)
         reply = b""
-        while chunk := connection.recv(65536):
+        while b"\r\n\r\n" not in reply and (chunk := connection.recv(65536)):
             reply += chunk
     return reply
 
@@ -58,3 +57,32 @@ def test_names_a_spreadsheet_would_run_are_text_in_every_csv(stack):
         for cell in (cell for row in rows for cell in row):
             number = cell.lstrip("-").isdigit()
             assert number or not cell.startswith(FORMULA_STARTS), (cell, text)
+
+
+# ---- finding 6: another site's bare-IP Origin --------------------------------------------------
+
+
+def open_stream(stack: Stack, origin: str) -> int:
+    """The status of a WebSocket upgrade to /api/events that carries ``origin`` (101: opened)."""
+    reply = raw_http(stack, (f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{stack.port}\r\n"
+                             "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                             f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: {origin}\r\n\r\n").encode())
+    return int(reply.split(b" ", 2)[1])
+
+
+def test_only_the_pages_own_addresses_are_its_origin(stack):
+    for foreign in ("203.0.113.5", "192.0.2.77", "[2001:db8::5]", "10.11.12.13"):
+        origin = f"http://{foreign}:{stack.port}"
+        assert open_stream(stack, origin) == 403, origin
+        status, reply, _ = stack.request("POST", "/api/game/new", {"players": ["Ann", "Bob"]}, stack.code(),
+                                         headers={"Origin": origin})
+        assert status == 403 and reply["error"]["code"] == "origin", origin
+    own = [f"http://127.0.0.1:{stack.port}", f"http://localhost:{stack.port}", f"http://[::1]:{stack.port}",
+           f"http://{socket.gethostname().split('.')[0].lower()}.local:{stack.port}"]
+    from controller.web.lan import lan_address
+    found = lan_address()
+    if found is not None:  # the machine's address on its network: a phone opens the page there
+        own.append(f"http://{found}:{stack.port}")
+    for origin in own:
+        assert open_stream(stack, origin) == 101, origin
+    assert "Traceback" not in stack.web_log()

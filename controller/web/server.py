@@ -85,7 +85,8 @@ class WebApp:
         self.listen = listen
         self.guard = CodeGuard()
         self.reads = ReadLimit()
-        self.hosts = HostRule([*allowed_hosts, *([public_url] if public_url else [])])
+        self.hosts = HostRule([*allowed_hosts, *([public_url] if public_url else [])],
+                              listen_host=listen[0] if listen else None)
         self.gate: Gate | None = None  # set by serve(): the connections' bookkeeping
         self.refused_codes = Summary(log, "join codes refused")
         self.refused_requests = Summary(log, "requests refused")
@@ -150,7 +151,7 @@ class WebApp:
             raise _json_error(421, "host", own_text("foreign_host", lang, host=host[:80]))
         origin = request.headers.get("Origin")
         acts = request.method not in ("GET", "HEAD") or request.headers.get("Upgrade", "").lower() == "websocket"
-        if acts and origin is not None and not self.hosts.same_origin(origin, host or ""):
+        if acts and origin is not None and not self.hosts.same_origin(origin, host or "", _local_address(request)):
             self.refused_requests.note(address, f"{request.method} {request.path} from {address}"
                                                 f" of the origin {origin[:80]!r}")
             raise _json_error(403, "origin", own_text("foreign_origin", lang, origin=origin[:80]))
@@ -434,6 +435,12 @@ FAVICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
 _ERRORS = {400: web.HTTPBadRequest, 403: web.HTTPForbidden, 404: web.HTTPNotFound, 408: web.HTTPRequestTimeout,
            409: web.HTTPConflict, 421: web.HTTPMisdirectedRequest, 429: web.HTTPTooManyRequests,
            503: web.HTTPServiceUnavailable}
+
+
+def _local_address(request: web.Request) -> str | None:
+    """The address of this machine the request came to (the page's own, whatever the Host says)."""
+    sockname = request.transport.get_extra_info("sockname") if request.transport is not None else None
+    return sockname[0] if isinstance(sockname, tuple) and sockname else None
 
 
 def _acts_on_the_table(request: web.Request) -> bool:
