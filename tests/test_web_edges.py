@@ -86,3 +86,33 @@ def test_only_the_pages_own_addresses_are_its_origin(stack):
     for origin in own:
         assert open_stream(stack, origin) == 101, origin
     assert "Traceback" not in stack.web_log()
+
+
+# ---- finding 9: malformed requests in the log --------------------------------------------------
+
+MALFORMED = {
+    "CL+TE": b"POST /api/state HTTP/1.1\r\n{host}Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    "folded TE": b"POST /api/state HTTP/1.1\r\n{host}Transfer-Encoding:\r\n chunked\r\n\r\n0\r\n\r\n",
+    "two CL": b"POST /api/state HTTP/1.1\r\n{host}Content-Length: 1\r\nContent-Length: 2\r\n\r\nab",
+    "two Host": b"GET /api/state HTTP/1.1\r\n{host}{host}\r\n",
+    "bare LF": b"GET /api/state HTTP/1.1\n{host}\n",
+    "NUL": b"GET /api/st\x00ate HTTP/1.1\r\n{host}\r\n",
+}
+
+
+def test_malformed_requests_are_refused_with_one_log_line_per_kind_not_a_traceback_each(stack):
+    host = f"Host: 127.0.0.1:{stack.port}\r\n".encode()
+    before = len(stack.web_log().splitlines())
+    for _ in range(5):
+        for name, request in MALFORMED.items():
+            request = request.replace(b"{host}", host)
+            if name == "bare LF":
+                request = request.replace(b"\r\n", b"\n")
+            status_line = raw_http(stack, request).split(b"\r\n", 1)[0]
+            assert status_line.split(b" ")[1:2] == [b"400"], (name, status_line)
+    assert stack.get("/api/state")[0] == 200
+    new = stack.web_log().splitlines()[before:]
+    assert not [line for line in new if "Traceback" in line or "Error handling request" in line], new
+    malformed = [line for line in new if "malformed request" in line]
+    assert 1 <= len(malformed) <= len(MALFORMED), new  # at most one line per kind within the minute
+    assert len(new) <= len(MALFORMED) + 2, new

@@ -36,7 +36,7 @@ from firmware.paths import client_socket
 
 from controller.text.messages import LANGUAGES, default_language
 from controller.web.connections import (ACCEPT_BACKLOG, HEADER_TIMEOUT_S, HEADER_TIMEOUT_VARIABLE, KEEPALIVE_S,
-                                        KEEPALIVE_VARIABLE, Gate)
+                                        KEEPALIVE_VARIABLE, Gate, MalformedRequests)
 from controller.web.guard import HEAVY_READ_COST, CodeGuard, HostRule, ReadLimit, Summary
 from controller.web.lan import listens_everywhere, page_url, parse_listen
 from controller.web.link import DaemonDown, Link
@@ -90,6 +90,7 @@ class WebApp:
         self.gate: Gate | None = None  # set by serve(): the connections' bookkeeping
         self.refused_codes = Summary(log, "join codes refused")
         self.refused_requests = Summary(log, "requests refused")
+        self.malformed = MalformedRequests()  # on aiohttp's server logger, by serve()
         self.lang = lang or default_language()
         # Each open page's queue of events and its language.
         self.sockets: dict[web.WebSocketResponse, tuple[asyncio.Queue, str]] = {}
@@ -135,7 +136,7 @@ class WebApp:
         """The once-a-minute log lines come out even when nothing new happens."""
         while True:
             await asyncio.sleep(1.0)
-            for summary in (self.refused_codes, self.refused_requests,
+            for summary in (self.refused_codes, self.refused_requests, *self.malformed.summaries(),
                             *(self.gate.summaries() if self.gate else ())):
                 summary.flush()
 
@@ -521,6 +522,7 @@ async def serve(page: WebApp, host: str, port: int, path: Path) -> None:
     await runner.setup()
     page.gate = Gate(runner.server, header_timeout=test_hooks.seconds(HEADER_TIMEOUT_VARIABLE, HEADER_TIMEOUT_S))
     loop.set_exception_handler(page.gate.loop_exception)
+    logging.getLogger("aiohttp.server").addFilter(page.malformed)
     stop = asyncio.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(number, stop.set)
