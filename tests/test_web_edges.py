@@ -116,3 +116,119 @@ def test_malformed_requests_are_refused_with_one_log_line_per_kind_not_a_traceba
     malformed = [line for line in new if "malformed request" in line]
     assert 1 <= len(malformed) <= len(MALFORMED), new  # at most one line per kind within the minute
     assert len(new) <= len(MALFORMED) + 2, new
+
+
+# ---- finding 7: /api/state on a long log --------------------------------------------------------
+
+STATE_LOG_ACTIONS = 100  # the page of the log /api/state asks for (docs/web.md)
+
+
+class RecordingProxy:
+    """A Unix socket between launcher-web and launcherd that passes everything on and keeps, for
+    each request launcher-web sends, its method, params and the length of launcherd's reply."""
+
+    def __init__(self, daemon_socket: Path, path: Path):
+        import asyncio
+        import threading
+
+        self.daemon_socket, self.path = daemon_socket, path
+        self.asked: dict[object, dict] = {}  # id -> {"method", "params", "reply_bytes"}
+        self.loop = asyncio.new_event_loop()
+        started = threading.Event()
+
+        def run() -> None:
+            asyncio.set_event_loop(self.loop)
+            self.loop.run_until_complete(asyncio.start_unix_server(self._serve, str(path), limit=2**22))
+            started.set()
+            self.loop.run_forever()
+
+        threading.Thread(target=run, daemon=True).start()
+        assert started.wait(10)
+
+    async def _serve(self, reader, writer) -> None:
+        import asyncio
+
+        upstream_reader, upstream_writer = await asyncio.open_unix_connection(str(self.daemon_socket), limit=2**22)
+
+        async def requests() -> None:
+            while line := await reader.readline():
+                request = json.loads(line)
+                self.asked[request.get("id")] = {"method": request.get("method"),
+                                                 "params": request.get("params"), "reply_bytes": None}
+                upstream_writer.write(line)
+                await upstream_writer.drain()
+            upstream_writer.close()
+
+        async def replies() -> None:
+            while line := await upstream_reader.readline():
+                reply = json.loads(line)
+                if reply.get("id") in self.asked:
+                    self.asked[reply["id"]]["reply_bytes"] = len(line)
+                writer.write(line)
+                await writer.drain()
+            writer.close()
+
+        await asyncio.gather(requests(), replies(), return_exceptions=True)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+@pytest.fixture(scope="module")
+def long_match():
+    """A match of 300-odd actions, and launcher-web reaching launcherd through a RecordingProxy."""
+    from firmware.client import Client
+
+    running = Stack()
+    running.start_daemon()
+    with Client(running.socket, timeout=30) as client:
+        client.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"], "force": True})
+        client.call("launcher/reload", {"cards": 100})
+        for turn in range(300):
+            client.call("game/play", {"card": str(1 + turn % 9), "color": "red"})
+        for _ in range(2):  # the fixed presses give 0, then 3 cards
+            client.call("launcher/press")
+        for turn in range(20):  # the last burst is not the last action
+            client.call("game/play", {"card": str(1 + turn % 9), "color": "red"})
+    proxy = RecordingProxy(running.socket, running.dir / "proxy.sock")
+    daemon_socket, running.socket = running.socket, proxy.path
+    running.start_web()
+    running.socket = daemon_socket  # the test's own calls go straight to launcherd
+    yield running, proxy
+    running.close()
+    proxy.close()
+
+
+def test_state_fetches_a_bounded_page_of_the_log_and_finds_the_last_burst(long_match):
+    from controller.web.page_texts import last_burst
+
+    stack, proxy = long_match
+    whole = stack.call("game/log")
+    assert len(whole["actions"]) > 3 * STATE_LOG_ACTIONS
+    proxy.asked.clear()
+    status, state = stack.get("/api/state")
+    assert status == 200
+    assert state["last_burst"] == last_burst(whole["actions"]) == {
+        "player": state["last_burst"]["player"], "cards": 3, "press_id": state["last_burst"]["press_id"]}
+    fetched = [asked for asked in proxy.asked.values() if asked["method"] == "game/log"]
+    assert len(fetched) == 1 and fetched[0]["params"] == {"limit": STATE_LOG_ACTIONS}, fetched
+    whole_bytes = len(json.dumps(whole))
+    assert fetched[0]["reply_bytes"] < whole_bytes / 3, (fetched[0]["reply_bytes"], whole_bytes)
+
+
+def test_game_log_pages_put_together_are_the_whole_log(long_match):
+    stack, _ = long_match
+    whole = stack.call("game/log")["actions"]
+    pages, before = [], None
+    while True:
+        page = stack.call("game/log", {"limit": 64, **({"before": before} if before else {})})
+        assert len(page["actions"]) <= 64
+        pages = page["actions"] + pages
+        if not page["more"]:
+            break
+        before = page["actions"][0]["seq"]
+    assert pages == whole
+    status, reply = stack.post("/api/game/log", {"limit": 5})
+    assert status == 200 and reply["actions"] == whole[-5:] and reply["more"] is True
+    status, reply = stack.post("/api/game/log", {"limit": 0})
+    assert status == 400
