@@ -246,7 +246,7 @@ class ApiServer:
         if len(self._clients) >= limit:
             log.warning("refused API client pid %d uid %d: already %d clients", pid, uid, len(self._clients))
             await _refuse(writer, f"launcherd already serves {len(self._clients)} clients (the limit);"
-                                  f" idle ones are closed after {IDLE_TIMEOUT_S:g} s: try again later")
+                                  f" idle ones are closed after {self.idle_timeout:g} s: try again later")
             return
         self._clients.add(client)
         client.drainer = asyncio.ensure_future(client.drain_forever())
