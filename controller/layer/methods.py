@@ -9,6 +9,7 @@ from typing import Any, Callable
 from firmware.daemon.registry import Param
 from firmware.errors import InvalidParams
 
+from controller.layer.reading import LOG_PAGE_MAX
 from controller.log.joincode import JoinCode
 from controller.match.scores import SCORINGS, looks_like_total
 from controller.match.stats import log_version
@@ -113,7 +114,11 @@ def register(daemon: Any, service: Any) -> None:
     r("game/undo", lambda p: service.undo(), doc="take back the last action of the match")
     r("game/status", lambda p: service.fresh_status(),
       doc="the round, whose move it is, the match, where the log is and what is wrong with it")
-    r("game/log", lambda p: service.log_of_match(), doc="the match's actions, undone ones included")
+    r("game/log", lambda p: service.log_of_match(p["limit"], p["before"]), {
+        "limit": Param(int, None, minimum=1, maximum=LOG_PAGE_MAX), "before": Param(int, None, minimum=1),
+    }, doc="the match's actions, undone ones included (limit: only the last so many, before: of those"
+           " before that seq, a page at a time; more: older ones come before)",
+      version=lambda: log_version(service))
     r("game/end-round", lambda p: act({"type": "end_round", **_present(_named(p))}), {
         "winner": str, "hands": dict, "first_card": (str, None), "color": color,
     }, doc="score the round (hands: name -> points or cards) and deal the next")

@@ -21,6 +21,9 @@ from controller.rules.rulesets import deck_size
 from controller.rules.state import HAND
 from controller.text import advice
 
+# The longest page of game/log one request may ask for (the whole log: no limit).
+LOG_PAGE_MAX = 1000
+
 
 class Reading:
     """Part of :class:`~controller.layer.service.GameService`: what the table reads, changing nothing."""
@@ -52,13 +55,23 @@ class Reading:
                     hands[action["by"]] = max(0, hands[action["by"]] - 1)
         return {"cards": max(0, size - sum(hands.values()) - 1)}
 
-    def log_of_match(self) -> dict[str, Any]:
-        """``game/log``: the current match and all its actions, undone ones included."""
+    def log_of_match(self, limit: int | None = None, before: int | None = None) -> dict[str, Any]:
+        """``game/log``: the current match and its actions, undone ones included, in log order.
+        ``limit``: only its last so many (of those before seq ``before``), a page at a time; ``more``
+        says whether older ones come before the page (ask again with ``before`` its first seq).
+        Without ``limit`` the whole log, which grows with the match: a reader asking often (the
+        page's /api/state) asks for a page (a 2,000-action log is 262 KB)."""
         if self.match_id is None:
             raise NotFound(advice.no_game(self.log_path))
         with self._reading() as store:
-            return {"match": store.match(self.match_id).to_json(),
-                    "actions": [r.to_json() for r in store.actions(self.match_id, include_undone=True)]}
+            if limit is None:
+                rows = store.actions(self.match_id, include_undone=True)
+                rows = [row for row in rows if before is None or row.seq < before]
+                more = False
+            else:
+                rows, more = store.last_actions(self.match_id, limit, before)
+            return {"match": store.match(self.match_id).to_json(), "actions": [r.to_json() for r in rows],
+                    "more": more}
 
     def scores(self, csv: bool) -> dict[str, Any]:
         """``game/scores``: the counter's view of the match, or its CSV table."""

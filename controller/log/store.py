@@ -423,6 +423,15 @@ class Store:
         rows = self._db.execute(query + " ORDER BY seq", (match_id,)).fetchall()
         return [_action(row) for row in rows]
 
+    def last_actions(self, match_id: int, limit: int, before: int | None = None) -> tuple[list[ActionRecord], bool]:
+        """A page of a match's log, undone actions included: its last ``limit`` actions (of those
+        before seq ``before``), in log order, and whether older ones come before them. Read newest
+        first on the (match_id, seq) index: a page costs its own rows, whatever the log's length."""
+        rows = self._db.execute(
+            "SELECT seq, match_id, ts, action, undone FROM actions WHERE match_id = ? AND seq < ?"
+            " ORDER BY seq DESC LIMIT ?", (match_id, before if before is not None else 2**63 - 1, limit + 1)).fetchall()
+        return [_action(row) for row in reversed(rows[:limit])], len(rows) > limit
+
     def integrity_check(self) -> str:
         """SQLite's own verdict on the file: "ok" or a description of the damage."""
         return "; ".join(row[0] for row in self._db.execute("PRAGMA integrity_check"))

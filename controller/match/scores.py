@@ -42,6 +42,7 @@ __all__ = [
     "SCORINGS",
     "SCORING_RULES",
     "MatchState",
+    "csv_cell",
     "edit_round",
     "end_round",
     "new_match",
@@ -522,15 +523,30 @@ def scores(state: MatchState) -> dict:
     return shown
 
 
+# What a spreadsheet takes for the start of a formula (OWASP, "CSV injection"): a cell that begins
+# with one of these is read as text only when it starts with a single quote.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """``value`` as a CSV cell a spreadsheet shows as written: a text that a spreadsheet would take
+    for a formula (a player named ``+Ann`` or ``@SUM(A1)``) gets a leading ``'``. Numbers stay
+    numbers: ``-5`` points is no formula."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def scores_csv(state: MatchState) -> str:
-    """Rounds x players: per player the round's points (empty when not seated) and the running total."""
+    """Rounds x players: per player the round's points (empty when not seated) and the running total.
+    Every text cell goes through :func:`csv_cell`: names are the table's to choose."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     columns = [f"{name} {column}" for name in state.players for column in ("points", "total")]
-    writer.writerow(["round", "winner", "dealer", *columns])
+    writer.writerow([csv_cell(cell) for cell in ("round", "winner", "dealer", *columns)])
     for played in state.rounds:
         row = [played.number, played.winner, played.dealer]
         for name in state.players:
             row += [played.points.get(name, ""), played.totals[name]]
-        writer.writerow(row)
+        writer.writerow([csv_cell(cell) for cell in row])
     return out.getvalue()

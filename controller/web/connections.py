@@ -6,7 +6,8 @@ descriptor. :class:`Gate` wraps aiohttp's protocol factory: each connection must
 request headers within ``HEADER_TIMEOUT_S`` of its first byte (or of its opening); an address may
 hold ``PER_ADDRESS`` connections; and when all the descriptors the process may use are taken, the
 oldest connection that is not in a request is closed to make room, so a phone always gets in.
-Refusals are logged once a minute with a count (:class:`~controller.web.guard.Summary`).
+Refusals are logged once a minute with a count (:class:`~controller.web.guard.Summary`), and so
+are malformed requests (:class:`MalformedRequests`), which aiohttp would log with a traceback each.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import resource
 import time
 from collections import Counter, OrderedDict
 from typing import Any, Callable
+
+from aiohttp.http_exceptions import HttpProcessingError
 
 from controller.web.guard import Clock, Summary
 
@@ -39,6 +42,8 @@ RESERVED_DESCRIPTORS = 64
 # well within the reserve, or a burst runs out of descriptors before the cap can close any.
 ACCEPT_BACKLOG = RESERVED_DESCRIPTORS // 2
 DESCRIPTOR_ERRORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+# Kinds of malformed request counted apart; a guest inventing more shares the last one.
+MALFORMED_KINDS = 32
 
 
 def connection_limit() -> int:
@@ -184,3 +189,34 @@ class Connection(asyncio.Protocol):
         if self.gate.per_address[self.address] <= 0:
             del self.gate.per_address[self.address]
         self.inner.connection_lost(exc)
+
+
+class MalformedRequests(logging.Filter):
+    """A filter on aiohttp's server logger: a request aiohttp's parser refused (a 400 already sent:
+    Content-Length beside Transfer-Encoding, a folded or duplicated header, a bare LF, a NUL) is
+    counted by kind and logged at most once a minute per kind (:class:`Summary`), instead of an
+    ERROR with a traceback each (2,000 of them wrote 1.6 MB). Any other error keeps its traceback."""
+
+    def __init__(self, clock: Clock = time.monotonic):
+        super().__init__()
+        self.clock = clock
+        self.kinds: dict[str, Summary] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        failure = record.exc_info[1] if record.exc_info else None
+        if not isinstance(failure, HttpProcessingError):
+            return True
+        lines = [line.strip() for line in str(failure.message).splitlines() if line.strip()]
+        kind = f"{type(failure).__name__}: {lines[0] if lines else failure.code}".rstrip(":")[:80]
+        if kind not in self.kinds and len(self.kinds) >= MALFORMED_KINDS:
+            kind = "other"
+        summary = self.kinds.get(kind)
+        if summary is None:
+            summary = self.kinds[kind] = Summary(log, f"malformed request ({kind})", self.clock)
+        address = str(record.args[0]) if isinstance(record.args, tuple) and record.args else "?"
+        detail = " ".join(lines[1:2])[:80]
+        summary.note(address, f"{address}, refused with {failure.code}" + (f": {detail!r}" if detail else ""))
+        return False
+
+    def summaries(self) -> tuple[Summary, ...]:
+        return tuple(self.kinds.values())

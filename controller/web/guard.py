@@ -8,7 +8,7 @@ Pure bookkeeping with an injected clock, no I/O, so that the server and the test
   guessing limit again).
 - :class:`ReadLimit`: a token bucket per address for the readers that need no code.
 - :class:`HostRule`: which ``Host`` and ``Origin`` headers are the page's own (DNS rebinding, other
-  sites' pages).
+  sites' pages, served by name or by IP).
 - :class:`Summary`: one log line a minute with a count, instead of one line per refusal.
 """
 
@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 from urllib.parse import urlsplit
 
+from controller.web.lan import canonical_address, machine_addresses
+
 Clock = Callable[[], float]
 
 # Per address: a phone that mistypes a few times is not locked out for long.
@@ -38,6 +40,8 @@ SESSIONS_KEPT = 1000
 # Addresses remembered at once; a flood of addresses forgets the quietest, never the limit itself.
 ADDRESSES_KEPT = 4096
 SUMMARY_INTERVAL_S = 60.0
+# The machine's addresses are found at start, and again at most this often (an address not known).
+ADDRESSES_FOUND_EVERY_S = 60.0
 # Readers: a page refetches its state after every event (a burst of cards is a few dozen), and
 # the heavy readings (statistics, history, the whole log) replay the log: they cost more.
 READ_BURST, READ_PER_S = 120.0, 20.0
@@ -263,11 +267,24 @@ def machine_names() -> set[str]:
 class HostRule:
     """The page's own names: any IP literal, localhost, the machine's names and ``.local``, and the
     names given with ``--allow-host`` (and ``--url``'s). Anything else is DNS rebinding or a
-    misdirected request."""
+    misdirected request.
 
-    def __init__(self, extra: list[str] | tuple[str, ...] = (), names: set[str] | None = None):
+    An ``Origin`` is held to more: a browser sends one that names the site whose page made the
+    request, and a site served by IP (``http://203.0.113.5:8080``) is no DNS rebinding, yet it is
+    not the table's page. Its host must be one of the names above or one of this machine's own
+    addresses: the one the request came to, the listen address, every interface's, loopback
+    (``lan.machine_addresses``, found again at most once a minute when an address is not known)."""
+
+    def __init__(self, extra: list[str] | tuple[str, ...] = (), names: set[str] | None = None,
+                 addresses: set[str] | None = None, listen_host: str | None = None, clock: Clock = time.monotonic):
         self.names = (machine_names() if names is None else set(names)) | {_name_given(n) for n in extra}
         self.names.discard("")
+        self.listen_host = listen_host
+        self.clock = clock
+        self._fixed_addresses = addresses is not None
+        self.addresses = set(addresses) if addresses is not None else machine_addresses(listen_host)
+        self.addresses |= {address for name in self.names if (address := canonical_address(name))}
+        self._found_at = clock()
 
     def allows(self, authority: str) -> bool:
         host = _bare_host(authority)
@@ -279,9 +296,24 @@ class HostRule:
         except ValueError:
             return host in self.names or host.endswith(".localhost")
 
-    def same_origin(self, origin: str, host_header: str) -> bool:
-        """Whether a browser's ``Origin`` is this page: an allowed name on the port the request came to.
-        A malformed ``Origin`` (``http://[x``) or ``Host`` is no origin of the page's."""
+    def own_address(self, host: str, local_address: str | None = None) -> bool:
+        """Whether the IP address ``host`` is this machine's (``local_address``: the one the request
+        came to)."""
+        address = canonical_address(host)
+        if address is None:
+            return False
+        if address == canonical_address(local_address or "") or ipaddress.ip_address(address).is_loopback:
+            return True
+        if address not in self.addresses and not self._fixed_addresses \
+                and self.clock() - self._found_at >= ADDRESSES_FOUND_EVERY_S:
+            self.addresses |= machine_addresses(self.listen_host)  # a new lease, an interface come up
+            self._found_at = self.clock()
+        return address in self.addresses
+
+    def same_origin(self, origin: str, host_header: str, local_address: str | None = None) -> bool:
+        """Whether a browser's ``Origin`` is this page: one of its own names or addresses
+        (:meth:`own_address`), on the port the request came to. A malformed ``Origin``
+        (``http://[x``) or ``Host`` is no origin of the page's."""
         try:
             parts = urlsplit(origin)
         except ValueError:
@@ -289,4 +321,9 @@ class HostRule:
         if parts.scheme not in ("http", "https") or not parts.netloc:
             return False  # "null" (a sandboxed frame, a file), or not a web origin
         theirs, ours = _port(parts.netloc, parts.scheme), _port(host_header)
-        return self.allows(parts.netloc) and theirs is not None and theirs == ours
+        if theirs is None or theirs != ours or not self.allows(parts.netloc):
+            return False
+        host = _bare_host(parts.netloc)
+        if canonical_address(host) is not None:
+            return self.own_address(host, local_address)
+        return True  # a name: allows() held it to the page's own

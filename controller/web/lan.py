@@ -3,7 +3,8 @@
 launcher-web listening on every address (0.0.0.0 or ::) is reached from the phones at the Pi's
 address on the LAN, never at 127.0.0.1: that address is the source address the kernel would use
 to reach a public address (a UDP socket connected to it: no packet is sent), else one of the
-host name's addresses that is not a loopback one, else None.
+host name's addresses that is not a loopback one, else None. Every address the machine answers at
+(:func:`machine_addresses`) is one of the page's own origins.
 
 ``python -m controller.web.lan --listen HOST:PORT`` prints the page's address (``make demo``).
 """
@@ -11,8 +12,10 @@ host name's addresses that is not a loopback one, else None.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import ipaddress
 import socket
+import struct
 import sys
 
 ALL_ADDRESSES = frozenset({"0.0.0.0", "::", "", "*"})
@@ -48,6 +51,61 @@ def lan_address(ipv6: bool = False) -> str | None:
         if _usable(sockaddr[0]):
             return sockaddr[0]
     return None
+
+
+SIOCGIFADDR = 0x8915  # Linux: an interface's IPv4 address
+IF_INET6 = "/proc/net/if_inet6"  # Linux: every interface's IPv6 addresses, one a line, in hex
+
+
+def _interface_addresses_v4() -> set[str]:
+    found = set()
+    try:
+        interfaces = socket.if_nameindex()
+    except OSError:
+        return found
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for _index, name in interfaces:
+            try:
+                raw = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, struct.pack("256s", name[:15].encode()))
+            except OSError:
+                continue  # no IPv4 address on it
+            found.add(socket.inet_ntoa(raw[20:24]))
+    return found
+
+
+def _interface_addresses_v6() -> set[str]:
+    try:
+        with open(IF_INET6, encoding="ascii") as table:
+            lines = table.read().splitlines()
+    except OSError:
+        return set()
+    return {str(ipaddress.IPv6Address(bytes.fromhex(line.split()[0]))) for line in lines if line.split()}
+
+
+def machine_addresses(listen_host: str | None = None) -> set[str]:
+    """Every address this machine answers at: its interfaces' (IPv4 and IPv6), the route's source
+    address (:func:`lan_address`), the host name's, loopback, and ``listen_host`` when it is one
+    address. These, and the names of the machine, are the page's own origins (guard.py)."""
+    found = {"127.0.0.1", "::1"} | _interface_addresses_v4() | _interface_addresses_v6()
+    found |= {address for address in (lan_address(), lan_address(ipv6=True)) if address}
+    try:
+        found |= {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, proto=socket.IPPROTO_TCP)}
+    except OSError:
+        pass
+    if listen_host and not listens_everywhere(listen_host):
+        found.add(listen_host)
+    return {canonical for address in found if (canonical := canonical_address(address))}
+
+
+def canonical_address(text: str) -> str | None:
+    """An IP address as one spelling (``::ffff:10.0.0.2`` is ``10.0.0.2``, no zone); None if it is none."""
+    try:
+        address = ipaddress.ip_address(text.strip("[]").split("%")[0])
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return str(address)
 
 
 def parse_listen(text: str) -> tuple[str, int]:

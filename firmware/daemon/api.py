@@ -26,10 +26,10 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from firmware import i18n
+from firmware import i18n, test_hooks
 from firmware.client import MAX_IN_FLIGHT, MAX_LINE
 from firmware.daemon.connection import Call, Client, Handlers
-from firmware.daemon.registry import MAX_NESTING, Handler, Registry, cut_deep, encode, too_deep
+from firmware.daemon.registry import MAX_NESTING, Handler, Registry, encode, nested_deeper, second_bracket
 from firmware.daemon.crossing import LoopThread, plain, post, post_guarded
 from firmware.daemon.pace import Pace
 from firmware.daemon.peers import may_connect, peer_credentials, peer_groups
@@ -41,8 +41,16 @@ log = logging.getLogger("launcherd.api")
 MAX_CLIENTS = 256
 # Beyond MAX_CLIENTS, root may still connect this many times: the administrator is never locked out.
 ADMIN_SLOTS = 1
-# A connection with no request in flight and no subscription is closed after this long.
+# A connection with no request in flight and no subscription is closed after this long without a
+# request: bytes that complete no request (a byte every 200 s, blank lines, lines refused) do not
+# count, or a trickle would hold a slot for ever.
 IDLE_TIMEOUT_S = 300.0
+# A line must be complete within this long of its first byte (a client writes its request at once:
+# 64 KiB cross a Unix socket in milliseconds).
+LINE_TIMEOUT_S = 30.0
+# Test hooks (tests/test_api_slots.py), read when the server is made: the two deadlines above in ms.
+IDLE_TIMEOUT_VARIABLE = "LAUNCHER_TEST_API_IDLE_MS"
+LINE_TIMEOUT_VARIABLE = "LAUNCHER_TEST_API_LINE_MS"
 # Always run, whatever is in flight: stopping the motor never waits behind anything.
 UNLIMITED_METHODS = frozenset({"system/estop"})
 
@@ -100,6 +108,8 @@ class ApiServer:
         self._readings = Pace()  # every connection's readings that may be asked without end
         self._paced: dict[Call, asyncio.TimerHandle] = {}  # readings waiting for their turn
         self._beat_taken = clock()  # when the API's loop last took in a beat (beat()); set again at start
+        self.idle_timeout = test_hooks.seconds(IDLE_TIMEOUT_VARIABLE, IDLE_TIMEOUT_S)
+        self.line_timeout = test_hooks.seconds(LINE_TIMEOUT_VARIABLE, LINE_TIMEOUT_S)
         registry.register("events/subscribe", self._subscribe_placeholder, doc="receive every event")
 
     def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
@@ -236,7 +246,7 @@ class ApiServer:
         if len(self._clients) >= limit:
             log.warning("refused API client pid %d uid %d: already %d clients", pid, uid, len(self._clients))
             await _refuse(writer, f"launcherd already serves {len(self._clients)} clients (the limit);"
-                                  f" idle ones are closed after {IDLE_TIMEOUT_S:g} s: try again later")
+                                  f" idle ones are closed after {self.idle_timeout:g} s: try again later")
             return
         self._clients.add(client)
         client.drainer = asyncio.ensure_future(client.drain_forever())
@@ -271,20 +281,39 @@ class ApiServer:
         client.drainer.cancel()
 
     async def _read_lines(self, reader: asyncio.StreamReader, client: Client) -> None:
+        """Read lines and start their requests until the client leaves, or breaks a deadline: a line
+        not complete within ``line_timeout`` of its first byte, or ``idle_timeout`` without a request
+        while nothing is in flight and nothing subscribed."""
+        loop = asyncio.get_running_loop()
         buffer = b""
         discarding = False  # inside a line that was too long: skip to its end
+        line_began: float | None = None  # the first byte of the line being read, None between lines
+        last_request = loop.time()  # the last request started (or the last moment one was in flight)
         while not client.closed:
+            busy = client.subscribed or bool(client.requests)
+            if busy:
+                last_request = loop.time()  # waiting for events or for a reply is not idle
+            due = min(last_request + self.idle_timeout,
+                      line_began + self.line_timeout if line_began is not None else math.inf)
             try:
-                chunk = await asyncio.wait_for(reader.read(MAX_LINE), IDLE_TIMEOUT_S)
+                chunk = await asyncio.wait_for(reader.read(MAX_LINE), max(0.0, due - loop.time()))
             except asyncio.TimeoutError:
-                if client.subscribed or client.requests:
-                    continue  # waiting for events or for a reply is not idle
+                now = loop.time()
+                if line_began is not None and now >= line_began + self.line_timeout:
+                    client.send_line(_error(None, ApiError(ApiError.REFUSED, (
+                        f"a line must be complete within {self.line_timeout:g} s of its first byte:"
+                        " closing the connection"))))
+                    return
+                if busy or client.subscribed or client.requests:
+                    continue
                 client.send_line(_error(None, ApiError(
-                    ApiError.REFUSED, f"idle for {IDLE_TIMEOUT_S:g} s: closing the connection")))
+                    ApiError.REFUSED, f"idle for {self.idle_timeout:g} s: closing the connection")))
                 return
             if not chunk:
                 return
             buffer += chunk
+            if b"\n" in buffer:
+                line_began = None  # a line ended: the next one (if begun) began with this chunk
             while b"\n" in buffer:
                 line, buffer = buffer.split(b"\n", 1)
                 if discarding:
@@ -296,32 +325,40 @@ class ApiServer:
                 if line.strip():
                     if client.running() >= MAX_IN_FLIGHT:
                         await client.turns_over()  # requests that finish at once are not in flight
-                    self._start_request(line, client)
+                    if self._start_request(line, client):
+                        last_request = loop.time()
             if len(buffer) > MAX_LINE:
                 if not discarding:
                     client.send_in_turn(_error(None, _too_long()))
                 discarding = True
                 buffer = b""
+            if (buffer or discarding) and line_began is None:
+                line_began = loop.time()
 
-    def _start_request(self, line: bytes, client: Client) -> None:
-        deep = False
+    def _start_request(self, line: bytes, client: Client) -> bool:
+        """Check one line and start its method; whether a method was started (a refusal is not)."""
+        if nested_deeper(line, MAX_NESTING + 1):  # the params' limit, and the request's object
+            # Refused before any parsing: json.loads of a 60 KB line 30,000 deep, then reading it
+            # again without its depths, held the API's thread 46 ms. The id and method are read
+            # from the line's head, before its second bracket, where a client writes them.
+            head = _head(line)
+            name = head.get("method")
+            refusal = InvalidParams(f"{name[:80]}: params hold lists or objects nested more than"
+                                    f" {MAX_NESTING} deep") if isinstance(name, str) else ApiError(
+                ApiError.INVALID_REQUEST, f"a request with lists or objects nested more than {MAX_NESTING}"
+                                          " deep, and no method before them")
+            client.send_in_turn(_error(_safe_id(head.get("id")), refusal))
+            return False
         try:
-            try:
-                request = json.loads(line)
-            except RecursionError:  # nested too deep for the parser: read what is left without the depths
-                request, deep = json.loads(cut_deep(line)), True
-                # Only the method is named: like a line too long, a line the parser cannot read
-                # whole is answered with no id (what is left of the id may not be the client's).
-                if isinstance(request, dict):
-                    request["id"] = None
-        except (ValueError, RecursionError):
+            request = json.loads(line)
+        except (ValueError, RecursionError):  # RecursionError: thousands of brackets never closed
             client.send_in_turn(_error(None, ApiError(ApiError.PARSE_ERROR, "not valid JSON")))
-            return
+            return False
         if not isinstance(request, dict) or not isinstance(request.get("method"), str):
             request_id = request.get("id") if isinstance(request, dict) else None
             client.send_in_turn(_error(_safe_id(request_id), ApiError(
                 ApiError.INVALID_REQUEST, 'a request is an object with a string "method"')))
-            return
+            return False
         request_id = _safe_id(request.get("id"))
         name = request["method"]
         lang = request.get("lang")
@@ -329,26 +366,22 @@ class ApiServer:
             client.send_in_turn(_error(request_id, ApiError(
                 ApiError.INVALID_REQUEST, '"lang" is one of ' + ", ".join(i18n.LANGUAGES)
                                           + f", not {_safe_id(lang)!r}")))
-            return
-        if deep or too_deep(request.get("params")):
-            client.send_in_turn(_error(request_id, InvalidParams(
-                f"{name[:80]}: params hold lists or objects nested more than {MAX_NESTING} deep")))
-            return
+            return False
         if client.running() >= MAX_IN_FLIGHT and name not in UNLIMITED_METHODS:
             client.send_in_turn(_error(request_id, ApiError(
                 ApiError.REFUSED, f"{MAX_IN_FLIGHT} requests of this connection are still running:"
                                   " wait for their replies")))
-            return
+            return False
         try:
             with i18n.speaking(lang):
                 method, params = self.registry.check(name, request.get("params"))
         except ApiError as exc:
             client.send_in_turn(_error(request_id, exc))
-            return
+            return False
         if name == "events/subscribe":
             client.subscribed = True
             client.send_in_turn(encode({"id": request_id, "result": method.handler(params)}))
-            return
+            return True
         call = Call(client, client.take_turn(), request_id, method, params, lang, self._loop.create_future())
         client.requests.add(call.answer)
         call.answer.add_done_callback(client.requests.discard)
@@ -360,6 +393,7 @@ class ApiServer:
             self._paced[call] = self._loop.call_later(wait, self._begin_paced, handlers, call)
         else:
             self._begin(handlers, call)
+        return True
 
     def _begin_paced(self, handlers: Handlers, call: Call) -> None:
         del self._paced[call]
@@ -388,6 +422,19 @@ class ApiServer:
         else:
             message = encode({"id": request_id, "result": answer.result()})
         call.client.answer_in_turn(call.turn, message)
+
+
+def _head(line: bytes) -> dict[str, Any]:
+    """The top-level keys of a request written before its second bracket (``{"id": 7, "method":
+    "game/new", "params": ``), read as JSON; empty when there is nothing to read there."""
+    second = second_bracket(line)
+    if second is None:
+        return {}
+    try:
+        head = json.loads(line[:second] + b"null}")
+    except ValueError:
+        return {}
+    return head if isinstance(head, dict) else {}
 
 
 def _too_long() -> ApiError:

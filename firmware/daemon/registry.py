@@ -87,27 +87,43 @@ def too_deep(value: Any, limit: int = MAX_NESTING) -> bool:
     return False
 
 
-# A string (with its escapes) or a bracket, in a JSON text: what nests and what merely looks like it.
-_STRING_OR_BRACKET = re.compile(rb'"(?:[^"\\]|\\.)*"|[][{}]')
+# A JSON string with its escapes (the unrolled form: no backtracking per character), and a bracket.
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_STRING_OR_BRACKET = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[][{}]')
+# Brackets only, lists and objects alike: "{" and "[" open, "}" and "]" close.
+_OPENS_CLOSES = bytes.maketrans(b"{}", b"[]")
+_NOT_A_BRACKET = bytes(set(range(256)) - set(b"[]{}"))
 
 
-def cut_deep(line: bytes, limit: int = MAX_NESTING) -> bytes:
-    """``line`` with every list or object nested deeper than ``limit`` replaced by ``null``: what
-    is left of a request too deep for ``json.loads`` (its id and method) can be read and answered."""
-    kept, depth, start, cut_from = [], 0, 0, None
+def nested_deeper(line: bytes, limit: int = MAX_NESTING) -> bool:
+    """Whether a JSON text holds lists or objects nested more than ``limit`` deep, judged without
+    decoding it: the strings taken out, the brackets kept, then ``limit`` times every innermost
+    pair (``[]``) removed. A pair left after that was deeper. Each step is one pass in C over the
+    line; a line with no more than ``limit`` brackets is not looked at further, and more than
+    ``limit`` opening brackets in a row (the usual shape of an attack) end the look at once."""
+    if line.count(b"[") + line.count(b"{") <= limit:
+        return False
+    brackets = _STRING.sub(b"", line).translate(_OPENS_CLOSES, _NOT_A_BRACKET)
+    run = b"[" * (limit + 1)
+    for _ in range(limit):
+        if run in brackets:
+            return True
+        shorter = brackets.replace(b"[]", b"")
+        if len(shorter) == len(brackets):
+            return False  # nothing nested left (what remains never closes: not JSON, not nesting)
+        brackets = shorter
+    return b"[]" in brackets
+
+
+def second_bracket(line: bytes) -> int | None:
+    """Where the second list or object of a JSON text begins (outside strings), None without one."""
+    seen = 0
     for token in _STRING_OR_BRACKET.finditer(line):
-        bracket = token.group()
-        if bracket in (b"[", b"{"):
-            depth += 1
-            if depth == limit + 1:
-                cut_from = token.start()
-        elif bracket in (b"]", b"}"):
-            if depth == limit + 1 and cut_from is not None:
-                kept += [line[start:cut_from], b"null"]
-                start, cut_from = token.end(), None
-            depth -= 1
-    kept.append(line[start:])
-    return b"".join(kept)
+        if token.group() in (b"[", b"{"):
+            seen += 1
+            if seen == 2:
+                return token.start()
+    return None
 
 
 def _as_param(spec: Any) -> Param:

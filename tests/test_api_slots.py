@@ -1,0 +1,106 @@
+"""launcherd's connection slots against a client that would hold one for ever (issue 36, finding 8),
+on a real launcherd --sim whose deadlines its test hooks shorten: a line must be complete within
+LAUNCHER_TEST_API_LINE_MS of its first byte, and bytes that complete no request never reset the
+idle deadline (LAUNCHER_TEST_API_IDLE_MS); params nested far too deep are refused before the line
+is decoded, naming the request."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.launcherd import DaemonProcess
+
+from firmware.daemon.api import IDLE_TIMEOUT_VARIABLE, LINE_TIMEOUT_VARIABLE  # noqa: E402
+from firmware.daemon.registry import MAX_NESTING  # noqa: E402
+
+IDLE_S, LINE_S = 2.0, 1.0
+# Far past both deadlines: a connection still open by then was never going to be closed.
+GIVE_UP_S = 6 * IDLE_S
+
+
+@pytest.fixture(scope="module")
+def daemon():
+    directory = Path(tempfile.mkdtemp(prefix="slots-", dir="/tmp"))  # a socket path under 108 bytes
+    running = DaemonProcess(directory, env={IDLE_TIMEOUT_VARIABLE: str(int(IDLE_S * 1000)),
+                                            LINE_TIMEOUT_VARIABLE: str(int(LINE_S * 1000))}, log_file=True)
+    running.start()
+    yield running
+    running.stop()
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def trickle(daemon: DaemonProcess, pieces: bytes) -> tuple[bytes, float]:
+    """Send ``pieces`` one byte each quarter of the line deadline, over and over, until launcherd
+    answers or closes; (what it said, seconds until then). Each wait is for launcherd's reply."""
+    with socket.socket(socket.AF_UNIX) as client:
+        client.connect(str(daemon.socket))
+        client.settimeout(LINE_S / 4)
+        started = time.monotonic()
+        said = b""
+        sent = 0
+        while time.monotonic() - started < GIVE_UP_S:
+            try:
+                chunk = client.recv(65536)
+            except TimeoutError:
+                try:
+                    client.sendall(pieces[sent % len(pieces):sent % len(pieces) + 1])
+                except (BrokenPipeError, ConnectionResetError):
+                    break
+                sent += 1
+                continue
+            said += chunk
+            if not chunk:
+                break
+        return said, time.monotonic() - started
+
+
+def test_a_line_trickled_a_byte_at_a_time_does_not_hold_a_slot(daemon):
+    said, after = trickle(daemon, b'{"id": 1, "method": "status/get"}')
+    assert after < GIVE_UP_S, "the trickling connection was never closed"
+    notice = json.loads(said.splitlines()[0])
+    assert notice["error"]["code"] == 1 and f"complete within {LINE_S:g} s" in notice["error"]["message"]
+
+
+def test_blank_lines_are_no_requests_and_do_not_keep_a_connection_alive(daemon):
+    said, after = trickle(daemon, b"\n")
+    assert after < GIVE_UP_S, "the connection sending blank lines was never closed"
+    assert f"idle for {IDLE_S:g} s" in json.loads(said.splitlines()[0])["error"]["message"]
+
+
+def test_requests_keep_a_connection_and_a_subscriber_stays(daemon):
+    with socket.socket(socket.AF_UNIX) as subscriber, socket.socket(socket.AF_UNIX) as asking:
+        subscriber.connect(str(daemon.socket))
+        subscriber.sendall(b'{"id": 1, "method": "events/subscribe"}\n')
+        subscriber.settimeout(10)
+        assert b'"subscribed"' in subscriber.recv(65536)
+        asking.connect(str(daemon.socket))
+        asking.settimeout(IDLE_S / 2)  # a request each half idle deadline: the connection stays
+        reader = asking.makefile("rb")
+        for number in range(6):
+            asking.sendall(json.dumps({"id": number, "method": "status/get"}).encode() + b"\n")
+            assert json.loads(reader.readline())["id"] == number
+            with pytest.raises(TimeoutError):
+                asking.recv(1)  # nothing comes meanwhile: no closing notice
+        subscriber.sendall(b'{"id": 2, "method": "status/get"}\n')
+        reply = subscriber.makefile("rb")
+        assert any(json.loads(line).get("id") == 2 for line in iter(reply.readline, b""))
+
+
+def test_a_line_nested_thirty_thousand_deep_is_refused_naming_the_request(daemon):
+    line = b'{"id": 41, "method": "game/new", "params": {"players": ' + b"[" * 30_000 + b"]" * 30_000 + b"}}\n"
+    with socket.socket(socket.AF_UNIX) as client:
+        client.connect(str(daemon.socket))
+        client.settimeout(10)
+        client.sendall(line)
+        reply = json.loads(client.makefile("rb").readline())
+    assert reply["id"] == 41
+    assert reply["error"] == {"code": -32602, "message": f"game/new: params hold lists or objects nested more"
+                                                         f" than {MAX_NESTING} deep"}
+    assert "Traceback" not in daemon.log()
