@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from gpiozero import Button, DigitalOutputDevice  # noqa: E402
 
 from bench.common import for_measurement, percentile  # noqa: E402
+from firmware.client import Client  # noqa: E402
 from firmware.config import build_config  # noqa: E402
 from firmware.daemon.driver import Daemon  # noqa: E402
 from firmware.daemon.motorloop import precise_event_loop  # noqa: E402
@@ -105,6 +106,7 @@ class InProcessDaemon:
         self.refused_at = 0  # the ns stamp of the last refusal, as the loop sends it
         self.rested_s = 0.0  # time spent waiting for the motor's rest and duty rules
         self.overslept = 0  # presses measured again: the bench's own card blocked the beam past jam_ms
+        self.halts = 0  # launches the stall rule halted (stall_ms: the loop stalled on a busy machine)
         self.count_stop_us: list[float] = []  # each press's card clearing the beam to the motor's stop
         self.daemon.subscribe(self._event)
         self._started = threading.Event()
@@ -207,6 +209,23 @@ class InProcessDaemon:
         self.rest()
         return True
 
+    def _reset_after_a_halt(self) -> bool:
+        # The daemon's loop stalled past stall_ms with the motor running (a busy machine): the
+        # safety rule stopped the motor and halted, as it must. Reset as a person would, rest,
+        # and measure again (the sample is not kept; `halts` says how many).
+        if self.last_launched.get("ended") != "halt":
+            return False
+        self.halts += 1
+        self.beam.drive_high()
+        self.ready.clear()
+        with Client(self.daemon.socket_path, timeout=30) as client:
+            client.call("system/reset")
+        if not self.ready.wait(WAIT_S * 5):
+            raise RuntimeError(f"not ready after a reset: {self.daemon.get_status()}")
+        self._settle()
+        self.rest()
+        return True
+
     def press(self) -> float:
         """One press through debounce to motor on; µs beyond the debounce time."""
         while True:
@@ -217,7 +236,7 @@ class InProcessDaemon:
             cleared = self._card()
             if not self.launched.wait(WAIT_S):
                 raise RuntimeError(f"launch did not finish: {self.daemon.get_status()}")
-            if self._cut_by_the_chain_limit():
+            if self._cut_by_the_chain_limit() or self._reset_after_a_halt():
                 continue
             if self.last_launched.get("ended") == "jam" and self.last_launched.get("cards") == 1:
                 # This thread slept past jam_ms with the card in the beam (a loaded machine: the
@@ -248,7 +267,7 @@ class InProcessDaemon:
             latency = (self.motor.off_at - t_block) / 1000 - JAM_MS * 1000
             if not self.launched.wait(WAIT_S):
                 raise RuntimeError(f"no jam: {self.last_launched}")
-            if self._cut_by_the_chain_limit():
+            if self._cut_by_the_chain_limit() or self._reset_after_a_halt():
                 continue
             if self.last_launched.get("ended") != "jam":
                 raise RuntimeError(f"no jam: {self.last_launched}")
@@ -343,6 +362,7 @@ def main() -> None:
     result["config"] = {"debounce_ms": DEBOUNCE_MS, "jam_ms": JAM_MS, "settings": SETTINGS}
     result["rested_s"] = round(daemon.rested_s, 1)  # waited for the motor's rest and duty rules
     result["overslept"] = daemon.overslept  # presses measured again (the bench thread was late)
+    result["halts"] = daemon.halts  # launches measured again after a stall halted the daemon
     print(json.dumps(result))
 
 
