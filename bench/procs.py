@@ -210,7 +210,7 @@ def growth(presses: int, checkpoints: tuple[int, ...]) -> dict:
                         batch = min(BATCH, checkpoint - done)
                         ids = {client.send("launcher/launch") for _ in range(batch)}
                         rest_s = 0.0
-                        emptied = False
+                        emptied = halted = False
                         for message in client.messages():
                             if message.get("id") not in ids:
                                 continue
@@ -239,11 +239,17 @@ def growth(presses: int, checkpoints: tuple[int, ...]) -> dict:
                                 # machine) leaves the launcher empty, and every press after it
                                 # an empty one until a reload: 73,250 of 100,000 in one run.
                                 emptied = emptied or outcome == "empty" or reply.get("ended") == "empty"
+                                # A loop stalled past stall_ms while the motor ran: halted, and
+                                # every launch after it ignored until a reset (as a person would).
+                                halted = halted or reply.get("ended") == "halt" or reply.get("reason") == "halted"
                             if not ids:
                                 break
                         if rest_s:
                             rested_s += rest_s + 0.05
                             time.sleep(rest_s + 0.05)
+                        if halted:
+                            client.call("system/reset")
+                            outcomes["reset"] = outcomes.get("reset", 0) + 1
                         if hopper < 200 or emptied:
                             client.call("launcher/reload", {"cards": 10000})
                             hopper = 10000
@@ -325,6 +331,7 @@ def count_exact(min_cards: int, seed: int = 11) -> dict:
     ended: dict[str, int] = {}
     mismatches: list[dict] = []
     rested: list[float] = []  # the waits the motor's rest and duty rules asked for
+    halts = 0
     with tempfile.TemporaryDirectory(prefix="bench-count-", dir=_tmpfs_dir()) as tmp:
         daemon = launcherd(Path(tmp), COUNT_CONFIG, seed=seed).start()
         try:
@@ -345,6 +352,10 @@ def count_exact(min_cards: int, seed: int = 11) -> dict:
                         if status["state"] not in ("jammed", "launching"):
                             break
                         time.sleep(0.002)
+                        status = client.call("status/get")
+                    if status["state"] == "halted":  # a loop stall past stall_ms: reset, as a person would
+                        client.call("system/reset")
+                        halts += 1
                         status = client.call("status/get")
                     if status["state"] == "empty" or status["sim"]["hopper"] < 100:
                         hopper = status["sim"]["hopper"]
@@ -369,7 +380,7 @@ def count_exact(min_cards: int, seed: int = 11) -> dict:
             daemon.stop()
     return {"launches": launches, "exact": exact, "exact_incl_late_cards": exact_last,
             "cards_true": cards_true, "cards_counted": cards_counted, "ended": ended,
-            "mismatches": mismatches, "rested_s": round(sum(rested), 1)}
+            "mismatches": mismatches, "rested_s": round(sum(rested), 1), "halts": halts}
 
 
 # ---- API round trip -----------------------------------------------------------------------------

@@ -149,6 +149,10 @@ class Cycle:
         ended = daemon.last_launched.get("ended")
         if ended == "motor_limit":
             self.cut_late_us.append(self.meter.chain_us(daemon.motor.off_at) - CHAIN_MS * 1000)
+        elif ended == "halt":  # the stall rule on a busy machine: reset, rest, and go on
+            daemon._reset_after_a_halt()
+            self.meter.clear()
+            return ended
         elif ended in ("empty", "jam"):
             # This thread was late with its card (a busy machine): no card within feed_timeout_ms
             # (the launcher is then empty until reloaded), or the card's 3 ms in the beam lasted
@@ -198,7 +202,7 @@ def at_work(cycles: int) -> dict:
         finally:
             daemon.stop()
     return {"cut_late": _us(cycle.cut_late_us), "refusal": _us(cycle.refusal_us), "reasons": cycle.reasons,
-            "retried": cycle.retried, "admitted": cycle.admitted, "overslept": daemon.overslept}
+            "retried": cycle.retried, "admitted": cycle.admitted, "overslept": daemon.overslept, "halts": daemon.halts}
 
 
 def main() -> None:
