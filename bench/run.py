@@ -1,13 +1,13 @@
 """`make bench`: launcherd's figures next to their baselines, a table, and bench/results.json.
 
-    .venv/bin/python bench/run.py            # the full run (10-15 minutes), writes bench/results.json
+    .venv/bin/python bench/run.py            # the full run (14-16 minutes loaded), writes bench/results.json
     .venv/bin/python bench/run.py --quick    # a shorter run (about 4 minutes), writes bench/results-quick.json
 
 The sections that do not measure the motor's rest and duty rules set them out of the way in the
 config they give launcherd (bench/common.py, RULES_FOR_MEASUREMENT); bench/rules.py measures the
 rules on their own. With the rules as shipped everywhere the full run took about an hour, most of
-it waiting as they asked (2026-12-04); on 2026-12-06, 824 s on a shared 2-vCPU x86_64 VM with a
-load average of 15-34 (docs/performance.md has each section's time). A quiet machine is faster,
+it waiting as they asked (2026-12-04); on 2026-12-06, 824 and 944 s on a shared 2-vCPU x86_64 VM with a
+load average of 15-35 (docs/performance.md has each section's time). A quiet machine is faster,
 a Pi slower. Run it before each release and whenever the motor's loop, the core, the game layer
 or the door between them changes; it is not part of `make test` nor of CI (its budget).
 
