@@ -13,6 +13,11 @@ round; the loads take turns, idle first, for ``--rounds`` rounds (3), and each p
 - cold_catalogue: a fresh daemon asked in French at once (by a client process), pressed while it
   answers.
 
+The motor's rest and duty rules are out of the way (bench/latency.py's SETTINGS): what is
+measured is the press, the jam and the count stop under each load, not the rules, and the rounds'
+back-to-back presses and jams are one long chain the rules as shipped would cut and then hold up
+(bench/rules.py measures them).
+
 For each: press-to-motor (p50/p99, debounce subtracted), jam-to-stop (p50/p99/max, jam_ms
 subtracted), count-to-stop (the card asked for clearing the beam to the motor's stop:
 p50/p99/max), the loop's timer lateness (a probe timer re-armed every 2 ms in the daemon's loop:
@@ -30,6 +35,7 @@ import argparse
 import json
 import logging
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -132,9 +138,11 @@ def measure_rounds(loads: tuple[str, ...], presses: int, jams: int, rounds: int)
     so each is compared with an idle measured beside it, not minutes before. The presses and
     jams are shared out between the rounds and their samples pooled."""
     taken: dict[str, list[dict]] = {load: [] for load in loads}
-    for number in range(rounds):
-        for load in loads:
-            taken[load].append(measure(load, _share(presses, rounds, number), _share(jams, rounds, number)))
+    with tempfile.TemporaryDirectory(prefix="bench-loaded-kept-") as kept:
+        for number in range(rounds):
+            for load in loads:
+                taken[load].append(measure(load, _share(presses, rounds, number), _share(jams, rounds, number),
+                                           Path(kept)))
     return {load: _pooled(parts) for load, parts in taken.items()}
 
 
@@ -163,20 +171,28 @@ def _pooled(parts: list[dict]) -> dict:
     }
 
 
-def measure(load: str, presses: int, jams: int) -> dict:
-    """One round of ``load``: its raw samples (µs; the lateness in ms) and the rest of its figures."""
+def measure(load: str, presses: int, jams: int, kept: Path) -> dict:
+    """One round of ``load``: its raw samples (µs; the lateness in ms) and the rest of its figures.
+    ``kept``: where the readers' long log is kept, its figures kept in it, between rounds."""
     try:
-        return _measure(load, presses, jams)
+        return _measure(load, presses, jams, kept)
     finally:
         os.environ.pop("LAUNCHER_TEST_COMMIT_DELAY_MS", None)
 
 
-def _measure(load: str, presses: int, jams: int) -> dict:
+def _measure(load: str, presses: int, jams: int, kept: Path) -> dict:
     with tempfile.TemporaryDirectory(prefix=f"bench-loaded-{load}-") as tmp:
         directory = Path(tmp)
         if load == "readers":
-            (directory / "state").mkdir()
-            long_log.build(directory / "state", LOG_ACTIONS)
+            # The readers read a long log whose figures are kept (the first reading, below): the
+            # first round builds it and reads it once, the next ones start from a copy of what
+            # it left (25 s of the first reading and a second of building saved per round on a
+            # busy machine; game_log_costs times the first reading).
+            if (kept / "state").exists():
+                shutil.copytree(kept / "state", directory / "state")
+            else:
+                (directory / "state").mkdir()
+                long_log.build(directory / "state", LOG_ACTIONS)
         if load == "slow_commit":
             # Set for the whole measurement (measure() unsets it): a game side started or
             # restarted after the daemon reads it too.
@@ -213,12 +229,15 @@ def _measure(load: str, presses: int, jams: int) -> dict:
             motor_loop = {"cpu_ms_per_s": round((ticks_after - ticks) * 10 / seconds, 1),
                           "wakeups_per_s": round((switches_after - switches) / seconds),
                           "seconds": round(seconds, 1)}
-            halted = daemon.daemon.core.get_status()["state"] == "halted"
+            # A halt is reset and the press measured again (bench/latency.py): counted here.
+            halted = daemon.halts > 0 or daemon.daemon.core.get_status()["state"] == "halted"
         finally:
             for client in clients:
                 client.kill()
                 client.wait(30)
             daemon.stop()
+        if load == "readers" and not (kept / "state").exists():
+            shutil.copytree(directory / "state", kept / "state")
     return {"press": press, "jam": jam, "count_stop": list(daemon.count_stop_us),
             "timer_lateness": lateness, "halted": halted, "rested_s": round(daemon.rested_s, 1),
             "overslept": daemon.overslept, "motor_loop": motor_loop,

@@ -1,14 +1,15 @@
 """`make bench`: launcherd's figures next to their baselines, a table, and bench/results.json.
 
-    .venv/bin/python bench/run.py            # the full run (about an hour), writes bench/results.json
+    .venv/bin/python bench/run.py            # the full run (14-16 minutes loaded), writes bench/results.json
     .venv/bin/python bench/run.py --quick    # a shorter run (about 4 minutes), writes bench/results-quick.json
 
-Measured on a shared 2-vCPU x86_64 VM (2026-12-03): the full run 1,238 s (its 100,000 presses of
-the growth section 650 s of it), the quick run 249 s; with the motor's rules as shipped (2026-12-04)
-the latency section takes 16 minutes and the count 19.5, most of both waiting as the rules ask;
-a quiet machine is faster, a Pi slower. Run
-it before each release and whenever the motor's loop, the core, the game layer or the door between
-them changes; it is not part of `make test` nor of CI (its budget).
+The sections that do not measure the motor's rest and duty rules set them out of the way in the
+config they give launcherd (bench/common.py, RULES_FOR_MEASUREMENT); bench/rules.py measures the
+rules on their own. With the rules as shipped everywhere the full run took about an hour, most of
+it waiting as they asked (2026-12-04); on 2026-12-06, 824 and 944 s on a shared 2-vCPU x86_64 VM with a
+load average of 15-35 (docs/performance.md has each section's time). A quiet machine is faster,
+a Pi slower. Run it before each release and whenever the motor's loop, the core, the game layer
+or the door between them changes; it is not part of `make test` nor of CI (its budget).
 
 Every figure that has a baseline is measured in the same run, interleaved with it (latency rounds
 alternate, idle processes are sampled side by side over the same windows, start-up runs alternate),
@@ -26,6 +27,7 @@ import platform
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from importlib.metadata import version
 from pathlib import Path
 
@@ -36,6 +38,7 @@ from bench.common import ROOT, median, run_json  # noqa: E402
 
 FULL = {
     "latency": ["--rounds", "5", "--presses", "300", "--jams", "40"],
+    "rules": ["--rounds", "3", "--presses", "50", "--cycles", "15"],
     "idle_reps": 3, "idle_window_s": 20.0, "idle_settle_s": 3.0,
     "ready_reps": 9,
     "api_requests": 2000,
@@ -46,6 +49,7 @@ FULL = {
 }
 QUICK = {
     "latency": ["--rounds", "2", "--presses", "120", "--jams", "15", "--warmup", "15"],
+    "rules": ["--rounds", "2", "--presses", "25", "--cycles", "6"],
     "idle_reps": 1, "idle_window_s": 20.0, "idle_settle_s": 2.0,
     "ready_reps": 5,
     "api_requests": 1000,
@@ -76,31 +80,58 @@ def _git() -> dict:
     return {"commit": git("rev-parse", "--short", "HEAD"), "dirty": bool(git("status", "--porcelain"))}
 
 
+def _timed(seconds: dict, name: str, step):
+    started = time.monotonic()
+    try:
+        return step()
+    finally:
+        seconds[name] = round(time.monotonic() - started, 1)
+
+
 def measure(params: dict) -> dict:
-    raw = {}
-    _log("latency: press-to-motor, jam-to-stop, queue baseline (in-process daemon, rounds interleaved)")
-    raw["latency"] = run_json("latency.py", *params["latency"])
-    _log(f"idle: launcherd --sim with a game vs bare gpiozero, {params['idle_reps']} x"
-         f" {params['idle_window_s']:.0f} s side by side")
-    raw["idle"] = procs.idle(params["idle_reps"], params["idle_window_s"], params["idle_settle_s"])
+    """Every section; raw["seconds"] says how long each took.
+
+    The timed sections run one after the other. The growth's 100,000 presses (the longest
+    section by far) run beside the idle and services' RSS sections, which time nothing: the idle
+    figures count the idle processes' own wake-ups, CPU ticks and RSS, and the services' figure is
+    RSS, none of which another process's load changes.
+    """
+    raw: dict = {}
+    seconds: dict[str, float] = {}
+    _log("latency: press-to-motor, jam-to-stop, queue baseline (in-process daemon, rounds interleaved;"
+         " the motor's rest and duty rules out of the way)")
+    raw["latency"] = _timed(seconds, "latency", lambda: run_json("latency.py", *params["latency"]))
+    _log("rules: the motor's rest and duty rules: press to motor with them as shipped beside out of the"
+         " way, and at work in a scaled-down time (the chain's cut, the refusal, the retry)")
+    raw["rules"] = _timed(seconds, "rules", lambda: run_json("rules.py", *params["rules"]))
     _log(f"ready: {params['ready_reps']} starts to READY=1, interleaved with `import gpiozero`")
-    raw["ready"] = procs.ready(params["ready_reps"])
+    raw["ready"] = _timed(seconds, "ready", lambda: procs.ready(params["ready_reps"]))
     _log(f"api: {params['api_requests']} status/get with 10 clients connected")
-    raw["api"] = procs.api_roundtrip(params["api_requests"])
-    _log(f"count: at least {params['count_cards']} cards with misfeeds and jams")
-    raw["count"] = procs.count_exact(params["count_cards"])
-    _log(f"growth: {params['growth_presses']} presses through the API, a game running")
-    raw["growth"] = procs.growth(params["growth_presses"], params["growth_checkpoints"])
+    raw["api"] = _timed(seconds, "api", lambda: procs.api_roundtrip(params["api_requests"]))
+    _log(f"count: at least {params['count_cards']} cards with misfeeds and jams (the rules out of the way)")
+    raw["count"] = _timed(seconds, "count", lambda: procs.count_exact(params["count_cards"]))
     _log("loaded: press, jam and the loop's timers while stats/history are read over a 100,000-action"
          " log, while each commit takes 500 ms, while a cold catalogue compiles; stats/history by log size")
-    raw["loaded"] = run_json("loaded.py", *params["loaded"])
-    _log("rss: launcherd, launcher-web and launcher-voice together, started and after reading a long log")
-    raw["services_rss"] = procs.services_rss(params["rss_log_actions"])
+    raw["loaded"] = _timed(seconds, "loaded", lambda: run_json("loaded.py", *params["loaded"]))
+    _log(f"growth: {params['growth_presses']} presses through the API, a game running (the rules out of"
+         " the way), beside the two sections that time nothing:")
+    with ThreadPoolExecutor(max_workers=1) as beside:
+        growth = beside.submit(_timed, seconds, "growth", lambda: procs.growth(
+            params["growth_presses"], params["growth_checkpoints"]))
+        _log(f"idle: launcherd --sim with a game vs bare gpiozero, {params['idle_reps']} x"
+             f" {params['idle_window_s']:.0f} s side by side")
+        raw["idle"] = _timed(seconds, "idle", lambda: procs.idle(
+            params["idle_reps"], params["idle_window_s"], params["idle_settle_s"]))
+        _log("rss: launcherd, launcher-web and launcher-voice together, started and after reading a long log")
+        raw["services_rss"] = _timed(seconds, "services_rss", lambda: procs.services_rss(params["rss_log_actions"]))
+        raw["growth"] = growth.result()
+    raw["seconds"] = seconds
     return raw
 
 
 def figures(raw: dict, params: dict) -> dict:
     lat, idle, ready, api, count = raw["latency"], raw["idle"], raw["ready"], raw["api"], raw["count"]
+    rules = raw["rules"]
     n = params["growth_presses"]
     rss_growth = raw["growth"]["rss_kb"]
     return {
@@ -119,6 +150,15 @@ def figures(raw: dict, params: dict) -> dict:
         _growth_key(n): round(_mb(rss_growth[n] - rss_growth[1000]), 2),
         "count_exact_ratio": round(count["exact"] / count["launches"], 6),
         "api_roundtrip_p99_us": round(api["sequential"]["p99_us"], 1),
+        # The motor's rest and duty rules (bench/rules.py): their cost on a press, beside the same
+        # presses with them out of the way, and at work in a scaled-down time.
+        "rules_press_to_motor_p50_us": round(rules["press"]["shipped"]["p50_us"], 1),
+        "rules_press_to_motor_p99_us": round(rules["press"]["shipped"]["p99_us"], 1),
+        "rules_off_press_to_motor_p50_us": round(rules["press"]["out_of_the_way"]["p50_us"], 1),
+        "rules_off_press_to_motor_p99_us": round(rules["press"]["out_of_the_way"]["p99_us"], 1),
+        "rules_refusal_p99_us": round(rules["at_work"]["refusal"]["p99_us"], 1),
+        "rules_cut_late_p99_us": round(rules["at_work"]["cut_late"]["p99_us"], 1),
+        "rules_retry_admitted_ratio": round(rules["at_work"]["admitted"] / rules["at_work"]["retried"], 6),
         # Context for the figures above (numbers too).
         "press_debounce_excluded_ms": lat["config"]["debounce_ms"],
         "jam_threshold_excluded_ms": lat["config"]["jam_ms"],
@@ -130,6 +170,10 @@ def figures(raw: dict, params: dict) -> dict:
         "count_cards": count["cards_true"],
         "count_launches": count["launches"],
         "watchdog_pings_20s": 0,
+        "rules_refusal_p50_us": round(rules["at_work"]["refusal"]["p50_us"], 1),
+        "rules_cut_late_p50_us": round(rules["at_work"]["cut_late"]["p50_us"], 1),
+        "rules_refusals": rules["at_work"]["refusal"]["n"],
+        "rules_cuts": rules["at_work"]["cut_late"]["n"],
     }
 
 
@@ -147,6 +191,8 @@ def targets(result: dict, n: int) -> dict:
                      result["ready_ms"] <= 3 * result["baseline_import_ms"]),
         growth_key: ("< 1 MB", 1.0, result[growth_key] < 1.0),
         "count_exact_ratio": ("= 1.0", 1.0, result["count_exact_ratio"] == 1.0),
+        # A refusal's retry_after_s is a promise: a press after that long is admitted.
+        "rules_retry_admitted_ratio": ("= 1.0", 1.0, result["rules_retry_admitted_ratio"] == 1.0),
     }
     return {key: {"target": text, "limit": round(limit, 2), "pass": ok,
                   "miss_by": None if ok else round(result[key] - limit, 6)}
@@ -176,6 +222,11 @@ def table(result: dict, checks: dict, n: int) -> str:
         (growth_key, None),
         ("count_exact_ratio", None),
         ("api_roundtrip_p99_us", None),
+        ("rules_press_to_motor_p50_us", "rules_off_press_to_motor_p50_us"),
+        ("rules_press_to_motor_p99_us", "rules_off_press_to_motor_p99_us"),
+        ("rules_refusal_p99_us", None),
+        ("rules_cut_late_p99_us", None),
+        ("rules_retry_admitted_ratio", None),
     ]
     lines = [("figure", "value", "baseline", "ratio", "target", "result")]
     for key, base_key in rows:
@@ -183,7 +234,7 @@ def table(result: dict, checks: dict, n: int) -> str:
         base = result.get(base_key) if base_key else None
         ratio = f"{value / base:.2f}x" if base else "-"
         check = checks.get(key)
-        shown = f"{value:.4f}" if key == "count_exact_ratio" else _fmt(value)
+        shown = f"{value:.4f}" if key.endswith("_ratio") else _fmt(value)
         lines.append((key, shown, f"{_fmt(base)}" + (f" ({base_key})" if base_key else ""), ratio,
                       check["target"] if check else "(none)",
                       ("PASS" if check["pass"] else f"MISS by {_fmt(check['miss_by'])}") if check else "-"))
@@ -193,7 +244,8 @@ def table(result: dict, checks: dict, n: int) -> str:
     out.append("")
     out.append(f"Excluded: debounce {result['press_debounce_excluded_ms']} ms (press), jam threshold"
                f" {result['jam_threshold_excluded_ms']} ms (jam). Watchdog pings: none (no NOTIFY_SOCKET"
-               " in the idle run).")
+               " in the idle run). The motor's rest and duty rules: out of the way in every section but"
+               " rules_* (bench/rules.py).")
     return "\n".join(out)
 
 
@@ -251,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
             "command": ".venv/bin/python bench/run.py" + (" --quick" if args.quick else ""),
             "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "seconds": round(elapsed),
+            "section_seconds": raw["seconds"],
             "machine": {"platform": platform.platform(), "machine": platform.machine(),
                         "cpus": os.cpu_count(), "python": platform.python_version(),
                         "gpiozero": version("gpiozero"),
@@ -267,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(loaded_table(raw["loaded"]))
     print()
+    print("seconds by section: " + ", ".join(f"{name} {value:.0f}" for name, value in raw["seconds"].items()))
     print(f"{sum(not c['pass'] for c in checks.values())} of {len(checks)} targets missed;"
           f" {elapsed:.0f} s; written to {output.relative_to(ROOT) if output.is_relative_to(ROOT) else output}")
     return 0
