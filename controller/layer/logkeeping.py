@@ -131,7 +131,7 @@ class LogKeeping:
         """Open the log and resume its match; a failure is recorded, never raised: the launcher runs."""
         try:
             self.store = Store.in_dir(self.daemon.state_dir, self.daemon.commit_fence)
-            self._outcome_seq = self.store.outcome_seq()
+            self._outcome_seq, self._outcome_record = self.store.outcome_seq(), self.store.outcome_record()
         except (sqlite3.Error, OSError) as exc:
             self.store = None
             self._broken(damage.on_open(self.log_path, exc))
