@@ -54,9 +54,9 @@ class Reading:
 
     def log_of_match(self) -> dict[str, Any]:
         """``game/log``: the current match and all its actions, undone ones included."""
-        if self.match_id is None:
-            raise NotFound(advice.no_game(self.log_path))
-        with self._reading() as store:
+        with self._reading() as store:  # a log that is not open says why before "no game"
+            if self.match_id is None:
+                raise NotFound(advice.no_game(self.log_path))
             return {"match": store.match(self.match_id).to_json(),
                     "actions": [r.to_json() for r in store.actions(self.match_id, include_undone=True)]}
 

@@ -160,7 +160,7 @@ class Store:
             self._db.execute("PRAGMA cache_size=-256")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise sqlite3.DatabaseError(
+                raise LogDamaged(
                     f"{self.path} was written by a newer version (schema {version}, this one reads"
                     f" {SCHEMA_VERSION})")
             self._verify()  # before anything is written: a damaged file is left as it was found
