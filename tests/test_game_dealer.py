@@ -69,7 +69,7 @@ class Launcher:
     def commit_fence(self):
         return contextlib.nullcontext()
 
-    def outcomes_after(self, seq):
+    def outcomes_after(self, seq, record=None):
         return []
 
     def outcomes_logged(self, seq):

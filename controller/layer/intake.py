@@ -26,10 +26,14 @@ GAME_PRESS_SOURCES = frozenset({"button", "api"})
 class OutcomeIntake:
     """Part of :class:`~controller.layer.service.GameService`: the launcher's events, as moves."""
 
+    # The identity of the outcome record the log's outcome seq is of (firmware/daemon/outcomes.py),
+    # as the log keeps it (controller/log/store.py); None: a log that has not taken one in yet.
+    _outcome_record: str | None = None
+
     def catch_up(self) -> None:
         """Take in the launch outcomes recorded while the service was not there to hear them (or
         could not log them), in order; one whose commit fails again stops it there."""
-        missed = self.daemon.outcomes_after(self._outcome_seq)
+        missed = self.daemon.outcomes_after(self._outcome_seq, self._outcome_record)
         if missed:
             log.info("game: catching up on %d launch outcome(s) from %d", len(missed), missed[0]["seq"])
         self._unlogged, self._catching_up = None, True
@@ -64,13 +68,52 @@ class OutcomeIntake:
         if name in ("launched", "state"):
             self.follow_hopper()
 
+    def _known(self, params: dict[str, Any]) -> bool | None:
+        """Whether launch outcome ``params`` is in the log already; None when the record it is of
+        could not be brought into the log (it waits there, as an outcome whose commit failed)."""
+        seq, record = params.get("seq"), params.get("record")
+        if not isinstance(seq, int):
+            return False
+        if isinstance(record, str) and record != self._outcome_record:
+            # Another record than the one the log's seq is of: one started afresh (the file was
+            # lost or damaged), whose numbers say nothing of the log's. What it holds before this
+            # outcome is taken in first, in order, by the catching up, which brings it in.
+            if not self._catching_up:
+                self.catch_up()
+                if self._unlogged is not None:
+                    return None
+            if record != self._outcome_record and not self._adopt(record, seq - 1):
+                return None
+        return seq <= self._outcome_seq
+
+    def _adopt(self, record: str, seq: int) -> bool:
+        """From now on the log takes in outcomes of ``record``, up to ``seq`` taken in already."""
+        try:
+            with self._writing() as store:
+                store.adopt_outcome_record(record, seq)
+        except ApiError as exc:
+            if not isinstance(exc, GameUnavailable):  # the log's damage is said once where it was found
+                log.warning("game: outcome record %s not taken up: %s", record, exc)
+            if self._unlogged is None:
+                self._unlogged = seq + 1
+            return False
+        if self._outcome_record is not None:  # not a log's first: the record was started afresh
+            log.warning("game: launch outcomes now come from outcome record %s (this log took in up to %d"
+                        " of record %s)", record, self._outcome_seq, self._outcome_record)
+        self._outcome_record, self._outcome_seq = record, seq
+        return True
+
     def _take_outcome(self, params: dict[str, Any]) -> bool:
         """A launch outcome, taken in once: False for one taken in already (caught up on)."""
         seq = params.get("seq")
-        if isinstance(seq, int) and seq <= self._outcome_seq:
+        known = self._known(params)
+        if known:
             return False
         if params.get("source") == "button":
             self._pressed.set()
+        if known is None:
+            self._say_held(params)
+            return True
         if isinstance(seq, int) and self._behind():
             # An earlier outcome's commit failed: it is taken in first, then this one (the record
             # holds both), never this one before it.
@@ -234,7 +277,7 @@ class OutcomeIntake:
     def _take_blaster_outcome(self, name: str, params: dict[str, Any]) -> None:
         """An insertion or a blast, taken in once, as a launch outcome is (``_take_outcome``)."""
         seq = params.get("seq")
-        if isinstance(seq, int) and seq <= self._outcome_seq:
+        if self._known(params) is not False:
             return
         if isinstance(seq, int) and self._behind():
             self.catch_up()  # an earlier outcome the log could not take goes first

@@ -61,9 +61,9 @@ class Reading:
         says whether older ones come before the page (ask again with ``before`` its first seq).
         Without ``limit`` the whole log, which grows with the match: a reader asking often (the
         page's /api/state) asks for a page (a 2,000-action log is 262 KB)."""
-        if self.match_id is None:
-            raise NotFound(advice.no_game(self.log_path))
-        with self._reading() as store:
+        with self._reading() as store:  # a log that is not open says why before "no game"
+            if self.match_id is None:
+                raise NotFound(advice.no_game(self.log_path))
             if limit is None:
                 rows = store.actions(self.match_id, include_undone=True)
                 rows = [row for row in rows if before is None or row.seq < before]

@@ -226,11 +226,13 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
 
     def fresh_status(self) -> dict[str, Any]:
         """``game/status``: a reload while the launcher is ready changes no state, so ask now."""
+        self.retry_open()  # a log a full disk kept closed opens once there is room (logkeeping.py)
         self.follow_hopper()
         return self.status()
 
     def status_for_daemon(self) -> dict[str, Any] | None:
         """The ``game`` key of ``status/get``: None without a game, never an exception."""
+        self.retry_open()
         if self.table is None:
             if self.damage is None:
                 return None

@@ -7,6 +7,11 @@ damage has its own advice, because the right move differs: a damaged file is mov
 the table asks), a read-only directory is a matter of ownership and must not be "fixed" by moving
 a good log away, and a state directory deleted under the daemon can be written back from the file
 the daemon still holds open.
+
+Only the file itself is ever called damaged (#36): its pages, its structure or its rows, as SQLite
+and the log's own checks find them when it is opened. A full disk, or an error that says nothing of
+the file (an I/O error, a lock), is a passing state: the log is opened again at the next request,
+and a repair moves nothing aside.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 from firmware.errors import Unavailable
 from firmware.i18n import message
 
+from controller.log.store import LogDamaged
 from controller.text.wording import text
 
 DAMAGED = "damaged"  # the file cannot be read as a game log: move it aside
@@ -30,6 +36,12 @@ UNREPLAYABLE = "unreplayable"  # the file is sound, one match in it is not: star
 READ_ONLY = "read_only"  # the directory or file cannot be written: fix ownership, keep the log
 GONE = "gone"  # the state directory or the log was deleted or replaced while the daemon ran
 UNWRITABLE = "unwritable"  # a write failed for a passing reason (a full disk): each action tries again
+UNOPENED = "unopened"  # it could not be opened, for no fault found in the file: each request tries again
+# The kinds a request tries again by itself: they end when their cause does.
+PASSING = frozenset({UNWRITABLE, UNOPENED})
+# Less room than this on the log's disk, and an error of SQLite's is that disk being full: SQLite
+# needs 32 KiB for its shared-memory index and a page or more for a commit.
+NEAR_FULL = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -100,6 +112,42 @@ def unwritable(path: Path, detail: str, since: datetime) -> Damage:
                   message("log_unwritable_todo", dir=str(path.parent)), str(path))
 
 
+def unopened(path: Path, detail: str) -> Damage:
+    return Damage(UNOPENED, message("log_unopened", path=str(path), reason=detail),
+                  message("log_unopened_todo", dir=str(path.parent)), str(path))
+
+
+def no_room(path: Path) -> bool:
+    """The disk the log is on is full, or as good as full for SQLite."""
+    where = path.parent
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    try:
+        disk = os.statvfs(where)
+    except OSError:
+        return False
+    return disk.f_bavail * disk.f_frsize < NEAR_FULL
+
+
+def _code(exc: BaseException) -> int | None:
+    """SQLite's primary result code of an error (its extended code carries it in the low byte)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def unsound(exc: BaseException) -> bool:
+    """The error says the file itself is no sound game log (not the disk, not a lock)."""
+    if isinstance(exc, LogDamaged) or _code(exc) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return True
+    return isinstance(exc, sqlite3.DatabaseError) and ("malformed" in str(exc) or "not a database" in str(exc))
+
+
+def _full(path: Path, exc: BaseException) -> bool:
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    return _code(exc) == sqlite3.SQLITE_FULL or no_room(path)
+
+
 def _cannot_write(path: Path, exc: BaseException) -> bool:
     if isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return True
@@ -110,19 +158,24 @@ def _cannot_write(path: Path, exc: BaseException) -> bool:
     return target.exists() and not os.access(target, os.W_OK)
 
 
-def on_open(path: Path, exc: BaseException) -> Damage:
-    """The damage an error opening the log (``Store``) reveals."""
+def on_open(path: Path, exc: BaseException, now: datetime | None = None) -> Damage:
+    """The damage an error opening the log (``Store``) reveals: the file damaged only when the
+    error says so; a full disk is ``unwritable``, any other error ``unopened``."""
     detail = str(exc) or type(exc).__name__
     if _cannot_write(path, exc):
         return read_only(path, detail)
-    return damaged(path, detail)
+    if unsound(exc):
+        return damaged(path, detail)
+    if _full(path, exc):
+        return unwritable(path, detail, now or datetime.now(timezone.utc))
+    return unopened(path, detail)
 
 
 def on_write(path: Path, exc: sqlite3.Error) -> Damage | None:
     """The damage a failed write reveals; None for a passing trouble (a full disk, a busy lock)."""
     if _cannot_write(path, exc):
         return read_only(path, str(exc))
-    if isinstance(exc, sqlite3.DatabaseError) and ("malformed" in str(exc) or "not a database" in str(exc)):
+    if unsound(exc):
         return damaged(path, str(exc))
     return None
 

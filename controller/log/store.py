@@ -15,7 +15,8 @@ long first, as a slow SD card would, for the bench and the tests of a slow commi
 
 The ``meta`` table also keeps ``outcome_seq``: the last launch outcome (firmware/daemon/outcomes.py) the
 game has taken in, written in the same transaction as the press it logged, so that catching up
-after a restart applies each outcome exactly once. A file that is not a sound game log
+after a restart applies each outcome exactly once; and ``outcome_record``, the identity of the
+record that seq is of (a record started afresh numbers on its own). A file that is not a sound game log
 (random bytes, a row that is not JSON, a missing column) raises :class:`LogDamaged` when it is
 opened, not in the middle of a game; the caller decides what to tell the table
 (``controller.log.damage``). The file's identity is kept, so that a log deleted or replaced under the
@@ -159,7 +160,7 @@ class Store:
             self._db.execute("PRAGMA cache_size=-256")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise sqlite3.DatabaseError(
+                raise LogDamaged(
                     f"{self.path} was written by a newer version (schema {version}, this one reads"
                     f" {SCHEMA_VERSION})")
             self._verify()  # before anything is written: a damaged file is left as it was found
@@ -303,6 +304,19 @@ class Store:
         """The last launch outcome taken in (0: none yet)."""
         row = self._db.execute("SELECT value FROM meta WHERE key = 'outcome_seq'").fetchone()
         return int(row[0]) if row is not None and str(row[0]).isdigit() else 0  # a value is TEXT or INTEGER
+
+    def outcome_record(self) -> str | None:
+        """The identity of the outcome record ``outcome_seq`` is of (None: a log from before records
+        had one, or one that took in none)."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'outcome_record'").fetchone()
+        return str(row[0]) if row is not None and row[0] else None
+
+    def adopt_outcome_record(self, record: str, outcome_seq: int) -> None:
+        """From now on the launch outcomes taken in are of outcome record ``record``, of which the log
+        holds those up to ``outcome_seq``: a record started afresh numbers on its own (#36)."""
+        with self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('outcome_record', ?)", (record,))
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('outcome_seq', ?)", (outcome_seq,))
 
     def _set_outcome_seq(self, outcome_seq: int) -> None:
         # Never backwards: a dispense's outcome may be taken in after a later press's.

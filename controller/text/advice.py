@@ -96,6 +96,10 @@ def writable_again() -> Message:
     return message("log_writable_again")
 
 
+def kept_sound(path: Any) -> Message:
+    return message("log_kept_sound", path=str(path))
+
+
 def goes_on(match_id: int) -> Message:
     return message("match_id_goes_on", match=match_id)
 

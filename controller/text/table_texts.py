@@ -171,6 +171,13 @@ TABLE: dict[str, Text] = {
         " written there", path="text"),
     "log_gone_todo": entry("repair the game log: launcherd writes back the log it still holds, with every"
                          " action it acknowledged"),
+    "log_unopened": entry("the game log %(path)s cannot be opened (%(reason)s), though nothing says the file"
+                          " itself is damaged: actions are refused and presses are not recorded",
+                          path="text", reason="text"),
+    "log_unopened_todo": entry("it is kept as it is: look at the disk and at what else is in %(dir)s; the next"
+                               " action opens it again", dir="text"),
+    "log_kept_sound": entry("the game log %(path)s passes its integrity check: it is kept and open again",
+                            path="text"),
     # controller/layer/cli.py: the status line
     "cli_at_a_terminal": entry("%(said)s (at a terminal: %(command)s)", said="text", command="raw"),
     "status_match_over": entry("Match over - %(winners)s wins", "Match over - %(winners)s win", "winners",

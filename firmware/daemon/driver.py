@@ -535,6 +535,7 @@ class Daemon:
             self.latch = Latch(self.state_dir)  # read, and written whole, before any pin is claimed
             self.api.claim()  # before any pin is claimed
             self.outcomes = OutcomeRecord(self.state_dir)
+            self.add_status("outcome_record", self.outcomes.status)  # a record found wrong at start
             self._outcome_gate = OutcomeGate(self.outcomes, self.loop, self._announce,
                                              lambda: self.game_host is not None)
             self._build()

@@ -616,9 +616,10 @@ class Door:
     def launcher_status(self) -> dict[str, Any]:
         return self._ask_motor(self._host.daemon.launcher_status)
 
-    def outcomes_after(self, seq: int) -> list[dict[str, Any]]:
-        """The launch outcomes recorded after ``seq`` (firmware/daemon/outcomes.py), for catching up."""
-        return self._host.daemon.outcomes.after(seq)
+    def outcomes_after(self, seq: int, record: str | None = None) -> list[dict[str, Any]]:
+        """The launch outcomes recorded after ``seq`` of ``record`` (firmware/daemon/outcomes.py), for
+        catching up; the record numbers on above ``seq``."""
+        return self._host.daemon.outcomes.after(seq, record)
 
     def outcomes_logged(self, seq: int) -> None:
         """The layer has logged every launch outcome up to ``seq``: the record may let them go."""

@@ -54,8 +54,11 @@ class LayerHost(Protocol):
     def launcher_status(self) -> dict[str, Any]:
         """The launcher core's status only, without any layer's (see ``get_status`` for all)."""
 
-    def outcomes_after(self, seq: int) -> list[dict[str, Any]]:
-        """The ``launched`` outcomes recorded after ``seq``, oldest first: what to catch up on."""
+    def outcomes_after(self, seq: int, record: str | None = None) -> list[dict[str, Any]]:
+        """The ``launched`` outcomes recorded after ``seq``, oldest first: what to catch up on.
+        ``record``: the identity of the outcome record ``seq`` is of, as the layer's log keeps it
+        (another record's outcomes are all new; None: the log predates identities); the record
+        never numbers at or below ``seq`` from then on."""
 
     def outcomes_logged(self, seq: int) -> None:
         """Every outcome up to ``seq`` is in the layer's own log: the record may let them go."""

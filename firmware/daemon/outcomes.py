@@ -1,15 +1,24 @@
 """The outcome record: every launch outcome, numbered, on disk before anyone hears of it.
 
 Each launch outcome (a launcher's ``launched``; a blaster's ``insert`` and ``blast``) gets the next
-``seq`` (1, 2, ... across restarts: the record keeps its last entry) and is appended, with its
-event's name as ``event``, to ``outcomes.jsonl`` in the state dir by a writer thread of its own, which
-fsyncs and only then hands the outcome back to the motor's loop to be announced. The motor's loop
-never waits for the disk: it gives the outcome to the writer and goes on with its deadlines.
+``seq`` and the record's identity (``record``), and is appended, with its event's name as ``event``,
+to ``outcomes.jsonl`` in the state dir by a writer thread of its own, which fsyncs and only then
+hands the outcome back to the motor's loop to be announced. The motor's loop never waits for the
+disk: it gives the outcome to the writer and goes on with its deadlines.
 
-The game layer logs the outcomes it applies together with their seq, and after a restart reads
-here what came after the last one it logged (``after``), so that a launch made while it was hung,
-dead or starting is applied exactly once. It says how far it has logged (``logged_up_to``); what is
-logged is trimmed away, the record stays small.
+The game layer logs the outcomes it applies together with their seq and the record's identity,
+and after a restart reads here what came after the last one it logged (``after``), so that a
+launch made while it was hung, dead or starting is applied exactly once. It says how far it has
+logged (``logged_up_to``); what is logged is trimmed away, the record stays small.
+
+The record cannot be mistaken for another (#36). Its first line names it (a random identity, and
+the seq its numbering goes on after); a record started afresh has another identity, so the game
+takes in all of it whatever its numbers. And the game's log knows the last seq it took in: when
+it says so (``after``), the numbering goes on above it, never below. A file that is not a sound
+record when launcherd starts (overwritten, emptied, lines that do not read) is moved aside and a
+fresh record started; a missing one while the game had taken in outcomes, or one that ends before
+what the game took in (an older copy put back), is said too: each in the journal and in
+``status/get``'s ``outcome_record`` for the daemon's life.
 """
 
 from __future__ import annotations
@@ -19,10 +28,15 @@ import json
 import logging
 import os
 import queue
+import secrets
 import threading
 from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
+
+from firmware import i18n
 
 log = logging.getLogger("launcherd.outcomes")
 
@@ -33,26 +47,76 @@ KEEP = 64
 MAX_UNLOGGED = 10_000
 # How long closing waits for the writer to put down what it was given.
 CLOSE_WAIT_S = 2.0
+# The key of the record's first line, which holds its identity.
+HEADER = "outcome_record"
+
+
+@dataclass
+class _Reading:
+    """What a record file holds."""
+
+    identity: str | None = None  # None: no header (missing, damaged, or written before #36)
+    after: int = 0  # the seq its numbering went on after
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    missing: bool = False
+    problem: str | None = None  # why it is no sound record (None: it is one, or missing)
+    clean: bool = True  # exactly what the writer writes: else written again as read, at open
+
+    @property
+    def last_seq(self) -> int:
+        return max(self.after, self.entries[-1]["seq"] if self.entries else 0)
+
+
+def _entry(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("seq"), int) and not isinstance(value["seq"], bool)
+
+
+def _header(value: Any) -> bool:
+    return (isinstance(value, dict) and isinstance(value.get(HEADER), str) and value[HEADER]
+            and isinstance(value.get("after"), int) and value["after"] >= 0)
+
+
+def _read(path: Path) -> _Reading:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return _Reading(missing=True)
+    except OSError as exc:
+        return _Reading(problem=f"cannot be read: {exc.strerror or exc}", clean=False)
+    if not data:
+        return _Reading(problem="empty", clean=False)
+    lines = data.split(b"\n")
+    cut = lines.pop()  # b"" after the last newline; else a line a crash cut short
+    reading, unreadable = _Reading(clean=not cut), 0
+    for number, line in enumerate(lines + ([cut] if cut else [])):
+        try:
+            value = json.loads(line)
+        except ValueError:
+            value = None
+        if number == 0 and _header(value):
+            reading.identity, reading.after = value[HEADER], value["after"]
+        elif _entry(value) and value["seq"] > reading.last_seq:
+            reading.entries.append(value)
+        elif not (line is cut and number == len(lines)):  # a cut last line is no damage
+            unreadable += 1
+    if unreadable:
+        reading.problem = f"{unreadable} line(s) that are no launch outcome in order"
+    elif reading.identity is None and not reading.entries:
+        reading.problem = "no launch outcome in it"
+    reading.clean = reading.clean and reading.problem is None and reading.identity is not None
+    return reading
 
 
 def read_record(path: Path) -> list[dict[str, Any]]:
-    """The record's entries in order; a line cut short by a crash is no entry."""
-    try:
-        lines = path.read_bytes().splitlines()
-    except FileNotFoundError:
-        return []
-    except OSError as exc:  # the launcher goes on: what it cannot read it cannot catch up on
-        log.error("cannot read %s: %s", path, exc)
-        return []
-    entries = []
-    for line in lines:
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict) and isinstance(entry.get("seq"), int):
-            entries.append(entry)
-    return entries
+    """The record's entries in order (its header left out); a line cut short by a crash is no entry."""
+    reading = _read(path)
+    if reading.problem and reading.problem.startswith("cannot be read"):
+        log.error("%s %s", path, reading.problem)  # the launcher goes on: what it cannot read it cannot catch up on
+    return reading.entries
+
+
+def _encode(value: dict[str, Any]) -> bytes:
+    return json.dumps(value, separators=(",", ":"), default=str).encode() + b"\n"
 
 
 class OutcomeRecord:
@@ -60,9 +124,23 @@ class OutcomeRecord:
 
     def __init__(self, state_dir: Path):
         self.path = Path(state_dir) / FILENAME
-        entries = read_record(self.path)
-        self.last_seq = entries[-1]["seq"] if entries else 0  # the motor's loop's own counter
-        self._entries = len(entries)  # the writer's count of what the file holds
+        reading = _read(self.path)
+        # A record started now (missing or not sound): the game has taken in none of it yet.
+        self.started_fresh = reading.missing or reading.identity is None and reading.problem is not None
+        self._said: dict[str, Any] = {"state": "ok"}
+        if reading.problem is not None:
+            reading = self._start_over(reading)
+        elif not reading.clean:  # written before records had a header, or a cut last line
+            reading.identity = reading.identity or _new_identity()
+            self._rewrite(reading.identity, reading.after, reading.entries)
+        elif reading.missing:
+            reading.identity = _new_identity()
+            self._rewrite(reading.identity, 0, [])
+        self.identity: str = reading.identity
+        self._after = reading.after
+        self._lock = threading.Lock()  # the counter: numbered on the motor's loop, raised by the game's
+        self.last_seq = reading.last_seq  # the motor's loop's own counter
+        self._entries = len(reading.entries)  # the writer's count of what the file holds
         self._logged = 0  # the game has logged every outcome up to this one
         self._trimmed_at = 0  # what was logged when the record was last rewritten
         self._failing = False  # the last write failed: said once, until one succeeds
@@ -70,10 +148,43 @@ class OutcomeRecord:
         self._thread = threading.Thread(target=self._write_forever, name="outcome-writer", daemon=True)
         self._thread.start()
 
+    def _start_over(self, reading: _Reading) -> _Reading:
+        """A file that is no sound record: kept aside, and a fresh record numbered on after the
+        last outcome found in it (the game's log raises that when the game layer says its own)."""
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        try:
+            os.replace(self.path, aside)
+        except OSError as exc:
+            log.error("cannot move the damaged outcome record %s aside: %s", self.path, exc)
+            aside = None
+        if reading.identity is not None:  # its header is whole: the same record, what reads of it kept
+            fresh = _Reading(identity=reading.identity, after=reading.after, entries=reading.entries)
+        else:
+            fresh = _Reading(identity=_new_identity(), after=reading.last_seq)
+        self._rewrite(fresh.identity, fresh.after, fresh.entries)
+        self._say("outcome_record_damaged", logging.ERROR, path=str(self.path), reason=reading.problem,
+                  aside=str(aside or self.path))
+        return fresh
+
+    def _say(self, message_id: str, level: int, **params: Any) -> None:
+        """Said once in the journal, and in status for the daemon's life."""
+        said = i18n.message(message_id, **params)
+        log.log(level, "%s", i18n.render(said, "en"))
+        self._said = {"state": message_id.removeprefix("outcome_record_"), "message_object": said}
+
+    def status(self) -> dict[str, Any]:
+        """``status/get``'s ``outcome_record``: ``{"state": "ok"}``, or what was wrong and its words."""
+        said = dict(self._said)
+        if "message_object" in said:
+            said["message"] = i18n.render(said["message_object"])
+        return said
+
     def number(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        """The outcome with the next ``seq``. Motor loop only."""
-        self.last_seq += 1
-        return {**outcome, "seq": self.last_seq}
+        """The outcome with the next ``seq`` and this record's identity. Motor loop only."""
+        with self._lock:
+            self.last_seq += 1
+            return {**outcome, "seq": self.last_seq, "record": self.identity}
 
     def append(self, outcome: dict[str, Any], written: Callable[[], None]) -> None:
         """Write ``outcome`` (already numbered), then call ``written()`` from the writer's thread."""
@@ -83,9 +194,25 @@ class OutcomeRecord:
         """The game has logged every outcome up to ``seq``: those may go. Any thread."""
         self._work.put((seq, None))
 
-    def after(self, seq: int) -> list[dict[str, Any]]:
-        """Every recorded outcome after ``seq``, oldest first. Any thread (a whole file is read)."""
-        return [entry for entry in read_record(self.path) if entry["seq"] > seq]
+    def after(self, seq: int, record: str | None = None) -> list[dict[str, Any]]:
+        """Every recorded outcome the game has not taken in, oldest first: the game's log took in
+        up to ``seq`` of ``record`` (None: a log from before records had identities). All of this
+        record when it is another; and the numbering goes on above ``seq`` from now. Any thread."""
+        self._count_above(seq, record)
+        ours = record == self.identity or (record is None and not self.started_fresh)
+        entries = read_record(self.path)
+        return [{"record": self.identity, **entry} for entry in entries if not ours or entry["seq"] > seq]
+
+    def _count_above(self, seq: int, record: str | None) -> None:
+        """Never number at or below what the game's log took in (of any record)."""
+        with self._lock:
+            behind, self.last_seq = self.last_seq, max(self.last_seq, seq)
+        if seq <= behind or self._said["state"] != "ok":
+            return
+        if record == self.identity or (record is None and not self.started_fresh):
+            self._say("outcome_record_behind", logging.ERROR, path=str(self.path), last=behind, seq=seq)
+        elif self.started_fresh:
+            self._say("outcome_record_missing", logging.ERROR, path=str(self.path), seq=seq)
 
     def close(self) -> None:
         """Write what is queued and stop the writer (bounded: a stuck disk does not hold shutdown)."""
@@ -128,7 +255,7 @@ class OutcomeRecord:
 
     def _write(self, record: Any, outcomes: list[dict[str, Any]]) -> Any:
         """Append and fsync; the file to write next time (reopened after a failure)."""
-        lines = b"".join(json.dumps(o, separators=(",", ":"), default=str).encode() + b"\n" for o in outcomes)
+        lines = b"".join(map(_encode, outcomes))
         record = record or self._open()
         if record is None:
             return None
@@ -164,14 +291,21 @@ class OutcomeRecord:
             log.error("launch outcomes up to %d were never logged by the game layer: dropped from %s",
                       kept[0]["seq"] - 1, self.path)
         self._trimmed_at = self._logged
+        if record is not None:
+            record.close()
+        self._rewrite(self.identity, self._after, kept)
+        self._entries = len(read_record(self.path))
+        return self._open()
+
+    def _rewrite(self, identity: str, after: int, entries: list[dict[str, Any]]) -> None:
+        """The record as its header and ``entries``, atomically: a crash leaves the old file or
+        the new one. A failure is said; the writer's own writes say theirs."""
         temporary = self.path.with_suffix(".tmp")
         try:
             with temporary.open("wb") as fresh:
-                fresh.write(b"".join(json.dumps(e, separators=(",", ":")).encode() + b"\n" for e in kept))
+                fresh.write(_encode({HEADER: identity, "after": after}) + b"".join(map(_encode, entries)))
                 fresh.flush()
                 os.fsync(fresh.fileno())
-            if record is not None:
-                record.close()
             os.replace(temporary, self.path)
             directory = os.open(self.path.parent, os.O_RDONLY)
             try:
@@ -179,9 +313,11 @@ class OutcomeRecord:
             finally:
                 os.close(directory)
         except OSError as exc:
-            log.error("trimming %s failed: %s", self.path, exc)
-        self._entries = len(read_record(self.path))
-        return self._open()
+            log.error("writing the outcome record %s failed: %s", self.path, exc)
+
+
+def _new_identity() -> str:
+    return secrets.token_hex(8)
 
 
 class OutcomeGate:

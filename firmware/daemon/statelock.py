@@ -1,10 +1,16 @@
 """The state dir's lock: held (flock) by the one launcherd that uses the dir, for its whole life.
 
 A second daemon there would acknowledge game moves the first one overwrites.
+
+Taking it also makes sure the state dir has room (#36): a restart finds its files there already,
+so a full disk would pass unnoticed until the game's log failed to open and looked damaged. The
+lock file is grown to :data:`ROOM` (allocated, not written, where the file system can) and cut
+back: a state dir without that much room refuses the start, as one that cannot be written does.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 from pathlib import Path
@@ -13,6 +19,11 @@ from firmware.errors import InUse, StateDirError
 
 # In the state dir: held by the one daemon that uses it; holds its pid.
 LOCK_FILE = "launcherd.lock"
+# What a start needs free in the state dir: the game log's shared-memory index (32 KiB) and its
+# write-ahead log's first commits, the outcome record's appends, with a margin.
+ROOM = 1024 * 1024
+# Errors that mean no room (a full disk, a quota), not a file system that cannot allocate ahead.
+NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT})
 
 
 class StateDirLock:
@@ -39,6 +50,7 @@ class StateDirLock:
             raise InUse(f"another launcherd (pid {holder}) is using the state dir {self.state_dir}:"
                         " stop it first, or give this one another --state-dir") from None
         try:
+            _make_room(fd)
             os.ftruncate(fd, 0)
             os.write(fd, f"{os.getpid()}\n".encode())
         except OSError as exc:
@@ -52,10 +64,29 @@ class StateDirLock:
             self._fd = None
 
 
+def _make_room(fd: int) -> None:
+    """Take :data:`ROOM` bytes for the (locked) file ``fd``, then give them back.
+
+    :raises OSError: ENOSPC (or EDQUOT) when the state dir has less room than that."""
+    try:
+        os.posix_fallocate(fd, 0, ROOM)
+    except OSError as exc:
+        if exc.errno in NO_ROOM:
+            raise
+        # A file system or a system call filter that does not allocate ahead: written instead.
+        os.lseek(fd, 0, os.SEEK_SET)
+        for _ in range(ROOM // 65536):
+            os.write(fd, bytes(65536))
+        os.fsync(fd)
+    finally:
+        os.ftruncate(fd, 0)
+
+
 def _unusable(state_dir: Path, exc: OSError) -> StateDirError:
-    return StateDirError(f"cannot use the state dir {state_dir} ({exc.strerror or exc}): launcherd keeps its lock"
-                         " and the motor's latch there and does not run without them; free some space or"
-                         " make it writable")
+    room = f"; it needs {ROOM // 1024} KiB free to start" if exc.errno in NO_ROOM else ""
+    return StateDirError(f"cannot use the state dir {state_dir} ({exc.strerror or exc}): launcherd keeps its lock,"
+                         " the motor's latch, the launch outcomes and the game's log there and does not run"
+                         f" without them{room}; free some space or make it writable")
 
 
 __all__ = ["LOCK_FILE", "StateDirLock"]

@@ -224,6 +224,18 @@ LAUNCHER: dict[str, Text] = {
                                count="int"),
     "not_answering": entry("launcherd on %(path)s accepted the connection but did not answer in time",
                            path="text"),
+    # firmware/daemon/outcomes.py: the outcome record found wrong at start (said in status and the journal)
+    "outcome_record_damaged": entry(
+        "the outcome record %(path)s was no sound record at start (%(reason)s): it is kept as %(aside)s;"
+        " a new record numbers launches on after the last one the game's log took in", path="text",
+        reason="text", aside="text"),
+    "outcome_record_missing": entry(
+        "the outcome record %(path)s was missing at start though the game's log had taken in launches up to"
+        " %(seq)d: a new record numbers launches on from there", path="text", seq="int"),
+    "outcome_record_behind": entry(
+        "the outcome record %(path)s ended at launch %(last)d, before launch %(seq)d the game's log had taken"
+        " in (an older copy?): launches are numbered on from %(seq)d", path="text", last="int", seq="int"),
+    "status_outcome_record": entry("outcomes   %(said)s", said="text"),
 }
 
 # The bring-up dialogues of launcherctl (firmware/tools/bringup_cli.py): selftest, jog and inputs.

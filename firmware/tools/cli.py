@@ -93,6 +93,7 @@ def format_blaster_status(status: dict[str, Any]) -> str:
         i18n.message("status_inserts", inserts=status.get("inserts"), cards=status.get("cards_ejected")),
         last_line,
         i18n.message("status_sim_stuck_slot", slot=sim["stuck"]) if sim and sim.get("stuck") else None,
+        _outcome_record_line(status),
     )
 
 
@@ -121,7 +122,16 @@ def format_status(status: dict[str, Any]) -> str:
         i18n.message("status_pending", what=status["pending"]) if status.get("pending") else None,
         i18n.message("status_reset_how", seconds=status["reset_hold_ms"] / 1000)
         if status.get("state") == "halted" and "reset_hold_ms" in status else None,
+        _outcome_record_line(status),
     )
+
+
+def _outcome_record_line(status: dict[str, Any]) -> i18n.Message | None:
+    """The outcome record found wrong at start (firmware/daemon/outcomes.py), while the daemon runs."""
+    said = status.get("outcome_record") or {}
+    if said.get("state", "ok") == "ok":
+        return None
+    return i18n.message("status_outcome_record", said=said.get("message_object") or said.get("message"))
 
 
 def outcome_message(result: dict[str, Any]) -> i18n.Message:
