@@ -247,8 +247,12 @@ def round_what_now(state: Any) -> Message:
         return message("what_now_round_over", winner=state.players[state.winner], round=state.round_no)
     player = state.players[state.active]
     if not (rs.dealer or rs.blaster):  # an Attack edition
-        if state.awaiting:
+        if state.awaiting == "first_attack":
             return message("what_now_first_attack", player=player)
+        if state.awaiting == "first_discard" and state.color is not None:
+            return message("what_now_first_discard", player=player, color=state.color)
+        if state.awaiting == "first_discard":
+            return message("what_now_first_discard_any", player=player)
         return message("what_now_play_or_press", player=player)
     if state.top_card is None:
         return message("what_now_turn_up_dealer" if rs.dealer else "what_now_turn_up", player=player)
