@@ -113,7 +113,7 @@ def test_hands_that_cannot_be_are_refused_at_the_end_of_a_round(tmp_path):
         assert ended.returncode == 0, ended.stderr
 
 
-def test_a_classic_loser_may_hold_only_zeros(tmp_path):
+def test_a_classic_round_is_not_ended_for_a_winner_who_holds_seven(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
         classic(running)
         error = refused(running.call, "game/end-round", {"winner": "Ann", "hands": {"Bob": 0, "Cy": 0}})
