@@ -8,7 +8,9 @@ import pytest
 from firmware.errors import ApiError
 from harness.launcherd import ThreadDaemon
 from harness.waits import wait_until
-from test_rules_audit import HOPPER, NO_PAUSE, P3, cards_out, classic, play, refused, settled
+from test_rules_audit import (
+    HOPPER, HOPPER_SLOW_JAM, NO_PAUSE, P3, cards_out, classic, jammed_deal, play, refused, settled,
+)
 
 
 def attack(running, players=P3, **params) -> dict:
@@ -235,3 +237,21 @@ def test_the_wording_of_the_third_audit(tmp_path):
         error = refused(running.call, "game/catch", {"player": "Cy"})
         assert error.message == "Cy has played no card this round: a catch is of the player who played last," \
                                 " before the next player takes their turn"
+
+
+def test_an_undo_says_a_deal_happened_only_where_one_did(tmp_path):
+    with ThreadDaemon(tmp_path, HOPPER_SLOW_JAM) as running:
+        classic(running)
+        running.call("sim/jam")
+        play(running, "draw-two")
+        jammed_deal(running)  # a card of Bob's two sticks: what is left of his deal waits
+        running.call("game/uno", {"player": "Cy"})
+        undone = running.call("game/undo")
+        assert undone["undone"] == {"type": "uno", "player": "Cy"}
+        owed = undone["owed"]["cards"]
+        said = [text for text in undone["messages"] if text.startswith("Bob is ")]
+        them = "it" if owed == 1 else "them"
+        assert said == [f"Bob is still owed {owed} card{'s' if owed > 1 else ''}, not dealt yet: nothing is dealt"
+                        f" after an undo. Undo again to take back what caused {them}; a press of the button"
+                        f" deals {them}"]  # not "owed again": the undo took back no card of his
+        running.call("sim/clear")

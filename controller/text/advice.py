@@ -207,8 +207,11 @@ def busy_dealing() -> Message:
     return message("busy_dealing")
 
 
-def deal_held(player: str, cards: int) -> Message:
-    return message("deal_held", player=player, cards=cards)
+def deal_held(player: str, cards: int, undone: dict[str, Any] | None = None) -> Message:
+    """What an undo leaves owed: "again" only where the undo took back cards dealt to that player."""
+    if undone is None or (undone.get("type") == "press" and undone.get("by") == player):
+        return message("deal_held", player=player, cards=cards)
+    return message("deal_still_held", player=player, cards=cards)
 
 
 def reason(error: Any) -> str | Message:

@@ -336,6 +336,11 @@ TABLE: dict[str, Text] = {
                                     " or press the button", player="name", color="color"),
     "what_now_first_discard_any": entry("%(player)s: discard all your cards of the Discard All's colour, or"
                                         " press the button", player="name"),
+    "deal_still_held": entry("%(player)s is still owed %(cards)d card, not dealt yet: nothing is dealt after an"
+                             " undo. Undo again to take back what caused it; a press of the button deals it",
+                             "%(player)s is still owed %(cards)d cards, not dealt yet: nothing is dealt after an"
+                             " undo. Undo again to take back what caused them; a press of the button deals them",
+                             "cards", player="name", cards="int"),
     "status_turn_up": entry("%(player)s starts once the first card is turned up: nobody plays, presses or"
                             " draws before it", player="name"),
 }
