@@ -130,8 +130,6 @@ ROUND: dict[str, Text] = {
     "last_press_was": entry("the last press was %(player)s's, not %(by)s's", player="name", by="name"),
     "no_advice_penalty": entry("%(ruleset)s has no advice penalty (the 2005 and 2010 boxes only)",
                                ruleset="name"),
-    "catch_only_after_play": entry(
-        "%(player)s can be caught only after playing a card, before the next turn", player="name"),
     "called_uno": entry("%(player)s called Uno", player="name"),
     "no_first_attack_waiting": entry("no turned-up wild-attack waits for a colour and a target"),
     "unknown_colour": entry("unknown colour '%(color)s'; colours: %(colors)s", color="raw",
@@ -186,12 +184,6 @@ ROUND: dict[str, Text] = {
                                     move="raw", ruleset="name", moves="list"),
     "needs_its_color": entry("%(card)s has a colour: give color, one of %(colors)s", card="card",
                              colors="color_list"),
-    "catch_holds": entry("%(player)s holds %(cards)s: only a player left with one card can be caught",
-                         player="name", cards="cards"),
-    "holds_no_card": entry("%(player)s holds no card: nothing to play", player="name"),
-    "last_from_one": entry("%(player)s holds %(cards)s: the last card is played from a hand of one; play it"
-                         " as any other card",
-                           player="name", cards="cards"),
     "minions_more_than_held": entry("%(player)s cannot discard %(count)d: %(player)s holds %(cards)s",
                                     player="name", count="int", cards="cards"),
     "skipped_plays_again": entry("%(player)s is skipped; %(again)s plays again", player="name",
