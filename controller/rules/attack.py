@@ -230,7 +230,7 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     target = None if p["target"] is None else _check_target(state, p["target"], seat, card)
     answers_discard = state.awaiting == AWAITING_FIRST_DISCARD and front is None
     discards = card in hands.DISCARDS or answers_discard
-    hands.check_play(state, seat, card, p["last"], discards)
+    hands.check_play(state, seat, p["last"], discards)
     last = p["last"] or hands.empties(state, seat)  # a hand of one: this card is the last, told or not
     if last and card in CANNOT_END and new_action():
         raise Refused(message("cannot_end_on", card=card))
@@ -243,7 +243,7 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
 
     described = plays(name, card, color, None if target is None else state.players[target])
     state = replace(takes_turn(state), top_card=card, color=color, catchable=seat,
-                    **hands.played(state, seat, card, last, discards,
+                    **hands.played(state, seat, last, discards,
                                    target if card == "trade-hands" and not last else None))
     if answers_discard:  # the colour laid without its cards' effects, as under a Discard All
         state = replace(state, awaiting=None)

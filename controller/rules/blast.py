@@ -100,11 +100,11 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise Refused(message("owes_inserts_first", player=name, inserts=state.queue[0].presses))
     check_match(state, RULESET, card, color)
     discards = card in hands.DISCARDS
-    hands.check_play(state, seat, card, p["last"], discards)
+    hands.check_play(state, seat, p["last"], discards)
     last = p["last"] or hands.empties(state, seat)  # a hand of one: this card is the last, told or not
     described = plays(name, card, color)
     state = replace(takes_turn(state), top_card=card, color=color, catchable=seat,
-                    **hands.played(state, seat, card, last, discards))
+                    **hands.played(state, seat, last, discards))
     if last:
         state = replace(state, round_over=True, winner=seat, catchable=None)
         return state, [described, wording.said("wins_round", player=name, round=state.round_no),

@@ -199,11 +199,11 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise Refused(message("settles_first", player=name, card=state.top_card, awaiting=state.awaiting))
     _refuse_before_first_card(state)
     check_match(state, rs, card, color)
-    hands.check_play(state, seat, card, p["last"], discards=False)
+    hands.check_play(state, seat, p["last"], discards=False)
     last = p["last"] or hands.empties(state, seat)  # the last card: the round ends on it, told or not
     described = plays(name, card, color)
     state = replace(takes_turn(state), top_card=card, color=color, catchable=seat, awaiting=None,
-                    **hands.played(state, seat, card, last))
+                    **hands.played(state, seat, last))
     if last:
         state, effects = _end_round(state, seat, card)
     else:

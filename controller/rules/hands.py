@@ -37,7 +37,7 @@ from typing import Any, Mapping
 from firmware.errors import InvalidParams, Refused
 from firmware.i18n import Message, message
 
-from controller.rules.state import HAND, GameState, bump, new_action, replace
+from controller.rules.state import HAND, GameState, bump, new_action
 
 # Cards that lay any number of cards of their colour beneath them (Discard All, Discard Color).
 DISCARDS = frozenset({"discard-all", "discard-color"})
@@ -56,12 +56,6 @@ def bounds(state: GameState, seat: int) -> tuple[int, int]:
     if not state.hand_high:
         return 0, 99
     return state.hand_low[seat], state.hand_high[seat]
-
-
-def known(state: GameState, seat: int) -> int | None:
-    """The exact hand, when the count tells it."""
-    low, high = bounds(state, seat)
-    return low if low == high else None
 
 
 def took(state: GameState, seat: int, cards: int) -> dict[str, Any]:
@@ -88,7 +82,7 @@ def _holds(state: GameState, seat: int) -> Message:
     return message("holds_at_least", player=state.players[seat], cards=low, count=_count_words(state))
 
 
-def check_play(state: GameState, seat: int, card: str, last: bool, discards: bool) -> None:
+def check_play(state: GameState, seat: int, last: bool, discards: bool) -> None:
     """Refuse a play the hand cannot make: no card held, or a last card from more than one."""
     if not new_action():
         return
@@ -99,9 +93,9 @@ def check_play(state: GameState, seat: int, card: str, last: bool, discards: boo
         raise Refused(message("last_needs_one", holds=_holds(state, seat), player=state.players[seat]))
 
 
-def played(state: GameState, seat: int, card: str, last: bool, discards: bool = False,
+def played(state: GameState, seat: int, last: bool, discards: bool = False,
            traded_with: int | None = None) -> dict[str, Any]:
-    """The ranges after ``seat`` played ``card`` (fields for ``replace``): ``last`` it ended the
+    """The ranges after ``seat`` played a card (fields for ``replace``): ``last`` it ended the
     round, ``discards`` it laid its colour beneath it, ``traded_with`` the hands were then swapped."""
     if state.hands:  # (never below none: a log from before the count was checked replays too)
         return {"hands": bump(state.hands, seat, -1 if state.hands[seat] else 0),
@@ -212,5 +206,5 @@ def status_view(state: GameState, seat: int) -> dict[str, int]:
     return {"hand_min": low, "hand_max": high} if high != 99 else {}
 
 
-__all__ = ["bounds", "by_hand", "catch_refusal", "catchable", "catchable_players", "check_play", "empties", "hands_refusal", "known",
-           "played", "refuse", "status_view", "took", "winner_refusal"]
+__all__ = ["bounds", "by_hand", "catch_refusal", "catchable", "catchable_players", "check_play", "empties",
+           "hands_refusal", "played", "refuse", "status_view", "took", "winner_refusal"]
