@@ -38,6 +38,11 @@ def boom(cards, **kw):
     return {"type": "insert", "blast": True, "cards": cards, **kw}
 
 
+def two_each(state=None):
+    """Five rounds of red 3s: every player holds 2 cards by the count, Ann's move (#39)."""
+    return run(state or start(), *[play("3", "red")] * 15)
+
+
 def st(state):
     return blast.status(state)
 
@@ -136,7 +141,7 @@ def test_a_card_that_matches_nothing_known_is_refused():
 
 
 def test_uno_not_called_costs_two_insertions_out_of_turn_each_may_blast():
-    s = run(start(), play("5", "red"))
+    s = run(two_each(), play("5", "red"))
     assert st(s)["catchable"] == "Ann"
     s = run(s, {"type": "catch", "player": "Ann"})
     assert st(s)["owed"] == {"player": "Ann", "seat": 0, "reason": "uno", "inserts": 2, "until_blast": False,
@@ -144,22 +149,22 @@ def test_uno_not_called_costs_two_insertions_out_of_turn_each_may_blast():
     s = run(s, boom(2))  # a blast does not end the penalty: it is 2 cards drawn
     assert st(s)["owed"]["inserts"] == 1 and st(s)["turn"] == "Ann"
     s = run(s, safe())
-    assert taken(s)["Ann"] == 2 and st(s)["turn"] == "Bob"
+    assert taken(s)["Ann"] == 2 and st(s)["turn"] == "Bob" and st(s)["players"][0]["hand_max"] == 3
 
 
 def test_uno_penalty_goes_before_a_turns_obligation():
-    s = run(start(), play("draw-one", "red"), {"type": "catch", "player": "Ann"})
+    s = run(two_each(), play("draw-one", "red"), {"type": "catch", "player": "Ann"})
     assert [o["reason"] for o in st(s)["queue"]] == ["uno", "draw-one"]
     s = run(s, safe(), safe(), safe())
     assert st(s)["turn"] == "Cy" and st(s)["players"][1]["presses"] == 1
 
 
 def test_uno_called_cannot_be_caught_and_a_late_catch_is_refused():
-    s = run(start(), {"type": "uno", "player": "Ann"}, play("5", "red"))
+    s = run(two_each(), {"type": "uno", "player": "Ann"}, play("5", "red"))
     with pytest.raises(Refused, match="Ann called Uno"):
         blast.apply(s, {"type": "catch", "player": "Ann"})
-    s = run(start(), play("5", "red"), safe())
-    with pytest.raises(Refused, match="before the next turn"):
+    s = run(two_each(), play("5", "red"), safe())
+    with pytest.raises(Refused, match="too late to catch Ann"):
         blast.apply(s, {"type": "catch", "player": "Ann"})
     with pytest.raises(NotFound):
         blast.apply(s, {"type": "catch", "player": "Zed"})
@@ -174,7 +179,7 @@ def test_an_action_card_turned_up_first_is_ignored(card):
 
 
 def test_the_last_card_ends_the_round_and_a_last_wild_blast_blasts_nobody():
-    s = run(start(), play("wild-blast", "red", last=True))
+    s = run(two_each(), play("3", "red"), play("3", "red"), play("3", "red"), play("wild-blast", "red", last=True))
     assert st(s)["round_over"] and st(s)["winner"] == "Ann" and st(s)["owed"] is None
     with pytest.raises(Refused, match="round 1 is over"):
         blast.apply(s, safe())

@@ -60,11 +60,12 @@ def test_an_attack_round_played_with_launcherctl_in_french(daemon_process):
         "À Ann - doit 1 appui (s'arrête dès que des cartes sortent)")
     ok(french(launcherd, "press"))  # Ann: 2 cards, done
 
-    won = ok(french(launcherd, "game", "play", "7", "--color", "bleu", "--last"))
-    assert won == ["Bob joue 7 (bleu)", "Bob pose sa dernière carte et gagne la manche 1",
+    # Bob holds ten: all blue, laid at once under a Discard All (a last card needs a hand of one, #39).
+    won = ok(french(launcherd, "game", "play", "Poser tout", "--color", "bleu", "--last"))
+    assert won == ["Bob joue Poser tout (bleu)", "Bob pose sa dernière carte et gagne la manche 1",
                    "Manche 1 gagnée par Bob - saisissez les mains : game end-round"]
-    scored = ok(french(launcherd, "game", "end-round", "--winner", "Bob", "Ann=12", "Cy=7,Appuyer 2 fois"))
-    assert scored[0] == "manche 1 : Bob marque 59 (59 en tout)"
+    scored = ok(french(launcherd, "game", "end-round", "--winner", "Bob", "Ann=12", "Cy=7,Appuyer 2 fois,1,2,3,4"))
+    assert scored[0] == "manche 1 : Bob marque 69 (69 en tout)"
     assert scored[-1] == "À Bob - poser une carte ou appuyer"  # round 2: Ann deals, Bob starts
     scores = ok(french(launcherd, "game", "scores"))
     assert scores[0] == "score standard, objectif 500"
@@ -74,4 +75,4 @@ def test_an_attack_round_played_with_launcherctl_in_french(daemon_process):
     # What was logged is the cards' ids, whatever language named them.
     log = json.loads(french(launcherd, "game", "log", "--json").stdout)["actions"]
     plays = [record["action"].get("card") for record in log if record["action"]["type"] == "play"]
-    assert plays == ["hit-1", "wild-attack", "7"]
+    assert plays == ["hit-1", "wild-attack", "discard-all"]

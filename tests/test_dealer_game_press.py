@@ -289,6 +289,8 @@ def test_a_finished_dealer_match_deals_nothing_at_a_press_and_says_to_start_a_ne
     with ThreadDaemon(tmp_path, BURSTS) as running:
         running.call("game/new", {**CLASSIC, "target": 10})
         dealt(running)
+        for _ in range(19):  # six red 3s each, then Ann's last card (a winner empties their hand, #39)
+            running.call("game/play", {"card": "3", "color": "red"})
         running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 30, "Cy": 0}})
         status = running.call("status/get")
         assert status["game"]["match"]["match_over"] and status["press_means"] == "nothing"

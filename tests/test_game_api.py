@@ -134,7 +134,7 @@ def test_round_end_scores_edit_and_undo(launcherd):
     with launcherd.client() as c, launcherd.client() as events:
         events.call("events/subscribe")
         c.call("game/new", THREE)
-        over = c.call("game/play", {"card": "7", "color": "red", "last": True})
+        over = c.call("game/play", {"card": "discard-all", "color": "red", "last": True})  # seven red
         assert over["round_over"] and over["winner"] == "Ann"
         before = live_actions(c)
         c.call("launcher/press")  # the round is over: not a move, nothing logged
@@ -143,22 +143,22 @@ def test_round_end_scores_edit_and_undo(launcherd):
                        and "not counted" in m["params"]["text"])
         assert "round 1 is over" in message["params"]["text"]
 
-    ended = ctl(launcherd, "end-round", "--winner", "Ann", "Bob=7,hit-2", "cy=12")
+    ended = ctl(launcherd, "end-round", "--winner", "Ann", "Bob=7,hit-2,1,2,3,4,5", "cy=12")
     assert ended.returncode == 0, ended.stderr
-    assert "round 1: Ann scores 59 (59 in all)" in ended.stdout
+    assert "round 1: Ann scores 74 (74 in all)" in ended.stdout
     scores = json.loads(ctl(launcherd, "scores", "--json").stdout)
-    assert scores["totals"] == {"Ann": 59, "Bob": 0, "Cy": 0} and scores["round"] == 2
-    assert scores["rounds"][0]["hands"]["Bob"]["cards"] == ["7", "hit-2"]
+    assert scores["totals"] == {"Ann": 74, "Bob": 0, "Cy": 0} and scores["round"] == 2
+    assert scores["rounds"][0]["hands"]["Bob"]["cards"] == ["7", "hit-2", "1", "2", "3", "4", "5"]
     table = ctl(launcherd, "scores")
     assert "next: round 2, dealer Ann" in table.stdout
     csv = ctl(launcherd, "scores", "--csv").stdout.splitlines()
     assert csv == ["round,winner,dealer,Ann points,Ann total,Bob points,Bob total,Cy points,Cy total",
-                   "1,Ann,Cy,59,59,0,0,0,0"]
+                   "1,Ann,Cy,74,74,0,0,0,0"]
     assert ctl(launcherd, "edit-round", "1", "Cy=20").returncode == 0
     with launcherd.client() as c:
-        assert c.call("game/scores")["totals"]["Ann"] == 67
+        assert c.call("game/scores")["totals"]["Ann"] == 82
         undone = c.call("game/undo")
-        assert undone["undone"]["type"] == "edit_round" and undone["match"]["totals"]["Ann"] == 59
+        assert undone["undone"]["type"] == "edit_round" and undone["match"]["totals"]["Ann"] == 74
         undone = c.call("game/undo")
         assert undone["undone"]["type"] == "end_round"
         assert undone["round"] == 1 and undone["round_over"]

@@ -392,7 +392,7 @@ def test_an_insertion_the_round_refuses_is_said_not_counted(tmp_path):
     async def scenario():
         launcher, service = table(tmp_path)
         service.start(new("blast"))
-        service.act({"type": "play", "card": "7", "color": "red", "last": True})
+        service.act({"type": "play", "card": "discard-color", "color": "red", "last": True})  # seven red
         service.on_event("insert", {"insert_id": 4, "slot": 1, "outcome": "safe"})
         return launcher
 
@@ -413,7 +413,7 @@ def test_a_deal_to_ten_seats_gives_seventy_through_launcherd_and_launcherctl(tmp
         new = launcherd.ctl("game", "new", "--rules", "classic", "--players", ",".join(players),
                             "--option", "deal_pause_s=0", "--wait")
         assert new.returncode == 0, new.stderr
-        assert "P1's move - play a card or draw one" in new.stdout
+        assert "P1 starts once the first card is turned up: nobody plays, presses or draws before it" in new.stdout
         status = json.loads(launcherd.ctl("game", "status", "--json", check=True).stdout)
         assert [p["cards_taken"] for p in status["players"]] == [7] * 10 and status["owed"] is None
         log = json.loads(launcherd.ctl("game", "log", "--json", check=True).stdout)["actions"]
@@ -421,6 +421,9 @@ def test_a_deal_to_ten_seats_gives_seventy_through_launcherd_and_launcherctl(tmp
         assert sum(cards for _, cards in dealt) == 70 and {by for by, _ in dealt} == set(players)
         assert launcherd.call("status/get")["hopper"] == 112 - 70  # the sim's hopper: exactly 70 came out
 
+        refused = launcherd.ctl("game", "draw")  # nothing before the first card (#39)
+        assert refused.returncode == 1 and "the first card is not turned up yet" in refused.stderr
+        launcherd.ctl("game", "turn-up", "4", "--color", "red", check=True)
         drawn = launcherd.ctl("game", "draw", check=True)
         assert "P1 draws 1 card" in drawn.stdout
         launcherd.ctl("game", "pass", check=True)

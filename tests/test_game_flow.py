@@ -91,6 +91,7 @@ def test_game_new_and_each_new_round_say_how_many_cards_to_load_after_dealing(tm
         started = running.call("game/new", {**THREE, "players": ["Ann", "Bob", "Cy", "Dee"]})
         assert started["messages"][-1] == ("deal 7 cards each by hand (28), turn one up, load the other 83"
                                            " into the launcher and reload the hopper: 83 cards")
+        running.call("game/play", {"card": "discard-all", "color": "red", "last": True})  # seven red: out
         ended = running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 3, "Cy": 4, "Dee": 5}})
         assert ended["messages"][-1].endswith("reload the hopper: 83 cards")
         old_box = running.call("game/new", {"rules": "attack-2005", "players": ["A", "B"], "force": True})

@@ -39,8 +39,11 @@ def played_log(tmp_path: Path, plays: int = 3) -> Path:
     """A log with one match of a few plays, written by a daemon that has stopped."""
     with ThreadDaemon(tmp_path) as running:
         running.call("game/new", THREE)
-        for _ in range(plays):
-            running.call("game/play", {"card": "7", "color": "red"})
+        for n in range(plays):  # five plays each at most: nobody runs out of cards (#39); then Uno calls
+            if n < 15:
+                running.call("game/play", {"card": "7", "color": "red"})
+            else:
+                running.call("game/uno", {"player": "Ann"})
     return tmp_path / "state" / "game.sqlite3"
 
 

@@ -82,7 +82,7 @@ def test_a_refusal_is_a_message_object_rendered_in_the_language_spoken():
 
 def test_round_summaries_of_the_table_are_objects_too():
     board, _ = table.new_table({"type": "new", **THREE})
-    board, _ = table.apply(board, {"type": "play", "card": "7", "color": "red", "last": True})
+    board, _ = table.apply(board, {"type": "play", "card": "discard-all", "color": "red", "last": True})
     with i18n.speaking("fr"):
         _, effects = table.apply(board, {"type": "end_round", "winner": "Ann", "hands": {"Bob": 7, "Cy": 12}})
     assert objects(effects)[0] == {"id": "round_scores", "round": 1, "winner": "Ann", "points": 19, "total": 19}
@@ -143,7 +143,9 @@ def test_the_game_message_event_carries_the_object_and_the_daemons_text(tmp_path
 def test_hands_name_their_cards_in_either_language(tmp_path):
     with ThreadDaemon(tmp_path) as running:
         running.call("game/new", THREE)
-        running.call("game/play", {"card": "7", "color": "vert", "last": True})
-        running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": "7, Appuyer 2 fois", "Cy": "12"}})
+        running.call("game/play", {"card": "discard-all", "color": "vert", "last": True})  # seven green
+        running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": "7, Appuyer 2 fois, 1, 2, 3, 4, 5",
+                                                                 "Cy": "12"}})
         played = running.call("game/scores")["rounds"][0]
-        assert played["hands"]["Bob"]["cards"] == ["7", "hit-2"] and played["points"]["Ann"] == 59
+        assert played["hands"]["Bob"]["cards"] == ["7", "hit-2", "1", "2", "3", "4", "5"]
+        assert played["points"]["Ann"] == 74

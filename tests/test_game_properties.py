@@ -23,10 +23,11 @@ def pick(draw, choices):
     return choices[draw(st.integers(0, len(choices) - 1))]
 
 
-def draw_play(draw, card, others, may_end, pile=(None, None)):
-    """A legal play of ``card`` on a pile of known (colour, card), either of them None when unknown."""
+def draw_play(draw, card, others, may_end, pile=(None, None), first_discard=False):
+    """A legal play of ``card`` on a pile of known (colour, card), either of them None when unknown
+    (``first_discard``: answering a turned-up Discard All, that colour only)."""
     wild = card in rulesets.WILD_CARDS
-    if wild or None in pile or card == pile[1]:
+    if (wild or None in pile or card == pile[1]) and not (first_discard and pile[0]):
         colors = COLORS  # every card has its colour (#21)
     else:
         colors = (pile[0],)
@@ -52,7 +53,10 @@ def draw_action(draw, rs: rulesets.Ruleset, s: dict) -> dict | None:
     if s["catchable"] is not None and s["catchable"] not in s["uno_called"]:
         moves.append("catch")
     front = s["owed"]
-    if s["awaiting"] and front is None:
+    mover = next(p for p in s["players"] if p["name"] == s["turn"])
+    # A last card needs a hand of one (a Discard All: any hand), and a hand of one ends on any card (#39).
+    ends = mover["hand_min"] <= 1
+    if s["awaiting"] == "first_attack" and front is None:
         moves.append("first_attack")
     else:
         moves += ["press"] * 3
@@ -71,10 +75,14 @@ def draw_action(draw, rs: rulesets.Ruleset, s: dict) -> dict | None:
         return {"type": "first_attack", "color": pick(draw, COLORS), "target": pick(draw, others)}
     if move == "stack":
         return draw_play(draw, pick(draw, list(rs.hits)), others, may_end=False)
-    card = pick(draw, rs.cards)
+    first_discard = s["awaiting"] == "first_discard"
+    cards = [c for c in rs.cards if not (first_discard and c in rulesets.WILD_CARDS)
+             and not (mover["hand_max"] <= 1 and c in rulesets.CANNOT_END)]
+    card = pick(draw, cards)
     # A round that ends at once teaches little: few plays may be a last card.
-    return draw_play(draw, card, others, may_end=pick(draw, (False,) * 5 + (True,)),
-                     pile=(s["color"], s["top_card"]))
+    may_end = (ends or card == "discard-all") and pick(draw, (False,) * 5 + (True,))
+    return draw_play(draw, card, others, may_end=may_end, pile=(s["color"], s["top_card"]),
+                     first_discard=first_discard)
 
 
 @st.composite

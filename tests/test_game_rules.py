@@ -6,7 +6,7 @@ from controller.rules import rulesets
 from controller.rules.game import apply, new_game, status
 from firmware import i18n
 from firmware.errors import InvalidParams, Refused
-from game_actions import FOUR, TWO, attack, catch, game, hint, play, press, run, uno
+from game_actions import FOUR, TWO, attack, catch, down_to, down_to_one, game, hint, play, press, run, uno
 
 ATTACK = list(rulesets.RULESETS)
 OLD_BOXES = ["attack-2005", "attack-2010"]
@@ -320,7 +320,7 @@ def test_trade_hands_names_another_player_and_passes_the_turn():
 
 
 def test_a_round_cannot_end_on_trade_hands():
-    state = game("attack-2005")
+    state = down_to_one(game("attack-2005"))
     with pytest.raises(Refused, match="cannot end"):
         apply(state, play("trade-hands", target="Bob", last=True))
     assert status(state)["round_over"] is False
@@ -447,7 +447,7 @@ def test_first_trade_hands_or_number_just_starts(ruleset, card):
 
 @pytest.mark.parametrize("ruleset", ATTACK)
 def test_uno_caught_before_the_next_turn_costs_two_presses_out_of_turn(ruleset):
-    state = run(game(ruleset, options={"early_stop": "false"}), play("5"))
+    state = run(down_to(game(ruleset, options={"early_stop": "false"}), "Ann", 2), play("5"))
     state, effects = apply(state, catch("Ann"))
     assert owed(state) == ("Ann", 2) and aims(effects) == ["Ann"]
     assert status(state)["owed"]["reason"] == "uno"
@@ -456,11 +456,12 @@ def test_uno_caught_before_the_next_turn_costs_two_presses_out_of_turn(ruleset):
     state = run(state, press(1))
     state, effects = apply(state, press(0))
     assert owed(state) is None and turn(state) == "Bob" and aims(effects) == ["Bob"]
-    assert taken(state)["Ann"] == 1
+    assert taken(state)["Ann"] == 1 and status(state)["players"][0]["hand_max"] == 2
 
 
 def test_a_catch_keeps_a_pending_hit():
-    state = run(game(options={"early_stop": "false"}), play("hit-2"), catch("Ann"))
+    state = run(down_to(game(options={"early_stop": "false"}), "Ann", 2), play("hit-2"),
+                catch("Ann"))
     assert [(o["player"], o["presses"]) for o in status(state)["queue"]] == [("Ann", 2), ("Bob", 2)]
     assert status(state)["chain"]["target"] == "Bob"
     state = run(state, press(0), press(0))
@@ -486,17 +487,20 @@ def test_penalties_queue_in_order_before_turn_obligations():
 
 
 def test_the_catch_window_closes_with_the_next_players_turn():
-    state = run(game(), play("5"), play("6"))
-    with pytest.raises(Refused, match="caught only"):
+    two_each = down_to(game(), "Ann", 2)  # Ann holds 2, Bob, Cid and Dee 3
+    state = run(two_each, play("5"), play("6"))
+    with pytest.raises(Refused, match="too late to catch Ann"):
         apply(state, catch("Ann"))
-    state = run(state, catch("Bob"))  # Bob just played
-    state = run(game(), play("5"), press(0))
-    with pytest.raises(Refused):
+    with pytest.raises(Refused, match="Bob holds 2 cards"):  # Bob just played, and holds 2
+        apply(state, catch("Bob"))
+    state = run(two_each, play("5"), press(0))
+    with pytest.raises(Refused, match="too late"):
         apply(state, catch("Ann"))
 
 
 def test_a_penalty_press_does_not_close_the_catch_window():
-    state = run(game("attack-2010"), play("5"), hint("Cid"), *[press(0)] * 4)
+    state = run(down_to(game("attack-2010"), "Ann", 2), play("5"), hint("Cid"),
+                *[press(0)] * 4)
     state = run(state, catch("Ann"))
     assert owed(state) == ("Ann", 2)
 
@@ -514,7 +518,8 @@ def test_an_uno_call_covers_the_play_just_made_or_the_next_one_only():
 
 
 def test_an_early_uno_call_does_not_shield_later_plays():
-    state = run(game(), uno("Dee"), play("5"), play("5"), play("5"), play("5"))
+    state = run(down_to(game(), "Dee", 3, turn="Bob"), uno("Dee"), play("5"), play("5"),
+                play("5"))  # Dee holds 2: covered by the call
     assert status(state)["catchable"] is None
     with pytest.raises(Refused, match="called Uno"):
         apply(state, catch("Dee"))
@@ -529,7 +534,7 @@ def test_taking_cards_ends_an_early_uno_call():
 
 
 def test_status_offers_a_catch_exactly_when_the_catch_is_accepted():
-    state = run(game(), play("5"))
+    state = run(down_to(game(), "Ann", 2), play("5"))
     assert status(state)["catchable"] == "Ann"
     called = run(state, uno("Ann"))
     assert status(called)["catchable"] is None
@@ -539,8 +544,8 @@ def test_status_offers_a_catch_exactly_when_the_catch_is_accepted():
 
 
 def test_a_player_is_caught_only_once():
-    state = run(game(), play("5"), catch("Ann"))
-    with pytest.raises(Refused):
+    state = run(down_to(game(), "Ann", 2), play("5"), catch("Ann"))
+    with pytest.raises(Refused, match="Ann was caught already"):
         apply(state, catch("Ann"))
 
 
@@ -579,12 +584,13 @@ def test_a_penalty_while_a_first_attack_waits():
 @pytest.mark.parametrize("ruleset", WITH_WILD_ATTACK)
 def test_a_last_wild_attack_still_attacks_and_its_cards_are_recorded(ruleset):
     state, effects = apply(
-        game(ruleset, options={"early_stop": "false"}), attack("Cid", last=True)
+        down_to_one(game(ruleset, options={"early_stop": "false"})), attack("Cid", last=True)
     )
     s = status(state)
     assert s["round_over"] is True and s["winner"] == "Ann"
     assert {"type": "round_over", "winner": "Ann"} in effects and aims(effects) == ["Cid"]
     assert s["last_card_attack"] == {"victim": "Cid", "presses_owed": 2, "cards": 0}
+    cid_before = taken(state)["Cid"]
     with pytest.raises(Refused):
         apply(state, play("hit-2"))  # no stacking once the round is over
     with pytest.raises(Refused):
@@ -594,30 +600,30 @@ def test_a_last_wild_attack_still_attacks_and_its_cards_are_recorded(ruleset):
     state = run(state, press(2))
     s = status(state)
     assert s["last_card_attack"] == {"victim": "Cid", "presses_owed": 0, "cards": 5}
-    assert s["turn"] is None and taken(state)["Cid"] == 5
+    assert s["turn"] is None and taken(state)["Cid"] == cid_before + 5
     with pytest.raises(Refused, match="over"):
         apply(state, press(0))
 
 
 def test_a_last_wild_attack_with_early_stop():
-    state = run(game(), attack("Bob", last=True), press(0), press(2))
+    state = run(down_to_one(game()), attack("Bob", last=True), press(0), press(2))
     assert status(state)["last_card_attack"] == {"victim": "Bob", "presses_owed": 0, "cards": 2}
 
 
 def test_a_last_wild_attack_on_a_mega_hit_passes_the_whole_stack():
-    state = run(game(), play("hit-2"), attack("Dee", last=True))
+    state = run(down_to_one(game(), "Bob", "Ann"), play("hit-2"), attack("Dee", last=True))
     assert status(state)["last_card_attack"]["presses_owed"] == 4
     assert status(state)["winner"] == "Bob"
 
 
 def test_a_last_hit_card_attacks_nobody():
-    state = run(game(), play("hit-2", last=True))
+    state = run(down_to_one(game()), play("hit-2", last=True))
     s = status(state)
     assert s["owed"] is None and s["turn"] is None and s["last_card_attack"] is None
 
 
 def test_a_last_card_while_stacking_ends_the_chain():
-    state = run(game(), play("hit-2"), play("hit-1", last=True))
+    state = run(down_to_one(game(), "Bob", "Ann"), play("hit-2"), play("hit-1", last=True))
     s = status(state)
     assert s["winner"] == "Bob" and s["owed"] is None and s["chain"] is None
 

@@ -9,7 +9,7 @@ from controller.rules import rulesets
 from controller.rules.game import apply, new_game, status
 from game_actions import from_json, to_json
 from firmware.errors import ApiError, InvalidParams, NotFound, Refused
-from game_actions import FOUR, game, play, press, run
+from game_actions import FOUR, down_to_one, game, play, press, run
 
 
 def aims(effects):
@@ -29,7 +29,8 @@ def test_new_game_defaults_dealer_last_and_first_name_plays_first():
     assert s["round"] == 1 and s["round_over"] is False and s["winner"] is None
     assert s["options"] == {"early_stop": "true", "resume": "after_first_attacker"}
     assert s["players"] == [
-        {"name": n, "seat": i, "cards_taken": 0, "presses": 0} for i, n in enumerate(FOUR)
+        {"name": n, "seat": i, "cards_taken": 0, "presses": 0, "hand_min": 7, "hand_max": 7}
+        for i, n in enumerate(FOUR)
     ]
     assert effects[-1] == {"type": "aim", "player": "Ann", "seat": 0}
     assert effects[0]["type"] == "message"
@@ -170,7 +171,7 @@ def test_wild_attack_hits_any_other_player_and_play_resumes_after_the_victim():
 
 
 def test_the_last_card_ends_the_round():
-    state, effects = apply(game(), play("5", last=True))
+    state, effects = apply(down_to_one(game()), play("5", last=True))
     s = status(state)
     assert s["round_over"] is True and s["winner"] == "Ann"
     assert s["turn"] is None and s["aim"] is None and s["last_card_attack"] is None
@@ -188,7 +189,7 @@ def test_the_last_card_ends_the_round():
     ],
 )
 def test_nothing_happens_after_the_round_is_over(action):
-    state = run(game("attack-2010"), play("5", last=True))
+    state = run(down_to_one(game("attack-2010")), play("5", last=True))
     with pytest.raises(Refused, match="over"):
         apply(state, action)
 

@@ -163,10 +163,11 @@ def test_hand_sizes_decide_catch_last_and_the_rounds_end(tmp_path):
         status = play(running, "3")
         assert status["catchable"] is None and hands(status)["Ann"] == 6
         error = refused(running.call, "game/catch", {"player": "Ann"})
-        assert error.message == "Ann holds 6 cards: only a player left with one card can be caught"
+        assert error.message.startswith("Ann holds 6 cards by the count (the cards the launcher dealt them, less"
+                                        " the cards they played): only a player left with one card can be caught")
         error = refused(lambda: play(running, "3", last=True))
-        assert error.message == ("Bob holds 7 cards: the last card is played from a hand of one; play it"
-                                 " as any other card")
+        assert error.message.startswith("Bob holds 7 cards by the count (the cards the launcher dealt them, less"
+                                        " the cards they played): a last card is played from a hand of one")
         for _ in range(14):  # Bob, Cy, Ann four times, then Bob and Cy: Ann's move, holding 2
             play(running, "3")
         assert play(running, "4")["catchable"] == "Ann"  # one card left: Uno was not called
@@ -237,16 +238,17 @@ def test_thirty_replaced_matches_deal_no_more_than_the_last_ones_deal(tmp_path):
 def test_a_negative_or_meaningless_hand_is_refused_with_what_is_allowed(tmp_path):
     with ThreadDaemon(tmp_path) as daemon:
         daemon.call("game/new", {"rules": "attack-mega-hit", "players": P3})
+        daemon.call("game/play", {"card": "discard-all", "color": "red", "last": True})  # seven red: out
         for hand, said in (("Bob=-3", "Bob's hand: points cannot be negative (-3): enter a total of 0 or more,"
                                       " or the cards, e.g. 7,hit-2,wild"),
                            ("Bob=7,-3", "'-3' is not a card of attack-mega-hit"),
                            ("Bob=٣", "points must be a whole number, not '٣': enter a total of 0 or more"),
                            ("Bob=7,,wild", "Bob's hand: a card is missing between two commas in '7,,wild': name"
                                            " each card once, separated by commas, e.g. 7,hit-2,wild")):
-            ended = daemon.ctl("game", "end-round", "--winner", "Ann", hand, "Cy=0")
+            ended = daemon.ctl("game", "end-round", "--winner", "Ann", hand, "Cy=3")
             assert ended.returncode == 1 and said in ended.stderr, ended.stderr
         with pytest.raises(ApiError) as error:  # a list of no cards is no hand: 0 is typed as 0
-            daemon.call("game/end-round", {"winner": "Ann", "hands": {"Bob": [], "Cy": 0}})
+            daemon.call("game/end-round", {"winner": "Ann", "hands": {"Bob": [], "Cy": 3}})
         assert error.value.message == "Bob's hand: empty hand: enter a total (0 for none) or cards, e.g. 7,hit-2,wild"
         assert daemon.call("game/scores")["rounds"] == []
         shown = daemon.ctl("game", "insert", "--help")
@@ -309,7 +311,8 @@ def test_wording_of_the_audit(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
         running.call("game/new", {"rules": "attack-mega-hit", "players": P3, "scoring": "elimination",
                                   "target": 10})
-        ended = running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 20, "Cy": 0}})
+        play(running, "discard-all", last=True)
+        ended = running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 20, "Cy": 3}})
         assert "Bob reached the target and leaves the table" in ended["messages"]
 
         classic(running, force=True)
@@ -404,6 +407,8 @@ def test_end_round_while_the_launcher_deals_is_refused_with_what_to_do(tmp_path)
 def test_a_match_ended_by_a_correction_mid_deal_stops_the_deal_and_owes_nothing(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
         classic(running, target=100)
+        down_to(running, 1)
+        play(running, "3")  # Ann's last card
         running.call("sim/jam")
         running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 10, "Cy": 10}})  # round 2 is dealt
         jammed_deal(running)  # its first card sticks

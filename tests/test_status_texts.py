@@ -82,6 +82,13 @@ def _candidates(ruleset: str, status: dict) -> list[dict]:
         actions.append({"type": "press", "cards": status["owed"]["cards"]})
     if status.get("catchable"):
         actions.append({"type": "catch", "player": status["catchable"]})
+    if "wild-attack" in cards:  # accepted once the player holds one card (#39)
+        actions.append({"type": "play", "card": "wild-attack", "color": colors[0], "last": True,
+                        "target": random.choice([name for name in targets if name != status["turn"]])})
+    for discard in sorted({"discard-all", "discard-color"} & set(cards)):  # a whole hand of one colour
+        if random.random() < 0.1:
+            actions.append({"type": "play", "card": discard, "color": status["color"] or colors[0],
+                            "last": True})
     random.shuffle(actions)
     return [{key: value for key, value in action.items() if value is not None and value is not False}
             for action in actions]
@@ -147,7 +154,7 @@ def _walk(ruleset: str, steps: int = 300) -> set[str]:
             if table.match_over or random.random() < 0.05:  # over, or the table starts another
                 table = _new_table(ruleset)
             elif table.game.round_over:  # shown as it stands, then the hands are entered
-                hands = {name: random.choice((0, 10, 40)) for name in status["match"]["seated"]}
+                hands = {name: random.choice((3, 10, 40)) for name in status["match"]["seated"]}
                 hands[status["winner"]] = 0
                 table = _applied(table, {"type": "end_round", "winner": status["winner"], "hands": hands})
             else:

@@ -10,6 +10,12 @@ from controller.match import table as match_table
 from firmware.errors import ApiError, InvalidParams, NotFound, Refused
 
 NEW = {"type": "new", "rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
+# A round's winner must be able to have emptied their hand (#39): Ann lays her whole hand, all of
+# one colour, with a Discard All as her first card; or Bob lays a Discard All and may hold one card
+# more, his last, which the table did not record.
+ANN_OUT = {"type": "play", "card": "discard-all", "color": "red", "last": True}
+BOB_MAY_BE_OUT = [{"type": "play", "card": "7", "color": "red"},
+                  {"type": "play", "card": "discard-all", "color": "red"}]
 
 
 def run(actions):
@@ -76,51 +82,56 @@ def test_a_refused_action_leaves_the_table_as_it_was():
 
 def test_end_round_scores_and_deals_the_next_round_with_the_next_dealer():
     table, effects = run([
-        NEW, {"type": "play", "card": "7", "color": "red", "last": True},
-        {"type": "end_round", "winner": "ann", "hands": {"bob": "7,hit-2", "Cy": 12},
+        NEW, ANN_OUT,
+        {"type": "end_round", "winner": "ann", "hands": {"bob": "7,hit-2,3,4,5,6,8", "Cy": 12},
          "first_card": "skip", "color": "blue"},
     ])
     status = match_table.status(table)
-    assert status["match"]["totals"] == {"Ann": 59, "Bob": 0, "Cy": 0}
+    assert status["match"]["totals"] == {"Ann": 85, "Bob": 0, "Cy": 0}
     assert status["round"] == 2 and status["dealer"] == "Ann" and not status["round_over"]
     assert status["first_card"] == "skip" and status["turn"] == "Cy"  # Bob is skipped
-    assert "round 1: Ann scores 59 (59 in all)" in messages(effects)
+    assert "round 1: Ann scores 85 (85 in all)" in messages(effects)
 
 
 def test_end_round_must_name_the_player_who_played_the_last_card():
-    table, _ = run([NEW, {"type": "play", "card": "7", "color": "red", "last": True}])
+    table, _ = run([NEW, ANN_OUT])
     with pytest.raises(Refused, match="Ann played the last card"):
         match_table.apply(table, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 3, "Cy": 4}})
 
 
 def test_a_round_can_be_ended_by_hand_when_the_last_play_was_not_entered():
-    table, _ = run([NEW, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 3, "Cy": 4}}])
+    with pytest.raises(Refused, match="Bob cannot have emptied their hand"):  # Bob played nothing
+        run([NEW, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 3, "Cy": 4}}])
+    table, _ = run([NEW, *BOB_MAY_BE_OUT, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 3, "Cy": 4}}])
     assert match_table.status(table)["match"]["totals"]["Bob"] == 7
 
 
 def test_last_card_attack_must_be_pressed_then_its_cards_are_the_reminder():
-    start = [NEW, {"type": "play", "card": "wild-attack", "color": "red", "target": "Cy", "last": True}]
+    start = [NEW, {"type": "play", "card": "discard-all", "color": "red"},
+             {"type": "press", "cards": 0, "press_id": 1}, {"type": "press", "cards": 0, "press_id": 2},
+             {"type": "play", "card": "wild-attack", "color": "red", "target": "Cy", "last": True}]
     table, _ = run(start)
     with pytest.raises(Refused, match="still owes"):
-        match_table.apply(table, {"type": "end_round", "winner": "Ann", "hands": {"Bob": 5, "Cy": "7,7,7"}})
+        match_table.apply(table, {"type": "end_round", "winner": "Ann", "hands": {"Bob": 5, "Cy": "7,7"}})
     table, effects = run(start + [
-        {"type": "press", "cards": 3, "press_id": 1},
-        {"type": "end_round", "winner": "Ann", "hands": {"Bob": 5, "Cy": "7,7,7"}},
+        {"type": "press", "cards": 3, "press_id": 3},
+        {"type": "end_round", "winner": "Ann", "hands": {"Bob": 5, "Cy": "7,7,7,7,7,7,7,7,8,8"}},
     ])
     assert table.match.rounds[0].ejected == {"Cy": 3}
     assert any("last-card attack" in text for text in messages(effects))
 
 
 def test_the_match_ends_and_refuses_moves_then_an_edit_reopens_it():
-    table, effects = run([NEW, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 400, "Cy": 100}}])
+    table, effects = run([NEW, *BOB_MAY_BE_OUT, {"type": "end_round", "winner": "Bob",
+                                                 "hands": {"Ann": 300, "Cy": 200}}])
     assert table.match_over and "Bob wins the match" in messages(effects)
     with pytest.raises(Refused, match="match is over"):
         match_table.apply(table, {"type": "uno", "player": "Ann"})
     with pytest.raises(Refused):
         match_table.apply(table, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 1, "Cy": 1}})
     with pytest.raises(InvalidParams, match="no next round"):
-        run([NEW, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 400, "Cy": 100},
-                   "first_card": "5"}])
+        run([NEW, *BOB_MAY_BE_OUT, {"type": "end_round", "winner": "Bob", "hands": {"Ann": 300, "Cy": 200},
+                                    "first_card": "5"}])
     reopened, effects = match_table.apply(table, {"type": "edit_round", "round": 1, "hands": {"Ann": 1}})
     assert not reopened.match_over
     assert match_table.status(reopened)["round"] == 2 and match_table.status(reopened)["turn"] == "Bob"
@@ -129,8 +140,8 @@ def test_the_match_ends_and_refuses_moves_then_an_edit_reopens_it():
 
 def test_elimination_deals_the_next_round_to_the_seated_and_aims_at_the_chairs():
     four = {**NEW, "players": ["Ann", "Bob", "Cy", "Dee"], "scoring": "elimination", "target": 100}
-    table, effects = run([four, {"type": "end_round", "winner": "Ann",
-                                 "hands": {"Bob": 150, "Cy": 10, "Dee": 5}}])
+    table, effects = run([four, ANN_OUT, {"type": "end_round", "winner": "Ann",
+                                          "hands": {"Bob": 150, "Cy": 10, "Dee": 5}}])
     status = match_table.status(table)
     assert status["match"]["eliminated"] == ["Bob"]
     assert [p["name"] for p in status["players"]] == ["Ann", "Cy", "Dee"]
@@ -141,7 +152,7 @@ def test_elimination_deals_the_next_round_to_the_seated_and_aims_at_the_chairs()
 
 def test_an_edit_that_changes_who_sits_deals_the_round_in_play_again():
     four = {**NEW, "players": ["Ann", "Bob", "Cy", "Dee"], "scoring": "elimination", "target": 100}
-    table, _ = run([four, {"type": "end_round", "winner": "Ann", "hands": {"Bob": 150, "Cy": 10, "Dee": 5}},
+    table, _ = run([four, ANN_OUT, {"type": "end_round", "winner": "Ann", "hands": {"Bob": 150, "Cy": 10, "Dee": 5}},
                     {"type": "play", "card": "5", "color": "red"}])
     table, effects = match_table.apply(table, {"type": "edit_round", "round": 1, "hands": {"Bob": 50}})
     assert [p["name"] for p in match_table.status(table)["players"]] == ["Ann", "Bob", "Cy", "Dee"]
@@ -150,7 +161,7 @@ def test_an_edit_that_changes_who_sits_deals_the_round_in_play_again():
 
 
 def test_an_edit_that_keeps_the_seats_keeps_the_round_in_play():
-    table, _ = run([NEW, {"type": "end_round", "winner": "Ann", "hands": {"Bob": 10, "Cy": 10}},
+    table, _ = run([NEW, ANN_OUT, {"type": "end_round", "winner": "Ann", "hands": {"Bob": 10, "Cy": 10}},
                     {"type": "play", "card": "5", "color": "red"}])
     edited, effects = match_table.apply(table, {"type": "edit_round", "round": 1, "hands": {"Bob": 30}})
     assert edited.game == table.game

@@ -75,7 +75,7 @@ ROUND = [
     (20.1, "act", press(3)),  # Ann
     (20.2, "act", press(0)),  # Bob
     (20.3, "act", press(1)),  # Cy
-    (26.0, "act", play("wild", last=True)),  # Ann's last card
+    (26.0, "act", play("discard-all", color="red", last=True)),  # Ann's last cards, all red (#39)
 ]
 
 

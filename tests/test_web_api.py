@@ -199,13 +199,17 @@ def test_uno_catch_hint_first_attack_end_round_and_edit_round(shared, code):
     assert status == 409 and reply["error"]["code"] == 1  # Ann called Uno
     status, reply = shared.post("/api/game/hint", {"player": "Bob"}, code)
     assert status == 409 and "advice penalty" in reply["error"]["message"]
-    hands = {"Bob": 10, "Cy": "7,hit-2", "Dee": 5}
+    # A round is won by a player who can have emptied their hand (#39): Ann lays seven red cards.
+    assert shared.post("/api/game/new", {**FOUR, "force": True}, code)[0] == 200
+    out = {"card": "discard-all", "color": "red", "last": True}
+    assert shared.post("/api/game/play", out, code)[0] == 200
+    hands = {"Bob": 10, "Cy": "7,hit-2,1,2,3,4,5", "Dee": 5}
     status, reply = shared.post("/api/game/end-round", {"winner": "Ann", "hands": hands}, code)
     assert status == 200, reply
-    assert shared.get("/api/state")[1]["scores"]["totals"]["Ann"] == 62
+    assert shared.get("/api/state")[1]["scores"]["totals"]["Ann"] == 77
     status, reply = shared.post("/api/game/edit-round", {"round": 1, "hands": {**hands, "Bob": 20}}, code)
     assert status == 200, reply
-    assert shared.get("/api/state")[1]["scores"]["totals"]["Ann"] == 72
+    assert shared.get("/api/state")[1]["scores"]["totals"]["Ann"] == 87
 
 
 def test_abandon_resume_and_history(shared, code):

@@ -30,6 +30,10 @@ def test_attack_names_the_player_and_the_choice_in_english_and_french(tmp_path):
         assert what_now(running) == "Bob: press the button, 2 presses, or answer with a Hit card"
         assert what_now(running, "fr") == "Bob : appuyez sur le bouton, 2 appuis, ou répondez avec une carte Appuyer"
         running.call("game/uno", {"player": "Cy"})
+        running.call("game/new", {"rules": "attack-mega-hit", "players": P3, "force": True})
+        for _ in range(15):  # five plays each: everyone holds two
+            running.call("game/play", {"card": "5", "color": "red"})
+        running.call("game/play", {"card": "hit-2", "color": "red"})  # Ann's next-to-last card, no Uno
         running.call("game/catch", {"player": "Ann"})  # an Uno penalty goes first
         assert what_now(running) == "Ann: press the button, 2 presses, for the penalty"
 
@@ -85,7 +89,7 @@ def test_classic_says_every_moment_of_a_wild_draw_four_and_the_colour_it_named(t
 def test_a_round_won_and_a_match_over_say_what_comes_next(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
         running.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob"], "target": 10})
-        running.call("game/play", {"card": "7", "color": "red", "last": True})
+        running.call("game/play", {"card": "discard-all", "color": "red", "last": True})  # all seven red
         assert what_now(running) == "Ann won round 1: enter everyone's hands to score it"
         running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 30}})
         assert what_now(running) == "Ann won the match: start a new game"
@@ -104,8 +108,8 @@ def test_catch_is_offered_only_for_a_player_who_may_be_on_their_last_card(tmp_pa
     with ThreadDaemon(tmp_path, HOPPER) as running:
         running.call("game/new", {"rules": "attack-mega-hit", "players": P3})
         status = running.call("game/play", {"card": "5", "color": "red"})
-        # A first card of seven: a catch is no use (six left), though the rules still accept one.
-        assert status["catchable_players"] == [] and status["catchable"] == "Ann"
+        # A first card of seven: six left, no catch (#39).
+        assert status["catchable_players"] == [] and status["catchable"] is None
         for turn in range(1, 16):  # Ann plays at every third turn: her sixth card is the last of these
             status = running.call("game/play", {"card": "5", "color": "red"})
             if turn == 12:
@@ -114,7 +118,8 @@ def test_catch_is_offered_only_for_a_player_who_may_be_on_their_last_card(tmp_pa
         assert status["catchable_players"] == ["Ann"]
         running.call("game/new", {"rules": "attack-mega-hit", "players": P3, "force": True})
         status = running.call("game/play", {"card": "discard-all", "color": "red"})
-        assert status["catchable_players"] == ["Ann"]  # a colour discarded: her hand is not known
+        assert status["catchable_players"] == ["Ann"]  # a colour discarded: she may hold one card
+        assert status["players"][0]["hand_min"] == 1 and status["players"][0]["hand_max"] == 6
 
         running.call("game/new", {**CLASSIC, "force": True})
         dealt(running)

@@ -31,7 +31,7 @@ def test_every_moment_says_who_moves_and_what_they_may_do(session):
         elif shown["owed"] is not None:
             assert shown["choices"][0] == "press"
             assert "play" not in shown["choices"] or shown["chain"] is not None  # only a Hit card stacks
-        elif shown["awaiting"]:
+        elif shown["awaiting"] == "first_attack":
             assert shown["choices"] == ["first_attack"]
         else:
             assert shown["choices"] == ["play", "press"]

@@ -82,6 +82,8 @@ def move(status: dict[str, Any]) -> dict[str, Any]:
         return message("status_first_attack", player=turn)
     if status.get("awaiting") in _AWAITING:
         return message(_AWAITING[status["awaiting"]], turn=turn)
+    if status.get("choices") == ["turn_up"]:  # nothing before the first card (issue #39)
+        return message("status_turn_up", player=turn)
     if status.get("device") == "blaster":
         return message("status_play_or_insert", player=turn)
     if status.get("ruleset") in ("classic", "despicable-me-4"):

@@ -362,7 +362,8 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         who = last.action.get("by") or turn(current.game)
         said = [advice.undone(last.action, who)]
         if owes_deal(current.game):
-            said.append(advice.deal_held(current.game.players[current.game.queue[0].seat], current.game.queue[0].presses))
+            said.append(advice.deal_held(current.game.players[current.game.queue[0].seat], current.game.queue[0].presses,
+                                         last.action))
         # An undo never makes the launcher move, the aim servo included: it turns at the next move.
         self._aim_stale = False  # (not even a turn left over from an undo before this one)
         reply = self._reply([wording.effect(message) for message in said])

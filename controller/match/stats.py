@@ -39,7 +39,7 @@ from firmware.i18n import message
 
 from controller.match import table
 from controller.rules import game
-from controller.rules.state import GameState, Owed, turn
+from controller.rules.state import GameState, Owed, replaying, turn
 
 ATTACKS = frozenset({"hit", "attack", "mega-hit", "all-hit", "hit-fire", "last-card-attack"})
 
@@ -64,7 +64,8 @@ class _Tally:
 
     def __init__(self, first: dict[str, Any], ts: str, journal: bool = False):
         self.journal: list[tuple[int | None, int | None]] | None = [] if journal else None
-        self.table, _ = table.new_table(first)
+        with replaying():  # logged actions, accepted when they were logged (as table.replay does)
+            self.table, _ = table.new_table(first)
         self.ruleset_id = self.table.game.ruleset
         self.hits = game.ruleset(self.ruleset_id).hits  # the Attack editions' only: none elsewhere
         self.players = {name: _player() for name in self.table.match.players}
@@ -85,7 +86,8 @@ class _Tally:
         before = self.table.game
         kind = action.get("type")
         presser = action.get("by") or turn(before)
-        self.table, _ = table.apply(self.table, action)
+        with replaying():
+            self.table, _ = table.apply(self.table, action)
         after = self.table.game
         if kind == "press":
             self._press(before, presser, action)

@@ -31,8 +31,9 @@ from firmware.errors import InvalidParams, Refused
 from firmware.i18n import message
 
 from controller.match import scores
-from controller.rules import game
-from controller.rules.state import GameState, replace, replaying
+from controller.rules import game, hands
+from controller.rules.points import POINTS
+from controller.rules.state import GameState, new_action, replace, replaying
 from controller.text import wording
 
 Effects = list[dict[str, Any]]
@@ -182,6 +183,8 @@ def _ejected(table: Table, winner: object) -> dict[str, int] | None:
     if round_now["round_over"] and round_now["winner"] != winner:
         raise Refused(message("last_card_was", winner=round_now["winner"], round=table.game.round_no,
                               player=str(winner)))
+    if winner in table.game.players:  # (the counter refuses a winner who is not seated)
+        hands.refuse(hands.winner_refusal(table.game, table.game.players.index(winner)))
     draw = round_now.get("last_card_draw")  # classic's last_card_draws option (§7)
     if draw is not None:
         if round_now["owed"]:
@@ -239,6 +242,11 @@ def _end_round(table: Table, p: dict[str, Any]) -> tuple[Table, Effects]:
     ejected = _ejected(table, winner)
     match = scores.end_round(table.match, winner, _hands(table, p["hands"]), ejected,
                              number=table.game.round_no)
+    if new_action():  # hands that cannot be (controller/rules/hands.py)
+        entered = {name: (hand.points, hand.cards) for name, hand in match.rounds[-1].hands.items()}
+        deck = game.ruleset(table.game.ruleset).deck
+        hands.refuse(hands.hands_refusal(table.game, deck, POINTS[table.game.ruleset], winner, entered),
+                     invalid=True)
     effects = _round_messages(table.match, match)
     if scores.scores(match)["match_over"]:
         if p["first_card"] is not None or p["color"] is not None:

@@ -28,10 +28,9 @@ Where the rules are silent, this module decides:
   the ``resume`` option applies once at least one card was stacked.
 - Last card: only Wild Attack-Attack still attacks (001); played on a Mega Hit it passes the whole
   stack. A last Hit card attacks nobody. A round cannot end on Trade Hands.
-- Uno: a catch is allowed against the player who played the latest card until the next player's
-  turn begins (the next play, or a press other than a penalty's), unless that player called Uno
-  since they last took cards from the launcher. A call covers one play: the player's next one (a
-  call made early) or the one just made; once the next player's turn begins it is spent.
+- Uno: the catch window and what a turn is are ``controller/rules/state.py``'s (one for every
+  ruleset); the hands a catch, a last card and a round's winner need, ``hands.py``'s. A call covers
+  one play: the player's next one (a call made early) or the one just made.
 - Legality: the table is trusted, except where the controller knows enough to be sure: a colored
   card whose color is given, on a pile whose color and card are known, must match one of them
   (a Hit card answering a Mega Hit matches anything, a wild goes on anything).
@@ -40,9 +39,10 @@ Where the rules are silent, this module decides:
 - Penalties go after penalties already owed and before any turn's obligation.
 - First card: a turned-up Hit is pressed by the first player with no stacking (nobody attacked);
   a turned-up Wild Attack-Attack waits for a ``first_attack`` action from the first player, then
-  works as if they had played it (Mega Hit included); Discard All and Wild need nothing (the first
-  player plays or presses); Wild All Hit and Wild Hit-Fire act as if the dealer had played them;
-  Trade Hands and numbers only set the color.
+  works as if they had played it (Mega Hit included); a turned-up Discard All waits for the first
+  player to discard that colour (a play of that colour, laid as under a Discard All) or press; Wild
+  needs nothing; Wild All Hit and Wild Hit-Fire act as if the dealer had played them; Trade Hands
+  and numbers only set the color.
 """
 
 from __future__ import annotations
@@ -50,17 +50,20 @@ from __future__ import annotations
 from firmware.errors import InvalidParams, Refused
 from firmware.i18n import message
 
-from controller.rules import rulesets
+from controller.rules import hands, rulesets
 from controller.rules.points import COLORS
 from controller.rules.rulesets import CANNOT_END, RULESETS, TARGETED_CARDS, WILD_CARDS, Ruleset
 from controller.rules.state import (
-    Chain, GameState, Owed, aim, bump, catchable_players, check_by, checked, counted_play, direction_word, find,
-    next_seat, plays, refuse_when_over, replace, require_color, turn_seat, window_closed,
+    Chain, GameState, Owed, aim, bump, check_by, checked, direction_word, find, new_action, next_seat,
+    owed_press, plays, refuse_when_over, replace, require_color, takes_turn, turn_seat,
 )
+from controller.rules.uno import owed_json
 from controller.text import wording
 
 PENALTIES = frozenset({"uno", "hint"})  # obligations owed out of turn, pressed before anything else
 AWAITING_FIRST_ATTACK = "first_attack"
+# A turned-up Discard All: the first player discards that colour or presses (000).
+AWAITING_FIRST_DISCARD = "first_discard"
 
 
 def _option(state: GameState, name: str) -> str:
@@ -149,7 +152,11 @@ def _card_effect(
             said.append(wording.said("swap_hands", player=names[seat], target=names[target]))
         active = next_seat(state, seat)
     if n == 2 and card in rs.two_players_replay:
-        said.append(wording.said("plays_again", player=names[seat]))
+        if state.queue:  # an attack: the turn comes back once the other player has pressed
+            said.append(wording.said("plays_again_after_presses", player=names[seat],
+                                     victim=names[state.queue[0].seat]))
+        else:
+            said.append(wording.said("plays_again", player=names[seat]))
         active = seat
     return replace(state, active=active), said
 
@@ -210,7 +217,7 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     seat = turn_seat(state)
     name = state.players[seat]
     check_by(state, p["by"], seat)
-    if state.awaiting and not state.queue:
+    if state.awaiting == AWAITING_FIRST_ATTACK and not state.queue:
         raise Refused(message("first_names_color_target", player=name))
     front = state.queue[0] if state.queue else None
     if front is not None and front.chain is None:
@@ -221,18 +228,30 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     if front is not None and card not in rs.hits:
         raise Refused(message("only_hit_answers", cards=list(rs.hits), player=name))
     target = None if p["target"] is None else _check_target(state, p["target"], seat, card)
-    if p["last"] and card in CANNOT_END:
+    answers_discard = state.awaiting == AWAITING_FIRST_DISCARD and front is None
+    discards = card in hands.DISCARDS or answers_discard
+    hands.check_play(state, seat, p["last"], discards)
+    last = p["last"] or hands.empties(state, seat)  # a hand of one: this card is the last, told or not
+    if last and card in CANNOT_END and new_action():
         raise Refused(message("cannot_end_on", card=card))
 
     require_color(state, COLORS, card, color, any_color=front is not None)  # any Hit card stacks
-    if front is None and card not in WILD_CARDS:
+    if answers_discard:
+        _check_first_discard(state, name, card, color)
+    elif front is None and card not in WILD_CARDS:
         _check_match(state, card, color)
 
     described = plays(name, card, color, None if target is None else state.players[target])
-    state = replace(window_closed(state), top_card=card, color=color, catchable=seat,
-                    **counted_play(state, seat, card, target))
-    if p["last"]:
+    state = replace(takes_turn(state), top_card=card, color=color, catchable=seat,
+                    **hands.played(state, seat, last, discards,
+                                   target if card == "trade-hands" and not last else None))
+    if answers_discard:  # the colour laid without its cards' effects, as under a Discard All
+        state = replace(state, awaiting=None)
+    if last:
         state, effects = _end_round(state, rs, seat, card, target)
+    elif answers_discard:
+        state = replace(state, active=next_seat(state, seat))
+        effects = [wording.said("first_discard_done", player=name, color=color)]
     elif front is not None:
         state, effects = _stack(state, rs, seat, card, target)
     else:
@@ -252,7 +271,7 @@ def choices(state: GameState) -> list[str]:
         return ["end_round"]
     if state.awaiting == AWAITING_FIRST_ATTACK:
         return ["first_attack"]
-    return ["play", "press"]
+    return ["play", "press"] if hands.bounds(state, state.active)[1] > 0 else ["press"]
 
 
 def resumes_after_mega_hit(state: GameState, owed: Owed) -> dict:
@@ -261,6 +280,12 @@ def resumes_after_mega_hit(state: GameState, owed: Owed) -> dict:
     if state.active == owed.started_by:
         return message("resumes_with_first_attacker", player=attacker)
     return message("resumes_after_first_attacker", player=state.players[state.active], attacker=attacker)
+
+
+def _check_first_discard(state: GameState, name: str, card: str, color: str | None) -> None:
+    """The first player's answer to a turned-up Discard All: that colour, discarded, or a press."""
+    if (card in WILD_CARDS or state.color not in (None, color)) and new_action():
+        raise Refused(message("first_discard_all_only", player=name, color=state.color))
 
 
 def _check_match(state: GameState, card: str, color: str | None) -> None:
@@ -290,12 +315,13 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         presses=bump(state.presses, seat, 1),
         # Cards in hand again: an earlier Uno call no longer covers this player.
         uno_called=state.uno_called - {seat} if cards else state.uno_called,
+        **hands.took(state, seat, cards),
     )
-    if state.awaiting and not state.queue:
+    if state.awaiting == AWAITING_FIRST_ATTACK and not state.queue:
         # The turned-up attack still waits for its color and victim: pressing does not skip it.
         return state, [wording.said("pressed_still_names", player=name, cards=cards)]
     if not state.queue:  # the "cannot or will not play" press: the turn is over
-        state = replace(window_closed(state), active=next_seat(state, seat))
+        state = replace(takes_turn(state), active=next_seat(state, seat), awaiting=None)
         return state, [wording.said("pressed_turn_over", player=name, cards=cards)]
     owed = state.queue[0]
     left = None if owed.presses is None else owed.presses - 1
@@ -306,13 +332,15 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     else:  # pressing once closes a Mega Hit: no stacking after that
         rest = (replace(owed, presses=left, chain=None),) + state.queue[1:]
         said = wording.said("pressed_still_owes", player=name, cards=cards, presses=left)
-    if owed.reason not in PENALTIES:  # a penalty is out of turn: the next player has not moved yet
-        state = window_closed(state)
+    state = owed_press(state, owed)  # presses owed are no turn: the window stays open
     if owed.reason == "last-card-attack":
         state = replace(state, last_attack_cards=state.last_attack_cards + cards)
     if done and owed.started_by is not None and not rest:
         # Said, since the turn may go back round the table: who plays now, and why.
         return replace(state, queue=rest), [said, wording.effect(resumes_after_mega_hit(state, owed))]
+    if done and rest:  # what is still owed, and by whom (a penalty first, then the hit it went before)
+        return replace(state, queue=rest), [said, wording.said("then_owes", player=state.players[rest[0].seat],
+                                                               presses=rest[0].presses)]
     return replace(state, queue=rest), [said]
 
 
@@ -330,6 +358,7 @@ def _late_cards(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         state,
         cards_taken=bump(state.cards_taken, seat, cards),
         uno_called=state.uno_called - {seat},
+        **hands.took(state, seat, cards),
         last_attack_cards=state.last_attack_cards + (cards if state.last_press_was_attack else 0),
     )
     return state, [wording.said("late_cards", player=state.players[seat], cards=cards)]
@@ -346,10 +375,9 @@ def _penalty(state: GameState, p: dict, reason: str) -> tuple[GameState, list[di
             raise Refused(message("no_advice_penalty", ruleset=rs.id))
         presses = rs.hint_penalty
     else:
-        if state.catchable != seat:
-            raise Refused(message("catch_only_after_play", player=name))
-        if seat in state.uno_called:
-            raise Refused(message("called_uno", player=name))
+        refused = hands.catch_refusal(state, seat)
+        if refused is not None and (refused["id"] != "catch_needs_one" or new_action()):
+            raise Refused(refused)
         presses = rs.uno_penalty
     # After the penalties already waiting, before any turn's obligation: those resume afterwards.
     at = next((i for i, o in enumerate(state.queue) if o.reason not in PENALTIES), len(state.queue))
@@ -432,6 +460,7 @@ def _first_card(state: GameState, rs: Ruleset, card: str | None) -> tuple[GameSt
     elif card == "wild":
         said = wording.said("first_wild", player=names[first])
     elif card == "discard-all":
+        state = replace(state, awaiting=AWAITING_FIRST_DISCARD)
         said = wording.said("first_discard_all", player=names[first])
     elif card == "wild-attack":
         state = replace(state, awaiting=AWAITING_FIRST_ATTACK)
@@ -487,6 +516,7 @@ def new_game(
         cards_taken=(0,) * len(names),
         presses=(0,) * len(names),
         played=(0,) * len(names),
+        **hands.by_hand(len(names)),
         color=_color(color),
         top_card=first_card,
     )
@@ -509,16 +539,6 @@ def apply(state: GameState, action: dict) -> tuple[GameState, list[dict]]:
     return state, effects
 
 
-def _owed_json(state: GameState, owed: Owed) -> dict:
-    return {
-        "player": state.players[owed.seat],
-        "seat": owed.seat,
-        "presses": owed.presses,
-        "until_cards": owed.until_cards,
-        "reason": owed.reason,
-    }
-
-
 def status(state: GameState) -> dict:
     """The `game status --json` view of a round."""
     turn = turn_seat(state)
@@ -535,7 +555,8 @@ def status(state: GameState) -> dict:
         "ruleset": state.ruleset,
         "round": state.round_no,
         "players": [
-            {"name": name, "seat": seat, "cards_taken": taken, "presses": pressed}
+            {"name": name, "seat": seat, "cards_taken": taken, "presses": pressed,
+             **hands.status_view(state, seat)}
             for seat, (name, taken, pressed) in enumerate(
                 zip(state.players, state.cards_taken, state.presses)
             )
@@ -545,8 +566,8 @@ def status(state: GameState) -> dict:
         "turn": None if turn is None else state.players[turn],
         "aim": None if turn is None else state.players[turn],
         "direction": direction_word(state),
-        "owed": _owed_json(state, state.queue[0]) if state.queue else None,
-        "queue": [_owed_json(state, o) for o in state.queue],
+        "owed": owed_json(state, state.queue[0]) if state.queue else None,
+        "queue": [owed_json(state, o) for o in state.queue],
         "chain": None
         if chained is None
         else {
@@ -563,11 +584,9 @@ def status(state: GameState) -> dict:
         "color": state.color,
         "named_color": state.color if state.top_card in WILD_CARDS else None,
         "colors": list(COLORS),
-        # Who a catch would succeed against: not a player whose Uno call covers the play.
-        "catchable": None
-        if state.catchable is None or state.catchable in state.uno_called
-        else state.players[state.catchable],
-        "catchable_players": catchable_players(state),
+        # Who a catch would succeed against (controller/rules/hands.py), and the same as a list.
+        "catchable": None if hands.catchable(state) is None else state.players[state.catchable],
+        "catchable_players": hands.catchable_players(state),
         "uno_called": [state.players[s] for s in sorted(state.uno_called)],
         "round_over": state.round_over,
         "winner": None if state.winner is None else state.players[state.winner],
@@ -575,7 +594,6 @@ def status(state: GameState) -> dict:
         "last_card_attack": attack,
         "options": dict(state.options),
     }
-
 
 
 __all__ = ["ACTIONS", "RULESETS", "apply", "choices", "new_game", "status"]

@@ -32,13 +32,14 @@ from typing import Mapping
 from firmware.errors import InvalidParams, Refused
 from firmware.i18n import message
 
+from controller.rules import hands
 from controller.rules.points import POINTS
 from controller.rules.state import (
-    GameState, Owed, aim, bump, check_by, counted_play, next_seat, plays, refuse_when_over, replace, turn_seat,
-    window_closed,
+    GameState, Owed, aim, bump, check_by, new_action, next_seat, owed_press, plays, refuse_when_over, replace,
+    takes_turn, turn_seat,
 )
 from controller.rules.uno import (
-    PENALTIES, STANDARD_COLORS, FlowRuleset, apply_with, base_state, base_status, catch, check_card,
+    STANDARD_COLORS, FlowRuleset, apply_with, base_state, base_status, catch, check_card,
     check_match, color_of, owed_json, per_color, turn_effect, turn_up, turn_up_action, uno,
 )
 from controller.text import wording
@@ -60,6 +61,7 @@ RULESET = FlowRuleset(
     options=MappingProxyType({}),
 )
 RULESETS: Mapping[str, FlowRuleset] = MappingProxyType({RULESET.id: RULESET})
+SLOTS = 4  # the blaster's slots: filling the last empty one always fires (rules.md §6)
 
 ACTIONS: Mapping[str, Mapping[str, tuple[type, bool]]] = MappingProxyType({
     "play": {"card": (str, True), "color": (str, False), "last": (bool, False), "by": (str, False)},
@@ -97,10 +99,13 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     if state.queue:
         raise Refused(message("owes_inserts_first", player=name, inserts=state.queue[0].presses))
     check_match(state, RULESET, card, color)
+    discards = card in hands.DISCARDS
+    hands.check_play(state, seat, p["last"], discards)
+    last = p["last"] or hands.empties(state, seat)  # a hand of one: this card is the last, told or not
     described = plays(name, card, color)
-    state = replace(window_closed(state), top_card=card, color=color, catchable=seat,
-                    **counted_play(state, seat, card))
-    if p["last"]:
+    state = replace(takes_turn(state), top_card=card, color=color, catchable=seat,
+                    **hands.played(state, seat, last, discards))
+    if last:
         state = replace(state, round_over=True, winner=seat, catchable=None)
         return state, [described, wording.said("wins_round", player=name, round=state.round_no),
                        {"type": "round_over", "winner": name}]
@@ -118,14 +123,20 @@ def _insert(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     seat = turn_seat(state)
     check_by(state, p["by"], seat)
     name = state.players[seat]
+    if not blast and p["insert_id"] is None and state.blaster_cards >= SLOTS - 1 and new_action():
+        # Typed at a table without a blaster (a fitted one reports its own slots, loaded cards and all).
+        raise Refused(message("last_slot_fires", player=name, cards=state.blaster_cards,
+                              blasted=state.blaster_cards + 1))
     state = replace(state, cards_taken=bump(state.cards_taken, seat, cards),
                     presses=bump(state.presses, seat, 1),
-                    uno_called=state.uno_called - {seat} if cards else state.uno_called)
+                    blaster_cards=0 if blast else state.blaster_cards + 1,
+                    uno_called=state.uno_called - {seat} if cards else state.uno_called,
+                    **hands.took(state, seat, cards))
     # "the blast: Bob takes 4 cards" or "Bob is safe", then what it does to the turn.
     outcome = {"player": name, "cards": cards} if blast else {"player": name}
     prefix = "blast" if blast else "safe"
     if not state.queue:
-        state = replace(window_closed(state), active=next_seat(state, seat))
+        state = replace(takes_turn(state), active=next_seat(state, seat))
         return state, [wording.said(f"{prefix}_turn_over", **outcome)]
     owed = state.queue[0]
     left = None if owed.presses is None else owed.presses - 1
@@ -134,8 +145,11 @@ def _insert(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     else:
         rest = (replace(owed, presses=left),) + state.queue[1:]
         said = wording.said(f"{prefix}_still_owes", **outcome, inserts=left)
-    if owed.reason not in PENALTIES:  # a penalty is out of turn: the next turn has not begun
-        state = window_closed(state)
+    state = owed_press(state, owed)  # Draw One and Wild Blast are the victim's turn (002), a penalty is not
+    if rest and len(rest) < len(state.queue):  # settled: what is still owed, and by whom
+        return replace(state, queue=rest), [said, wording.said("then_owes_inserts",
+                                                               player=state.players[rest[0].seat],
+                                                               inserts=rest[0].presses)]
     return replace(state, queue=rest), [said]
 
 
@@ -153,6 +167,7 @@ def new_game(ruleset: str, players: list[str], dealer: str | None = None, first_
     if ruleset != RULESET.id:
         raise InvalidParams(f"{ruleset!r} is not played with the blaster; it plays: {RULESET.id}")
     state = base_state(RULESET, players, dealer, options, round_no)
+    state = replace(state, **hands.by_hand(len(state.players)))
     state, first = turn_up(state, RULESET, first_card, color)
     head = wording.said("round_deals", round=round_no, ruleset=RULESET.id, dealer=state.players[state.dealer])
     return state, [head] + first + [aim(state, turn_seat(state))]
@@ -179,7 +194,9 @@ def _owed_view(state: GameState, owed: Owed) -> dict:
 
 
 def status(state: GameState) -> dict:
-    return base_status(state, RULESET, _owed_view, choices)
+    # The cards in the blaster's slots, as the insertions told them (a fitted blaster's own are in
+    # status/get): the last empty slot always fires.
+    return {**base_status(state, RULESET, _owed_view, choices), "blaster_cards": state.blaster_cards}
 
 
 __all__ = ["ACTIONS", "RULESET", "RULESETS", "apply", "choices", "new_game", "status"]

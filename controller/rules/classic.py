@@ -31,21 +31,18 @@ Settled where the sources are silent:
 
 from __future__ import annotations
 
-
-from __future__ import annotations
-
 from types import MappingProxyType
 from typing import Mapping
 
 from firmware.errors import InvalidParams, Refused
 from firmware.i18n import message
 
-from controller.rules import rulesets
+from controller.rules import hands, rulesets
 from controller.rules.rulesets import Option
 from controller.rules.points import POINTS
 from controller.rules.state import (
-    HAND, GameState, Owed, aim, bump, check_by, counted_play, find, new_action, next_seat, plays,
-    refuse_when_over, replace, turn_seat, window_closed,
+    HAND, GameState, Owed, aim, bump, check_by, find, new_action, next_seat, plays, refuse_when_over, replace,
+    takes_turn, turn_seat,
 )
 from controller.rules.uno import (
     STANDARD_COLORS, FlowRuleset, apply_with, base_state, base_status, catch, check_card, check_match,
@@ -200,20 +197,24 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
         raise Refused(message("is_dealt_first", player=name, cards=state.queue[0].presses))
     if state.awaiting in (CHALLENGE, RESULT, MINIONS):
         raise Refused(message("settles_first", player=name, card=state.top_card, awaiting=state.awaiting))
+    _refuse_before_first_card(state)
     check_match(state, rs, card, color)
-    held = state.hands[seat]
-    if held == 0 and new_action():
-        raise Refused(message("holds_no_card", player=name))
-    if p["last"] and held != 1 and new_action():
-        raise Refused(message("last_from_one", player=name, cards=held))
+    hands.check_play(state, seat, p["last"], discards=False)
+    last = p["last"] or hands.empties(state, seat)  # the last card: the round ends on it, told or not
     described = plays(name, card, color)
-    state = replace(window_closed(state), top_card=card, color=color, catchable=seat, awaiting=None,
-                    hands=bump(state.hands, seat, -1), **counted_play(state, seat, card))
-    if held == 1 or p["last"]:  # the last card: the round ends on it, said with --last or not
+    state = replace(takes_turn(state), top_card=card, color=color, catchable=seat, awaiting=None,
+                    **hands.played(state, seat, last))
+    if last:
         state, effects = _end_round(state, seat, card)
     else:
         state, effects = _card_effect(state, rs, seat, card)
     return state, [described] + effects
+
+
+def _refuse_before_first_card(state: GameState) -> None:
+    """Nothing is played or drawn before the first card is turned up to start the pile (§5)."""
+    if state.top_card is None and new_action():
+        raise Refused(message("first_card_first", player=state.players[state.active]))
 
 
 def _dealt_seat(state: GameState, by: str | None) -> int:
@@ -240,13 +241,14 @@ def _press(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     seat = _dealt_seat(state, p["by"])
     name = state.players[seat]
     if not state.queue:
+        _refuse_before_first_card(state)
         if state.awaiting == DRAWN:
             raise Refused(message("has_drawn", player=name))
         if state.awaiting is not None:
             raise Refused(message("settles_first", player=name, card=state.top_card, awaiting=state.awaiting))
         if cards != 1:
             raise Refused(message("draw_is_one", cards=cards, player=name))
-        state = replace(window_closed(state), awaiting=DRAWN,
+        state = replace(takes_turn(state), awaiting=DRAWN,
                         cards_taken=bump(state.cards_taken, seat, 1), presses=bump(state.presses, seat, 1),
                         uno_called=state.uno_called - {seat}, hands=bump(state.hands, seat, 1))
         return state, [wording.said("draws_one", player=name)]
@@ -293,13 +295,13 @@ def _victim_move(state: GameState, p: dict, waiting: str, nothing_waits: str) ->
 def _challenge(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     seat = _victim_move(state, p, CHALLENGE, "no_challenge_now")
     player = next_seat(state, seat, -1)
-    state = replace(window_closed(state), awaiting=RESULT)
+    state = replace(state, awaiting=RESULT)  # a challenge is no turn: the window stays open
     return state, [wording.said("challenges", player=state.players[seat], challenged=state.players[player])]
 
 
 def _accept(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     seat = _victim_move(state, p, CHALLENGE, "no_accept_now")
-    state, effects = _owe(replace(window_closed(state), awaiting=None, active=next_seat(state, seat)),
+    state, effects = _owe(replace(state, awaiting=None, active=next_seat(state, seat)),  # nor is an accept
                           (_deal(state, seat, 4, "wild-draw-four"),))
     return state, [wording.said("accepts", player=state.players[seat])] + effects
 
@@ -348,13 +350,13 @@ def _minions(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     if missing:
         raise InvalidParams(message("minions_missing", players=missing))
     deals = tuple(_deal(state, s, counts[s], "minions") for s in order if counts[s])
-    hands = state.hands
+    held = state.hands
     for seat, count in counts.items():
-        if count > hands[seat] and new_action():
+        if count > held[seat] and new_action():
             raise Refused(message("minions_more_than_held", player=state.players[seat], count=count,
-                                  cards=hands[seat]))
-        hands = bump(hands, seat, -count)  # the discards; the deals give as many back
-    state, effects = _owe(replace(state, awaiting=None, hands=hands), deals)
+                                  cards=held[seat]))
+        held = bump(held, seat, -count)  # the discards; the deals give as many back
+    state, effects = _owe(replace(state, awaiting=None, hands=held), deals)
     deals = [message("is_dealt_n", player=state.players[s], cards=counts[s]) for s in order]
     return state, [wording.said("joined", messages=deals)] + effects
 

@@ -179,6 +179,37 @@ def format_rules(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+# Where the seeds are silent or disagree, what the controller decided (rules.md says the rest).
+DECISIONS = (
+    "**The catch window, one for every ruleset.** A player who did not call Uno can be caught"
+    " \"before the next player has taken their turn\" (000, 002, 004). A turn is taken by playing a"
+    " card, by pressing, drawing or inserting because one cannot or will not play, or by naming a"
+    " turned-up Wild Attack-Attack's colour and target. A press owed for someone else's card is no"
+    " turn: a Hit, a Wild Attack-Attack, a Mega Hit, a Wild All Hit, a Wild Hit-Fire, a turned-up Hit,"
+    " a Draw Two's deal, a Wild Draw Four accepted or challenged and its deal, the Minions' deals (the"
+    " seeds say that player \"misses\" or \"loses\" the turn); nor are a penalty's presses. Blast's"
+    " Draw One and Wild Blast insertions are the exception their seed words: \"this counts as their"
+    " turn\" (002).",
+    "**Every hand is counted, in every ruleset.** Where the table deals, a hand is the 7 dealt, plus"
+    " what came out for that player, less what they played; a Discard All or Discard Color lays an"
+    " unknown number of cards (the hand is then known as a range), Trade Hands swaps the two counts."
+    " Where the launcher deals, the count is exact. A catch needs a hand that may be one card; a last"
+    " card needs a hand of one (a Discard All or Discard Color: any hand, all of one colour); a card"
+    " played from a hand of one is the last, said or not; a round ended at the table needs a winner who"
+    " holds one card at most (the last one, not recorded); the hands entered at its end must be"
+    " possible: no more copies of a card than the box holds, no 0 points where the deck has no 0 card,"
+    " as many cards as the count allows. A refusal says what was counted and how to correct it (undo,"
+    " or record what was missed).",
+    "**A turned-up Discard All** (000): the first player discards that colour (the card said is the"
+    " last one laid, on top; the cards laid have no effect, as under a Discard All) or presses; no other"
+    " card is accepted.",
+    "**The launcher deals the first card too** (`classic`, `despicable-me-4`): after the deal nothing is"
+    " played, drawn or pressed for until the first card is turned up and said.",
+    "**Blast without a blaster**: the controller counts the cards in the 4 slots from the insertions"
+    " told; a safe insertion into the last empty slot is refused, since it always fires (rules.md §6).",
+)
+
+
 def markdown() -> str:
     """The page ``docs/rules.md``."""
     data = rules_data()
@@ -213,6 +244,8 @@ def markdown() -> str:
             out.append("")
     out += [f"## Scoring (`--scoring`, `--target N`, default {data['target']})", ""]
     out += [f"- `{name}`: {rule}." for name, rule in data["scorings"].items()]
+    out += ["", "## Decisions where the sources are silent", ""]
+    out += [f"- {decision}" for decision in DECISIONS]
     return "\n".join(out) + "\n"
 
 

@@ -91,11 +91,12 @@ class GameState:
     # plus penalties), known because the launcher dealt every one. Empty where the table deals.
     hands: tuple[int, ...] = ()
     turned: int = 0  # cards turned up to start the pile (an ignored one is followed by another)
-    # Where the table deals (Attack, Blast): per seat, the cards played this round, and the seats
-    # whose hand no count tells (they discarded a color, or traded hands). With the 7 dealt and the
-    # cards taken it bounds a hand from above: see may_hold_one. Empty: not kept (an older state).
+    # Per seat, the cards played this round; and where the table deals (Attack, Blast) the fewest
+    # and the most cards each hand may hold (controller/rules/hands.py). Empty: not kept (an older state).
     played: tuple[int, ...] = ()
-    hand_unsure: frozenset[int] = frozenset()
+    hand_low: tuple[int, ...] = ()
+    hand_high: tuple[int, ...] = ()
+    blaster_cards: int = 0  # Blast: cards in the blaster's slots, as the insertions told them
 
 # ---- who moves ----------------------------------------------------------------------------------
 
@@ -153,6 +154,27 @@ def window_closed(state: GameState) -> GameState:
     if state.catchable is None:
         return state
     return replace(state, catchable=None, uno_called=state.uno_called - {state.catchable})
+
+
+# ---- the catch window (rules.md §3, §6, §7; docs/rules.md "Decisions") ------------------------
+# One window for every ruleset, as the seeds word it: a player who did not call Uno can be caught
+# "before the next player has taken their turn" (000, 002, 004). A turn is taken by playing a card,
+# pressing or drawing because one cannot or will not play, or naming a turned-up attack's colour
+# and target. Presses, insertions and cards owed for someone else's card (a Hit, an attack, a Wild
+# All Hit, a Draw Two, a Wild Draw Four accepted or challenged, the Minions' deals) or for a
+# penalty are no turn: the seeds say the player "misses" or "loses" the turn (000, 004). Blast's
+# Draw One and Wild Blast are the exception its seed words: "this counts as their turn" (002).
+OWED_TURNS = frozenset({"draw-one", "wild-blast"})
+
+
+def takes_turn(state: GameState) -> GameState:
+    """A player takes a turn of their own: the catch window closes (``window_closed``)."""
+    return window_closed(state)
+
+
+def owed_press(state: GameState, owed: Owed) -> GameState:
+    """A press (insertion, deal) made for ``owed``: a turn only where the seed says so."""
+    return takes_turn(state) if owed.reason in OWED_TURNS else state
 
 
 # Set while a log is replayed (controller.match.table.replay): an action logged before #21 was accepted
@@ -253,39 +275,6 @@ def checked(action: object, shapes: Mapping[str, Mapping[str, tuple[type, bool]]
 # ---- what is known of the hands ----------------------------------------------------------------
 
 HAND = 7  # cards each player is dealt (rules.md §1)
-# Cards after which a hand's size is no longer told by counting: a color discarded, hands traded.
-UNSURE_AFTER = frozenset({"discard-all", "discard-color", "trade-hands"})
-
-
-def counted_play(state: GameState, seat: int, card: str, target: int | None = None) -> dict:
-    """The ``played`` and ``hand_unsure`` of a state after ``seat`` played ``card`` (at ``target``)."""
-    if not state.played:
-        return {}
-    unsure = state.hand_unsure
-    if card in UNSURE_AFTER:
-        unsure = unsure | {seat} | ({target} if card == "trade-hands" and target is not None else set())
-    return {"played": bump(state.played, seat, 1), "hand_unsure": unsure}
-
-
-def may_hold_one(state: GameState, seat: int) -> bool:
-    """Whether the player may be on their last card, from what the controller knows: the hand in
-    the dealer games; elsewhere the 7 dealt plus the cards taken less the cards played, an upper
-    bound (a Discard All lays more than one card), unless a color discarded or hands traded make
-    it unknown. Always True where nothing is counted (a state from before it was kept)."""
-    if state.hands:
-        return state.hands[seat] == 1
-    if not state.played or seat in state.hand_unsure:
-        return True
-    return HAND + state.cards_taken[seat] - state.played[seat] <= 1
-
-
-def catchable_players(state: GameState) -> list[str]:
-    """Whom a catch makes sense against: the player who played last, did not call Uno, and may be
-    on their last card (``may_hold_one``); ``catchable`` says whom a catch is accepted against."""
-    seat = state.catchable
-    if seat is None or seat in state.uno_called or not may_hold_one(state, seat):
-        return []
-    return [state.players[seat]]
 
 
 def plays(player: str, card: str, color: str | None, target: str | None = None) -> dict:

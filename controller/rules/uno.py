@@ -12,11 +12,11 @@ from typing import Any, Callable, Mapping
 from firmware.errors import InvalidParams, Refused
 from firmware.i18n import message
 
-from controller.rules import rulesets
+from controller.rules import hands, rulesets
 from controller.rules.rulesets import Option
 from controller.rules.state import (
-    GameState, Owed, aim, catchable_players, checked, direction_word, find, new_action, next_seat,
-    refuse_when_over, replace, require_color, turn_seat,
+    GameState, Owed, aim, checked, direction_word, find, new_action, next_seat, refuse_when_over, replace,
+    require_color, turn_seat,
 )
 from controller.text import wording
 
@@ -127,12 +127,9 @@ def catch(state: GameState, p: dict, rs: FlowRuleset, unit: str) -> tuple[GameSt
     seat = find(state.players, p["player"])
     name = state.players[seat]
     refuse_when_over(state)
-    if state.catchable != seat:
-        raise Refused(message("catch_only_after_play", player=name))
-    if seat in state.uno_called:
-        raise Refused(message("called_uno", player=name))
-    if state.hands and state.hands[seat] != 1 and new_action():
-        raise Refused(message("catch_holds", player=name, cards=state.hands[seat]))
+    refused = hands.catch_refusal(state, seat)
+    if refused is not None and (refused["id"] != "catch_needs_one" or new_action()):
+        raise Refused(refused)
     state = owe_penalty(state, Owed(seat, rs.uno_penalty, False, "uno"))
     state = replace(state, catchable=None)
     return state, [wording.said(f"no_uno_{unit}", player=name, **{unit: rs.uno_penalty})]
@@ -197,7 +194,7 @@ def base_status(state: GameState, rs: FlowRuleset, owed_view: Callable[[GameStat
         "device": "blaster" if rs.blaster else "launcher",
         "round": state.round_no,
         "players": [{"name": n, "seat": s, "cards_taken": t, "presses": p,
-                     **({"hand": state.hands[s]} if state.hands else {})}
+                     **({"hand": state.hands[s]} if state.hands else {}), **hands.status_view(state, s)}
                     for s, (n, t, p) in enumerate(zip(state.players, state.cards_taken, state.presses))],
         "dealer": state.players[state.dealer],
         "first_card": state.first_card,
@@ -210,10 +207,9 @@ def base_status(state: GameState, rs: FlowRuleset, owed_view: Callable[[GameStat
         "top_card": state.top_card,
         "color": state.color,
         "named_color": state.color if state.top_card in rs.wild else None,
-        "catchable": None if state.catchable is None or state.catchable in state.uno_called
-        or (state.hands and state.hands[state.catchable] != 1) else state.players[state.catchable],
+        "catchable": None if hands.catchable(state) is None else state.players[state.catchable],
         "colors": list(rs.colors),
-        "catchable_players": catchable_players(state),
+        "catchable_players": hands.catchable_players(state),
         "uno_called": [state.players[s] for s in sorted(state.uno_called)],
         "round_over": state.round_over,
         "winner": None if state.winner is None else state.players[state.winner],

@@ -211,8 +211,11 @@ def busy_dealing() -> Message:
     return message("busy_dealing")
 
 
-def deal_held(player: str, cards: int) -> Message:
-    return message("deal_held", player=player, cards=cards)
+def deal_held(player: str, cards: int, undone: dict[str, Any] | None = None) -> Message:
+    """What an undo leaves owed: "again" only where the undo took back cards dealt to that player."""
+    if undone is None or (undone.get("type") == "press" and undone.get("by") == player):
+        return message("deal_held", player=player, cards=cards)
+    return message("deal_still_held", player=player, cards=cards)
 
 
 def deal_waits_resumed(player: str, cards: int) -> Message:
@@ -255,8 +258,12 @@ def round_what_now(state: Any) -> Message:
         return message("what_now_round_over", winner=state.players[state.winner], round=state.round_no)
     player = state.players[state.active]
     if not (rs.dealer or rs.blaster):  # an Attack edition
-        if state.awaiting:
+        if state.awaiting == "first_attack":
             return message("what_now_first_attack", player=player)
+        if state.awaiting == "first_discard" and state.color is not None:
+            return message("what_now_first_discard", player=player, color=state.color)
+        if state.awaiting == "first_discard":
+            return message("what_now_first_discard_any", player=player)
         return message("what_now_play_or_press", player=player)
     if state.top_card is None:
         return message("what_now_turn_up_dealer" if rs.dealer else "what_now_turn_up", player=player)

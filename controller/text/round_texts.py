@@ -130,8 +130,6 @@ ROUND: dict[str, Text] = {
     "last_press_was": entry("the last press was %(player)s's, not %(by)s's", player="name", by="name"),
     "no_advice_penalty": entry("%(ruleset)s has no advice penalty (the 2005 and 2010 boxes only)",
                                ruleset="name"),
-    "catch_only_after_play": entry(
-        "%(player)s can be caught only after playing a card, before the next turn", player="name"),
     "called_uno": entry("%(player)s called Uno", player="name"),
     "no_first_attack_waiting": entry("no turned-up wild-attack waits for a colour and a target"),
     "unknown_colour": entry("unknown colour '%(color)s'; colours: %(colors)s", color="raw",
@@ -186,12 +184,6 @@ ROUND: dict[str, Text] = {
                                     move="raw", ruleset="name", moves="list"),
     "needs_its_color": entry("%(card)s has a colour: give color, one of %(colors)s", card="card",
                              colors="color_list"),
-    "catch_holds": entry("%(player)s holds %(cards)s: only a player left with one card can be caught",
-                         player="name", cards="cards"),
-    "holds_no_card": entry("%(player)s holds no card: nothing to play", player="name"),
-    "last_from_one": entry("%(player)s holds %(cards)s: the last card is played from a hand of one; play it"
-                         " as any other card",
-                           player="name", cards="cards"),
     "minions_more_than_held": entry("%(player)s cannot discard %(count)d: %(player)s holds %(cards)s",
                                     player="name", count="int", cards="cards"),
     "skipped_plays_again": entry("%(player)s is skipped; %(again)s plays again", player="name",
@@ -251,4 +243,56 @@ ROUND: dict[str, Text] = {
     "safe_done": entry("%(player)s is safe, done", player="name"),
     "safe_still_owes": entry("%(player)s is safe, still owes %(inserts)s", player="name",
                              inserts="inserts"),
+    # controller/rules/hands.py: what the controller knows of every hand (issue #39)
+    "hand_count_dealer": entry("the cards the launcher dealt them, less the cards they played"),
+    "hand_count_by_hand": entry("the %(hand)d dealt, plus the cards that came out for them, less the cards"
+                                " they played", hand="int"),
+    "holds_exactly": entry("%(player)s holds %(cards)s by the count (%(count)s)", player="name",
+                           cards="cards", count="text"),
+    "holds_at_least": entry("%(player)s holds at least %(cards)s by the count (%(count)s)", player="name",
+                            cards="cards", count="text"),
+    "no_card_to_play": entry("%(holds)s: nothing to play. If cards that came out for %(player)s were not"
+                             " recorded, record them first; a mistake is taken back with undo",
+                             holds="text", player="name"),
+    "last_needs_one": entry("%(holds)s: a last card is played from a hand of one. Play this one as any other"
+                            " card; if a card %(player)s played was not recorded, record it first, or take"
+                            " the mistake back with undo", holds="text", player="name"),
+    "catch_needs_one": entry("%(holds)s: only a player left with one card can be caught. If a card"
+                             " %(player)s played was not recorded, record it first; a mistake is taken back"
+                             " with undo", holds="text", player="name"),
+    "caught_already": entry("%(player)s was caught already and owes the penalty", player="name"),
+    "catch_nothing_played": entry("%(player)s has played no card this round: a catch is of the player who"
+                                  " played last, before the next player takes their turn", player="name"),
+    "catch_window_closed": entry("too late to catch %(player)s: the next player has taken their turn since"
+                                 " (played, pressed or drawn)", player="name"),
+    "winner_not_emptied": entry("%(holds)s: %(player)s cannot have emptied their hand. Record the last card"
+                                " %(player)s played (as the last card), or name the player who played theirs",
+                                holds="text", player="name"),
+    "hand_count_differs": entry("%(player)s's hand: %(entered)d cards entered, but %(holds)s: enter the"
+                                " cards %(player)s holds, or undo and record what was missed",
+                                player="name", entered="int", holds="text"),
+    "hand_zero_no_zero_card": entry("%(player)s's hand: 0 points, but only the winner emptied their hand and"
+                                    " %(ruleset)s has no 0 card: enter the points of the cards %(player)s"
+                                    " holds", player="name", ruleset="name"),
+    "hand_points_too_many": entry("%(player)s's hand: %(points)d points is more than the cards can make:"
+                                  " %(holds)s, 50 points at most each", player="name", points="int",
+                                  holds="text"),
+    "more_copies_than_the_box": entry("%(count)d copies of %(card)s entered, but the %(ruleset)s box holds"
+                                      " %(boxed)d: check the hands", count="int", card="card",
+                                      ruleset="name", boxed="int"),
+    "first_card_first": entry("the first card is not turned up yet: nobody plays or draws before it. Have"
+                              " the launcher deal one card (the page's Turn up button), turn it face up and"
+                              " say which card it is; then %(player)s starts", player="name"),
+    "first_discard_all_only": entry("Discard All turned up: %(player)s discards the %(color)s cards (say"
+                                    " the last one laid, with its colour) or presses; no other card",
+                                    player="name", color="color"),
+    "first_discard_done": entry("%(player)s discards the %(color)s cards; turn over", player="name",
+                                color="color"),
+    "plays_again_after_presses": entry("%(player)s plays again once %(victim)s has pressed (two players)",
+                                       player="name", victim="name"),
+    "last_slot_fires": entry("the blaster holds %(cards)d cards: the last empty slot always fires. Record"
+                             " the blast: %(player)s takes %(blasted)d cards", cards="int", player="name",
+                             blasted="int"),
+    "then_owes": entry("then %(player)s owes %(presses)s", player="name", presses="presses"),
+    "then_owes_inserts": entry("then %(player)s owes %(inserts)s", player="name", inserts="inserts"),
 }

@@ -102,8 +102,9 @@ TABLE: dict[str, Text] = {
         " pile, from which each insertion is taken", hand="int", dealt="int", rest="int"),
     "dealing_advice_dealer": entry("the launcher deals %(hand)d to each seat (%(dealt)d) from the whole shuffled deck"
                                  " of %(deck)d (load it and reload the hopper: %(deck)d cards; a deal waits for"
-                                 " cards); after the deal the launcher turns up the first card: say which it is (an"
-                                 " action card is ignored: turn up another)",
+                                 " cards); then have it deal one more card (the page's Turn up button), turn it"
+                                 " face up to start the pile and say which it is (an action card is ignored: turn"
+                                 " up another); nobody plays or draws before it",
                                    hand="int", dealt="int", deck="int"),
     "nothing_to_undo": entry("nothing to undo: the match has only just started (a new game starts another)"),
     "dealing_advice": entry("deal %(hand)d cards each by hand (%(dealt)d), turn one up, load the other"
@@ -342,6 +343,18 @@ TABLE: dict[str, Text] = {
     "what_now_insert": entry("%(player)s: insert in the blaster, %(inserts)s", player="name", inserts="inserts"),
     "what_now_insert_until_blast": entry("%(player)s: insert cards in the blaster until it fires", player="name"),
     "press_settles_first": entry("a press draws no card now: %(what)s", what="messages"),
+    # controller/text/advice.py what_now (issue #39)
+    "what_now_first_discard": entry("%(player)s: discard all your %(color)s cards (the Discard All turned up),"
+                                    " or press the button", player="name", color="color"),
+    "what_now_first_discard_any": entry("%(player)s: discard all your cards of the Discard All's colour, or"
+                                        " press the button", player="name"),
+    "deal_still_held": entry("%(player)s is still owed %(cards)d card, not dealt yet: nothing is dealt after an"
+                             " undo. Undo again to take back what caused it; a press of the button deals it",
+                             "%(player)s is still owed %(cards)d cards, not dealt yet: nothing is dealt after an"
+                             " undo. Undo again to take back what caused them; a press of the button deals them",
+                             "cards", player="name", cards="int"),
+    "status_turn_up": entry("%(player)s starts once the first card is turned up: nobody plays, presses or"
+                            " draws before it", player="name"),
 }
 
 # What launcher-voice says: short, to be heard across a table.
