@@ -37,8 +37,9 @@ I2S_NOTE = (
 # tW = K x R x C with K about 0.5 at 3.3 V (the datasheet: 0.55 at 5 V, 0.48 at 2 V). docs/build.md
 # has the reasoning behind each time.
 GATE_CHIP = "74HC123"
-GATE = {"r": "150 kΩ", "c": "1 µF", "tw": "75 ms"}
-ONE_SHOT = {"r": "56 kΩ", "c": "10 µF", "tw": "280 ms"}
+# tW = K × R × C with K 0.45-0.55 at 3.3 V (NXP's datasheet revisions): docs/build.md.
+GATE = {"r": "220 kΩ", "c": "1 µF film/X7R", "tw": "110 ms", "range": "93-128 ms"}
+ONE_SHOT = {"r": "270 kΩ", "c": "2.2 µF film/X7R", "tw": "297 ms", "range": "254-343 ms"}
 
 
 @dataclass(frozen=True)
