@@ -159,7 +159,8 @@ usage() {
     sed -n '2,9s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
-# The pins that make something move, then the config's [pins] chip ("12,13,16 auto"): the launcher's motor driver inputs, or the blaster's release
+# The pins that make something move, then the config's [pins] chip ("12,13,16 auto"): the
+# launcher's motor driver inputs, or the blaster's release
 # actuator with [device] kind = "blaster") of the config that the service will read: the
 # installed one if present (it is never overwritten), else the default about to be installed. Fails on a config that does not
 # load, before anything is changed. The system python3 is enough: firmware.config needs only
@@ -289,6 +290,7 @@ check_lgpio_available() {
 
 # lgpio into the venv from PyPI: a wheel up to Python 3.12, built from its source on 3.13.
 pip_install_lgpio() {
+    if "$VENV/bin/python" -c 'import lgpio; lgpio.SET_PULL_NONE' 2> /dev/null; then return 0; fi  # a re-run: no network
     PYPI=1 PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/python" -m pip install lgpio
 }
 
