@@ -161,7 +161,7 @@ usage() {
 
 # The pins that make something move, then the config's [pins] chip ("12,13,16 auto"): the
 # launcher's motor driver inputs, or the blaster's release
-# actuator with [device] kind = "blaster") of the config that the service will read: the
+# actuator with [device] kind = "blaster", of the config that the service will read: the
 # installed one if present (it is never overwritten), else the default about to be installed. Fails on a config that does not
 # load, before anything is changed. The system python3 is enough: firmware.config needs only
 # the standard library; -B keeps the checkout free of __pycache__. The layers a config may name
