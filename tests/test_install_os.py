@@ -238,6 +238,14 @@ def test_the_native_step_written_by_install_sh_is_the_one_it_reads(gpio_tools, t
     assert calls == ["gpiochip4 12=0 13=0 16=0 26=0"]
 
 
+def test_a_gpioset_that_never_exits_is_ended_within_a_second(gpio_tools, tmp_path):
+    hanging = tmp_path / "bin" / "gpioset"
+    hanging.write_text('#!/bin/sh\nif [ "$1" = --version ]; then echo "$GPIOSET_VERSION"; exit 0; fi\nexec sleep 30\n')
+    result, _ = gpio_tools("chip=0\npins=12\n", V2)
+    assert result.returncode == 1
+    assert "gpioset failed on gpiochip0" in result.stdout
+
+
 @pytest.mark.parametrize(("data", "env", "said"), [
     (None, {}, "cannot read"),
     ("chip=0\n", {}, "names no pins"),
