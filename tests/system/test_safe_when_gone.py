@@ -207,7 +207,7 @@ def test_safe_when_gone_the_native_step_alone_drives_every_moving_pin(chip, pins
     try:
         trace_on()
         started = now()
-        result = subprocess.run(["runuser", "-u", "card-launcher", "-g", "card-launcher", "-G", "gpio", "--", NATIVE_STEP],
+        result = subprocess.run(["/usr/sbin/runuser", "-u", "card-launcher", "-g", "card-launcher", "-G", "gpio", "--", NATIVE_STEP],
                                 capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})
         took = now() - started
         trace = events(trace_off())
