@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Install launcherd as a systemd service on Raspberry Pi OS (Bookworm or Trixie), from a checkout.
+# Install launcherd as a systemd service on Raspberry Pi OS (Bookworm or Trixie) or Debian on a Pi,
+# from a checkout.
 #
 #   sudo systemd/install.sh              install, or update after `git pull`; safe to run again
 #   sudo systemd/install.sh --uninstall  remove everything but the config and the state
 #   systemd/install.sh --dry-run [...]   print every action and change nothing (any user)
+#   sudo systemd/install.sh --lgpio-from-pypi   where apt has no python3-lgpio (Debian's archive):
+#                                        build lgpio from PyPI into the service's venv instead
 #
 # Every action goes through `run`, which prints it and, unless --dry-run, does it.
 set -euo pipefail
@@ -12,8 +15,13 @@ SERVICE=launcherd.service  # the daemon; any other systemd/*.service of the chec
 ACCOUNT=card-launcher   # the service's user and group; group members may use launcherctl
 GPIO_GROUP=gpio         # owns /dev/gpiochip* and /dev/gpiomem on Raspberry Pi OS
 # python3-lgpio from apt: PyPI has no lgpio wheels for Python 3.13 (Trixie), and the venv sees it
-# through --system-site-packages. espeak-ng and alsa-utils (aplay) are launcher-voice's voice and player.
-APT_PACKAGES=(python3-venv python3-lgpio espeak-ng alsa-utils)
+# through --system-site-packages. gpiod's gpioset is ExecStopPost='s first step (motor-pins-low).
+# espeak-ng and alsa-utils (aplay) are launcher-voice's voice and player.
+APT_PACKAGES=(python3-venv python3-lgpio gpiod espeak-ng alsa-utils)
+# With --lgpio-from-pypi, in place of python3-lgpio: what pip needs to build lgpio's source
+# (Python 3.13 has no wheel); PYPI=1 makes it link its own copy of the lg library.
+LGPIO_BUILD_PACKAGES=(swig python3-dev gcc make)
+LGPIO_FROM_PYPI=false
 # The table page's unit, and where launcher-web listens when its ExecStart= gives no --listen
 # (DEFAULT_LISTEN in controller/web/server.py).
 WEB_SERVICE=launcher-web.service
@@ -31,6 +39,21 @@ UNIT_DIR=$ROOT/etc/systemd/system
 UNIT=$UNIT_DIR/$SERVICE
 DROPIN_DIR=$UNIT.d
 BIN_DIR=$ROOT/usr/local/bin
+# ExecStopPost='s first step and the pins it drives low (generated from the config at each run).
+LIBEXEC=$VENV/libexec
+NATIVE_STEP=$LIBEXEC/motor-pins-low
+NATIVE_PINS=$LIBEXEC/motor-pins
+# Debian's own images have no rule giving the GPIO chips to the gpio group (Raspberry Pi OS has).
+UDEV_RULE=$ROOT/etc/udev/rules.d/60-card-launcher-gpio.rules
+# Debian's raspi-firmware regenerates config.txt at every kernel update from its files in
+# /etc/default: config.txt says so ("Do not modify this file"); this one is appended to it.
+RASPI_FIRMWARE_CUSTOM=$ROOT/etc/default/raspi-firmware-custom
+RASPI_FIRMWARE_HOOK=$ROOT/etc/kernel/postinst.d/z50-raspi-firmware
+# The boot setting that makes a released GPIO fall back to its pull (Raspberry Pi kernels keep
+# it driven), and the kernel parameters it sets, which say whether this kernel has it.
+STRICT_GPIOD=dtparam=strict_gpiod
+PERSIST_PARAMS=("$ROOT/sys/module/pinctrl_bcm2835/parameters/persist_gpio_outputs"
+    "$ROOT/sys/module/pinctrl_rp1/parameters/persist_gpio_outputs")
 # systemd feeds the board's hardware watchdog with this drop-in: a kernel that freezes stops
 # feeding it and the watchdog resets the Pi, whose GPIOs then fall back to their boot state
 # (the motor pins held low by config.txt's gpio= line below). The Pi's watchdog (bcm2835-wdt,
@@ -133,11 +156,12 @@ page_lines() {
 }
 
 usage() {
-    sed -n '2,6s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+    sed -n '2,9s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
-# The pins that make something move (the launcher's motor driver inputs, or the blaster's release
-# actuator with [device] kind = "blaster") of the config that the service will read: the
+# The pins that make something move, then the config's [pins] chip ("12,13,16 auto"): the
+# launcher's motor driver inputs, or the blaster's release
+# actuator with [device] kind = "blaster", of the config that the service will read: the
 # installed one if present (it is never overwritten), else the default about to be installed. Fails on a config that does not
 # load, before anything is changed. The system python3 is enough: firmware.config needs only
 # the standard library; -B keeps the checkout free of __pycache__. The layers a config may name
@@ -158,7 +182,7 @@ try:
     config = load_config(sys.argv[1])
 except ConfigError as exc:
     sys.exit(f"install.sh: fix the config first: {exc}")
-print(",".join(map(str, moving_pins(config))))
+print(",".join(map(str, moving_pins(config))), config.pins.chip)
 ' "$config" "$SRC/pyproject.toml"
 }
 
@@ -171,7 +195,11 @@ boot_config() {
     done
 }
 
-boot_block() { printf '%s\n[all]\n%s\n%s\n' "$BOOT_BEGIN" "$1" "$BOOT_END"; }
+boot_block() { printf '%s\n' "$BOOT_BEGIN" "[all]" "$@" "$BOOT_END"; }
+
+# Whether config.txt is Debian's raspi-firmware's: regenerated at every kernel update from the
+# files in /etc/default that it names ("Do not modify this file").
+debian_firmware() { grep -q 'raspi-firmware-custom' "$1"; }
 
 # Prints config.txt without this script's block; fails if the fences are not a clean pair, so
 # a hand-edited block is never cut to the end of the file.
@@ -186,9 +214,10 @@ strip_boot_block() {
 # Replaces the block (or appends it) through a temporary file renamed over config.txt, so a
 # power cut leaves the old file or the new one, never half of one.
 write_boot_block() {
-    local file=$1 line=$2 tmp
+    local file=$1 tmp
+    shift
     tmp=$(mktemp "$file.XXXXXX")
-    { strip_boot_block "$file"; boot_block "$line"; } > "$tmp"
+    { if [[ -e $file ]]; then strip_boot_block "$file"; fi; boot_block "$@"; } > "$tmp"
     mv "$tmp" "$file"
 }
 
@@ -228,27 +257,157 @@ pip_install_checkout() {
     rm -rf "$copy"
 }
 
-# The apt packages of APT_PACKAGES that are not installed, one a line (all of them without dpkg).
-missing_packages() {
+# The apt packages this install needs: APT_PACKAGES, with --lgpio-from-pypi lgpio's build tools in
+# place of python3-lgpio.
+wanted_packages() {
     local package
     for package in "${APT_PACKAGES[@]}"; do
+        if [[ $package == python3-lgpio ]] && $LGPIO_FROM_PYPI; then
+            printf '%s\n' "${LGPIO_BUILD_PACKAGES[@]}"
+        else
+            echo "$package"
+        fi
+    done
+}
+
+# Whether apt's lists hold the package (a candidate to install); without apt-cache, assume so.
+apt_has() {
+    command -v apt-cache > /dev/null || return 0
+    apt-cache policy "$1" 2> /dev/null | grep -q 'Candidate: [^(]'
+}
+
+# Where apt has no python3-lgpio (Debian's own archive), the way on, before anything is installed.
+check_lgpio_available() {
+    if $LGPIO_FROM_PYPI || apt_has python3-lgpio; then return 0; fi
+    echo "install.sh: apt has no python3-lgpio on this system (Raspberry Pi OS's archive has it," \
+        "Debian's own archive does not), and launcherd drives the pins through lgpio." >&2
+    echo "The way on: build lgpio from PyPI's source into the service's own environment:" >&2
+    echo "    sudo $0 --lgpio-from-pypi" >&2
+    echo "(it installs ${LGPIO_BUILD_PACKAGES[*]} from apt to build it, a few minutes on a Pi;" \
+        "run it the same way for every later update)." >&2
+    exit 1
+}
+
+# lgpio into the venv from PyPI: a wheel up to Python 3.12, built from its source on 3.13.
+pip_install_lgpio() {
+    if "$VENV/bin/python" -c 'import lgpio; lgpio.SET_PULL_NONE' 2> /dev/null; then return 0; fi  # a re-run: no network
+    PYPI=1 PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/python" -m pip install lgpio
+}
+
+# The apt packages this install needs that are not installed, one a line (all without dpkg).
+missing_packages() {
+    local package
+    for package in $(wanted_packages); do
         if ! dpkg-query -W -f='${db:Status-Abbrev}' "$package" 2> /dev/null | grep -q '^ii'; then
             echo "$package"
         fi
     done
 }
 
+# The boot block's lines into FILE (config.txt, or raspi-firmware's custom file); true if it changed.
 configure_boot() {
-    local file=$1 line=$2
-    if [[ -z $file ]]; then
-        say "No config.txt found (not Raspberry Pi OS?). Add this line to it by hand:"
-        echo "    $line"
-    elif [[ "$(strip_boot_block "$file"; boot_block "$line")" == "$(cat "$file")" ]]; then
-        say "$file already drives the motor pins low at boot ($line)"
+    local file=$1 listed
+    shift
+    if [[ -e $file && "$(strip_boot_block "$file"; boot_block "$@")" == "$(cat "$file")" ]]; then
+        say "$file already drives the motor pins low at boot ($*)"
+        return 1
+    fi
+    say "Driving the motor pins low from early boot: $* in $file (from the next boot)"
+    listed=$(printf ", '%s'" "$BOOT_BEGIN" "[all]" "$@" "$BOOT_END")
+    run_step "write the lines ${listed#, } into $file" write_boot_block "$file" "$@"
+}
+
+# Whether this kernel keeps a released GPIO driven: "keeps", "releases" (to its pull), or
+# "unknown" (no persist_gpio_outputs parameter: a kernel from before strict_gpiod).
+released_lines() {
+    local param
+    for param in "${PERSIST_PARAMS[@]}"; do
+        if [[ -r $param ]]; then
+            if [[ $(< "$param") == [Nn0]* ]]; then echo releases; else echo keeps; fi
+            return
+        fi
+    done
+    echo unknown
+}
+
+# The boot lines where this OS keeps them: config.txt on Raspberry Pi OS, with dtparam=strict_gpiod
+# so that a line launcherd leaves falls back to its pull-down; Debian's raspi-firmware-custom, from
+# which config.txt is regenerated (Debian's kernel already releases lines to their pulls).
+configure_boot_lines() {
+    local config_txt=$1 gpio_line=$2 released
+    released=$(released_lines)
+    if [[ -z $config_txt ]]; then
+        say "No config.txt found (not a Pi, or not Raspberry Pi OS?). On a Pi, add these lines to it by hand:"
+        printf '    %s\n' "$gpio_line" "$STRICT_GPIOD"
+        return
+    fi
+    if debian_firmware "$config_txt"; then
+        if configure_boot "$RASPI_FIRMWARE_CUSTOM" "$gpio_line" \
+            || ! grep -qxF "$BOOT_BEGIN" "$config_txt"; then
+            say "Debian's raspi-firmware writes config.txt: regenerating it with these lines"
+            if [[ ! -x $RASPI_FIRMWARE_HOOK ]] \
+                || ! run env DEB_MAINT_PARAMS=configure "${RASPI_FIRMWARE_HOOK#$ROOT}" "$(uname -r)"; then
+                say "config.txt takes the lines at the next kernel update (or: sudo dpkg-reconfigure raspi-firmware)"
+            fi
+        fi
+        if [[ $released == keeps ]]; then
+            say "WARNING: this kernel keeps released GPIOs driven: a dead launcherd leaves the motor line as it"
+            say "was until ExecStopPost= drives it low. Add pinctrl_bcm2835.persist_gpio_outputs=n to"
+            say "/etc/default/raspi-extra-cmdline to have them fall back to their pulls."
+        else
+            say "Debian's kernel returns a released GPIO to an input: when launcherd dies, the pull-downs stop the motor"
+        fi
+        return
+    fi
+    configure_boot "$config_txt" "$gpio_line" "$STRICT_GPIOD" || true
+    case $released in
+        releases) say "This kernel already lets released GPIOs fall back to their pulls (strict_gpiod)" ;;
+        keeps) say "From the next boot ($STRICT_GPIOD) a GPIO launcherd leaves falls back to its pull-down at once" ;;
+        *) say "This kernel ($(uname -r)) predates strict_gpiod (Raspberry Pi kernels have it since 6.6, spring 2024):"
+           say "until an update (sudo apt full-upgrade) a motor line keeps its last level when launcherd dies," \
+               "until ExecStopPost= drives it low (milliseconds)" ;;
+    esac
+}
+
+udev_rule() {
+    printf '%s\n' "# Written by the card launcher's systemd/install.sh: the $GPIO_GROUP group (launcherd's) owns" \
+        "# the GPIO chips, as on Raspberry Pi OS; Debian's own images have no such rule." \
+        "SUBSYSTEM==\"gpio\", KERNEL==\"gpiochip[0-9]*\", GROUP=\"$GPIO_GROUP\", MODE=\"0660\""
+}
+
+write_udev_rule() { udev_rule > "$UDEV_RULE"; }
+
+configure_udev() {
+    if [[ -f $UDEV_RULE && "$(cat "$UDEV_RULE")" == "$(udev_rule)" ]]; then
+        say "The $GPIO_GROUP group owns /dev/gpiochip* ($UDEV_RULE)"
+        return
+    fi
+    say "Giving /dev/gpiochip* to the $GPIO_GROUP group with a udev rule (Debian's own images have none)"
+    run install -d -m 0755 "${UDEV_RULE%/*}"
+    run_step "write 'SUBSYSTEM==\"gpio\", KERNEL==\"gpiochip[0-9]*\", GROUP=\"$GPIO_GROUP\", MODE=\"0660\"' into $UDEV_RULE" \
+        write_udev_rule
+    if ! { run udevadm control --reload && run udevadm trigger --subsystem-match=gpio --action=change; }; then
+        say "udev did not take the rule now: it applies from the next boot"
+    fi
+}
+
+native_pins() {
+    printf '%s\n' "# Written by systemd/install.sh from ${CONFIG#$ROOT}: what ExecStopPost='s first step" \
+        "# (motor-pins-low) drives low with gpioset. Run install.sh again after moving a motor pin." \
+        "chip=$1" "pins=${2//,/ }"
+}
+
+write_native_pins() { native_pins "$1" "$2" > "$NATIVE_PINS"; }
+
+# ExecStopPost='s first step, with no Python start: the script and the pins it drives low.
+configure_native_step() {
+    local chip=$1 pins=$2
+    run install -d -m 0755 "$LIBEXEC"
+    run install -m 0755 "$SRC/systemd/motor-pins-low" "$NATIVE_STEP"
+    if [[ -f $NATIVE_PINS && "$(cat "$NATIVE_PINS")" == "$(native_pins "$chip" "$pins")" ]]; then
+        say "ExecStopPost= drives GPIO $pins low with gpioset first ($NATIVE_PINS)"
     else
-        say "Driving the motor pins low from early boot: $line in $file (from the next boot)"
-        run_step "write the lines '$BOOT_BEGIN', '[all]', '$line', '$BOOT_END' into $file" \
-            write_boot_block "$file" "$line"
+        run_step "write 'chip=$chip' and 'pins=${pins//,/ }' into $NATIVE_PINS" write_native_pins "$chip" "$pins"
     fi
 }
 
@@ -274,21 +433,27 @@ install_service() {
     [[ -f $SRC/pyproject.toml && -f $SRC/systemd/$SERVICE && -f $SRC/firmware/launcher.toml ]] \
         || die "run me from a checkout of the card launcher (no pyproject.toml in $SRC)"
     # Everything that can fail on its own is checked before the first change.
-    local pins boot_file
-    pins=$(moving_pins)
+    local moving pins chip boot_file file
+    moving=$(moving_pins)
+    pins=${moving% *} chip=${moving##* }
     boot_file=$(boot_config)
-    if [[ -n $boot_file ]] && ! strip_boot_block "$boot_file" > /dev/null; then
-        die "$boot_file has a broken card-launcher block:" \
-            "remove the lines from '$BOOT_BEGIN' to '$BOOT_END' by hand"
-    fi
+    for file in "$boot_file" "$RASPI_FIRMWARE_CUSTOM"; do
+        if [[ -f $file ]] && ! strip_boot_block "$file" > /dev/null; then
+            die "$file has a broken card-launcher block:" \
+                "remove the lines from '$BOOT_BEGIN' to '$BOOT_END' by hand"
+        fi
+    done
 
     say "Installing launcherd from $SRC"
     # apt only when a package is missing: a re-run on a Pi without network needs none.
+    local packages
+    mapfile -t packages < <(wanted_packages)
     if [[ -z $(missing_packages) ]]; then
-        say "Installed from apt already: ${APT_PACKAGES[*]}"
+        say "Installed from apt already: ${packages[*]}"
     else
         run apt-get update
-        run apt-get install -y "${APT_PACKAGES[@]}"
+        check_lgpio_available
+        run apt-get install -y "${packages[@]}"
     fi
 
     if getent group "$ACCOUNT" > /dev/null; then
@@ -297,9 +462,10 @@ install_service() {
         run groupadd --system "$ACCOUNT"
     fi
     if ! getent group "$GPIO_GROUP" > /dev/null; then
-        say "No $GPIO_GROUP group: not Raspberry Pi OS? Creating it; /dev/gpiochip* must belong to it"
+        say "No $GPIO_GROUP group (Debian's own image?): creating it"
         run groupadd --system "$GPIO_GROUP"
     fi
+    configure_udev
     if id -u "$ACCOUNT" > /dev/null 2>&1; then
         say "User $ACCOUNT exists"
     else
@@ -327,8 +493,12 @@ install_service() {
         run python3 -m venv --system-site-packages "$VENV"
     fi
     run_step "pip install a clean copy of $SRC into $VENV (not editable)" pip_install_checkout "$SRC" "$VENV"
+    if $LGPIO_FROM_PYPI; then
+        run_step "pip install lgpio into $VENV (built from its source where PyPI has no wheel)" pip_install_lgpio
+    fi
     run ln -sfn "$VENV/bin/launcherctl" "$BIN_DIR/launcherctl"
     run ln -sfn "$VENV/bin/launcherd" "$BIN_DIR/launcherd"
+    configure_native_step "$chip" "$pins"
 
     run install -d -m 0755 "$CONFIG_DIR"
     if [[ -e $CONFIG ]]; then
@@ -337,7 +507,7 @@ install_service() {
         run install -m 0644 "$SRC/firmware/launcher.toml" "$CONFIG"
     fi
 
-    configure_boot "$boot_file" "gpio=$pins=op,dl"
+    configure_boot_lines "$boot_file" "gpio=$pins=op,dl"
     configure_watchdog
 
     local unit all_units
@@ -382,6 +552,13 @@ uninstall_service() {
 
     local boot_file
     boot_file=$(boot_config)
+    if [[ -f $RASPI_FIRMWARE_CUSTOM ]] && grep -qxF "$BOOT_BEGIN" "$RASPI_FIRMWARE_CUSTOM"; then
+        strip_boot_block "$RASPI_FIRMWARE_CUSTOM" > /dev/null \
+            || die "$RASPI_FIRMWARE_CUSTOM has a broken card-launcher block: remove it by hand"
+        run_step "remove the card-launcher lines ('$BOOT_BEGIN' to '$BOOT_END') from $RASPI_FIRMWARE_CUSTOM" \
+            remove_boot_block "$RASPI_FIRMWARE_CUSTOM"
+        say "config.txt loses them at its next regeneration (a kernel update, or: sudo dpkg-reconfigure raspi-firmware)"
+    fi
     if [[ -n $boot_file ]] && grep -qxF "$BOOT_BEGIN" "$boot_file"; then
         strip_boot_block "$boot_file" > /dev/null \
             || die "$boot_file has a broken card-launcher block: remove it by hand"
@@ -394,6 +571,7 @@ uninstall_service() {
     fi
 
     if [[ -e $WATCHDOG_CONF ]]; then run rm -f "$WATCHDOG_CONF"; fi
+    if [[ -e $UDEV_RULE ]]; then run rm -f "$UDEV_RULE"; fi
 
     if id -u "$ACCOUNT" > /dev/null 2>&1; then run userdel "$ACCOUNT"; else say "No user $ACCOUNT"; fi
     if getent group "$ACCOUNT" > /dev/null; then run groupdel "$ACCOUNT"; else say "No group $ACCOUNT"; fi
@@ -405,7 +583,7 @@ Kept, remove them yourself if you want:
     $STATE_DIR  (game and score state)
 EOF
     if [[ -d $DROPIN_DIR ]]; then echo "    $DROPIN_DIR  (your overrides of the unit)"; fi
-    echo "    the python3-lgpio, espeak-ng and alsa-utils packages (other programs may use them)"
+    echo "    the python3-lgpio, gpiod, espeak-ng and alsa-utils packages (other programs may use them)"
 }
 
 main() {
@@ -414,6 +592,7 @@ main() {
         case $arg in
             --dry-run) DRY_RUN=true ;;
             --uninstall) action=uninstall ;;
+            --lgpio-from-pypi) LGPIO_FROM_PYPI=true ;;
             -h | --help) usage; return 0 ;;
             *) usage >&2; die "unknown option: $arg" ;;
         esac

@@ -34,6 +34,9 @@ class FakeLgpio(types.ModuleType):
         self.levels: dict[int, int] = {}
         self.callbacks: dict[int, list] = {}
         self.driven: set[int] = set()  # inputs a test has set the level of
+        # The kernel's GPIO chips by number, with their labels (gpio_get_chip_info); one open
+        # fails as lgpio's does for a number missing here.
+        self.chips: dict[int, str] = {0: "pinctrl-bcm2835"}
         self._lock = threading.Lock()
 
     def _record(self, *call) -> None:
@@ -44,7 +47,13 @@ class FakeLgpio(types.ModuleType):
 
     def gpiochip_open(self, chip):
         self._record("gpiochip_open", chip)
-        return 1
+        if chip not in self.chips:
+            raise self.error("can not open gpiochip")
+        return 100 + chip
+
+    def gpio_get_chip_info(self, handle):
+        chip = handle - 100
+        return (0, 54, f"gpiochip{chip}", self.chips[chip])
 
     def gpiochip_close(self, handle):
         self._record("gpiochip_close", handle)

@@ -243,7 +243,7 @@ def test_the_timing_keys_of_the_motor_limits_have_documented_defaults():
     timing = load_config().timing
     assert (timing.motor_rest_ms, timing.duty_window_s, timing.max_duty, timing.stall_ms) == (3000, 60, 0.5, 250)
     text = default_toml()
-    for key in ("motor_rest_ms = 3000", "duty_window_s = 60", "max_duty = 0.5", "stall_ms = 250", "chip = 0"):
+    for key in ("motor_rest_ms = 3000", "duty_window_s = 60", "max_duty = 0.5", "stall_ms = 250", 'chip = "auto"'):
         assert key in text
 
 

@@ -69,7 +69,12 @@ def write_stub_dpkg_query_and_hostname(bin_dir: Path) -> None:
         '#!/bin/sh\ncase "$*" in\n  -I) echo "${STUB_ADDRESSES-192.168.1.23 fd00::23}" ;;\n'
         '  "") echo tablepi ;;\n  *) exit 1 ;;\nesac\n'
     )
-    for name in ("dpkg-query", "hostname"):
+    # apt-cache: every package has a candidate but those STUB_APT_LACKS names (Debian has no python3-lgpio).
+    (bin_dir / "apt-cache").write_text(
+        '#!/bin/sh\npackage=$2\ncase " $STUB_APT_LACKS " in *" $package "*) exit 0 ;; esac\n'
+        'printf "%s:\\n  Installed: (none)\\n  Candidate: 1.0\\n" "$package"\n'
+    )
+    for name in ("dpkg-query", "hostname", "apt-cache"):
         (bin_dir / name).chmod(0o755)
 
 
@@ -158,7 +163,7 @@ def test_dry_run_lists_every_install_step_in_order_and_changes_nothing(stubs, sc
         actions(result.stdout),
         [
             "apt-get update",
-            "apt-get install -y python3-venv python3-lgpio espeak-ng alsa-utils",
+            "apt-get install -y python3-venv python3-lgpio gpiod espeak-ng alsa-utils",
             "groupadd --system card-launcher",
             "groupadd --system gpio",
             "useradd --system --gid card-launcher --no-create-home --home-dir /nonexistent"
@@ -170,8 +175,8 @@ def test_dry_run_lists_every_install_step_in_order_and_changes_nothing(stubs, sc
             f"ln -sfn {venv}/bin/launcherd {scratch}/usr/local/bin/launcherd",
             f"install -d -m 0755 {scratch}/etc/card-launcher",
             f"install -m 0644 {ROOT}/firmware/launcher.toml {scratch}/etc/card-launcher/launcher.toml",
-            f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=12,13,16=op,dl', '{BOOT_END}'"
-            f" into {scratch}/boot/firmware/config.txt",
+            f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=12,13,16=op,dl', 'dtparam=strict_gpiod',"
+            f" '{BOOT_END}' into {scratch}/boot/firmware/config.txt",
             f"install -d -m 0755 {scratch}/etc/systemd/system.conf.d",
             f"write '[Manager]' and 'RuntimeWatchdogSec=10s' into {WATCHDOG_CONF(scratch)}",
             f"install -m 0644 {UNIT} {scratch}/etc/systemd/system/launcherd.service",
@@ -190,7 +195,7 @@ def test_dry_run_installs_the_voice_with_its_speech_packages(stubs, scratch):
     assert_in_order(
         actions(result.stdout),
         [
-            "apt-get install -y python3-venv python3-lgpio espeak-ng alsa-utils",
+            "apt-get install -y python3-venv python3-lgpio gpiod espeak-ng alsa-utils",
             f"install -m 0644 {ROOT}/systemd/launcher-voice.service {scratch}/etc/systemd/system/launcher-voice.service",
             "systemctl enable launcher-voice.service",
             "systemctl restart launcher-voice.service",
@@ -260,7 +265,7 @@ def test_dry_run_needs_no_root_and_a_real_run_does(public_copy):
     env.pop("SUDO_USER", None)
     dry = subprocess.run([*nobody, "--dry-run"], capture_output=True, text=True, env=env, cwd="/", timeout=60)
     assert dry.returncode == 0, dry.stderr
-    assert "apt-get install -y python3-venv python3-lgpio espeak-ng alsa-utils" in actions(dry.stdout)
+    assert "apt-get install -y python3-venv python3-lgpio gpiod espeak-ng alsa-utils" in actions(dry.stdout)
     # Run without sudo, the dry run shows the group step for the user who ran it.
     assert "usermod -aG card-launcher nobody" in actions(dry.stdout)
     real = subprocess.run(nobody, capture_output=True, text=True, env=env, cwd="/", timeout=60)
@@ -360,7 +365,7 @@ def test_an_existing_config_is_kept_and_its_motor_pins_go_to_config_txt(stubs, s
     steps = actions(result.stdout)
     assert f"Keeping your {config}" in result.stdout
     assert not any(step.startswith("install -m 0644") and step.endswith(str(config)) for step in steps)
-    assert (f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=20,21=op,dl', '{BOOT_END}'"
+    assert (f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=20,21=op,dl', 'dtparam=strict_gpiod', '{BOOT_END}'"
             f" into {scratch}/boot/config.txt") in steps
     assert not any(step.startswith(("groupadd", "useradd")) for step in steps)
 
@@ -371,7 +376,7 @@ def test_a_blasters_release_actuator_is_what_config_txt_holds_low(stubs, scratch
     config.write_text('[device]\nkind = "blaster"\n[blaster]\nactuator = 22\n')
     result = run_script("--dry-run", stubs=stubs, root=scratch, accounts="present")
     assert result.returncode == 0, result.stderr
-    assert (f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=22=op,dl', '{BOOT_END}'"
+    assert (f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=22=op,dl', 'dtparam=strict_gpiod', '{BOOT_END}'"
             f" into {scratch}/boot/firmware/config.txt") in actions(result.stdout)
 
 
@@ -388,7 +393,8 @@ def test_the_watchdog_drop_in_is_written_once_and_kept_when_in_place(tmp_path):
 
 def test_a_boot_block_already_in_place_is_left_alone(stubs, scratch):
     config_txt = scratch / "boot" / "firmware" / "config.txt"
-    config_txt.write_text(config_txt.read_text() + f"{BOOT_BEGIN}\n[all]\ngpio=12,13,16=op,dl\n{BOOT_END}\n")
+    config_txt.write_text(config_txt.read_text()
+                          + f"{BOOT_BEGIN}\n[all]\ngpio=12,13,16=op,dl\ndtparam=strict_gpiod\n{BOOT_END}\n")
     result = run_script("--dry-run", stubs=stubs, root=scratch)
     assert result.returncode == 0, result.stderr
     assert "already drives the motor pins low" in result.stdout
@@ -443,7 +449,7 @@ def test_dry_run_uninstall_lists_every_removal_and_names_what_is_kept(stubs, scr
         ],
     )
     for kept in ("/etc/card-launcher  (your config)", "/var/lib/card-launcher  (game and score state)",
-                 "launcherd.service.d  (your overrides", "python3-lgpio, espeak-ng and alsa-utils"):
+                 "launcherd.service.d  (your overrides", "python3-lgpio, gpiod, espeak-ng and alsa-utils"):
         assert kept in result.stdout
 
 
@@ -538,7 +544,7 @@ def test_apt_is_left_alone_when_its_packages_are_installed(stubs, scratch):
     result = run_script("--dry-run", stubs=stubs, root=scratch, STUB_PACKAGES="installed")
     assert result.returncode == 0, result.stderr
     assert not [step for step in actions(result.stdout) if step.startswith("apt-get")]
-    assert "Installed from apt already: python3-venv python3-lgpio espeak-ng alsa-utils" in result.stdout
+    assert "Installed from apt already: python3-venv python3-lgpio gpiod espeak-ng alsa-utils" in result.stdout
 
 
 def test_a_second_pip_install_of_the_checkout_needs_no_network(tmp_path):

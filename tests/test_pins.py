@@ -41,10 +41,10 @@ def test_the_board_facts_are_a_leaf_the_configuration_builds_on():
     assert out.stdout.strip() == "['firmware', 'firmware.board', 'firmware.board.pins']"
 
 
-def test_the_gpio_chip_defaults_to_0_and_takes_0_to_63():
-    assert build_config({}).pins.chip == 0
+def test_the_gpio_chip_is_found_by_default_and_takes_0_to_63():
+    assert build_config({}).pins.chip == "auto"
     assert build_config({"pins": {"chip": 4}}).pins.chip == 4
-    for bad in (-1, 64, "4", True, 4.0):
+    for bad in (-1, 64, "4", "Auto", True, 4.0):
         with pytest.raises(ConfigError, match=r"\[pins\] chip"):
             build_config({"pins": {"chip": bad}})
 

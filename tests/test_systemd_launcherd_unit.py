@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "launcherd.service"
 DOCS = ROOT / "docs" / "raspberry-pi.md"
 VENV_LAUNCHERD = "/opt/card-launcher/bin/launcherd"
+NATIVE_STEP = "/opt/card-launcher/libexec/motor-pins-low"  # installed from systemd/motor-pins-low
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
 needs_analyze = pytest.mark.skipif(
     SYSTEMD_ANALYZE is None, reason="systemd-analyze is not installed (it comes with systemd)"
@@ -51,9 +52,11 @@ def test_exec_lines_are_the_agreed_commands(service):
         f"{VENV_LAUNCHERD} --config /etc/card-launcher/launcher.toml"
         " --socket /run/card-launcher/launcher.sock --state-dir /var/lib/card-launcher"
     )
-    assert one(service, "ExecStopPost") == (
-        f"{VENV_LAUNCHERD} --safe-off --config /etc/card-launcher/launcher.toml"
-    )
+    # The native step first (gpioset, no Python start; its failure never skips safe-off), then safe-off.
+    assert service["ExecStopPost"] == [
+        f"-{NATIVE_STEP}",
+        f"{VENV_LAUNCHERD} --safe-off --config /etc/card-launcher/launcher.toml",
+    ]
 
 
 def test_paths_agree_with_the_config_defaults_and_the_managed_directories(service):
@@ -65,7 +68,7 @@ def test_paths_agree_with_the_config_defaults_and_the_managed_directories(servic
     runtime = "/run/" + one(service, "RuntimeDirectory")
     assert Path(options["--socket"]).parent == Path(runtime)
     assert options["--state-dir"] == "/var/lib/" + one(service, "StateDirectory")
-    assert "--config /etc/card-launcher/launcher.toml" in one(service, "ExecStopPost")
+    assert "--config /etc/card-launcher/launcher.toml" in service["ExecStopPost"][-1]
 
 
 def test_a_dedicated_user_in_the_gpio_group_with_only_gpio_devices(service):
@@ -115,6 +118,7 @@ def checkable_unit(tmp_path) -> Path:
     text = UNIT.read_text()
     assert text.count(VENV_LAUNCHERD) == 2
     path = tmp_path / UNIT.name
+    text = text.replace(NATIVE_STEP, str(ROOT / "systemd" / "motor-pins-low"))
     path.write_text(text.replace(VENV_LAUNCHERD, str(executable)))
     return path
 

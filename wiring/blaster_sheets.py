@@ -63,7 +63,7 @@ def blaster_pins_markdown(rows: list[PinRow]) -> str:
               for row in rows]
     lines += [
         "",
-        "The release: a logic-level N-MOSFET (e.g. IRLZ44N, AO3400) switches the solenoid (or small motor)",
+        "The release: a logic-level N-MOSFET on at 2.5 V (AO3400A, IRLML6344) switches the solenoid (or small motor)",
         "between its own supply's + and the drain; the source to the common ground; a flyback diode",
         "(1N4007, or a Schottky) across the solenoid, cathode to +. The 10 kΩ from gate to GND keeps the",
         "release off while the Pi boots or the daemon is dead; the actuator must not be GPIO 0-8, which",
@@ -123,7 +123,7 @@ def blaster_wiring_svg(rows: list[PinRow]) -> str:
             c.text(PART_X + 10, ty + 5, "switch", "label")
         elif row.key == "[blaster] actuator":
             c.text(PART_X + 150, y + 24, "Release (solenoid)", "title")
-            c.text(PART_X + 150, y + 44, "logic-level N-MOSFET: IRLZ44N, AO3400", "note")
+            c.text(PART_X + 150, y + 44, "N-MOSFET on at VGS 2.5 V: AO3400A, IRLML6344", "note")
             c.text(PART_X + 150, y + 62, "solenoid between V+ and drain", "note")
             c.text(PART_X + 150, y + 80, "flyback diode 1N4007 across it", "note")
             c.text(PART_X + 150, y + 98, "own supply: never the Pi's 5 V", "note")

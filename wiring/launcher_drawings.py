@@ -116,7 +116,7 @@ def wiring_svg(rows: list[PinRow]) -> str:
             rx, ry = PART_X + 90, terminal_y[0] + 8
             c.box(rx, ry, 130, 34, "supply")
             c.text(rx + 8, ry + 15, "5 V regulator", "label")
-            c.text(rx + 8, ry + 29, "(BEC or buck)", "note")
+            c.text(rx + 8, ry + 29, "(buck from 6-9 V; buck-boost from 3 C cells)", "note")
             c.line([(rx + 130, ry + 17), (rx + 170, ry + 17)], "power")
             c.text(rx + 174, ry + 21, "VM+ in (after the fuse)", "powerlabel")
             c.line([(PART_X + 50, ry + 17), (rx, ry + 17)], "power")
@@ -146,7 +146,8 @@ def wiring_svg(rows: list[PinRow]) -> str:
 
 # The launch button's LED through a low-side switch: values shown in button-led.svg and why.
 LED_NPN = {"part": "2N2222 or BC337", "base": "1 kΩ"}
-LED_MOSFET = {"part": "AO3400 or IRLZ44N", "gate": "100 Ω", "pull": "10k"}
+# Specified on at VGS 2.5 V (RDS(on) in the datasheet); the IRLZ44N is specified only from 4 V.
+LED_MOSFET = {"part": "AO3400A or IRLML6344", "gate": "100 Ω", "pull": "10k"}
 
 
 def _led_panel(c: Canvas, x: int, title: str, notes: list[str]) -> None:
@@ -352,7 +353,7 @@ def power_svg() -> str:
     c.text(diode_x - 12, 276, "(SS34)", "note")
     c.capacitor_to_ground(x + 350, 236, "1000 µF", polarised=True)
     c.box(x + 420, 212, 160, 48, "part")
-    c.text(x + 430, 234, "Driver VM", "label")
+    c.text(x + 430, 234, "Driver VM: DRV8833 only", "label")
     c.text(x + 430, 252, "(+ 100 µF + 100 nF)", "note")
     c.ground(x + 85, 184)
     c.ground(x + 500, 118)
@@ -364,6 +365,8 @@ def power_svg() -> str:
         "• the 1000 µF covers the PWM edges; the spin-up itself comes from",
         "the supply, so a lower kick_duty (0.8) or kick_ms = 0 helps;",
         "• the diode keeps the motor's braking energy off the Pi's rail;",
+        "• a DRV8833 (VM from 2.7 V): 5 V less the diode and the start's dip is",
+        "  below the TB6612FNG's 4.5 V minimum;",
         "• the servo (if fitted) takes its own wire from the star point;",
         "• check: vcgencmd get_throttled says throttled=0x0 after 50 launches.",
     ]
@@ -386,7 +389,7 @@ def _gate_half(c: Canvas, y: int, half: int, inputs: list[tuple[str, str, str]],
     height = 70 + 40 * len(inputs) + 60
     c.box(chip_x, y, chip_w, height, "part")
     c.text(chip_x + 10, y + 22, f"{GATE_CHIP} (half {half})", "title")
-    c.text(chip_x + 10, y + 40, "VCC pin 16 to 3V3 (100 nF to GND), GND pin 8", "note")
+    c.text(chip_x + 10, y + 40, "74HC only (not AHC/LV/HCT); VCC pin 16 to 3V3 (100 nF to GND), GND pin 8", "note")
     ty = y + 70
     for pi_label, wire, chip_pins in inputs:
         c.text(PI_X + PI_W - 130, ty + 5, pi_label, "label")
@@ -411,7 +414,8 @@ def _gate_half(c: Canvas, y: int, half: int, inputs: list[tuple[str, str, str]],
     c.text(chip_x + chip_w + 20, rc_y, f"R {timing['r']}: 3V3 to pin {rext} (Rext/Cext)", "label")
     c.text(chip_x + chip_w + 20, rc_y + 18, f"C {timing['c']}: pin {cext} (Cext) to pin {rext}", "label")
     c.text(chip_x + chip_w + 20, rc_y + 36,
-           f"tW = 0.5 × {timing['r']} × {timing['c']} ≈ {timing['tw']}", "title")
+           f"tW = 0.5 × {timing['r']} × {timing['c'].split()[0]} ≈ {timing['tw']} ({timing['range']})", "title")
+    c.text(chip_x + chip_w + 20, rc_y + 54, f"1N4148: pin {rext} (anode) to VCC pin 16 (clamp)", "label")
     bottom = y + height
     for i, note in enumerate(notes):
         c.text(PI_X, bottom + 22 + 18 * i, note, "note")
@@ -430,24 +434,26 @@ def gate_svg(rows: list[PinRow], blaster: list[PinRow]) -> str:
     c.text(PI_X, 66, "(a stalled loop, a kill, a frozen kernel, a dead Pi, a pin stuck high or low) keeps it"
            " on.", "note")
     heartbeat, enable = by_key["motor_heartbeat"], by_key["motor_enable"]
-    c.text(PI_X, 90, "Launcher: the driver's enable (optional, [pins] motor_heartbeat)", "title")
+    c.text(PI_X, 90, "Launcher: the driver's enable ([pins] motor_heartbeat; part of the build)", "title")
     y = _gate_half(
         c, 110, 1,
         [(pin_label(heartbeat), "motor_heartbeat (toggles)", "1B (pin 2)"),
          (pin_label(enable), "motor_enable (or 3V3 if not fitted)", "1CLR (pin 3)")],
         ("1Q (pin 13)", "to the driver's STBY / nSLEEP (not motor_enable)"), GATE,
-        ["A rising edge every 20 ms keeps 1Q high; none for 75 ms and the driver goes to standby: within"
-         " 100 ms of a stall, a freeze or a dead Pi. Still and low while the motor is off.",
+        ["A rising edge every 20 ms keeps 1Q high through 70 ms of loop lateness; none for 93-128 ms and the"
+         " driver goes to standby: a stall, a freeze or a dead Pi. Still and low while the motor is off.",
          "motor_enable low clears 1Q at once (the launcher asleep or halted). The DRV8833 board's own"
-         " pull-up on nSLEEP, if stiff, must go (wiring/README.md)."])
+         " pull-up on nSLEEP, if stiff, must go (wiring/README.md).",
+         "Launcher: the unused half 2 tied off: 2A (pin 9) to 3V3, 2B and 2CLR (pins 10, 11) to GND."])
     c.text(PI_X, y + 10, "Card blaster: the release's one-shot", "title")
     y = _gate_half(
         c, y + 30, 2,
         [(pin_label(actuator), "[blaster] actuator", "2B + 2CLR (pins 10, 11)")],
         ("2Q (pin 5)", "100 Ω to the release MOSFET's gate"), ONE_SHOT,
-        ["The pin rising starts 2Q for at most 280 ms (between pulse_ms, 150, and max_on_ms, 500); the pin"
+        ["The pin rising starts 2Q for at most 254-343 ms (between pulse_ms, 150, and max_on_ms, 500); the pin"
          " falling ends it at once (2CLR). A pin left high cannot keep the solenoid on.",
-         "A new pulse needs the pin low first: the daemon rests rest_ms between pulses."])
+         "A new pulse needs the pin low first: the daemon rests rest_ms between pulses.",
+         "Blaster: the unused half 1 tied off: 1A (pin 1) to 3V3, 1B and 1CLR (pins 2, 3) to GND."])
     return c.svg(WIDTH, y + 30, y + 16)
 
 

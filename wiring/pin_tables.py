@@ -8,6 +8,7 @@ from pathlib import Path
 
 from firmware.config import MOTOR_PIN_KEYS, NOT_FITTED, PIN_KEYS, SCHEMA, Config, load_config, with_sim_devices
 from firmware.board.pins import HEADER_PINS, INPUT_KEYS, input_pull
+from firmware.config.fields import toml_text
 
 
 HERE = Path(__file__).resolve().parent
@@ -36,8 +37,9 @@ I2S_NOTE = (
 # tW = K x R x C with K about 0.5 at 3.3 V (the datasheet: 0.55 at 5 V, 0.48 at 2 V). docs/build.md
 # has the reasoning behind each time.
 GATE_CHIP = "74HC123"
-GATE = {"r": "150 kΩ", "c": "1 µF", "tw": "75 ms"}
-ONE_SHOT = {"r": "56 kΩ", "c": "10 µF", "tw": "280 ms"}
+# tW = K × R × C with K 0.45-0.55 at 3.3 V (NXP's datasheet revisions): docs/build.md.
+GATE = {"r": "220 kΩ", "c": "1 µF film/X7R", "tw": "110 ms", "range": "93-128 ms"}
+ONE_SHOT = {"r": "270 kΩ", "c": "2.2 µF film/X7R", "tw": "297 ms", "range": "254-343 ms"}
 
 
 @dataclass(frozen=True)
@@ -179,9 +181,10 @@ def pins_markdown(rows: list[PinRow], config: Config | None = None) -> str:
     ]
     lines += [
         "",
-        f"`[pins] chip = {config.pins.chip}`: the GPIO chip of these lines. 0 on a Pi 3, 4 and Zero 2 W,",
-        "and on a Pi 5 with kernel 6.6.45 or later; 4 on a Pi 5 with an older kernel",
-        "(`gpiodetect` lists the chip whose label is `pinctrl-rp1` on a Pi 5).",
+        f"`[pins] chip = {toml_text(config.pins.chip)}`: the GPIO chip of these lines, found by its label:"
+        " `pinctrl-rp1` on a Pi 5",
+        "(gpiochip0 with kernel 6.6.45 or later, gpiochip4 before), `pinctrl-bcm2711` on a Pi 4, `pinctrl-bcm2835`",
+        "on a Pi 3 and Zero 2 W (`gpiodetect` lists them). A number is used only if that chip has the Pi's label.",
         "",
         "| Supply | Header pins | Use |",
         "|---|---|---|",

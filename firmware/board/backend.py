@@ -1,8 +1,9 @@
 """The GPIO backend on a Pi: one choice, made the same way by the daemon and by safe-off.
 
-gpiozero picks lgpio, RPi.GPIO, pigpio or native by itself, always on chip 0; this project opens
-lgpio on ``[pins] chip`` (a Pi 5 with a kernel before 6.6.45 has its header on chip 4) and leaves
-any other backend that GPIOZERO_PIN_FACTORY names to gpiozero.
+gpiozero picks lgpio, RPi.GPIO, pigpio or native by itself, on a chip it guesses from the model;
+this project opens lgpio on the chip that carries the header, found by its label (a Pi 5 has it
+as gpiochip4 before kernel 6.6.45 and gpiochip0 since: firmware.board.chips), and leaves any other
+backend that GPIOZERO_PIN_FACTORY names to gpiozero.
 
 On lgpio every PWM duty cycle is sent as lgpio takes it, a fraction of a percent: gpiozero's own
 lgpio pin rounds it down to a whole percent (``int(value * 100)``), 101 steps. For the aim servo at
@@ -19,8 +20,10 @@ the aim servo: docs/raspberry-pi.md, "What jitter to expect".
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
+from firmware.board import chips
 from firmware.errors import HardwareError
 
 
@@ -29,11 +32,13 @@ def requested_backend() -> str:
     return os.environ.get("GPIOZERO_PIN_FACTORY", "").strip().lower()
 
 
-def hardware_pin_factory(chip: int) -> Any:
-    """The pin factory on a Pi: lgpio on ``chip`` when lgpio is asked for or available; None
-    leaves the choice to gpiozero (GPIOZERO_PIN_FACTORY=pigpio, rpigpio, ...).
+def hardware_pin_factory(chip: int | str) -> Any:
+    """The pin factory on a Pi: lgpio on ``[pins] chip`` ("auto": the chip labelled as this Pi's
+    pin controller; a number: that chip, if its label agrees: firmware.board.chips) when lgpio is
+    asked for or available; None leaves the choice to gpiozero (GPIOZERO_PIN_FACTORY=pigpio, ...).
 
-    :raises HardwareError: lgpio is asked for but missing, or the chip cannot be opened.
+    :raises HardwareError: lgpio is asked for but missing, the chip is not the header's (the
+        message names the one that is), or it cannot be opened.
     """
     asked = requested_backend()
     if asked not in ("", "lgpio"):
@@ -44,10 +49,14 @@ def hardware_pin_factory(chip: int) -> Any:
         if asked:
             raise HardwareError(f"GPIOZERO_PIN_FACTORY=lgpio but lgpio cannot be imported: {exc}") from exc
         return None
+    lgpio = getattr(sys.modules.get("gpiozero.pins.lgpio"), "lgpio", None)
+    labels = chips.chip_labels(lgpio, chips.chip_numbers()) if lgpio is not None else {}
+    number = chips.resolve_chip(chip, labels, chips.board_revision())
     try:
-        factory = LGPIOFactory(chip=chip)
+        factory = LGPIOFactory(chip=number)
     except Exception as exc:  # lgpio.error and friends: no common base
-        raise HardwareError(f"cannot open GPIO chip {chip} ([pins] chip) with lgpio: {exc}") from exc
+        raise HardwareError(f"cannot open GPIO chip {number} ([pins] chip = {chip}) with lgpio: {exc};"
+                            f" chips here: {chips.listing(labels)}") from exc
     return _with_fine_pwm(factory)
 
 

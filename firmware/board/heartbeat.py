@@ -2,14 +2,15 @@
 
 The pin (``[pins] motor_heartbeat``) feeds the driver's STBY/nSLEEP through a retriggerable
 monostable (docs/build.md): every rising edge holds the driver enabled for the monostable's time,
-75 ms, so the driver runs only while edges keep coming. They come from timers of the motor's own
+93-128 ms (a 74HC123 with 220 kOhm and 1 uF), so the driver runs only while edges keep coming. They come from timers of the motor's own
 asyncio loop, never from a thread of their own: a stalled loop, a frozen kernel, a dead Pi or a
 line left at its last level (high or low) give no more edges, and the driver is disabled within
 that time whatever the motor pins say.
 
-The pin toggles every :data:`HALF_PERIOD_S`, a rising edge every 20 ms: two toggles each late by
-15 ms (the worst the loop showed under load, docs/internals.md) still come within 50 ms, inside
-the monostable's time even at its tolerance's low end. While the motor is off the pin is still,
+The pin toggles every :data:`HALF_PERIOD_S`, a rising edge every 20 ms: a loop late by up to 70 ms
+still brings the next rising edge inside the monostable's shortest time (93 ms); the loop's
+lateness under load was p99 13-20 ms on x86 (docs/internals.md). A longer gap cuts the driver
+until the next edge: docs/build.md says what follows. While the motor is off the pin is still,
 and low: an idle launcher has no timer and no wakeup for it.
 """
 

@@ -16,6 +16,7 @@ the hardware pull-down on the driver's inputs, and from power-on until the daemo
 from __future__ import annotations
 
 import logging
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,25 @@ _PIN_SECTIONS = ("device", "pins")
 _BLASTER_PIN_KEYS = ("slots", "slot_pins", "actuator", "slot_full")
 
 log = logging.getLogger(__name__)
+
+# What ExecStopPost='s first step (systemd/motor-pins-low, gpioset, no Python) drives low: written by
+# install.sh from the config into the service's environment, beside this interpreter's bin/.
+NATIVE_PINS = Path(sys.prefix) / "libexec" / "motor-pins"
+
+
+def native_step_lag(config: Config, path: Path = NATIVE_PINS) -> str | None:
+    """Why the no-Python step's pins are not the config's moving pins (a pin moved or the heartbeat
+    fitted without running install.sh again), or None: they agree, or there is no such step."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    written = next((line.partition("=")[2].split() for line in text.splitlines() if line.startswith("pins=")), [])
+    wanted = [str(pin) for pin in moving_pins(config)]
+    if sorted(written, key=int) == sorted(wanted, key=int):
+        return None
+    return (f"the no-Python step before safe-off ({path}) drives GPIO {', '.join(written) or 'none'}, the config"
+            f" names GPIO {', '.join(wanted)}: run sudo systemd/install.sh again")
 
 
 def safe_off(config: Config, pin_factory=None) -> list[int]:
@@ -125,6 +145,9 @@ def run_safe_off(config_path: str | Path | None, pin_factory=None) -> int:
     except (ConfigError, HardwareError) as exc:
         log.error("safe-off failed: %s", exc)
         return 1
+    lag = native_step_lag(config)
+    if lag:
+        log.warning("safe-off: %s", lag)
     print("motor pins driven low: " + ", ".join(f"GPIO {pin}" for pin in pins))
     return 0
 

@@ -15,7 +15,7 @@ NOT_FITTED = None  # an optional pin written as `false` in the file
 class Field:
     """One key of the schema: its kind, default, limits and a line of documentation."""
 
-    kind: str  # "int", "float", "bool", "str", "pin", "optional_pin", "int_list", "str_list"
+    kind: str  # "int", "float", "bool", "str", "pin", "optional_pin", "int_list", "str_list", "chip"
     default: Any
     doc: str
     minimum: float | None = None
@@ -51,6 +51,7 @@ def describe(field: Field) -> str:
         "optional_pin": "a BCM GPIO number",
         "int_list": "a list of whole numbers",
         "str_list": "a list of strings",
+        "chip": '"auto" or a whole number',
     }[field.kind]
     if field.minimum is not None and field.maximum is not None:
         kind += f" from {number_text(field.minimum)} to {number_text(field.maximum)}"
@@ -83,6 +84,10 @@ def check_value(source: str, section: str, key: str, field: Field, value: Any) -
     kind = field.kind
     if kind == "optional_pin" and value is False:
         return NOT_FITTED
+    if kind == "chip":  # "auto", or a chip's number (firmware.board.chips checks it on the Pi)
+        if value == "auto":
+            return value
+        kind = "int"
     if kind in ("int", "pin", "optional_pin"):
         if isinstance(value, bool) or not isinstance(value, int) or not in_range(value):
             raise bad()

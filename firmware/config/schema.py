@@ -45,9 +45,10 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "chime": pin_field(24, "active buzzer"),
         "servo": optional_pin_field(None, "aim servo signal"),
         "chip": Field(
-            "int", 0,
-            "GPIO chip the pins are on (lgpio): 0 on a Pi 5 with a current kernel and on older Pis;"
-            " 4 on a Pi 5 with a kernel before 6.6.45", 0, 63),
+            "chip", "auto",
+            "GPIO chip of the header's pins (lgpio): \"auto\" finds it by its label (pinctrl-rp1 on a"
+            " Pi 5, pinctrl-bcm2711 on a Pi 4, pinctrl-bcm2835 on older Pis and the Zero 2 W); a"
+            " number is used only if that chip has this Pi's label", 0, 63),
     },
     "motor": {
         "duty": Field("float", 0.7, "running duty cycle", 0.05, 1.0),
