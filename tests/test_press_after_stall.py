@@ -10,6 +10,7 @@ loaded machine or a frozen process stalls it.
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import threading
@@ -39,7 +40,13 @@ sleep_after_s = 0
 """
 
 
-def test_a_press_after_a_stall_that_cut_a_release_short_and_a_reset_moves_the_motor(tmp_path):
+def stall_said(caplog) -> list[str]:
+    return [record.getMessage() for record in caplog.records
+            if record.name == "launcherd" and record.getMessage().startswith("the stall: ")]
+
+
+def test_a_press_after_a_stall_that_cut_a_release_short_and_a_reset_moves_the_motor(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="launcherd")
     factory = sim_pin_factory()
     button = factory.pin(BUTTON)
     with ThreadDaemon(tmp_path, LONG_LAUNCH, pin_factory=factory, load_layers=False) as running:
@@ -58,6 +65,10 @@ def test_a_press_after_a_stall_that_cut_a_release_short_and_a_reset_moves_the_mo
             running.in_loop(release_then_stall)
             halted = running.wait_for(lambda s: s["state"] == "halted")
             assert halted["reason_object"]["id"] == "stalled" and not halted["motor"]["on"], halted
+            # The loop slept: launcherd used next to no CPU in the stall, and the journal says so.
+            said = stall_said(caplog)
+            assert len(said) == 1 and said[0].endswith("launcherd hardly ran: the system did not schedule it,"
+                                                       " or it was stopped"), said
             running.call("system/reset")
             running.wait_for(lambda s: s["state"] == "ready")
 
@@ -102,3 +113,21 @@ def test_sigstop_of_launcherd_across_a_release_then_a_reset_and_the_next_press_l
             daemon.call("system/estop", {"reason": "the test is over"})  # ends the long launch
             pressing.join(60)
         assert second.get("event") == "launched", second
+
+
+def test_a_stall_halt_says_when_the_loop_itself_was_busy(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="launcherd")
+    with ThreadDaemon(tmp_path, LONG_LAUNCH, load_layers=False) as running:
+        factory = running.daemon.pin_factory
+        factory.pin(BUTTON).drive_low()
+        running.wait_for(lambda s: s["motor"]["on"])
+
+        def busy() -> None:  # work on the loop, as a long collection or a slow callback would be
+            until = time.thread_time() + STALL_S
+            while time.thread_time() < until:
+                pass
+
+        running.in_loop(busy)
+        running.wait_for(lambda s: s["state"] == "halted")
+        said = stall_said(caplog)
+        assert len(said) == 1 and said[0].endswith("the motor's loop itself was busy"), said
