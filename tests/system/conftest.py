@@ -208,7 +208,9 @@ def the_emulators_stall(guest_late: rig.GuestLateness, halted: dict, seen_at: fl
     seconds = float(reason.get("seconds", 0))
     late = guest_late.late_within(seen_at - seconds - 1.0, seen_at)
     stall_s = STALL_MS / 1000
-    said = {"stalled_s": seconds, "guest_late_s": round(late, 3)}
+    # Where launcherd's journal says the time went (its CPU and its loop thread's in the stall).
+    explained = rig.journal("-u", "launcherd", "-g", "the stall: ", "-n", "1", "-o", "cat").strip()
+    said = {"stalled_s": seconds, "guest_late_s": round(late, 3), "launcherd_said": explained}
     return said if late > 0 and seconds - late <= stall_s else None
 
 
