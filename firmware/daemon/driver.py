@@ -60,10 +60,6 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, si
 # The GIL's switch interval: a busy thread holds the motor's loop up ~1 ms at a time, not 5 (internals.md).
 SWITCH_INTERVAL_S = 0.001
 API_ANSWER_PERIODS = 2  # the API's loop took in a beat within this many watchdog periods, or it hung
-# A stall's span in which launcherd used less CPU than this share of it: it was not running; else
-# its loop's thread used at least the busy share of that CPU: the loop was busy (_explain_stall).
-STALL_IDLE_SHARE = 0.2
-STALL_BUSY_SHARE = 0.5
 # The exit code when a stop (or the blaster's release) could not be applied: safe-off runs next.
 EXIT_STOP_FAILED = 4
 
@@ -119,9 +115,7 @@ class Daemon:
         # From a motor action applied until a stop applied: the heap is walked only otherwise.
         self._motor_may_run = False
         self.heap: HeapKeeper | None = None  # full collections at the motor's rest (heap.py)
-        # While the motor may run: the loop's time, launcherd's CPU time and its loop thread's at the
-        # last event, so that a stall halt can say where the stalled time went (_explain_stall).
-        self._cpu_mark: tuple[float, float, float] | None = None
+        self._stall_clock = motorloop.StallClock()  # where a stall's time went, for the journal
 
     # ---- the layer interface (firmware/daemon/layer.py, docs/internals.md) -----------------------
 
@@ -299,28 +293,8 @@ class Daemon:
             return
         self._apply(actions)
         self._rearm()
-        # Two clock reads per event, and only while the motor may run: only then is a stall judged.
-        self._cpu_mark = ((self.loop.time(), time.process_time(), time.thread_time())
-                          if self._motor_may_run else None)
-
-    def _explain_stall(self) -> None:
-        """Where a stall's time went, said in the journal beside the halt: the whole process ran
-        next to nothing (the system did not schedule it: another process, the machine or its
-        emulator), its loop's thread was busy (work on the loop), or another of its threads was."""
-        mark = self._cpu_mark
-        if mark is None:
-            return
-        span = self.loop.time() - mark[0]
-        process = time.process_time() - mark[1]
-        loop_thread = time.thread_time() - mark[2]
-        if process < STALL_IDLE_SHARE * span:
-            where = "launcherd hardly ran: the system did not schedule it, or it was stopped"
-        elif loop_thread >= STALL_BUSY_SHARE * process:
-            where = "the motor's loop itself was busy"
-        else:
-            where = "another thread of launcherd was busy"
-        log.warning("the stall: %.3f s since the motor's loop last ran, %.3f s of CPU used by launcherd"
-                    " meanwhile, %.3f s of it on the loop's thread: %s", span, process, loop_thread, where)
+        # Only while the motor may run: only then is a stall judged.
+        self._stall_clock.mark(self.loop.time() if self._motor_may_run else None)
 
     def _at_rest(self) -> bool:
         """The motor off, and no deadline of the core within a full collection's reach."""
@@ -517,7 +491,9 @@ class Daemon:
             self._halt_logged = reason
             log.error("halted: %s", shown(reason, self.language))
             if i18n.is_message(reason) and reason.get("id") == "stalled":
-                self._explain_stall()
+                said = self._stall_clock.where_it_went(self.loop.time())
+                if said:
+                    log.warning("the stall: %s", said)
         if self.notifier is not None:
             line = self.device.status_line(core)
             self.notifier.status(f"{line}: {shown(reason, self.language)}" if reason else line)
