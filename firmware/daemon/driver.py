@@ -115,7 +115,8 @@ class Daemon:
         # From a motor action applied until a stop applied: the heap is walked only otherwise.
         self._motor_may_run = False
         self.heap: HeapKeeper | None = None  # full collections at the motor's rest (heap.py)
-        self._stall_clock = motorloop.StallClock()  # where a stall's time went, for the journal
+        # Where a stall's time went, for the journal.
+        self._stall_clock = motorloop.StallClock(self.config.timing.stall_ms / 1000)
 
     # ---- the layer interface (firmware/daemon/layer.py, docs/internals.md) -----------------------
 

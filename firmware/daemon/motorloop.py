@@ -65,20 +65,18 @@ def precise_event_loop() -> asyncio.AbstractEventLoop:
     return asyncio.SelectorEventLoop(selectors.SelectSelector())
 
 
-# A stall's span in which launcherd used less CPU than this share of it: it was not running; else
-# its loop's thread used at least the busy share of that CPU: the loop itself was busy.
-STALL_IDLE_SHARE = 0.2
-STALL_BUSY_SHARE = 0.5
-
-
 class StallClock:
     """Where a stall of the motor's loop went: the loop's time, the process's CPU time and the
     loop thread's at its last event (two clock reads, only while the motor may run), and at the
-    halt, which of three it was: the whole process hardly ran (the system did not schedule it:
-    another process, the machine or its emulator; or it was stopped), its loop's thread was busy
-    (work on the loop), or another of its threads was (the GIL, or the CPU, went there)."""
+    halt, which of three it was. Judged on CPU time against ``stall_s`` (the core's limit), never
+    on the share of the wall-clock span, which a busy machine stretches: the loop's thread did at
+    least ``stall_s`` of work (the loop itself was busy: a long callback, a collection); else other
+    threads of launcherd did (the GIL went there); else launcherd did too little to make the stall
+    by itself: the system did not schedule it (another process, the machine or its emulator), or
+    it was stopped."""
 
-    def __init__(self) -> None:
+    def __init__(self, stall_s: float) -> None:
+        self._stall_s = stall_s
         self._mark: tuple[float, float, float] | None = None
 
     def mark(self, now: float | None) -> None:
@@ -92,12 +90,12 @@ class StallClock:
         span = now - self._mark[0]
         process = time.process_time() - self._mark[1]
         loop_thread = time.thread_time() - self._mark[2]
-        if process < STALL_IDLE_SHARE * span:
-            where = "launcherd hardly ran: the system did not schedule it, or it was stopped"
-        elif loop_thread >= STALL_BUSY_SHARE * process:
+        if loop_thread >= self._stall_s:
             where = "the motor's loop itself was busy"
-        else:
+        elif process - loop_thread >= self._stall_s:
             where = "another thread of launcherd was busy"
+        else:
+            where = "launcherd hardly ran: the system did not schedule it, or it was stopped"
         return (f"{span:.3f} s since the motor's loop last ran, {process:.3f} s of CPU used by launcherd"
                 f" meanwhile, {loop_thread:.3f} s of it on the loop's thread: {where}")
 
