@@ -115,6 +115,8 @@ class Daemon:
         # From a motor action applied until a stop applied: the heap is walked only otherwise.
         self._motor_may_run = False
         self.heap: HeapKeeper | None = None  # full collections at the motor's rest (heap.py)
+        # Where a stall's time went, for the journal.
+        self._stall_clock = motorloop.StallClock(self.config.timing.stall_ms / 1000)
 
     # ---- the layer interface (firmware/daemon/layer.py, docs/internals.md) -----------------------
 
@@ -292,6 +294,8 @@ class Daemon:
             return
         self._apply(actions)
         self._rearm()
+        # Only while the motor may run: only then is a stall judged.
+        self._stall_clock.mark(self.loop.time() if self._motor_may_run else None)
 
     def _at_rest(self) -> bool:
         """The motor off, and no deadline of the core within a full collection's reach."""
@@ -487,6 +491,10 @@ class Daemon:
         elif reason != self._halt_logged:
             self._halt_logged = reason
             log.error("halted: %s", shown(reason, self.language))
+            if i18n.is_message(reason) and reason.get("id") == "stalled":
+                said = self._stall_clock.where_it_went(self.loop.time())
+                if said:
+                    log.warning("the stall: %s", said)
         if self.notifier is not None:
             line = self.device.status_line(core)
             self.notifier.status(f"{line}: {shown(reason, self.language)}" if reason else line)

@@ -1,5 +1,6 @@
 """What keeps the motor's loop on time: an event loop whose timers fire when due, and a short
-scheduler slice for its thread, so that woken by an edge it runs before busier threads.
+scheduler slice for its thread, so that woken by an edge it runs before busier threads; and
+where the time went when it was not on time (:class:`StallClock`).
 
 Linux's fair scheduler (EEVDF, since 6.6) gives every task a slice; a task that wakes while the
 CPUs are busy waits for the running one's slice to end (0.75 ms and more) unless its own slice is
@@ -20,6 +21,7 @@ import logging
 import os
 import platform
 import selectors
+import time
 
 log = logging.getLogger(__name__)
 
@@ -63,4 +65,39 @@ def precise_event_loop() -> asyncio.AbstractEventLoop:
     return asyncio.SelectorEventLoop(selectors.SelectSelector())
 
 
-__all__ = ["ask_short_slice", "precise_event_loop"]
+class StallClock:
+    """Where a stall of the motor's loop went: the loop's time, the process's CPU time and the
+    loop thread's at its last event (two clock reads, only while the motor may run), and at the
+    halt, which of three it was. Judged on CPU time against ``stall_s`` (the core's limit), never
+    on the share of the wall-clock span, which a busy machine stretches: the loop's thread did at
+    least ``stall_s`` of work (the loop itself was busy: a long callback, a collection); else other
+    threads of launcherd did (the GIL went there); else launcherd did too little to make the stall
+    by itself: the system did not schedule it (another process, the machine or its emulator), or
+    it was stopped."""
+
+    def __init__(self, stall_s: float) -> None:
+        self._stall_s = stall_s
+        self._mark: tuple[float, float, float] | None = None
+
+    def mark(self, now: float | None) -> None:
+        """The loop has just run an event at ``now`` (None: the motor is off, nothing to judge)."""
+        self._mark = None if now is None else (now, time.process_time(), time.thread_time())
+
+    def where_it_went(self, now: float) -> str | None:
+        """Said in the loop's thread as the stall is found; None without a mark."""
+        if self._mark is None:
+            return None
+        span = now - self._mark[0]
+        process = time.process_time() - self._mark[1]
+        loop_thread = time.thread_time() - self._mark[2]
+        if loop_thread >= self._stall_s:
+            where = "the motor's loop itself was busy"
+        elif process - loop_thread >= self._stall_s:
+            where = "another thread of launcherd was busy"
+        else:
+            where = "launcherd hardly ran: the system did not schedule it, or it was stopped"
+        return (f"{span:.3f} s since the motor's loop last ran, {process:.3f} s of CPU used by launcherd"
+                f" meanwhile, {loop_thread:.3f} s of it on the loop's thread: {where}")
+
+
+__all__ = ["StallClock", "ask_short_slice", "precise_event_loop"]

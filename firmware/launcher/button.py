@@ -47,6 +47,15 @@ class LauncherButton:
             self._refill_deadline = at + max(0.0, self._refill_hold_s - self._debounce_s)
         return actions
 
+    def _button_settled(self, pressed: bool) -> None:
+        """Take ``pressed`` as the button's level as it stands, with no debounce under way: after a
+        stall (its backlog of edges is levels), at a reset, at start. The raw and the debounced
+        level are one again, so the next edge that differs is a press or a release; a debounce
+        merely dropped would leave a release half-taken, and the next press would land on a
+        "held" button and go unheard."""
+        self._button_raw = self._button_stable = pressed
+        self._button_deadline = self._button_request = None
+
     def _on_refill_hold(self, at: float) -> list[Action]:
         self._refill_deadline = None
         # Raw too: a finger lifted just before the hold time is not a hold, debounced or not.

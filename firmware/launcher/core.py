@@ -73,7 +73,9 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
   runs means the driver did not run. No timer is judged (the feed timeout and the jam timer ran
   out only because nobody looked); the core shuts down with the stall's length as the reason.
   Until ``Reset``, button and beam edges are levels only (no press, no card, no jam), and a block
-  that was under way must clear before the launcher leaves ``jammed``.
+  that was under way must clear before the launcher leaves ``jammed``. A debounce under way is
+  dropped with the button taken at its last known level, and ``Reset`` takes the button as it
+  stands too: held, only a release and a new press count; up, the next press is a press.
 - A run that ends by the feed timeout while the hopper estimate said it held cards is a blind
   run; ``sensor.blind_runs`` of them in a row (no card counted in between) halt with "the exit
   sensor sees no cards": a disconnected beam reads "clear", and each press would otherwise run
@@ -431,10 +433,7 @@ class Launcher(LauncherButton, LauncherBeam, LauncherPresses, LauncherMotion, La
     def _on_levels(self, event: InputLevels, now: float) -> list[Action]:
         # A level is not an edge: a button already down is taken as held, so only a release and
         # a new press count; the beam and the lid are judged as if their edge came now.
-        pressed = bool(event.button)
-        if pressed != self._button_raw or pressed != self._button_stable:
-            self._button_raw = self._button_stable = pressed
-            self._button_deadline = self._button_request = None
+        self._button_settled(bool(event.button))
         actions = self._on_beam(BeamLevel(bool(event.beam)), now)
         if event.lid is not None:
             actions += self._on_lid(LidLevel(bool(event.lid)), now)
@@ -460,7 +459,10 @@ class Launcher(LauncherButton, LauncherBeam, LauncherPresses, LauncherMotion, La
         # (jammed after Reset while it stays) before the motor runs again.
         if self._beam_blocked:
             self._jam_counted = True
-        self._button_deadline = None
+        # A debounce under way is not judged either: the button is at its last known level (the
+        # Tick's read of the line, if it has one), with nothing pending.
+        self._button_settled(self._button_raw if not isinstance(event, Tick) or event.button is None
+                             else bool(event.button))
         if isinstance(event, (ButtonLevel, BeamLevel)):
             actions += self._level_only(event, now)
         elif isinstance(event, LidLevel):
@@ -470,8 +472,7 @@ class Launcher(LauncherButton, LauncherBeam, LauncherPresses, LauncherMotion, La
     def _level_only(self, event: ButtonLevel | BeamLevel, now: float) -> list[Action]:
         """After a stall, edges are levels: a backlog of them is no presses and no cards."""
         if isinstance(event, ButtonLevel):
-            self._button_raw = self._button_stable = bool(event.pressed)
-            self._button_deadline = self._button_request = None
+            self._button_settled(bool(event.pressed))
             # Still the way out: holding the button resets (a backlog of edges is not a hold).
             self._reset_deadline = now + self._reset_hold_s if self._button_raw and self._state == HALTED else None
         elif bool(event.blocked) != self._beam_blocked:
@@ -569,6 +570,9 @@ class Launcher(LauncherButton, LauncherBeam, LauncherPresses, LauncherMotion, La
         self._reason = None
         self._stalled = False
         self._reset_deadline = None
+        # The button starts afresh from the level it is at: held (the reset's own hold), only a
+        # release and a new press count; up, the next press is a press.
+        self._button_settled(self._button_raw)
         return self._enter(self._settled_state(), now) + [Emit("reset", {"source": str(event.source)})]
 
     def _on_restore(self, event: Restore, now: float) -> list[Action]:

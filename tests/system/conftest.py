@@ -179,6 +179,44 @@ def timer_late_s() -> float:
     return value
 
 
+@pytest.fixture(scope="session")
+def guest_late():
+    """The guest's own lateness on each CPU for the rest of the session (rig.GuestLateness);
+    its figures go into the report."""
+    probe = rig.GuestLateness().start()
+    try:
+        yield probe
+    finally:
+        FIGURES["guest_lateness"] = probe.figures()
+        probe.close()
+
+
+def the_emulators_stall(guest_late: rig.GuestLateness, halted: dict, seen_at: float) -> dict | None:
+    """A halt for a stall that the guest's own lateness explains: what the report says of it; None
+    when the halt is launcherd's (another reason, or a stall while the guest was running).
+
+    ``halted``: the status with the halt; ``seen_at``: perf_counter() when the test learned of it.
+    The core measures a stall from its last event to the one that found it; it halts when a
+    deadline was missed by more than stall_ms. The guest ran nothing for ``late`` seconds within
+    that span (and a second of slack for the event's way to the test): had it run, the loop would
+    have been late by ``seconds - late`` at most, and the stall is the emulator's where that is
+    within stall_ms.
+    """
+    reason = halted.get("reason_object") or {}
+    if halted.get("state") != "halted" or reason.get("id") != "stalled":
+        return None
+    seconds = float(reason.get("seconds", 0))
+    late = guest_late.late_within(seen_at - seconds - 1.0, seen_at)
+    stall_s = STALL_MS / 1000
+    # Where launcherd's journal says the time went (its CPU and its loop thread's in the stall).
+    explained = rig.journal("-u", "launcherd", "-g", "the stall: ", "-n", "1", "-o", "cat").strip()
+    said = {"stalled_s": seconds, "guest_late_s": round(late, 3), "launcherd_said": explained}
+    return said if late > 0 and seconds - late <= stall_s else None
+
+
+STALL_MS = 250  # [timing] stall_ms of the test config (the shipped default)
+
+
 @pytest.fixture(autouse=True)
 def the_last_failure_left_behind(request):
     """After a failed scenario, what it may have left (a button held down, an open lid, a game

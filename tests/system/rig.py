@@ -407,3 +407,52 @@ def safe_off_logged_after(since: float, timeout: float) -> float:
 
 def main_pid() -> int:
     return int(sh("systemctl", "show", "-p", "MainPID", "--value", "launcherd").stdout)
+
+
+class GuestLateness:
+    """The guest's own lateness, as `lateness.py` sees it on each CPU (real-time, pinned): the
+    spans in which a vCPU ran nothing, on the clock of `time.perf_counter()` and launcherd's loop.
+
+    A late stop, an extra card or a stall halt of launcherd is the emulator's where the guest
+    itself was that late at that moment (:meth:`late_within`): had the vCPU run, the daemon would
+    have been on time. Anything else is launcherd's, and fails.
+    """
+
+    def __init__(self) -> None:
+        self.spans: dict[int, list[tuple[float, float]]] = {}
+        self._processes: list[subprocess.Popen] = []
+        self._lock = threading.Lock()
+
+    def start(self) -> "GuestLateness":
+        for cpu in sorted(os.sched_getaffinity(0)):
+            process = subprocess.Popen(["python3", str(CHECKOUT / "tests/system/lateness.py"), str(cpu)],
+                                       stdout=subprocess.PIPE, text=True)
+            assert process.stdout.readline().strip() == "ready", f"the lateness probe on CPU {cpu}"
+            self._processes.append(process)
+            self.spans[cpu] = []
+            threading.Thread(target=self._read, args=(cpu, process), daemon=True).start()
+        return self
+
+    def _read(self, cpu: int, process: subprocess.Popen) -> None:
+        for line in process.stdout:
+            due, woke = (float(word) for word in line.split())
+            with self._lock:
+                self.spans[cpu].append((due, woke))
+
+    def late_within(self, start: float, end: float) -> float:
+        """Seconds of [start, end] in which the guest ran nothing on a CPU (the most on any one)."""
+        with self._lock:
+            return max((sum(max(0.0, min(end, woke) - max(start, due)) for due, woke in spans)
+                        for spans in self.spans.values()), default=0.0)
+
+    def figures(self) -> dict:
+        with self._lock:
+            every = [woke - due for spans in self.spans.values() for due, woke in spans]
+        return {"gaps": len(every), "gaps_over_100_ms": sum(gap > 0.1 for gap in every),
+                "longest_ms": round(max(every, default=0.0) * 1e3, 1),
+                "late_s_total": round(sum(every), 2)}
+
+    def close(self) -> None:
+        for process in self._processes:
+            process.terminate()
+            process.wait(10)

@@ -22,7 +22,7 @@ import tomllib
 import pytest
 
 import rig
-from conftest import FIGURES, READY_STATES, restart_service, wait_ready, write_config
+from conftest import FIGURES, READY_STATES, restart_service, the_emulators_stall, wait_ready, write_config
 
 SEQUENCE = [3, 0, 8, 1, 0, 12, 5]  # conftest.test_config's fixed profile
 LAUNCH_TIMEOUT_S = 120  # for one launch's outcome under TCG
@@ -177,15 +177,20 @@ def count_to_stop(runs: list[tuple[float, list[float]]], count: int) -> float:
 # ~35 bursts): for a miss in one burst of 50, N bursts all pass with probability 0.98**N, so
 # 150 bursts catch it 95 times in 100 (0.98**150 = 0.048), where 35 caught it about half the time.
 BURSTS = 150
+# The longest a stop may take after the count, the guest's own lateness taken out, where more than
+# one card came out after it: one card's feed and crossing after the next card's feed (the rig's
+# 60 + 15 + 60 ms), the time one late stop lets a single card through in.
+ONE_CARD_MORE_S = 0.135
 BURSTS_PER_REST = 40  # the motor's chain limit (max_on_ms) is reached after about 140 bursts
 
 
-def test_scenario_2_bounced_presses_and_exact_counts_over_150_bursts(chip, pins, api, mech):
+def test_scenario_2_bounced_presses_and_exact_counts_over_150_bursts(chip, pins, api, mech, guest_late):
     """Bounced presses are one press each and every card of every burst is counted, over
     BURSTS bursts (presses that gave cards): enough to catch a count wrong once in 50 bursts
     with 95 % certainty (1 - 0.98**150 = 0.95)."""
     presses = cards = overshoots = bursts = kernel_merged = 0
     spans = []
+    guest_caused: list[dict] = []  # late stops and stall halts the guest's own lateness explains
     rig.api_call("launcher/reload", cards=10000)  # several hundred cards: never "empty" on the way
     rest_s = rig.motor_rest_s()
     while bursts < BURSTS:
@@ -198,10 +203,26 @@ def test_scenario_2_bounced_presses_and_exact_counts_over_150_bursts(chip, pins,
         spans.append(bounce_press(chip, pins["button"]))
         press = api.next_event("press", LAUNCH_TIMEOUT_S)["params"]
         launched = api.next_event("launched", LAUNCH_TIMEOUT_S)["params"]
+        seen_at = time.perf_counter()
         settle(mech, chip, pins)
         presses += 1
         out = mech.cards - model_before
         assert launched["press_id"] == press["press_id"]
+        if launched["ended"] == "halt":
+            # A stall halt the guest's own lateness explains is the emulator's: reset as a person
+            # would and go on. Any other halt fails. The cards whose edges came in the stall's
+            # backlog are levels, not cards (docs/internals.md): the count is reported, not judged.
+            halted = rig.status()
+            said = the_emulators_stall(guest_late, halted, seen_at)
+            assert said is not None, ("launcherd halted while the guest ran", halted.get("reason"), launched,
+                                      guest_late.figures())
+            rig.api_call("system/reset")
+            counted = rig.status()["cards_ejected"] - ejected_before
+            assert counted <= out, (launched, out, counted)
+            guest_caused.append({"burst": bursts + 1, "halt": said, "out": out, "counted": counted})
+            cards += out
+            bursts += out > 0
+            continue
         # Every card that left is counted, and nothing else (the last edge may still be on its
         # way to the daemon's loop: under TCG that takes tens of milliseconds).
         # A block the guest's kernel merged with its clearing (its interrupt thread ran after
@@ -228,9 +249,24 @@ def test_scenario_2_bounced_presses_and_exact_counts_over_150_bursts(chip, pins,
         # clears during the reverse pulse is the launch's; one after it, the last press's.
         assert launched["requested"] <= launched["cards"] <= out, (launched, out)
         if out > launched["requested"]:
-            reaction = count_to_stop(mech.runs[runs_before:], launched["requested"])
-            assert out == launched["requested"] + 1 and reaction > mech.feed_s, (launched, out, reaction)
-            overshoots += 1
+            runs = mech.runs[runs_before:]
+            reaction = count_to_stop(runs, launched["requested"])
+            counted_at = [t for _, run in runs for t in run][launched["requested"] - 1]
+            # The guest's own lateness between the count and the stop: the vCPU ran nothing then.
+            late = guest_late.late_within(counted_at, counted_at + reaction)
+            if out == launched["requested"] + 1:
+                # The stop came after the next card's feed: that card is the burst's.
+                assert reaction > mech.feed_s, (launched, out, reaction)
+                overshoots += 1
+            else:
+                # More cards than one late stop lets through: the emulator's only where, without the
+                # guest's own lateness, the stop would have come within that one card's time.
+                assert late > 0 and reaction - late <= ONE_CARD_MORE_S, (
+                    "cards after the count that the guest's lateness does not explain", launched, out,
+                    f"count to stop {reaction * 1e3:.1f} ms, guest late {late * 1e3:.1f} ms of it")
+                guest_caused.append({"burst": bursts + 1, "requested": launched["requested"], "out": out,
+                                     "count_to_stop_ms": round(reaction * 1e3, 1),
+                                     "guest_late_ms": round(late * 1e3, 1)})
         if launched["cards"]:
             try:
                 rig.wait_for(lambda: mech.reverse_seen > reverse_before, 5, 0.01, "the reverse pulse")
@@ -252,6 +288,8 @@ def test_scenario_2_bounced_presses_and_exact_counts_over_150_bursts(chip, pins,
                                   for key, value in rig.summary_us(reactions).items()}
         if reactions else None,
         "one_card_more_than_asked": overshoots,
+        # Late stops (more than one card more) and stall halts that the guest's own lateness explains.
+        "the_guest_caused": guest_caused,
         "blocks_the_kernel_merged": kernel_merged,
     }
 
