@@ -179,6 +179,21 @@ def test_cards_due_while_the_loop_was_paused_keep_their_times_and_pace(make_rig)
     assert blocks == pytest.approx([0.10, 0.15])
 
 
+def test_a_card_learned_after_its_jam_time_is_stamped_within_half_of_it(make_rig):
+    """A pause longer than the jam time (400 ms) over a card's whole crossing: its block is
+    stamped no earlier than half that time ago, so the core, which runs its deadlines up to now
+    after an edge, does not take it for a jam before its clearing edge reaches it; the crossing
+    keeps its length."""
+    rig = make_rig()  # the first card due at 0.05, 8 ms in the beam
+    beam = StampedEdges(rig)
+    rig.hw.motor("forward", 1.0)
+    late = beam.run(lambda: rig.loop.pause_until(0.6))
+    (blocked, block_at), (cleared, clear_at) = beam.edges[:2]
+    assert (blocked, cleared) == (True, False)
+    beam.assert_stamped(block_at, late, 0.2)
+    beam.assert_stamped(clear_at, late, 0.2 - 0.008)
+
+
 def test_cards_due_during_a_long_pause_come_in_their_order_and_at_their_times(make_rig):
     """A pause over several cards: each enters stamped when it was due, or when the card ahead
     of it left the slot, none lost and none early."""
