@@ -17,6 +17,7 @@ from firmware.tools.cli import main as launcherctl
 from firmware.config import load_config
 from firmware.board.pins import HEADER_PINS
 from harness.launcherd import ThreadDaemon, write_config
+from harness.waits import wait_until
 
 
 class BringupDaemon(ThreadDaemon):
@@ -306,23 +307,18 @@ def test_launcherctl_inputs_watch_prints_edges_and_leaves_bench_mode_on_ctrl_c(t
         try:
             first = json.loads(_read_json_object(watch.stdout))  # the levels, then one line per edge
             assert first["inputs"]["lid"]["active"] is False
-            for _ in range(200):
-                if d.call("status/get")["bringup"]["bench"]:
-                    break
-                threading.Event().wait(0.02)
+            # Bounds on a hang, not on speed (a 4 s poll that went on regardless, and a 10 s wait
+            # for the exit, failed twice on a loaded machine).
+            wait_until(lambda: d.call("status/get")["bringup"]["bench"], 60, "bench mode")
             d.call("sim/lid", {"open": True})
             d.call("sim/lid", {"open": False})
             edges = [json.loads(watch.stdout.readline()) for _ in range(2)]
             assert [(e["what"], e["level"]) for e in edges] == [("lid", True), ("lid", False)]
         finally:
             watch.send_signal(signal.SIGINT)
-            code = watch.wait(10)
+            code = watch.wait(60)
         assert code == 0
-        for _ in range(200):
-            if not d.call("status/get")["bringup"]["bench"]:
-                break
-            threading.Event().wait(0.02)
-        assert d.call("status/get")["bringup"]["bench"] is False
+        wait_until(lambda: d.call("status/get")["bringup"]["bench"] is False, 60, "bench mode left")
 
 
 def _read_json_object(stream) -> str:

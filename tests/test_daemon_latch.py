@@ -291,7 +291,8 @@ def test_holding_the_button_resets_and_that_hold_is_no_press(tmp_path):
         status_after = running.call("status/get")
     # The hold was no press (the release neither, and the next press is one: tests/test_core_latch.py).
     assert (status_after["presses"], status_after["motor"]["on"]) == (status["presses"], False)
-    assert 0.95 <= held <= 2.0
+    # Not before the configured hold; the upper bound only tells it from the 5 s default.
+    assert 0.95 <= held <= 4.5
 
 
 def test_the_latch_file_says_the_motor_may_be_on_before_the_motor_pin_is_written(tmp_path):

@@ -107,6 +107,42 @@ def test_every_dispense_gives_exactly_its_count_through_jams_misfeeds_and_reload
     assert {"waiting_jam", "retrying", "waiting_empty", "waiting_press"} <= set(hand.seen)
 
 
+def test_a_loop_paused_across_a_card_and_the_feed_timeout_still_deals_exactly(tmp_path):
+    """The loop is held up from the motor's start until past both the first card (286 ms) and
+    the feed timeout (350 ms): a busy machine's pause, made on purpose. The card reached the beam
+    first, so it is the run's card, not an empty hopper: no misfeed retry, whose count was
+    asked before the late card was counted (a dispense of 2 once gave 3 so). The stall halt and
+    the jam deadline are set beyond the pause, as a launcher's own are beyond the feed timeout."""
+    slow = """
+[sim]
+cards_per_second = 5.0
+[timing]
+feed_timeout_ms = 350
+jam_ms = 2000
+stall_ms = 5000
+"""
+    pause_s = 0.6
+    with ThreadDaemon(tmp_path, slow) as running, running.events() as events:
+        daemon = running.daemon
+        forward = daemon.pin_factory.pin(daemon.config.pins.motor_forward)
+        paused = []
+
+        def pause_at_the_start(pin):
+            if pin.state and not paused:
+                paused.append(True)
+                # After the listeners of this change (the simulation's feed timer is armed).
+                daemon.loop.call_soon(threading.Event().wait, pause_s)
+
+        running.in_loop(forward.add_listener, pause_at_the_start)
+        reply = running.call("launcher/dispense", {"count": 2})
+        cards_out = running.call("status/get")["sim"]["cards_out"]
+        events.wait_for("dealer/dispensed", timeout=30)
+    assert paused, "the motor never started"
+    assert (reply["state"], reply["cards"], cards_out) == ("done", 2, 2)
+    assert len(reply["press_ids"]) == 1, "one run: the first card was not taken for an empty hopper"
+    assert "empty" not in [event for event, _ in events.seen]
+
+
 def test_an_estop_abandons_the_dispense_with_the_cards_so_far(tmp_path):
     slow = "[sim]\ncards_per_second = 20.0\nhopper = 1000\n"
     with ThreadDaemon(tmp_path, slow) as running, running.client(timeout=30) as client:

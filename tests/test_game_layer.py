@@ -32,9 +32,11 @@ FIXED = '[ejection]\nprofile = "fixed"\nsequence = {seq}\n'
 PLAYERS = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
 MOTOR_FORWARD, MOTOR_REVERSE, BEAM = 12, 13, 27  # firmware/launcher.toml's pins
 JAM_MS, RETRACT_MS = 150, 10  # conftest's FAST_SIM
-# How late a stop may be on a machine shared with other test workers; a game layer on the motor's
-# loop makes it seconds late (or halts the launcher as stalled).
-LATE_S = 0.1
+# How late a stop may be. A game layer on the motor's loop makes it seconds late (the hold and the
+# slow commit here are 2 s and 0.5 s), or halts the launcher as stalled; a deadline the loop runs
+# more than stall_ms (250) late halts it too, so a bound under that would judge how busy the
+# machine is, which bench/loaded.py measures beside a baseline, not make test.
+LATE_S = 0.3
 
 
 def change_times(pin) -> list[tuple[float, float]]:
@@ -198,7 +200,8 @@ def test_a_hung_game_layer_is_abandoned_and_replaced_and_the_launch_is_logged_on
         started = time.monotonic()
         with pytest.raises(ApiError) as refused:
             running.call("game/status")
-        assert refused.value.code == ApiError.UNAVAILABLE and time.monotonic() - started < 1.0
+        # Refused, not held until the hung layer wakes (30 s): a bound on a hang, not on speed.
+        assert refused.value.code == ApiError.UNAVAILABLE and time.monotonic() - started < 10
         assert running.call("launcher/press")["cards"] == 2  # the button works meanwhile
         assert layer_state(running, "up")["reason"] is None
         assert [p["press_id"] for p in presses_logged(running)] == [1, 2]  # caught up from the record

@@ -1,29 +1,35 @@
 """[pins] motor_heartbeat: toggled by the motor's loop while the motor runs, still and low otherwise.
 
-The daemon runs on --sim's mock pins in a thread of the test, so the pins' recorded changes (and
-their times) show what the driver's enable gate would see.
+The rhythm is the Heartbeat's own, on a fake loop whose clock the test moves. Through the daemon
+(--sim's mock pins, in a thread of the test) the tests judge the order of the pins' changes as the
+driver's enable gate would see them, never how often a busy machine ran the loop: a listener on
+each output pin logs every change in the order it was made.
 """
 
 from __future__ import annotations
 
-import itertools
 import threading
-import time
 
 import pytest
 
 from firmware.errors import ApiError
 from firmware.config import ConfigError, build_config, load_config, moving_pins
-from firmware.board.heartbeat import HALF_PERIOD_S
+from firmware.board.heartbeat import HALF_PERIOD_S, Heartbeat
 from firmware.board.safe_off import safe_off
 
+from harness.fakes import FakeLoop
 from harness.launcherd import ThreadDaemon
 
 HEARTBEAT, FORWARD, REVERSE = 26, 12, 13
-# One burst of 12 cards at 40 cards a second: the motor runs about 300 ms.
+MOTOR = (FORWARD, REVERSE)
+# One burst of 12 cards at 28 cards a second, the motor on about 400 ms of the loop's time, then
+# the reverse pulse: each far longer than a half period, so a toggle is due before the run's first
+# card and before the pulse's end.
 LONG_RUN = f"""
 [pins]
 motor_heartbeat = {HEARTBEAT}
+[motor]
+retract_ms = 60
 [ejection]
 profile = "fixed"
 sequence = [12]
@@ -32,35 +38,81 @@ cards_per_second = 40.0
 """
 
 
-def changes(running: ThreadDaemon, bcm: int, since: float) -> list[tuple[float, float]]:
-    """(time.monotonic(), state) of every change of a mock pin since its states were cleared at
-    ``since``, read in the loop (a mock pin records each change as the time since the last)."""
-    states = running.in_loop(lambda: list(running.daemon.pin_factory.pin(bcm).states))
-    times = itertools.accumulate(delta for delta, _ in states)
-    return [(since + at, state) for at, (_, state) in zip(times, states)][1:]
+# ---- the rhythm, on a clock the test moves ---------------------------------------------------
+
+class Beats:
+    """A Heartbeat on a fake loop, and its writes as (time, level)."""
+
+    def __init__(self):
+        self.loop = FakeLoop()
+        self.writes: list[tuple[float, bool]] = []
+        self.heartbeat = Heartbeat(self.loop, lambda level: self.writes.append((self.loop.now, level)))
 
 
-def clear(running: ThreadDaemon, *pins: int) -> float:
-    """Clears the pins' recorded states in the loop; the moment it did, on time.monotonic()."""
-    def do():
-        for bcm in pins:
-            running.daemon.pin_factory.pin(bcm).clear_states()
-        return time.monotonic()
-    return running.in_loop(do)
+def test_the_heartbeat_rises_at_once_then_toggles_every_half_period():
+    beats = Beats()
+    beats.heartbeat.run()
+    beats.loop.advance(5.5 * HALF_PERIOD_S)
+    assert beats.writes == [(pytest.approx(k * HALF_PERIOD_S), k % 2 == 0) for k in range(6)]
+    assert beats.heartbeat.running
 
 
-def motor_runs(running: ThreadDaemon, since: float) -> list[tuple[float, float]]:
-    """(on, off) of every run of the motor since ``since``: forward, and the reverse pulse."""
-    runs = []
-    for bcm in (FORWARD, REVERSE):
-        on = None
-        for at, state in changes(running, bcm, since):
-            if state > 0 and on is None:
-                on = at
-            elif state == 0 and on is not None:
-                runs.append((on, at))
-                on = None
-    return sorted(runs)
+def test_running_again_keeps_the_rhythm():
+    """A change of duty or direction calls run() again: no extra edge, the same rhythm."""
+    beats = Beats()
+    beats.heartbeat.run()
+    beats.loop.advance(0.5 * HALF_PERIOD_S)
+    beats.heartbeat.run()
+    beats.loop.advance(HALF_PERIOD_S)
+    assert beats.writes == [(0.0, True), (pytest.approx(HALF_PERIOD_S), False)]
+
+
+@pytest.mark.parametrize("toggles", [1, 2])
+def test_still_leaves_the_pin_low_and_stops_toggling(toggles):
+    beats = Beats()
+    beats.heartbeat.run()
+    beats.loop.advance((toggles + 0.5) * HALF_PERIOD_S)
+    beats.heartbeat.still()
+    beats.loop.advance(100 * HALF_PERIOD_S)
+    levels = [level for _, level in beats.writes]
+    assert levels[-1] is False and len(levels) == toggles + 1 + (toggles % 2 == 0)
+    assert not beats.heartbeat.running and beats.loop.pending() == []
+    beats.heartbeat.still()  # still again: no write
+    assert len(beats.writes) == len(levels)
+
+
+def test_a_late_loop_never_makes_the_heartbeat_faster():
+    """Toggles are timed from when the last one ran: a loop held up gives one late toggle, not a
+    burst of them, so the gate's monostable never sees rising edges closer than its rhythm."""
+    beats = Beats()
+    beats.heartbeat.run()
+    beats.loop.advance(0.5 * HALF_PERIOD_S)
+    beats.loop.pause_until(10 * HALF_PERIOD_S)
+    beats.loop.advance(4.5 * HALF_PERIOD_S)
+    times = [at for at, _ in beats.writes]
+    assert times == pytest.approx([0.0] + [k * HALF_PERIOD_S for k in range(10, 15)])
+    rises = [at for at, level in beats.writes if level]
+    assert all(b - a >= 2 * HALF_PERIOD_S - 1e-9 for a, b in zip(rises, rises[1:]))
+
+
+# ---- through the daemon: the order of the pins' changes --------------------------------------
+
+class OutputLog:
+    """Every change of the motor and heartbeat pins, in the order the loop made them, as
+    (GPIO, state); the test's own marks go in between (``mark``). Listeners run in the thread
+    that writes the pin: a heartbeat written by a thread of its own would show in a stall."""
+
+    def __init__(self, running: ThreadDaemon):
+        self.entries: list[tuple[object, float]] = []
+        factory = running.daemon.pin_factory
+
+        def watch():
+            for bcm in (HEARTBEAT, *MOTOR):
+                factory.pin(bcm).add_listener(lambda pin, bcm=bcm: self.entries.append((bcm, pin.state)))
+        running.in_loop(watch)
+
+    def mark(self, what: str) -> None:
+        self.entries.append((what, 0.0))
 
 
 def press_in_background(running: ThreadDaemon) -> threading.Thread:
@@ -68,36 +120,65 @@ def press_in_background(running: ThreadDaemon) -> threading.Thread:
     def press():
         try:
             running.call("launcher/press")
-        except ApiError:
+        except (ApiError, OSError):
             pass
     thread = threading.Thread(target=press)
     thread.start()
     return thread
 
 
+def runs_of(entries: list[tuple[object, float]]) -> list[list[tuple[object, float]]]:
+    """The log cut at each start of the motor: the part before the first run, then each run
+    with the stillness after it."""
+    parts: list[list] = [[]]
+    levels = {bcm: 0.0 for bcm in MOTOR}
+    for entry in entries:
+        bcm, state = entry
+        if bcm in MOTOR:
+            was_on = any(levels.values())
+            levels[bcm] = state
+            if not was_on and any(levels.values()):
+                parts.append([])
+        parts[-1].append(entry)
+    return parts
+
+
+def motor_on_until(run: list[tuple[object, float]]) -> int:
+    """The index in ``run`` of the change that stopped the motor (every motor pin at 0)."""
+    levels = {bcm: 0.0 for bcm in MOTOR}
+    for index, (bcm, state) in enumerate(run):
+        if bcm in MOTOR:
+            levels[bcm] = state
+            if index and not any(levels.values()):
+                return index
+    raise AssertionError(f"the motor never stopped: {run}")
+
+
 def test_the_heartbeat_toggles_while_the_motor_runs_and_is_still_while_off(tmp_path):
     with ThreadDaemon(tmp_path, LONG_RUN) as running:
-        since = clear(running, HEARTBEAT, FORWARD, REVERSE)
+        log = OutputLog(running)
         assert running.call("launcher/press")["outcome"] == "burst"
         running.wait_for(lambda status: status["state"] == "ready" and not status["motor"]["on"])
-        beats = changes(running, HEARTBEAT, since)
-        runs = motor_runs(running, since)
+        seen = list(log.entries)
         # Still once the motor is off: nothing more after the launch, however long one waits.
         running.call("status/get")
-        assert changes(running, HEARTBEAT, since) == beats
-    assert [len(runs), runs[0][1] - runs[0][0] > 0.2] == [2, True], "a long burst, then the reverse pulse"
-    assert beats[0][1] == 1 and beats[-1][1] == 0, beats
-    outside = [at for at, _ in beats if not any(on - 0.002 <= at <= off + 0.002 for on, off in runs)]
-    assert outside == [], f"the heartbeat changed while the motor was off: {outside}, runs {runs}"
-    levels = [state for _, state in beats]
-    assert all(a != b for a, b in zip(levels, levels[1:])), "every change is a toggle"
-    # A rising edge now and every 2 * HALF_PERIOD_S of a run, give or take the loop's lateness.
-    for on, off in runs:
-        rises = [at for at, state in beats if state == 1 and on - 0.002 <= at <= off]
-        assert rises and rises[0] - on < 0.002, f"no rising edge as the motor started at {on}: {beats}"
-        assert len(rises) >= (off - on) / (2 * HALF_PERIOD_S) / 2, (rises, on, off)
-        # Never faster than its rhythm (the still at a motor's stop may come at any moment).
-        assert all(b - a >= 2 * HALF_PERIOD_S * 0.9 for a, b in zip(rises, rises[1:])), rises
+        assert log.entries == seen
+    before, *runs = runs_of(seen)
+    assert before == [] and len(runs) == 2, f"a burst, then the reverse pulse: {seen}"
+    beats = [state for bcm, state in seen if bcm == HEARTBEAT]
+    assert all(a != b for a, b in zip(beats, beats[1:])), f"every change is a toggle: {seen}"
+    for run in runs:
+        stop = motor_on_until(run)
+        on, after = run[1:stop], run[stop + 1:]
+        # A rising edge as the motor starts: the first change after the motor's own.
+        assert on[:1] == [(HEARTBEAT, 1)], f"no rising edge as the motor started: {run}"
+        # It toggles while the motor runs: a half period is due before the run's first card
+        # (the burst) and before the reverse pulse's end, on the loop's own timeline.
+        assert len([bcm for bcm, _ in on if bcm == HEARTBEAT]) >= 2, f"no toggle while the motor ran: {run}"
+        # Off: at most the fall to low, at once, then nothing until the next start.
+        assert [entry for entry in after if entry[0] == HEARTBEAT] in ([], [(HEARTBEAT, 0)]), run
+        assert after[:1] == [(HEARTBEAT, 0)] or (HEARTBEAT, 0) not in after, run
+    assert beats[-1] == 0
 
 
 def test_no_heartbeat_before_any_press_and_none_without_the_key(tmp_path):
@@ -113,29 +194,35 @@ def test_no_heartbeat_before_any_press_and_none_without_the_key(tmp_path):
 
 
 def test_a_stalled_loop_stops_the_heartbeat(tmp_path):
-    stall_s = 0.15  # shorter than [timing] stall_ms (250): the launch goes on after it
+    """The loop held up just after the motor started, the pin high: no edge until it runs again.
+    The halt for a stall is set beyond the stall, which the launch outlives."""
+    stall_s = 0.15
+    with ThreadDaemon(tmp_path, LONG_RUN + "[timing]\nstall_ms = 5000\n") as running:
+        log = OutputLog(running)
+        daemon = running.daemon
+        stalled = []
 
-    def stall_if_running():
-        if running.daemon.pin_factory.pin(FORWARD).state == 0:
-            return None
-        started = time.monotonic()
-        threading.Event().wait(stall_s)  # the loop's own thread is held: the stall itself
-        return started, time.monotonic()
+        def stall():
+            stalled.append(daemon.device.heartbeat.running)
+            log.mark("stall")
+            threading.Event().wait(stall_s)  # the loop's own thread is held: the stall itself
+            log.mark("stall over")
 
-    with ThreadDaemon(tmp_path, LONG_RUN) as running:
-        since = clear(running, HEARTBEAT, FORWARD, REVERSE)
-        press = press_in_background(running)
-        deadline = time.monotonic() + 10
-        while (stall := running.in_loop(stall_if_running)) is None:
-            assert time.monotonic() < deadline, "the motor never ran"
-        press.join(30)
+        def stall_once_started(pin):
+            if pin.state and not stalled:
+                stalled.append(True)
+                daemon.loop.call_soon(stall)  # after the motor's start has been applied
+
+        running.in_loop(daemon.pin_factory.pin(FORWARD).add_listener, stall_once_started)
+        assert running.call("launcher/press")["outcome"] == "burst"
         running.wait_for(lambda status: status["state"] == "ready" and not status["motor"]["on"])
-        beats = changes(running, HEARTBEAT, since)
-    started, ended = stall
-    during = [at for at, _ in beats if started < at < ended]
-    assert during == [], f"the heartbeat changed while the loop was stalled: {during}"
-    before = [at for at, _ in beats if at <= started]
-    assert before and started - before[-1] <= stall_s, "it toggled up to the stall"
+        entries = list(log.entries)
+    assert stalled == [True, True], "the stall came while the heartbeat ran"
+    start, end = entries.index(("stall", 0.0)), entries.index(("stall over", 0.0))
+    assert [entry for entry in entries[:start] if entry[0] == HEARTBEAT] == [(HEARTBEAT, 1)]
+    assert entries[start + 1:end] == [], f"the heartbeat changed while the loop was stalled: {entries}"
+    # Once the loop runs again, so does the heartbeat, with the motor still on.
+    assert entries[end + 1][0] == HEARTBEAT, entries
 
 
 def test_safe_off_drives_the_heartbeat_low_with_the_motor_pins():
@@ -154,13 +241,21 @@ def test_safe_off_drives_the_heartbeat_low_with_the_motor_pins():
 
 
 def test_the_daemons_stop_leaves_the_heartbeat_low(tmp_path):
+    """Stopped mid-beat, the pin high: the daemon's way down leaves it low with the motor off."""
     with ThreadDaemon(tmp_path, LONG_RUN) as running:
-        factory = running.daemon.pin_factory
+        daemon = running.daemon
+        factory = daemon.pin_factory
+        stopped_high = []
+
+        def stop_at_a_rise(pin):
+            if pin.state and not stopped_high:
+                stopped_high.append(factory.pin(FORWARD).state)
+                daemon.loop.call_soon(daemon.request_stop)  # before the next toggle can come
+
+        running.in_loop(factory.pin(HEARTBEAT).add_listener, stop_at_a_rise)
         press = press_in_background(running)
-        deadline = time.monotonic() + 10
-        while running.pin_state(HEARTBEAT) == 0:  # stopped mid-beat, the pin high
-            assert time.monotonic() < deadline, "the heartbeat never rose"
-    press.join(30)
+        press.join(30)
+    assert stopped_high and stopped_high[0] > 0, "the daemon stopped while the motor ran"
     assert factory.pin(HEARTBEAT).state == 0 and factory.pin(FORWARD).state == 0
 
 

@@ -114,7 +114,8 @@ def test_periodic_sends_never_wait_on_a_full_queue(receiver, caplog):
         started = time.monotonic()
         assert notifier.watchdog() is False
         assert notifier.status("still here") is False
-        assert time.monotonic() - started < 0.5, "a periodic send waited on the full queue"
+        # Less than one timeout (5 s): neither send waited on it, however busy the machine.
+        assert time.monotonic() - started < 4, "a periodic send waited on the full queue"
     assert len(caplog.records) == 1, "a failing notifier must log once, not on every ping"
 
 
@@ -127,7 +128,7 @@ def test_one_off_sends_give_up_after_the_timeout(receiver, caplog):
         assert notifier.ready("ready") is False
         assert notifier.stopping() is False
         elapsed = time.monotonic() - started
-    assert 0.09 <= elapsed < 1.0
+    assert 0.09 <= elapsed < 10  # both waited their timeout, and gave up (the bound is a hang's)
     assert len(caplog.records) == 1
 
 

@@ -141,11 +141,12 @@ def test_an_undone_action_changes_the_kept_figures(tmp_path):
         store.close()
 
 
-def test_stats_and_history_of_100000_actions_through_the_socket(long_log_dir, tmp_path):
+def test_stats_and_history_of_100000_actions_through_the_socket(long_log_dir, tmp_path, monkeypatch):
     # The daemon reads the long log as its own (a copy: the module's other tests read it too).
     state = tmp_path / "state"
     state.mkdir()
     (state / long_log.FILENAME).write_bytes((long_log_dir / long_log.FILENAME).read_bytes())
+    fed = Fed(monkeypatch)
     with ThreadDaemon(tmp_path, "") as running:
         # The daemon serves once the layer is up or after START_WAIT_S: a busy machine replays longer.
         running.wait_for(lambda status: status["game_layer"]["state"] == "up", timeout=120)
@@ -153,18 +154,21 @@ def test_stats_and_history_of_100000_actions_through_the_socket(long_log_dir, tm
             cold = client.call("game/stats")  # computes and keeps every match's figures once
             assert cold["history"]["matches"] == MATCHES
             client.call("game/history")
-            costs = {}
+            costs, work = {}, {}
             for method, params in (("game/stats", {}), ("game/history", {}),
                                    ("game/history", {"limit": 20})):
+                fed.actions = 0
                 started = time.perf_counter()
                 reply = client.call(method, params)
                 costs[method, len(params)] = time.perf_counter() - started
+                work[method, len(params)] = fed.actions
             page = client.call("game/history", {"limit": 20, "before": 11})
     assert reply[-1]["id"] == MATCHES and len(reply) == 20
     assert [entry["id"] for entry in page] == list(range(1, 11))
-    # Replaying 100,000 actions took seconds; a kept reading is milliseconds (bounds kept loose
-    # for a loaded machine).
-    assert max(costs.values()) < 1.0, costs
+    # Replaying 100,000 actions took seconds; a kept reading replays nothing (its time is a figure,
+    # printed, not a verdict: a busy machine's would differ).
+    assert set(work.values()) == {0}, work
+    print(f"\n{MATCHES} matches, readings (s): {costs}")
 
 
 # ---- the table's match: kept up as its actions come in ------------------------------------
@@ -359,9 +363,8 @@ def test_stats_and_history_of_one_match_of_100000_actions_through_the_socket(one
     # The behaviour: nothing replayed again at a reading, one action fed after one action.
     assert work == {"game/stats": 0, "game/history": 0, "game/stats after an action": 1}, work
     assert after["match"]["players"] == cold["match"]["players"]  # an Uno call is no press
+    # Replaying the match took 3-14 s; a reading is a few ms: a figure, not a verdict.
     print(f"\none match of {ACTIONS} actions, readings (s): {costs}")
-    # Replaying the match took 3-14 s; a reading is a few ms (the bound is loose for a loaded machine).
-    assert max(costs.values()) < 1.0, costs
 
 
 def test_a_long_match_set_aside_is_replayed_a_slice_at_a_time(tmp_path, monkeypatch):

@@ -5,7 +5,8 @@ The simulation sits on the far side of the pins: it watches the motor pins that
 Hardware reads, so the daemon runs exactly the code it runs on a Pi. Instead of polling the motor
 pin, it uses pins that report their output changes (:func:`sim_pin_factory`).
 
-It only needs ``loop.call_later(delay, fn)`` (returning a handle with ``cancel()``) and
+It only needs ``loop.call_later(delay, fn)`` (returning a handle with ``cancel()``; a negative delay is a
+timer whose time has passed, run in its order among the others, as asyncio does) and
 ``loop.time()``, so tests can drive it with a fake loop and a manual clock. Every method, and every
 listener it registers, runs in the loop's thread: mock pins call listeners synchronously in the
 thread that writes the pin, which in the daemon is the loop thread.
@@ -13,11 +14,13 @@ thread that writes the pin, which in the daemon is the loop thread.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
 import random
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -125,19 +128,21 @@ class ReportingPin(MockPWMPin):
         super().__init__(factory, info)
         self._listeners: list[PinListener] = []
         self.fail_next_off = False  # sim/fault: the next write of 0 raises, and the pin stays as it is
-        self._late_s = 0.0  # while drive() runs: how long ago the change happened
+        self._stamp: float | None = None  # while drive() runs: when the change happened
 
-    def drive(self, high: bool, late_s: float = 0.0) -> None:
-        """Change this input as ``drive_high``/``drive_low`` do, the edge stamped ``late_s`` ago:
-        the change was due then, and whoever ran it (a timer of a paused loop) came late."""
-        self._late_s = max(0.0, late_s)
+    def drive(self, high: bool, at: float | None = None) -> None:
+        """Change this input as ``drive_high``/``drive_low`` do, the edge stamped ``at`` (on
+        ``time.monotonic()``, the mock pins' clock; never later than now): the change was due
+        then, and whoever ran it (a timer of a paused loop) came late. A time, not a lateness:
+        a thread switch between reckoning a lateness and the change would shift the stamp."""
+        self._stamp = at
         try:
             if high:
                 self.drive_high()
             else:
                 self.drive_low()
         finally:
-            self._late_s = 0.0
+            self._stamp = None
 
     def add_listener(self, listener: PinListener) -> None:
         """Call ``listener(pin)`` after every change of this pin's output state."""
@@ -153,8 +158,8 @@ class ReportingPin(MockPWMPin):
             self.fail_next_off = False
             raise OSError(f"simulated fault: GPIO {self.info.name} could not be driven low")
         changed = super()._change_state(value)
-        if changed:
-            self._last_change -= self._late_s  # the edge's time, which the callback is given
+        if changed and self._stamp is not None:
+            self._last_change = min(self._last_change, self._stamp)  # the edge's time, for the callback
         if len(self.states) > 2 * STATE_HISTORY:
             del self.states[:-STATE_HISTORY]
         if changed and self._function == "output":
@@ -177,6 +182,13 @@ class SimulatedMechanism:
     ``1 / (sim.cards_per_second * duty)`` seconds, the first one interval after the motor starts.
     A duty change while running keeps the progress already made towards the next card. Each card
     leaves the hopper and holds the beam at its blocked level for ``sim.block_ms``.
+
+    The mechanism lives on the loop's timeline: each card enters the beam, and leaves it, at the
+    moment its timer was due, and its edges are stamped then, however late a busy machine ran the
+    timer. The core places a stamped edge among its own deadlines by that time, so a paused loop
+    changes when the daemon learns of a card, never which came first: the card before the stop
+    its count called, the last card before a feed timeout. A test's verdict is then the same
+    on a busy machine as on a quiet one.
 
     Per card, with ``sim.misfeed_chance`` the wheel slips instead (no card, and none until the
     motor stops and starts again) and with ``sim.jam_chance`` (or after :meth:`jam_next`) the card
@@ -219,9 +231,10 @@ class SimulatedMechanism:
         self._waiting = False  # the next card is due but the slot is occupied
         self._slipped = False  # the feed wheel slipped: no card until the motor restarts
         self._rate = 0.0  # cards per second now; 0 while not feeding
-        self._progress = 0.0  # fraction of the way to the next card
+        self._progress = 0.0  # fraction of the way to the next card, at _progress_at
         self._progress_at = loop.time()
         self._feed_timer = None
+        self._feed_due = 0.0  # when the feed timer's card reaches the beam
         self._crossing_timer = None
         self._release_timer = None
         self._press_timer = None
@@ -250,10 +263,16 @@ class SimulatedMechanism:
     def _watched_pins(self) -> list[ReportingPin]:
         return [pin for pin in (self._forward, self._reverse, self._enable) if pin is not None]
 
-    @staticmethod
-    def _drive(pin, high: bool, late_s: float = 0.0) -> None:
+    def _pin_time(self, at: float) -> float:
+        """``at`` on the loop's clock as a time on the mock pins' (``time.monotonic()``)."""
+        if isinstance(self._loop, asyncio.AbstractEventLoop):
+            return at  # asyncio's loop.time() is time.monotonic()
+        return time.monotonic() - (self._loop.time() - at)  # a test's fake clock, as of now
+
+    def _drive(self, pin, high: bool, at: float | None = None) -> None:
+        """Drive an input pin; ``at``: when the change happened, on the loop's clock."""
         if isinstance(pin, ReportingPin):
-            pin.drive(high, late_s)
+            pin.drive(high, None if at is None else self._pin_time(at))
         elif high:
             pin.drive_high()
         else:
@@ -276,11 +295,16 @@ class SimulatedMechanism:
 
     def _motor_changed(self, pin: ReportingPin | None = None) -> None:
         now = self._loop.time()
+        # A card due before this change whose timer the loop has not run yet: while the wheel
+        # still turns it keeps its time; a stop takes it back, since the core's stop came first.
+        overdue = self._feed_due if self._feed_timer is not None and self._feed_due <= now else None
         self._progress += (now - self._progress_at) * self._rate
         self._progress_at = now
         self._rate = self._feeding_rate()
         self._cancel_feed()
-        if self._rate:
+        if self._rate and overdue is not None:
+            self._feed_at(overdue)
+        elif self._rate:
             self._schedule_feed()
         else:
             # Stopped: the card on its way falls back, and a slipped wheel grips again on restart.
@@ -294,21 +318,32 @@ class SimulatedMechanism:
             self._feed_timer = None
 
     def _schedule_feed(self) -> None:
+        """The next card's timer, due where the wheel's progress since ``_progress_at`` brings it."""
         if self._rate and self._hopper and not (self._slipped or self._waiting or self._feed_timer):
-            delay = max(0.0, 1.0 - self._progress) / self._rate
-            self._feed_timer = self._loop.call_later(delay, self._card_due)
+            self._feed_at(self._progress_at + max(0.0, 1.0 - self._progress) / self._rate)
 
-    def _card_due(self) -> None:
+    def _feed_at(self, due: float) -> None:
+        self._feed_due = due
+        self._feed_timer = self._call_at(due, self._card_due)
+
+    def _call_at(self, due: float, fn: Callable[[], object]):
+        """A timer at ``due``, which may have passed: the loop runs timers in the order of their
+        times, so a card due before a deadline of the core's still comes before it, and one due
+        behind another card's crossing still waits for it."""
+        return self._loop.call_later(due - self._loop.time(), fn)
+
+    def _card_due(self, at: float | None = None) -> None:
+        """The next card reaches the slot at ``at`` (by default when its timer was due)."""
         self._feed_timer = None
-        self._progress = 0.0
-        self._progress_at = self._loop.time()
+        at = self._feed_due if at is None else at
+        self._progress, self._progress_at = 0.0, at
         if self._slot_busy:
             self._waiting = True
             return
-        self._feed_card()
+        self._feed_card(at)
         self._schedule_feed()
 
-    def _feed_card(self) -> None:
+    def _feed_card(self, at: float) -> None:
         if not self._hopper:
             return
         # Both rolls every card, so the random stream does not depend on which outcome happened.
@@ -321,13 +356,17 @@ class SimulatedMechanism:
         self._keep()
         self._cards_out += 1
         self._slot_busy = True
-        self._drive(self._beam, self._beam_blocked_high)
+        # A card learned later than half the jam time is stamped no earlier than that: the core
+        # runs its deadlines up to now after each edge, and would take a card stamped a jam time
+        # ago for a jam before its clearing edge (a timer of the loop's next turn) reached it.
+        at = max(at, self._loop.time() - self._config.timing.jam_ms / 2000)
+        self._drive(self._beam, self._beam_blocked_high, at)
         if sticks or self._jam_next:
             self._jam_next = False
             self._stuck = True
         else:
-            due = self._loop.time() + self._sim.block_ms / 1000
-            self._crossing_timer = self._loop.call_later(self._sim.block_ms / 1000, lambda: self._slot_freed(due))
+            leaves = at + self._sim.block_ms / 1000
+            self._crossing_timer = self._call_at(leaves, lambda: self._slot_freed(leaves))
 
     def _slot_freed(self, due: float | None = None) -> None:
         """The card leaves the beam: at ``due`` (its crossing's end) or now (a hand pulls it out)."""
@@ -336,11 +375,12 @@ class SimulatedMechanism:
         self._slot_busy = False
         # A paused loop runs this timer late; the card left the slot on time all the same, as a
         # real beam's edge keeps the kernel's time of it.
-        late_s = 0.0 if due is None else self._loop.time() - due
-        self._drive(self._beam, not self._beam_blocked_high, late_s)
+        freed = self._loop.time() if due is None else due
+        self._drive(self._beam, not self._beam_blocked_high, freed)
         if self._waiting:
+            # The card that was due behind it enters as the slot frees.
             self._waiting = False
-            self._card_due()
+            self._card_due(freed)
 
     # ---- the player's and the operator's hands --------------------------------------------
 
@@ -406,6 +446,9 @@ class SimulatedMechanism:
             raise InvalidParams(f"cards must be a whole number >= 0, not {cards!r}")
         self._hopper = cards
         self._keep()
+        if self._rate and self._feed_timer is None and not self._waiting:
+            # The wheel turned over an empty hopper: the first card comes one interval from now.
+            self._progress, self._progress_at = 0.0, self._loop.time()
         self._schedule_feed()
 
     @property

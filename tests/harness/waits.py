@@ -32,10 +32,11 @@ def socket_answers(path: Path) -> bool:
         return False
 
 
-def wait_for_socket(path: Path, process: subprocess.Popen | None = None, timeout: float = 15.0,
+def wait_for_socket(path: Path, process: subprocess.Popen | None = None, timeout: float = 60.0,
                     log=None) -> None:
     """Until something listens on ``path``; a ``process`` that exits first is an error, with
-    ``log()`` (or its stderr pipe) in the message."""
+    ``log()`` (or its stderr pipe) in the message. ``timeout`` bounds a hang, not a start: 15 s
+    failed thirteen starts of launcherd in one loaded make test (load average above 20)."""
     def listening() -> bool:
         if process is not None and process.poll() is not None:
             said = log() if log else process.stderr.read() if process.stderr else ""
