@@ -50,7 +50,8 @@ def test_the_readme_game_example_runs_as_written(tmp_path):
             done = subprocess.run(words, env=env, capture_output=True, text=True, timeout=60)
             assert done.returncode == 0, f"{line}\n{done.stdout}{done.stderr}"
             if words[1:3] == ["game", "new"] and "classic" in words:
-                assert "Ann's move - play a card or draw one" in done.stdout  # --wait: 7 each were dealt
+                assert "the launcher deals 7 to each seat (21)" in done.stdout
+                assert "Ann starts once the first card is turned up" in done.stdout  # and not before (#39)
             elif words[1:3] == ["game", "new"] and "blast" in words:
                 assert "deal 7 cards each by hand (21) and turn one up" in done.stdout
             elif words[1:3] == ["game", "new"]:
