@@ -44,7 +44,9 @@ def raw_http(stack: Stack, request: bytes) -> bytes:
 def test_names_a_spreadsheet_would_run_are_text_in_every_csv(stack):
     players = ["+Ann", "-Bob", "@Cy", "Dee"]
     stack.call("game/new", {"rules": "attack-mega-hit", "players": players, "force": True})
-    stack.call("game/end-round", {"winner": "+Ann", "hands": {"-Bob": 7, "@Cy": 12, "Dee": 3}})
+    # A Discard All may empty +Ann's hand: she can win the round (the hand model, #39).
+    stack.call("game/play", {"card": "discard-all", "color": "red"})
+    stack.call("game/end-round", {"winner": "+Ann", "hands": {"-Bob": 7, "@Cy": 12, "Dee": 30}})
     by_cli = subprocess.run([LAUNCHERCTL, "--socket", str(stack.socket), "game", "scores", "--csv"],
                             capture_output=True, text=True, timeout=30)
     assert by_cli.returncode == 0, by_cli.stderr
@@ -184,11 +186,12 @@ def long_match():
     with Client(running.socket, timeout=30) as client:
         client.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"], "force": True})
         client.call("launcher/reload", {"cards": 100})
-        for turn in range(300):
+        for turn in range(300):  # a long log of possible hands: each play taken back (undone rows stay)
             client.call("game/play", {"card": str(1 + turn % 9), "color": "red"})
+            client.call("game/undo")
         for _ in range(2):  # the fixed presses give 0, then 3 cards
             client.call("launcher/press")
-        for turn in range(20):  # the last burst is not the last action
+        for turn in range(10):  # the last burst is not the last action
             client.call("game/play", {"card": str(1 + turn % 9), "color": "red"})
     proxy = RecordingProxy(running.socket, running.dir / "proxy.sock")
     daemon_socket, running.socket = running.socket, proxy.path
