@@ -49,6 +49,9 @@ import pytest
 
 from harness.launcherd import DaemonProcess
 from controller.match import table as match_table
+from controller.rules import hands
+from controller.rules import state as rules_state
+from controller.rules.points import POINTS
 from firmware.client import Client
 
 SEED = int(os.environ.get("RELIABILITY_SEED", "20240611"))
@@ -88,33 +91,65 @@ class Trial:
     sent: int = 0
 
 
-def make_script(rng: random.Random, live: int, new_match: bool, length: int) -> list[Request]:
+def make_script(rng: random.Random, live: list[dict], new_match: bool, length: int) -> list[Request]:
     """Requests the table accepts whatever the launcher gives: nobody ever owes presses here.
 
-    ``live`` is how many live actions the current match has (for undo, which needs two).
+    ``live``: the live actions of the current match. The script follows the table they build
+    (``controller.match.table``, the daemon's own reducer) through its own requests, so that every
+    one is legal (#39, controller/rules/hands.py): plays by whoever's turn it is, and a round ended
+    by the player who laid their last card (a Discard All lays its colour beneath it: any hand may
+    end on one), the others' hands entered as points their cards can make. A launch's cards are
+    known only once it is answered: the script counts none, so the table holds at least the cards
+    it counts, and a play is scripted only from a hand it counts at 2 or more (a hand of one would
+    end the round on its play, told or not).
     """
     script: list[Request] = []
+    actions = [{"type": "new", **NEW}] if new_match else list(live)
     if new_match:
         script.append(Request("game/new", dict(NEW)))
-        live = 1
+    with rules_state.replaying():  # (each was accepted when it was logged)
+        tables = [match_table.new_table(actions[0])[0]]
+        for action in actions[1:]:
+            tables.append(match_table.apply(tables[-1], action)[0])
+
+    def add(request: Request, action: dict) -> None:
+        tables.append(match_table.apply(tables[-1], action)[0])  # raises if the script is wrong
+        script.append(request)
+
     while len(script) < length:
+        game = tables[-1].game
+        over = game.round_over
+        seat = rules_state.turn_seat(game)
         roll = rng.random()
         if roll < 0.25:
-            request = Request("game/play", {"card": rng.choice(CARDS), "color": COLOR})
+            if over or hands.bounds(game, seat)[1] < 2:
+                continue
+            card = rng.choice(CARDS)
+            add(Request("game/play", {"card": card, "color": COLOR}),
+                {"type": "play", "card": card, "color": COLOR})
         elif roll < 0.35:
-            request = Request("game/uno", {"player": rng.choice(PLAYERS)})
+            if over:
+                continue
+            player = rng.choice(PLAYERS)
+            add(Request("game/uno", {"player": player}), {"type": "uno", "player": player})
         elif roll < 0.75:
-            request = Request("launcher/launch", {})
+            if over:
+                continue
+            add(Request("launcher/launch", {}), {"type": "press", "cards": 0})
         elif roll < 0.9:
-            winner = rng.choice(PLAYERS)
-            hands = {name: rng.randint(0, 40) for name in PLAYERS if name != winner}
-            request = Request("game/end-round", {"winner": winner, "hands": hands})
-        elif live > 1:
-            request = Request("game/undo", {})
-        else:
-            continue
-        live = live - 1 if request.method == "game/undo" else live + 1
-        script.append(request)
+            if not over:  # the player whose turn it is lays their last cards under a Discard All
+                last = {"card": "discard-all", "color": COLOR, "last": True}
+                add(Request("game/play", last), {"type": "play", **last})
+                game = tables[-1].game
+            points = POINTS[game.ruleset]
+            least = 0 if "0" in points else 1  # no 0 card: a hand that holds one scores
+            held = {name: rng.randint(least, min(40, hands.bounds(game, other)[1] * max(points.values())))
+                    for other, name in enumerate(game.players) if other != game.winner}
+            params = {"winner": game.players[game.winner], "hands": held}
+            add(Request("game/end-round", params), {"type": "end_round", **params})
+        elif len(tables) > 1:  # never the match's opening
+            tables.pop()
+            script.append(Request("game/undo", {}))
     return script
 
 
@@ -317,7 +352,7 @@ def power_loss_trials(tmp_path: Path, trials: int, seed: int, env: dict | None =
     match_id: int | None = None
     killed: tuple[Trial, list[Row]] | None = None  # the last trial and the rows its kill left
     stats = {"trials": trials, "acknowledged": 0, "in_flight": 0, "committed_unanswered": 0,
-             "rows": 0, "max_delay_s": 0.0, "killed_mid_script": 0, "caught_up": 0}
+             "rows": 0, "max_delay_s": 0.0, "killed_mid_script": 0, "caught_up": 0, "rounds_ended": 0}
     for number in range(trials + 1):
         daemon = start_caught_up(tmp_path, seed + number, env)
         try:
@@ -349,8 +384,8 @@ def power_loss_trials(tmp_path: Path, trials: int, seed: int, env: dict | None =
                 assert status["match_id"] == match_id
             if number == trials:
                 break
-            live_count = sum(1 for r in known if r.match_id == match_id and not r.undone)
-            trial = Trial(make_script(rng, live_count, new_match=not known or number % 10 == 9,
+            live = [r.action for r in known if r.match_id == match_id and not r.undone]
+            trial = Trial(make_script(rng, live, new_match=not known or number % 10 == 9,
                                       length=rng.randint(40, 120)))
             delay = run_until_killed(daemon, trial, rng, at_launch)
         finally:
@@ -361,6 +396,7 @@ def power_loss_trials(tmp_path: Path, trials: int, seed: int, env: dict | None =
         assert verdict == "ok", f"trial {number}: integrity_check: {verdict}"
         killed = (trial, at_kill)
         stats["acknowledged"] += len(trial.replies)
+        stats["rounds_ended"] += sum(trial.script[i].method == "game/end-round" for i in trial.replies)
         stats["in_flight"] += trial.sent - len(trial.replies)
         stats["killed_mid_script"] += len(trial.replies) < len(trial.script)
         stats["max_delay_s"] = max(stats["max_delay_s"], round(delay, 3))
@@ -377,6 +413,7 @@ def test_power_loss_quick(tmp_path):
     stats = power_loss_trials(tmp_path, 5, SEED)
     report(stats)
     assert stats["acknowledged"] > 0
+    assert stats["rounds_ended"] > 0, stats  # score entry among what the kills cut into
 
 
 def test_power_loss_right_after_a_launch_with_slow_commits(tmp_path):
