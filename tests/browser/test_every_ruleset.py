@@ -88,6 +88,18 @@ def end_round_by_tapping(page, hands: dict[str, list[str]], winner: str | None =
     page.click("#end-round-form button[type=submit]")
 
 
+def plays_at_the_table(stack, plays: str) -> None:
+    """Plays told through the API where the page is not what the test is about: ``"Bob 3 green,
+    Cy uno, ..."``, each by the player named (launcherd refuses a move that is someone else's), an
+    Uno call as ``<player> uno``."""
+    for told in plays.split(","):
+        player, card, *color = told.split()
+        if card == "uno":
+            stack.call("game/uno", {"player": player})
+        else:
+            stack.call("game/play", {"card": card, "color": color[0], "by": player})
+
+
 def test_a_double_tap_on_a_card_plays_it_once(stack, browser_context):
     page = phone(stack, browser_context)
     new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
@@ -167,10 +179,18 @@ def test_classic_a_round_and_the_wild_draw_four_both_ways(stack, browser_context
     expect_text(page, "td[data-cards='Ann']", "^15$")
     expect_text(page, "#now", r"Bob.*play a card, or press to draw one")
 
-    # Bob went out (the launcher dealt every card: the page's End of round says who); the hands are
-    # tapped, not typed.
-    end_round_by_tapping(page, {"Ann": ["7", "skip"], "Cy": ["wild"]}, winner="Bob")
-    expect_text(page, "td[data-total='Bob']", "^77$")
+    # Bob goes out: the launcher dealt every card, so the count is exact (Bob 8, Cy 6, Ann 14) and
+    # Bob plays all 8 down, the others playing between (twice Bob's Skip passes Cy by): Cy keeps 1
+    # card, Ann 7. The round's plays are told through the API; its end is the page's.
+    plays_at_the_table(stack, "Bob 3 green, Cy 3 yellow, Ann 8 yellow, Bob skip yellow, Ann 6 yellow,"
+                              " Bob 6 blue, Cy 2 blue, Ann 2 red, Bob 9 red, Cy 9 green, Ann 1 green,"
+                              " Bob skip green, Ann 4 green, Bob 4 red, Cy 7 red, Ann 7 blue,"
+                              " Bob uno, Bob 1 blue, Cy uno, Cy 1 yellow, Ann 5 yellow, Bob 5 green")
+    expect_text(page, "#turn-name", "Bob won round 1")
+    # The hands are tapped, not typed: Ann 7+20+0+8+20+20+3 = 78, Cy 50.
+    end_round_by_tapping(page, {"Ann": ["7", "skip", "0", "8", "reverse", "draw-two", "3"], "Cy": ["wild"]},
+                         winner="Bob")
+    expect_text(page, "td[data-total='Bob']", "^128$")
     expect_text(page, "#round-line", "Round 2")
     assert page.errors == []
 
@@ -198,6 +218,14 @@ def test_despicable_me_4_minions_counts_from_the_page(stack, browser_context):
     expect_text(page, "td[data-cards='Bob']", "^9$")
     expect_text(page, "td[data-cards='Cy']", "^8$")
     expect_text(page, "#now", r"Bob.*play a card, or press to draw one")
+    # Each discarded as many as they were dealt: Ann holds 6, Bob and Cy 7, counted exactly. Bob
+    # plays all 7 down, the others playing between (Cy's Skip passes Ann by once), told through the
+    # API: Ann and Cy keep a card each.
+    plays_at_the_table(stack, "Bob 3 orange, Cy 3 blue, Ann 8 blue, Bob 8 yellow, Cy skip yellow,"
+                              " Bob 2 yellow, Cy 2 purple, Ann 6 purple, Bob 6 orange, Cy 1 orange,"
+                              " Ann 1 blue, Bob 5 blue, Cy 5 purple, Ann 9 purple, Bob uno, Bob 7 purple,"
+                              " Cy uno, Cy 7 yellow, Ann uno, Ann 4 yellow, Bob 4 orange")
+    expect_text(page, "#turn-name", "Bob won round 1")
     end_round_by_tapping(page, {"Ann": ["9"], "Cy": ["wild-draw-four"]}, winner="Bob")
     expect_text(page, "td[data-total='Bob']", "^59$")
     assert page.errors == []
@@ -221,12 +249,17 @@ def test_blast_without_a_blaster_insertions_and_a_blast_from_the_page(stack, bro
     expect_text(page, "td[data-cards='Cy']", "^3$")
     expect_text(page, "#now", r"Ann.*play a card, or insert one")
     shot(page, "34-blast")
+    # Ann holds 6 (the table dealt 7; she played one): her last card is a Discard Color laying the
+    # rest, all red, beneath it.
     page.check("#last-card")
-    tap_card(page, "7")  # on the red pile: its colour, no question
+    tap_card(page, "discard-color")  # on the red pile: its colour, no question
     expect_text(page, "#turn-name", "Ann won round 1")
     assert page.locator("#cards button").count() == 0
-    end_round_by_tapping(page, {"Bob": ["wild-blast"], "Cy": ["2", "3"]})
-    expect_text(page, "td[data-total='Ann']", "^55$")
+    # The hands as counted: Bob the 7 dealt (his insertion was safe), Cy 7 and the blast's 3.
+    # Bob 50+1+4+6+9+20+20 = 110, Cy 2+3+5+7+8+9+1+20+20+50 = 125.
+    end_round_by_tapping(page, {"Bob": ["wild-blast", "1", "4", "6", "9", "skip", "reverse"],
+                                "Cy": ["2", "3", "5", "7", "8", "9", "1", "draw-one", "skip", "wild"]})
+    expect_text(page, "td[data-total='Ann']", "^235$")
     assert page.errors == []
 
 
