@@ -81,18 +81,20 @@ def test_a_game_from_a_phone(stack, browser_context):
     expect(page.locator("#code")).to_have_value(code)
     shot(page, "06-after-reload")
 
-    # Cy plays a last card; the hands are entered on the page; the scores show the round.
+    # Cy plays a last card: the 7 dealt, all red, laid under a Discard All. The hands are entered on
+    # the page, as the count has them (Ann 6, Bob 7 and the 3 he took, Dee 7); the scores show the
+    # round.
     page.check("#last-card")
-    page.click("#cards button[data-card='7']")
+    page.click("#cards button[data-card='discard-all']")  # on the red pile: its colour, no question
     expect_text(page, "#turn-name", "Cy won round 1")
     page.click("#end-round-box summary")
     expect(page.locator("#winner")).to_have_value("Cy")
     page.fill("#hands input[name='Ann']", "10")
-    page.fill("#hands input[name='Bob']", "7, hit-2")
-    page.fill("#hands input[name='Dee']", "5")
+    page.fill("#hands input[name='Bob']", "7, hit-2, 1, 2, 3, 4, 5, 6, 8, 9")  # 85
+    page.fill("#hands input[name='Dee']", "12")
     shot(page, "07-hands")
     page.click("#end-round-form button[type=submit]")
-    expect_text(page, "td[data-total='Cy']", "^62$")
+    expect_text(page, "td[data-total='Cy']", "^107$")
     expect_text(page, "#round-line", "Round 2")
     page.locator("#scores-panel").scroll_into_view_if_needed()
     shot(page, "08-scores")
