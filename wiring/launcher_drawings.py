@@ -414,7 +414,7 @@ def _gate_half(c: Canvas, y: int, half: int, inputs: list[tuple[str, str, str]],
     c.text(chip_x + chip_w + 20, rc_y, f"R {timing['r']}: 3V3 to pin {rext} (Rext/Cext)", "label")
     c.text(chip_x + chip_w + 20, rc_y + 18, f"C {timing['c']}: pin {cext} (Cext) to pin {rext}", "label")
     c.text(chip_x + chip_w + 20, rc_y + 36,
-           f"tW = 0.5 × {timing['r']} × {timing['c'].split()[0]} ≈ {timing['tw']} ({timing['range']})", "title")
+           f"tW = 0.5 × {timing['r']} × {timing['c_value']} ≈ {timing['tw']} ({timing['range']})", "title")
     c.text(chip_x + chip_w + 20, rc_y + 54, f"1N4148: pin {rext} (anode) to VCC pin 16 (clamp)", "label")
     bottom = y + height
     for i, note in enumerate(notes):
@@ -440,7 +440,8 @@ def gate_svg(rows: list[PinRow], blaster: list[PinRow]) -> str:
         [(pin_label(heartbeat), "motor_heartbeat (toggles)", "1B (pin 2)"),
          (pin_label(enable), "motor_enable (or 3V3 if not fitted)", "1CLR (pin 3)")],
         ("1Q (pin 13)", "to the driver's STBY / nSLEEP (not motor_enable)"), GATE,
-        ["A rising edge every 20 ms keeps 1Q high through 70 ms of loop lateness; none for 93-128 ms and the"
+        ["A rising edge every 20 ms keeps 1Q high through 70 ms of loop lateness; none for"
+         f" {GATE['range']} and the"
          " driver goes to standby: a stall, a freeze or a dead Pi. Still and low while the motor is off.",
          "motor_enable low clears 1Q at once (the launcher asleep or halted). The DRV8833 board's own"
          " pull-up on nSLEEP, if stiff, must go (wiring/README.md).",
@@ -450,7 +451,7 @@ def gate_svg(rows: list[PinRow], blaster: list[PinRow]) -> str:
         c, y + 30, 2,
         [(pin_label(actuator), "[blaster] actuator", "2B + 2CLR (pins 10, 11)")],
         ("2Q (pin 5)", "100 Ω to the release MOSFET's gate"), ONE_SHOT,
-        ["The pin rising starts 2Q for at most 254-343 ms (between pulse_ms, 150, and max_on_ms, 500); the pin"
+        [f"The pin rising starts 2Q for {ONE_SHOT['range']} (between pulse_ms, 150, and max_on_ms, 500); the pin"
          " falling ends it at once (2CLR). A pin left high cannot keep the solenoid on.",
          "A new pulse needs the pin low first: the daemon rests rest_ms between pulses.",
          "Blaster: the unused half 1 tied off: 1A (pin 1) to 3V3, 1B and 1CLR (pins 2, 3) to GND."])
