@@ -311,6 +311,22 @@ def test_a_ceramics_tolerance_would_take_the_gate_out_of_its_window():
     assert f"loop {round(low - 2 * HALF_PERIOD_S * 1000)} ms late" in build
 
 
+
+def test_the_inputs_external_pull_ups_are_drawn_listed_and_in_the_bill_of_materials(generate):
+    """The button, the beam and the lid take a 4.7 kΩ to 3V3 at the Pi beside the internal pull-up."""
+    root = ET.fromstring((WIRING / "wiring.svg").read_text(encoding="utf-8"))
+    texts = [(float(element.get("x")), float(element.get("y")), element.text)
+             for element in root.iter(f"{SVG}text")]
+    rows = {row.key: row for row in generate.pin_rows()}
+    for key in ("button", "beam", "lid"):
+        assert rows[key].pull.endswith("4.7 kΩ to 3V3 at the Pi"), rows[key]
+        wire_y = label_y("wiring.svg", f"{key} (GPIO{rows[key].bcm})") + 6
+        assert any(text == "4.7k" and abs(y - (wire_y - 8)) < 1 for _, y, text in texts), key
+    assert sum(text == "4.7k" for _, _, text in texts) == 3
+    readme = (WIRING / "README.md").read_text(encoding="utf-8")
+    assert re.search(r"\| 2-3 \| 4\.7 kΩ resistor \| external pull-ups to 3V3 on the button and the beam", readme)
+
+
 def polylines(name: str) -> list[tuple[str, list[tuple[float, float]]]]:
     root = ET.fromstring((WIRING / name).read_text(encoding="utf-8"))
     return [(element.get("class"), [tuple(map(float, point.split(","))) for point in element.get("points").split()])

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from firmware.config import MOTOR_PIN_KEYS, Config
 
-from drawing import Canvas, GND_X, PARTS, PART_W, PART_X, PI_W, PI_X, RAIL_3V3_X, ROW, SERIES, WIDTH
+from drawing import (Canvas, EXTERNAL_PULL_UP, EXTERNAL_PULL_UP_KEYS, GND_X, PARTS, PART_W, PART_X, PI_W, PI_X,
+                     RAIL_3V3_X, ROW, SERIES, WIDTH)
 from pin_tables import GATE, GATE_CHIP, ONE_SHOT, PIN_3V3, PIN_5V, PIN_GND, PinRow, connection, driver_pins, pin_label
 
 
@@ -69,6 +70,8 @@ def wiring_svg(rows: list[PinRow]) -> str:
             if key in MOTOR_PIN_KEYS:
                 # The hardware pull-down that holds the input low while the pin floats.
                 c.resistor_to_ground(PART_X - 40, ty, "10k")
+            if key in EXTERNAL_PULL_UP_KEYS and row.pull.startswith("internal pull-up"):
+                c.resistor_to_rail(PART_X - 40, ty, EXTERNAL_PULL_UP)
             if key in SERIES:
                 c.resistor_h(PART_X - 80, ty, SERIES[key][0])
         gy = y + height - 12

@@ -13,6 +13,11 @@ from firmware.config.fields import toml_text
 
 HERE = Path(__file__).resolve().parent
 
+# The launcher's inputs that take an external pull-up to 3V3 at the Pi beside the internal one:
+# the Pi's (about 50 kΩ) picks up a brushed motor's noise on a long wire (wiring/README.md).
+EXTERNAL_PULL_UP_KEYS = ("button", "beam", "lid")
+EXTERNAL_PULL_UP_PROSE = "4.7 kΩ"
+
 # Power pins of the 40-pin header (HEADER_PINS, in firmware.board.pins, maps the GPIOs).
 PIN_3V3 = (1, 17)
 PIN_5V = (2, 4)
@@ -93,6 +98,8 @@ def pin_rows(config: Config | None = None) -> list[PinRow]:
         optional = getattr(config.pins, key) is NOT_FITTED
         if key in INPUT_KEYS:
             direction, pull = "input", pull_prose(config, key)
+            if key in EXTERNAL_PULL_UP_KEYS and input_pull(config, key) == "up":
+                pull += f"; {EXTERNAL_PULL_UP_PROSE} to 3V3 at the Pi"
         else:
             direction = "output (PWM)" if key in PWM_KEYS else "output"
             pull = "none; 10 kΩ pull-down at the driver" if key in MOTOR_PIN_KEYS else "none"
