@@ -253,7 +253,8 @@ def test_the_gate_drawing_shows_both_monostables_on_their_pins(generate):
                  "STBY / nSLEEP", "2B + 2CLR (pins 10, 11)", "2Q (pin 5)", "MOSFET", "220 kΩ", "1 µF film ±5 %",
                  "220 kΩ × 1 µF ≈ 110 ms (93-128 ms)", "270 kΩ", "2.2 µF film ±5 %",
                  "270 kΩ × 2.2 µF ≈ 297 ms (251-346 ms)", "100 nF",
-                 "1N4148: pin 15 (anode) to VCC pin 16 (clamp)", "1N4148: pin 7 (anode) to VCC pin 16 (clamp)"):
+                 "BAT85 (Schottky): pin 15 (anode) to VCC pin 16 (clamp)",
+                 "BAT85 (Schottky): pin 7 (anode) to VCC pin 16 (clamp)"):
         assert part in labels, part
     # The drawn times are what the docs compute, over the whole tolerance range (K 0.45-0.55, R 1 %,
     # C 5 %): the gate holds through a loop late by 70 ms and cuts within 130 ms of the last edge,
@@ -272,7 +273,7 @@ def test_the_gate_drawing_shows_both_monostables_on_their_pins(generate):
     assert blaster.pulse_ms < one_shot_low and one_shot_high <= blaster.max_on_ms
     build = (ROOT / "docs" / "build.md").read_text(encoding="utf-8")
     for phrase in ("0.5 × 220 kΩ × 1 µF = 110 ms", "**93-128 ms**", "0.5 × 270 kΩ × 2.2 µF = 297 ms",
-                   "251-346 ms", "HC family only", "1N4148", "The unused half"):
+                   "251-346 ms", "HC family only", "Schottky diode BAT85", "The unused half"):
         assert phrase in build, phrase
 
 
@@ -296,6 +297,7 @@ def test_the_gate_times_are_the_datasheet_formula_over_the_tolerances(generate, 
         text = path.read_text(encoding="utf-8")
         assert drawn["range"] in text, (path.name, drawn["range"])
         assert "X7R ceramic rated" not in text and "film or X7R" not in text, path.name
+        assert "diode 1N4148" not in text and "1N4148 diode" not in text and "BAT85" in text, path.name
 
 
 def test_a_ceramics_tolerance_would_take_the_gate_out_of_its_window():

@@ -7,7 +7,7 @@ from firmware.config import MOTOR_PIN_KEYS, Config
 
 from drawing import (Canvas, EXTERNAL_PULL_UP, EXTERNAL_PULL_UP_KEYS, GND_X, PARTS, PART_W, PART_X, PI_W, PI_X,
                      RAIL_3V3_X, ROW, SERIES, WIDTH)
-from pin_tables import GATE, GATE_CHIP, ONE_SHOT, PIN_3V3, PIN_5V, PIN_GND, PinRow, connection, driver_pins, pin_label
+from pin_tables import CLAMP_DIODE, GATE, GATE_CHIP, ONE_SHOT, PIN_3V3, PIN_5V, PIN_GND, PinRow, connection, driver_pins, pin_label
 
 
 def wiring_svg(rows: list[PinRow]) -> str:
@@ -418,7 +418,7 @@ def _gate_half(c: Canvas, y: int, half: int, inputs: list[tuple[str, str, str]],
     c.text(chip_x + chip_w + 20, rc_y + 18, f"C {timing['c']}: pin {cext} (Cext) to pin {rext}", "label")
     c.text(chip_x + chip_w + 20, rc_y + 36,
            f"tW = 0.5 × {timing['r']} × {timing['c_value']} ≈ {timing['tw']} ({timing['range']})", "title")
-    c.text(chip_x + chip_w + 20, rc_y + 54, f"1N4148: pin {rext} (anode) to VCC pin 16 (clamp)", "label")
+    c.text(chip_x + chip_w + 20, rc_y + 54, f"{CLAMP_DIODE}: pin {rext} (anode) to VCC pin 16 (clamp)", "label")
     bottom = y + height
     for i, note in enumerate(notes):
         c.text(PI_X, bottom + 22 + 18 * i, note, "note")

@@ -62,6 +62,10 @@ def monostable(ohms: float, farads: float, capacitor: str) -> dict[str, str]:
             "low_ms": f"{low:.1f}", "high_ms": f"{high:.1f}"}
 
 
+# The timing capacitor's clamp: a Schottky, whose forward drop (about 0.3 V at a few mA) stays below
+# the chip's own protection diode's, so that it, not the chip, carries the capacitor's discharge.
+CLAMP_DIODE = "BAT85 (Schottky)"
+
 GATE = monostable(220e3, 1e-6, "film ±5 %")
 ONE_SHOT = monostable(270e3, 2.2e-6, "film ±5 %")
 
