@@ -58,8 +58,7 @@ def monostable(ohms: float, farads: float, capacitor: str) -> dict[str, str]:
     high = ms(K_RANGE[1], 1 + R_TOLERANCE, 1 + C_TOLERANCE)
     micro = f"{farads * 1e6:g}"
     return {"r": f"{ohms / 1000:g} kΩ", "c": f"{micro} µF {capacitor}", "c_value": f"{micro} µF",
-            "tw": f"{ms(K_TYPICAL, 1, 1):.0f} ms", "range": f"{low:.0f}-{high:.0f} ms", "max": f"{high:.0f} ms",
-            "low_ms": f"{low:.1f}", "high_ms": f"{high:.1f}"}
+            "tw": f"{ms(K_TYPICAL, 1, 1):.0f} ms", "range": f"{low:.0f}-{high:.0f} ms", "max": f"{high:.0f} ms"}
 
 
 # The timing capacitor's clamp: a Schottky, whose forward drop (about 0.3 V at a few mA) stays below
