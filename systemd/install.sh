@@ -50,10 +50,13 @@ UDEV_RULE=$ROOT/etc/udev/rules.d/60-card-launcher-gpio.rules
 RASPI_FIRMWARE_CUSTOM=$ROOT/etc/default/raspi-firmware-custom
 RASPI_FIRMWARE_HOOK=$ROOT/etc/kernel/postinst.d/z50-raspi-firmware
 # The boot setting that makes a released GPIO fall back to its pull (Raspberry Pi kernels keep
-# it driven), and the kernel parameters it sets, which say whether this kernel has it.
+# it driven), and the kernel parameters it sets, which say whether this kernel has it:
+# persist_gpio_outputs (Y: kept), named strict_gpiod (Y: released) in the first kernels that had it.
 STRICT_GPIOD=dtparam=strict_gpiod
 PERSIST_PARAMS=("$ROOT/sys/module/pinctrl_bcm2835/parameters/persist_gpio_outputs"
     "$ROOT/sys/module/pinctrl_rp1/parameters/persist_gpio_outputs")
+STRICT_PARAMS=("$ROOT/sys/module/pinctrl_bcm2835/parameters/strict_gpiod"
+    "$ROOT/sys/module/pinctrl_rp1/parameters/strict_gpiod")
 # systemd feeds the board's hardware watchdog with this drop-in: a kernel that freezes stops
 # feeding it and the watchdog resets the Pi, whose GPIOs then fall back to their boot state
 # (the motor pins held low by config.txt's gpio= line below). The Pi's watchdog (bcm2835-wdt,
@@ -327,6 +330,12 @@ released_lines() {
             return
         fi
     done
+    for param in "${STRICT_PARAMS[@]}"; do
+        if [[ -r $param ]]; then
+            if [[ $(< "$param") == [Nn0]* ]]; then echo keeps; else echo releases; fi
+            return
+        fi
+    done
     echo unknown
 }
 
@@ -363,7 +372,7 @@ configure_boot_lines() {
     case $released in
         releases) say "This kernel already lets released GPIOs fall back to their pulls (strict_gpiod)" ;;
         keeps) say "From the next boot ($STRICT_GPIOD) a GPIO launcherd leaves falls back to its pull-down at once" ;;
-        *) say "This kernel ($(uname -r)) predates strict_gpiod (Raspberry Pi kernels have it since 6.6, spring 2024):"
+        *) say "This kernel ($(uname -r)) predates strict_gpiod (added to Raspberry Pi's 6.6 kernels in April 2024):"
            say "until an update (sudo apt full-upgrade) a motor line keeps its last level when launcherd dies," \
                "until ExecStopPost= drives it low (milliseconds)" ;;
     esac

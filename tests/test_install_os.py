@@ -31,8 +31,8 @@ enable_uart=1
 UNAME = subprocess.run(["uname", "-r"], capture_output=True, text=True).stdout.strip()
 
 
-def persist_param(root: Path, value: str, driver: str = "pinctrl_bcm2835") -> None:
-    param = root / "sys" / "module" / driver / "parameters" / "persist_gpio_outputs"
+def persist_param(root: Path, value: str, driver: str = "pinctrl_bcm2835", name: str = "persist_gpio_outputs") -> None:
+    param = root / "sys" / "module" / driver / "parameters" / name
     param.parent.mkdir(parents=True)
     param.write_text(value + "\n")
 
@@ -87,7 +87,8 @@ def test_raspberry_pi_os_gets_strict_gpiod_with_the_boot_line_in_config_txt(stub
 def test_a_raspberry_pi_kernel_without_the_option_is_told_what_that_means(stubs, raspberry_pi_os):
     result = run_script("--dry-run", stubs=stubs, root=raspberry_pi_os)
     assert result.returncode == 0, result.stderr
-    assert f"This kernel ({UNAME}) predates strict_gpiod" in result.stdout
+    assert f"This kernel ({UNAME}) predates strict_gpiod (added to Raspberry Pi's 6.6 kernels in April 2024)" \
+        in result.stdout
     assert "a motor line keeps its last level when launcherd dies, until ExecStopPost= drives it low" in result.stdout
 
 
@@ -95,6 +96,22 @@ def test_a_kernel_already_strict_is_said_so(stubs, raspberry_pi_os):
     persist_param(raspberry_pi_os, "N")
     result = run_script("--dry-run", stubs=stubs, root=raspberry_pi_os)
     assert "already lets released GPIOs fall back to their pulls" in result.stdout
+
+
+@pytest.mark.parametrize(("value", "said"), [
+    ("Y", "already lets released GPIOs fall back to their pulls"),
+    ("N", "From the next boot (dtparam=strict_gpiod) a GPIO launcherd leaves falls back"),
+])
+def test_the_first_kernels_parameter_name_strict_gpiod_is_read_the_other_way_round(stubs, raspberry_pi_os,
+                                                                                    value, said):
+    """The first kernels with the option named the parameter strict_gpiod (Y: released lines fall to
+    their pulls); later ones persist_gpio_outputs (Y: kept). Either is a kernel that has it."""
+    persist_param(raspberry_pi_os, value, "pinctrl_rp1", name="strict_gpiod")
+    result = run_script("--dry-run", stubs=stubs, root=raspberry_pi_os)
+    assert result.returncode == 0, result.stderr
+    assert said in result.stdout
+    assert "predates strict_gpiod" not in result.stdout
+    assert "'dtparam=strict_gpiod'" in result.stdout  # written in either case
 
 
 def test_debian_keeps_the_boot_line_in_raspi_firmware_custom_and_regenerates_config_txt(stubs, debian):

@@ -12,7 +12,7 @@ from pin_tables import GATE_CHIP, HAT_EEPROM_PINS, I2S_NOTE, ONE_SHOT, PIN_GND, 
 # What each of the blaster's pins drives or reads, in the table's words.
 BLASTER_KEYS = {"actuator": "[blaster] actuator", "led": "[pins] led", "chime": "[pins] chime"}
 BLASTER_FUNCTIONS = {
-    "actuator": (f"release: through the one-shot ({GATE_CHIP} half 2, at most {ONE_SHOT['tw']} on: heartbeat.svg)"
+    "actuator": (f"release: through the one-shot ({GATE_CHIP} half 2, at most {ONE_SHOT['max']} on: heartbeat.svg)"
                  " to a logic-level N-MOSFET gate (100 Ω in series, 10 kΩ to GND); high fires the blast"),
     "led": "button LED (PWM), as on the launcher",
     "chime": "active buzzer, as on the launcher",
@@ -70,7 +70,7 @@ def blaster_pins_markdown(rows: list[PinRow]) -> str:
         "are pulled up at power-on (the configuration refuses them).",
         "",
         f"The one-shot: half of a {GATE_CHIP} between the actuator pin and the gate resistor",
-        f"([heartbeat.svg](heartbeat.svg)). The pin rising turns the gate on for at most {ONE_SHOT['tw']}",
+        f"([heartbeat.svg](heartbeat.svg)). The pin rising turns the gate on for at most {ONE_SHOT['max']}",
         f"({ONE_SHOT['r']} × {ONE_SHOT['c']}), the pin falling turns it off at once. The daemon times each pulse",
         "(`pulse_ms`, never past `max_on_ms`) in a thread of its own process, which a kill or a frozen",
         "kernel stops with the pin high, and a Pi keeps a released pin at its last level: only the",
@@ -111,7 +111,7 @@ def blaster_wiring_svg(rows: list[PinRow]) -> str:
             c.text(PI_X + PI_W + 20, ty - 18, f"{function} (GPIO{row.bcm})", "wirelabel")
             c.box(PI_X + PI_W + 30, ty - 12, 90, 24, "part")
             c.text(PI_X + PI_W + 36, ty + 4, f"{GATE_CHIP} 2B", "label")
-            c.text(PI_X + PI_W + 20, ty + 30, f"one-shot: 2Q on at most {ONE_SHOT['tw']}", "note")
+            c.text(PI_X + PI_W + 20, ty + 30, f"one-shot: 2Q on at most {ONE_SHOT['max']}", "note")
             c.text(PI_X + PI_W + 20, ty + 46, "(heartbeat.svg)", "note")
         else:
             c.text(PI_X + PI_W + 20, ty - 6, f"{function} (GPIO{row.bcm})", "wirelabel")

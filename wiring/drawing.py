@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from pin_tables import GATE_CHIP
+from pin_tables import EXTERNAL_PULL_UP_KEYS, GATE_CHIP  # noqa: F401 (re-exported)
 
 
 class Canvas:
@@ -60,6 +60,15 @@ class Canvas:
         self.body.append(f'<rect class="sym" x="{x - 4:g}" y="{y + 3:g}" width="8" height="12"/>')
         self.ground(x, y + 15, compact=True)
         self.text(x - 32, y + 14, label, "note")
+
+    def resistor_to_rail(self, x: float, y: float, label: str, rail: str = "3V3") -> None:
+        """A pull-up: from a dot on a wire at (x, y) up through a resistor to the named rail."""
+        self.dot(x, y)
+        self.line([(x, y), (x, y - 3)], "wire")
+        self.body.append(f'<rect class="sym" x="{x - 4:g}" y="{y - 15:g}" width="8" height="12"/>')
+        self.line([(x, y - 15), (x, y - 20)], "power")
+        self.text(x - 10, y - 23, rail, "powerlabel")
+        self.text(x + 7, y - 8, label, "note")
 
     def fuse_h(self, x: float, y: float, label: str) -> None:
         """A fuse on a horizontal wire, from x to x + 36."""
@@ -144,6 +153,9 @@ PARTS = (
     Part("Lid switch", ("closed while the lid is shut",), (("lid", "switch"),), optional=True),
     Part("Aim servo", (), (("servo", "signal"),), optional=True),
 )
+
+# The external pull-up's value as drawn (pin_tables.EXTERNAL_PULL_UP_KEYS: which inputs take it).
+EXTERNAL_PULL_UP = "4.7k"
 
 # Parts in series with a signal wire, drawn on it near the part: (value, what it is).
 SERIES = {"led": ("330 Ω", "LED resistor"), "chime": ("1 kΩ", "base resistor")}

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from firmware.config import MOTOR_PIN_KEYS, Config
 
-from drawing import Canvas, GND_X, PARTS, PART_W, PART_X, PI_W, PI_X, RAIL_3V3_X, ROW, SERIES, WIDTH
-from pin_tables import GATE, GATE_CHIP, ONE_SHOT, PIN_3V3, PIN_5V, PIN_GND, PinRow, connection, driver_pins, pin_label
+from drawing import (Canvas, EXTERNAL_PULL_UP, EXTERNAL_PULL_UP_KEYS, GND_X, PARTS, PART_W, PART_X, PI_W, PI_X,
+                     RAIL_3V3_X, ROW, SERIES, WIDTH)
+from pin_tables import CLAMP_DIODE, GATE, GATE_CHIP, ONE_SHOT, PIN_3V3, PIN_5V, PIN_GND, PinRow, connection, driver_pins, pin_label
 
 
 def wiring_svg(rows: list[PinRow]) -> str:
@@ -69,6 +70,8 @@ def wiring_svg(rows: list[PinRow]) -> str:
             if key in MOTOR_PIN_KEYS:
                 # The hardware pull-down that holds the input low while the pin floats.
                 c.resistor_to_ground(PART_X - 40, ty, "10k")
+            if key in EXTERNAL_PULL_UP_KEYS and row.pull.startswith("internal pull-up"):
+                c.resistor_to_rail(PART_X - 40, ty, EXTERNAL_PULL_UP)
             if key in SERIES:
                 c.resistor_h(PART_X - 80, ty, SERIES[key][0])
         gy = y + height - 12
@@ -414,8 +417,8 @@ def _gate_half(c: Canvas, y: int, half: int, inputs: list[tuple[str, str, str]],
     c.text(chip_x + chip_w + 20, rc_y, f"R {timing['r']}: 3V3 to pin {rext} (Rext/Cext)", "label")
     c.text(chip_x + chip_w + 20, rc_y + 18, f"C {timing['c']}: pin {cext} (Cext) to pin {rext}", "label")
     c.text(chip_x + chip_w + 20, rc_y + 36,
-           f"tW = 0.5 × {timing['r']} × {timing['c'].split()[0]} ≈ {timing['tw']} ({timing['range']})", "title")
-    c.text(chip_x + chip_w + 20, rc_y + 54, f"1N4148: pin {rext} (anode) to VCC pin 16 (clamp)", "label")
+           f"tW = 0.5 × {timing['r']} × {timing['c_value']} ≈ {timing['tw']} ({timing['range']})", "title")
+    c.text(chip_x + chip_w + 20, rc_y + 54, f"{CLAMP_DIODE}: pin {rext} (anode) to VCC pin 16 (clamp)", "label")
     bottom = y + height
     for i, note in enumerate(notes):
         c.text(PI_X, bottom + 22 + 18 * i, note, "note")
@@ -440,7 +443,8 @@ def gate_svg(rows: list[PinRow], blaster: list[PinRow]) -> str:
         [(pin_label(heartbeat), "motor_heartbeat (toggles)", "1B (pin 2)"),
          (pin_label(enable), "motor_enable (or 3V3 if not fitted)", "1CLR (pin 3)")],
         ("1Q (pin 13)", "to the driver's STBY / nSLEEP (not motor_enable)"), GATE,
-        ["A rising edge every 20 ms keeps 1Q high through 70 ms of loop lateness; none for 93-128 ms and the"
+        ["A rising edge every 20 ms keeps 1Q high through 70 ms of loop lateness; none for"
+         f" {GATE['range']} and the"
          " driver goes to standby: a stall, a freeze or a dead Pi. Still and low while the motor is off.",
          "motor_enable low clears 1Q at once (the launcher asleep or halted). The DRV8833 board's own"
          " pull-up on nSLEEP, if stiff, must go (wiring/README.md).",
@@ -450,7 +454,7 @@ def gate_svg(rows: list[PinRow], blaster: list[PinRow]) -> str:
         c, y + 30, 2,
         [(pin_label(actuator), "[blaster] actuator", "2B + 2CLR (pins 10, 11)")],
         ("2Q (pin 5)", "100 Ω to the release MOSFET's gate"), ONE_SHOT,
-        ["The pin rising starts 2Q for at most 254-343 ms (between pulse_ms, 150, and max_on_ms, 500); the pin"
+        [f"The pin rising starts 2Q for {ONE_SHOT['range']} (between pulse_ms, 150, and max_on_ms, 500); the pin"
          " falling ends it at once (2CLR). A pin left high cannot keep the solenoid on.",
          "A new pulse needs the pin low first: the daemon rests rest_ms between pulses.",
          "Blaster: the unused half 1 tied off: 1A (pin 1) to 3V3, 1B and 1CLR (pins 2, 3) to GND."])

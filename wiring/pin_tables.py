@@ -13,6 +13,11 @@ from firmware.config.fields import toml_text
 
 HERE = Path(__file__).resolve().parent
 
+# The launcher's inputs that take an external pull-up to 3V3 at the Pi beside the internal one:
+# the Pi's (about 50 kΩ) picks up a brushed motor's noise on a long wire (wiring/README.md).
+EXTERNAL_PULL_UP_KEYS = ("button", "beam", "lid")
+EXTERNAL_PULL_UP_PROSE = "4.7 kΩ"
+
 # Power pins of the 40-pin header (HEADER_PINS, in firmware.board.pins, maps the GPIOs).
 PIN_3V3 = (1, 17)
 PIN_5V = (2, 4)
@@ -33,13 +38,35 @@ I2S_NOTE = (
     "if the speaker is I2S.",
 )
 
-# The enable gate and the release's one-shot: one 74HC123 (dual retriggerable monostable) at 3.3 V,
-# tW = K x R x C with K about 0.5 at 3.3 V (the datasheet: 0.55 at 5 V, 0.48 at 2 V). docs/build.md
-# has the reasoning behind each time.
+# The enable gate and the release's one-shot: one 74HC123 (dual retriggerable monostable) at 3.3 V.
+# NXP's datasheet: tW = K × R_ext × C_ext for C_ext above 10 nF, K 0.55 at 5 V and 0.48 at 2 V (1998)
+# or 0.45 at 5 V and 0.55 at 2 V (2015): K 0.45-0.55 at 3.3 V, 0.5 in the middle. The 74AHC123A and
+# 74LV123A have K = 1 (TI: for C_ext of 1 nF or more): twice the time. docs/build.md has the why.
 GATE_CHIP = "74HC123"
-# tW = K × R × C with K 0.45-0.55 at 3.3 V (NXP's datasheet revisions): docs/build.md.
-GATE = {"r": "220 kΩ", "c": "1 µF film/X7R", "tw": "110 ms", "range": "93-128 ms"}
-ONE_SHOT = {"r": "270 kΩ", "c": "2.2 µF film/X7R", "tw": "297 ms", "range": "254-343 ms"}
+K_TYPICAL, K_RANGE = 0.5, (0.45, 0.55)
+# The parts' tolerances: a 1 % metal-film resistor, a ±5 % film capacitor. A ceramic's usual ±10 %
+# (before its DC-bias loss) would take the gate out of its window: docs/build.md.
+R_TOLERANCE, C_TOLERANCE = 0.01, 0.05
+
+
+def monostable(ohms: float, farads: float, capacitor: str) -> dict[str, str]:
+    """The drawn values and times of one half: tW at K 0.5, and its range over K and the tolerances."""
+    def ms(k: float, r_factor: float, c_factor: float) -> float:
+        return k * ohms * r_factor * farads * c_factor * 1000
+
+    low = ms(K_RANGE[0], 1 - R_TOLERANCE, 1 - C_TOLERANCE)
+    high = ms(K_RANGE[1], 1 + R_TOLERANCE, 1 + C_TOLERANCE)
+    micro = f"{farads * 1e6:g}"
+    return {"r": f"{ohms / 1000:g} kΩ", "c": f"{micro} µF {capacitor}", "c_value": f"{micro} µF",
+            "tw": f"{ms(K_TYPICAL, 1, 1):.0f} ms", "range": f"{low:.0f}-{high:.0f} ms", "max": f"{high:.0f} ms"}
+
+
+# The timing capacitor's clamp: a Schottky, whose forward drop (about 0.3 V at a few mA) stays below
+# the chip's own protection diode's, so that it, not the chip, carries the capacitor's discharge.
+CLAMP_DIODE = "BAT85 (Schottky)"
+
+GATE = monostable(220e3, 1e-6, "film ±5 %")
+ONE_SHOT = monostable(270e3, 2.2e-6, "film ±5 %")
 
 
 @dataclass(frozen=True)
@@ -74,6 +101,8 @@ def pin_rows(config: Config | None = None) -> list[PinRow]:
         optional = getattr(config.pins, key) is NOT_FITTED
         if key in INPUT_KEYS:
             direction, pull = "input", pull_prose(config, key)
+            if key in EXTERNAL_PULL_UP_KEYS and input_pull(config, key) == "up":
+                pull += f"; {EXTERNAL_PULL_UP_PROSE} to 3V3 at the Pi"
         else:
             direction = "output (PWM)" if key in PWM_KEYS else "output"
             pull = "none; 10 kΩ pull-down at the driver" if key in MOTOR_PIN_KEYS else "none"
