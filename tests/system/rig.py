@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -456,3 +457,79 @@ class GuestLateness:
         for process in self._processes:
             process.terminate()
             process.wait(10)
+
+
+# ---- the kernel's trace of the lines ------------------------------------------------------
+# gpiolib's gpio_value event records every level a process writes to a line, with the writing
+# task and a CLOCK_MONOTONIC stamp: what launcherd wrote and when, whatever the rig's own
+# scheduling (a poll of the line from a loaded guest measures the poller as much as the daemon).
+
+TRACING = Path("/sys/kernel/tracing")
+TRACE_LINE = re.compile(r"^\s*(?P<task>.+?)-(?P<pid>\d+)\s+\[\d+\].*?\s(?P<t>\d+\.\d+): (?P<event>\w+): (?P<rest>.*)$")
+
+
+def now() -> float:
+    """CLOCK_MONOTONIC seconds: the clock of the kernel's trace (trace_clock mono)."""
+    return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
+def chip_base() -> int:
+    """The global number of the chip's line 0, which the gpio trace events use."""
+    text = Path("/sys/kernel/debug/gpio").read_text()
+    found = re.search(rf"{chip().name}: GPIOs (\d+)-", text)
+    assert found, text[:500]
+    return int(found.group(1))
+
+
+def trace_on() -> None:
+    (TRACING / "tracing_on").write_text("0")
+    (TRACING / "trace").write_text("")
+    (TRACING / "trace_clock").write_text("mono")
+    (TRACING / "buffer_size_kb").write_text("8192")
+    (TRACING / "events" / "gpio" / "gpio_value" / "filter").write_text("get == 0")
+    for event in ("gpio/gpio_value", "sched/sched_process_exec"):
+        (TRACING / "events" / event / "enable").write_text("1")
+    (TRACING / "tracing_on").write_text("1")
+
+
+def trace_off() -> list[str]:
+    (TRACING / "tracing_on").write_text("0")
+    lines = (TRACING / "trace").read_text().splitlines()
+    for event in ("gpio/gpio_value", "sched/sched_process_exec"):
+        (TRACING / "events" / event / "enable").write_text("0")
+    (TRACING / "events" / "gpio" / "gpio_value" / "filter").write_text("0")
+    return lines
+
+
+def events(lines: list[str]) -> list[dict]:
+    """The trace's events; each one's "program" is what its process exec'd in the trace (the task
+    name alone may be "<...>" when the kernel's name cache lost a short-lived process)."""
+    found, programs = [], {}
+    for line in lines:
+        match = TRACE_LINE.match(line)
+        if match:
+            event = {**match.groupdict(), "t": float(match["t"])}
+            if event["event"] == "sched_process_exec":
+                exec_match = re.match(r"filename=(\S+) pid=(\d+)", event["rest"])
+                if exec_match:
+                    programs[exec_match.group(2)] = exec_match.group(1)
+            found.append(event)
+    for event in found:
+        event["program"] = programs.get(event["pid"], event["task"])
+    return found
+
+
+def line_writes(trace: list[dict], line: int) -> list[tuple[float, int]]:
+    """The kernel's record of every level written to ``line``: (time, level)."""
+    writes = []
+    for event in trace:
+        found = re.match(r"(\d+) set (\d)\b", event["rest"]) if event["event"] == "gpio_value" else None
+        if found and int(found.group(1)) == line:
+            writes.append((event["t"], int(found.group(2))))
+    return writes
+
+
+def rises_so_far(line: int) -> int:
+    """How many rises of ``line`` the trace running now holds (it goes on)."""
+    trace = events((TRACING / "trace").read_text().splitlines())
+    return sum(1 for _, level in line_writes(trace, line) if level)
