@@ -142,7 +142,8 @@ def check(table: Table) -> None:
         low, high = hands.bounds(s, seat)
         assert 0 <= low <= held <= high, (seat, low, held, high)
     seat = s.catchable
-    if seat is not None and seat not in s.uno_called and table.true[seat] == 1 and not s.round_over:
+    if (seat is not None and seat not in s.uno_called and not s.caught and table.true[seat] == 1
+            and not s.round_over):
         assert hands.catchable(s) == seat  # never a refusal the truth contradicts
     refused = None if seat is None else hands.catch_refusal(s, seat)
     if refused is not None and refused["id"] == "catch_needs_one":

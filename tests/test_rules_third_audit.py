@@ -150,6 +150,41 @@ def test_a_wild_draw_four_accepted_or_challenged_leaves_the_window_open(tmp_path
             running.call("game/catch", {"player": "Ann"})
 
 
+def test_a_player_caught_and_penalised_is_not_caught_again_for_that_card(tmp_path):
+    """The penalty's presses (or deal) are no turn, so the window is still open once they are made:
+    a second catch is refused for what it is, not as "too late", in both languages."""
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        attack(running, options={"early_stop": "false"})
+        everyone_down_to_two(running)
+        play(running, "5")  # Ann's next-to-last, no Uno
+        running.call("game/catch", {"player": "Ann"})
+        error = refused(running.call, "game/catch", {"player": "Ann"})
+        assert error.message == "Ann was caught already and owes the penalty"
+        running.call("launcher/launch")
+        running.call("launcher/launch")
+        status = pressed_out(running, 2)
+        assert status["turn"] == "Bob" and status["catchable"] is None
+        error = refused(running.call, "game/catch", {"player": "Ann"})
+        assert error.message == "Ann was caught already for that card and has taken the penalty: one catch per card"
+        said = running.ctl("--lang", "fr", "game", "catch", "Ann")
+        assert said.returncode == 1
+        assert "Ann a déjà été pris pour cette carte et a subi la pénalité : une seule prise par carte" in said.stderr
+        play(running, "5")  # Bob's turn closes the window
+        error = refused(running.call, "game/catch", {"player": "Ann"})
+        assert error.message.startswith("too late to catch Ann: the next player has taken their turn since")
+    (tmp_path / "classic").mkdir()
+    with ThreadDaemon(tmp_path / "classic", HOPPER) as running:
+        classic(running)
+        for _ in range(15):
+            play(running, "5")
+        play(running, "5")
+        running.call("game/catch", {"player": "Ann"})
+        status = settled(running)  # Ann's two cards dealt; Bob has not moved
+        assert status["turn"] == "Bob" and [p["hand"] for p in status["players"]] == [3, 2, 2]
+        error = refused(running.call, "game/catch", {"player": "Ann"})
+        assert error.message == "Ann was caught already for that card and has taken the penalty: one catch per card"
+
+
 def test_blasts_draw_one_insertion_is_its_victims_turn(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
         blast(running)

@@ -385,7 +385,7 @@ def _penalty(state: GameState, p: dict, reason: str) -> tuple[GameState, list[di
     state = replace(
         state,
         queue=state.queue[:at] + (owed,) + state.queue[at:],
-        catchable=None if reason == "uno" else state.catchable,
+        caught=state.caught or reason == "uno",  # the window stays open: a penalty is no turn
     )
     return state, [wording.said("no_uno" if reason == "uno" else "gave_advice", player=name,
                                 presses=presses)]

@@ -128,9 +128,11 @@ def catch_refusal(state: GameState, seat: int) -> Message | None:
     """Why a catch of ``seat`` is refused, or None: the catch window (``controller.rules.state``
     ``takes_turn``), an Uno called, or a hand that cannot be one card by the count."""
     name = state.players[seat]
+    if any(owed.seat == seat and owed.reason == "uno" for owed in state.queue):
+        return message("caught_already", player=name)
+    if state.catchable == seat and state.caught:
+        return message("caught_already_paid", player=name)
     if state.catchable != seat:
-        if any(owed.seat == seat and owed.reason == "uno" for owed in state.queue):
-            return message("caught_already", player=name)
         if state.played and not state.played[seat]:
             return message("catch_nothing_played", player=name)
         return message("catch_window_closed", player=name)

@@ -261,10 +261,12 @@ ROUND: dict[str, Text] = {
                              " %(player)s played was not recorded, record it first; a mistake is taken back"
                              " with undo", holds="text", player="name"),
     "caught_already": entry("%(player)s was caught already and owes the penalty", player="name"),
+    "caught_already_paid": entry("%(player)s was caught already for that card and has taken the penalty:"
+                                 " one catch per card", player="name"),
     "catch_nothing_played": entry("%(player)s has played no card this round: a catch is of the player who"
                                   " played last, before the next player takes their turn", player="name"),
     "catch_window_closed": entry("too late to catch %(player)s: the next player has taken their turn since"
-                                 " (played, pressed or drawn)", player="name"),
+                                 " (played, pressed, drawn or inserted)", player="name"),
     "winner_not_emptied": entry("%(holds)s: %(player)s cannot have emptied their hand. Record the last card"
                                 " %(player)s played (as the last card), or name the player who played theirs",
                                 holds="text", player="name"),
