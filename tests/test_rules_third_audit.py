@@ -115,6 +115,30 @@ def test_hands_that_cannot_be_are_refused_at_the_end_of_a_round(tmp_path):
         assert ended.returncode == 0, ended.stderr
 
 
+def test_a_correction_of_an_ended_round_is_held_to_the_same_hands(tmp_path):
+    """game edit-round enters hands too: what end-round refuses, it refuses, against the count of the
+    round it corrects (the round in play since holds other hands)."""
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        attack(running)
+        play(running, "discard-all", last=True)  # Ann lays her seven cards; Bob and Cy hold 7 each
+        ended = running.ctl("game", "end-round", "--winner", "Ann", "Bob=7,7,7,7,1,2,3", "Cy=40")
+        assert ended.returncode == 0, ended.stderr
+        play(running, "5", color="blue")  # round 2 goes on: Bob holds 6 in it
+        for hands, said in (
+                (["Bob=0"], "Bob's hand: 0 points, but only the winner emptied their hand and attack-mega-hit"
+                            " has no 0 card"),
+                (["Cy=7,7,7,7,7,1,2"], "9 copies of 7 entered, but the attack-mega-hit box holds 8"),
+                (["Cy=1,2,3,4,5,6"], "Cy's hand: 6 cards entered, but Cy holds 7 cards by the count")):
+            edited = running.ctl("game", "edit-round", "1", *hands)
+            assert edited.returncode == 1 and said in edited.stderr, (hands, edited.stderr)
+        edited = running.ctl("--lang", "fr", "game", "edit-round", "1", "Cy=7,7,7,7,7,1,2")
+        assert edited.returncode == 1 and "9 exemplaires" in edited.stderr, edited.stderr
+        assert running.call("game/scores")["rounds"][0]["points"]["Ann"] == 74
+        edited = running.ctl("game", "edit-round", "1", "Cy=1,2,3,4,5,6,7")
+        assert edited.returncode == 0, edited.stderr
+        assert running.call("game/scores")["rounds"][0]["points"]["Ann"] == 62
+
+
 def test_a_classic_round_is_not_ended_for_a_winner_who_holds_seven(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
         classic(running)

@@ -26,7 +26,8 @@ count is only wrong when an action was not recorded):
   card was not recorded) or none;
 - the hands entered at the end of a round must be possible: no more copies of a card than the box
   holds (over all the hands), no hand of 0 points for a player who holds a card where the deck has
-  no 0, as many cards as the count allows, and points that so many cards can make.
+  no 0, as many cards as the count allows, and points that so many cards can make. A correction
+  of an ended round is checked against that round's last state (``controller.match.table``).
 """
 
 from __future__ import annotations
