@@ -251,8 +251,24 @@ def test_a_turned_up_discard_all_is_discarded_or_pressed(tmp_path):
             error = refused(running.call, "game/play", {"card": card, "color": color})
             assert error.message == ("Discard All turned up: Ann discards the red cards (say the last one laid,"
                                      " with its colour) or presses; no other card"), error.message
-        status = play(running, "7")
+        shown = running.ctl("game", "status")
+        assert "Ann's move - discard all your red cards (the Discard All turned up) or press" in shown.stdout
+        shown = running.ctl("--lang", "fr", "game", "status")
+        assert "À Ann - poser toutes ses cartes de couleur rouge (la Poser tout retournée) ou appuyer" in shown.stdout
+        played = running.ctl("--lang", "fr", "game", "play", "7", "--color", "rouge")
+        assert "Ann pose ses cartes de couleur rouge ; tour fini" in played.stdout, played
+        status = running.call("game/status")
         assert status["turn"] == "Bob" and hand(status, "Ann") == (1, 6) and status["owed"] is None
+        attack(running, first_card="discard-all")  # its colour not said
+        shown = running.ctl("game", "status")
+        assert "Ann's move - discard all your cards of the Discard All's colour or press" in shown.stdout
+        error = refused(lambda: play(running, "wild"))  # no colour known: a wild is still refused, said
+        assert error.message == ("Discard All turned up: Ann discards the cards of its colour (say the last one"
+                                 " laid, with its colour) or presses; no wild, no other card"), error.message
+        said = running.ctl("--lang", "fr", "game", "play", "wild", "--color", "vert")
+        assert "ni joker ni autre carte" in said.stderr, said
+        status = play(running, "7", color="green")  # the colour it had, by the card laid on top
+        assert status["turn"] == "Bob" and status["color"] == "green"
         attack(running, first_card="discard-all", color="red")
         running.call("launcher/launch")  # or she presses
         status = pressed_out(running, 1)

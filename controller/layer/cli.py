@@ -80,6 +80,10 @@ def move(status: dict[str, Any]) -> dict[str, Any]:
         return message("status_round_won", round=status["round"], winner=status["winner"])
     if status.get("awaiting") == "first_attack":
         return message("status_first_attack", player=turn)
+    if status.get("awaiting") == "first_discard":  # a turned-up Discard All (rules.md §5)
+        if status.get("color"):
+            return message("status_first_discard", player=turn, color=status["color"])
+        return message("status_first_discard_any", player=turn)
     if status.get("awaiting") in _AWAITING:
         return message(_AWAITING[status["awaiting"]], turn=turn)
     if status.get("choices") == ["turn_up"]:  # nothing before the first card (issue #39)

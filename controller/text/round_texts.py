@@ -288,6 +288,9 @@ ROUND: dict[str, Text] = {
     "first_discard_all_only": entry("Discard All turned up: %(player)s discards the %(color)s cards (say"
                                     " the last one laid, with its colour) or presses; no other card",
                                     player="name", color="color"),
+    "first_discard_all_only_any": entry("Discard All turned up: %(player)s discards the cards of its colour"
+                                        " (say the last one laid, with its colour) or presses; no wild, no"
+                                        " other card", player="name"),
     "first_discard_done": entry("%(player)s discards the %(color)s cards; turn over", player="name",
                                 color="color"),
     "plays_again_after_presses": entry("%(player)s plays again once %(victim)s has pressed (two players)",
