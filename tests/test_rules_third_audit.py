@@ -235,11 +235,19 @@ def test_classic_waits_for_its_first_card_before_any_draw_or_play(tmp_path):
         status = running.call("game/status")
         assert [p["hand"] for p in status["players"]] == [7, 7, 7] and cards_out(running) == out
         shown = running.ctl("game", "status")
-        assert "Ann starts once the first card is turned up: nobody plays, presses or draws before it" in shown.stdout
+        assert ("Ann starts once the first card is turned up: nobody plays, presses or draws before it (at a"
+                " terminal: launcherctl dispense 1, launcherctl game turn-up CARD --color C)") in shown.stdout
+        shown = running.ctl("--lang", "fr", "game", "status")
+        assert ("Ann commence une fois la première carte retournée : personne ne joue, n'appuie ni ne pioche"
+                " avant (dans un terminal : launcherctl dispense 1, launcherctl game turn-up") in shown.stdout
         started = running.call("game/new", {"rules": "classic", "players": P3, "options": NO_PAUSE, "force": True})
         said = " ".join(started["messages"])
         assert "after the deal the launcher turns up the first card" not in said
         assert "then have it deal one more card (the page's Turn up button)" in said
+        started = running.ctl("game", "new", "--rules", "classic", "--players", "Ann,Bob,Cy", "--option",
+                              "deal_pause_s=0", "--force")
+        assert ("(at a terminal: launcherctl reload 108; launcherctl dispense 1, launcherctl game turn-up CARD"
+                " --color C)") in started.stdout, started
 
 
 def test_a_turned_up_discard_all_is_discarded_or_pressed(tmp_path):
