@@ -62,7 +62,8 @@ def test_a_player_who_played_one_card_of_seven_is_neither_caught_nor_out(tmp_pat
         assert "Bob holds 7 cards" in error.message
         error = refused(running.call, "game/end-round", {"winner": "Bob", "hands": {"Ann": 30, "Cy": 40}})
         assert error.message.startswith("Bob holds 7 cards by the count")
-        assert "Bob cannot have emptied their hand" in error.message
+        assert "Bob cannot have emptied their hand. Record the cards Bob played that were not recorded (the last" \
+               " one as the last card), or name the player who played their last card" in error.message
         assert running.call("game/scores")["rounds"] == []
 
 

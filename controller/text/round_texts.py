@@ -267,9 +267,9 @@ ROUND: dict[str, Text] = {
                                   " played last, before the next player takes their turn", player="name"),
     "catch_window_closed": entry("too late to catch %(player)s: the next player has taken their turn since"
                                  " (played, pressed, drawn or inserted)", player="name"),
-    "winner_not_emptied": entry("%(holds)s: %(player)s cannot have emptied their hand. Record the last card"
-                                " %(player)s played (as the last card), or name the player who played theirs",
-                                holds="text", player="name"),
+    "winner_not_emptied": entry("%(holds)s: %(player)s cannot have emptied their hand. Record the cards"
+                                " %(player)s played that were not recorded (the last one as the last card), or"
+                                " name the player who played their last card", holds="text", player="name"),
     "hand_count_differs": entry("%(player)s's hand: %(entered)d cards entered, but %(holds)s: enter the"
                                 " cards %(player)s holds, or undo and record what was missed",
                                 player="name", entered="int", holds="text"),
