@@ -412,7 +412,7 @@ def test_a_match_ended_by_a_correction_mid_deal_stops_the_deal_and_owes_nothing(
         running.call("sim/jam")
         running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 10, "Cy": 10}})  # round 2 is dealt
         jammed_deal(running)  # its first card sticks
-        ended = running.call("game/edit-round", {"round": 1, "hands": {"Bob": 90, "Cy": 10}})
+        ended = running.call("game/edit-round", {"round": 1, "hands": {"Bob": 50, "Cy": 50}})  # a wild each: 100
         assert ended["match"]["match_over"] and ended["owed"] is None and ended["queue"] == []
         running.wait_for(idle_dealer)  # the deal's dispense was cancelled
         running.call("sim/clear")

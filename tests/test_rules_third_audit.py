@@ -62,7 +62,8 @@ def test_a_player_who_played_one_card_of_seven_is_neither_caught_nor_out(tmp_pat
         assert "Bob holds 7 cards" in error.message
         error = refused(running.call, "game/end-round", {"winner": "Bob", "hands": {"Ann": 30, "Cy": 40}})
         assert error.message.startswith("Bob holds 7 cards by the count")
-        assert "Bob cannot have emptied their hand" in error.message
+        assert "Bob cannot have emptied their hand. Record the cards Bob played that were not recorded (the last" \
+               " one as the last card), or name the player who played their last card" in error.message
         assert running.call("game/scores")["rounds"] == []
 
 
@@ -115,6 +116,30 @@ def test_hands_that_cannot_be_are_refused_at_the_end_of_a_round(tmp_path):
         assert ended.returncode == 0, ended.stderr
 
 
+def test_a_correction_of_an_ended_round_is_held_to_the_same_hands(tmp_path):
+    """game edit-round enters hands too: what end-round refuses, it refuses, against the count of the
+    round it corrects (the round in play since holds other hands)."""
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        attack(running)
+        play(running, "discard-all", last=True)  # Ann lays her seven cards; Bob and Cy hold 7 each
+        ended = running.ctl("game", "end-round", "--winner", "Ann", "Bob=7,7,7,7,1,2,3", "Cy=40")
+        assert ended.returncode == 0, ended.stderr
+        play(running, "5", color="blue")  # round 2 goes on: Bob holds 6 in it
+        for hands, said in (
+                (["Bob=0"], "Bob's hand: 0 points, but only the winner emptied their hand and attack-mega-hit"
+                            " has no 0 card"),
+                (["Cy=7,7,7,7,7,1,2"], "9 copies of 7 entered, but the attack-mega-hit box holds 8"),
+                (["Cy=1,2,3,4,5,6"], "Cy's hand: 6 cards entered, but Cy holds 7 cards by the count")):
+            edited = running.ctl("game", "edit-round", "1", *hands)
+            assert edited.returncode == 1 and said in edited.stderr, (hands, edited.stderr)
+        edited = running.ctl("--lang", "fr", "game", "edit-round", "1", "Cy=7,7,7,7,7,1,2")
+        assert edited.returncode == 1 and "9 exemplaires" in edited.stderr, edited.stderr
+        assert running.call("game/scores")["rounds"][0]["points"]["Ann"] == 74
+        edited = running.ctl("game", "edit-round", "1", "Cy=1,2,3,4,5,6,7")
+        assert edited.returncode == 0, edited.stderr
+        assert running.call("game/scores")["rounds"][0]["points"]["Ann"] == 62
+
+
 def test_a_classic_round_is_not_ended_for_a_winner_who_holds_seven(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
         classic(running)
@@ -150,6 +175,41 @@ def test_a_wild_draw_four_accepted_or_challenged_leaves_the_window_open(tmp_path
             running.call("game/catch", {"player": "Ann"})
 
 
+def test_a_player_caught_and_penalised_is_not_caught_again_for_that_card(tmp_path):
+    """The penalty's presses (or deal) are no turn, so the window is still open once they are made:
+    a second catch is refused for what it is, not as "too late", in both languages."""
+    with ThreadDaemon(tmp_path, HOPPER) as running:
+        attack(running, options={"early_stop": "false"})
+        everyone_down_to_two(running)
+        play(running, "5")  # Ann's next-to-last, no Uno
+        running.call("game/catch", {"player": "Ann"})
+        error = refused(running.call, "game/catch", {"player": "Ann"})
+        assert error.message == "Ann was caught already and owes the penalty"
+        running.call("launcher/launch")
+        running.call("launcher/launch")
+        status = pressed_out(running, 2)
+        assert status["turn"] == "Bob" and status["catchable"] is None
+        error = refused(running.call, "game/catch", {"player": "Ann"})
+        assert error.message == "Ann was caught already for that card and has taken the penalty: one catch per card"
+        said = running.ctl("--lang", "fr", "game", "catch", "Ann")
+        assert said.returncode == 1
+        assert "Ann a déjà été pris pour cette carte et a subi la pénalité : une seule prise par carte" in said.stderr
+        play(running, "5")  # Bob's turn closes the window
+        error = refused(running.call, "game/catch", {"player": "Ann"})
+        assert error.message.startswith("too late to catch Ann: the next player has taken their turn since")
+    (tmp_path / "classic").mkdir()
+    with ThreadDaemon(tmp_path / "classic", HOPPER) as running:
+        classic(running)
+        for _ in range(15):
+            play(running, "5")
+        play(running, "5")
+        running.call("game/catch", {"player": "Ann"})
+        status = settled(running)  # Ann's two cards dealt; Bob has not moved
+        assert status["turn"] == "Bob" and [p["hand"] for p in status["players"]] == [3, 2, 2]
+        error = refused(running.call, "game/catch", {"player": "Ann"})
+        assert error.message == "Ann was caught already for that card and has taken the penalty: one catch per card"
+
+
 def test_blasts_draw_one_insertion_is_its_victims_turn(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
         blast(running)
@@ -176,11 +236,19 @@ def test_classic_waits_for_its_first_card_before_any_draw_or_play(tmp_path):
         status = running.call("game/status")
         assert [p["hand"] for p in status["players"]] == [7, 7, 7] and cards_out(running) == out
         shown = running.ctl("game", "status")
-        assert "Ann starts once the first card is turned up: nobody plays, presses or draws before it" in shown.stdout
+        assert ("Ann starts once the first card is turned up: nobody plays, presses or draws before it (at a"
+                " terminal: launcherctl dispense 1, launcherctl game turn-up CARD --color C)") in shown.stdout
+        shown = running.ctl("--lang", "fr", "game", "status")
+        assert ("Ann commence une fois la première carte retournée : personne ne joue, n'appuie ni ne pioche"
+                " avant (dans un terminal : launcherctl dispense 1, launcherctl game turn-up") in shown.stdout
         started = running.call("game/new", {"rules": "classic", "players": P3, "options": NO_PAUSE, "force": True})
         said = " ".join(started["messages"])
         assert "after the deal the launcher turns up the first card" not in said
         assert "then have it deal one more card (the page's Turn up button)" in said
+        started = running.ctl("game", "new", "--rules", "classic", "--players", "Ann,Bob,Cy", "--option",
+                              "deal_pause_s=0", "--force")
+        assert ("(at a terminal: launcherctl reload 108; launcherctl dispense 1, launcherctl game turn-up CARD"
+                " --color C)") in started.stdout, started
 
 
 def test_a_turned_up_discard_all_is_discarded_or_pressed(tmp_path):
@@ -192,8 +260,24 @@ def test_a_turned_up_discard_all_is_discarded_or_pressed(tmp_path):
             error = refused(running.call, "game/play", {"card": card, "color": color})
             assert error.message == ("Discard All turned up: Ann discards the red cards (say the last one laid,"
                                      " with its colour) or presses; no other card"), error.message
-        status = play(running, "7")
+        shown = running.ctl("game", "status")
+        assert "Ann's move - discard all your red cards (the Discard All turned up) or press" in shown.stdout
+        shown = running.ctl("--lang", "fr", "game", "status")
+        assert "À Ann - poser toutes ses cartes de couleur rouge (la Poser tout retournée) ou appuyer" in shown.stdout
+        played = running.ctl("--lang", "fr", "game", "play", "7", "--color", "rouge")
+        assert "Ann pose ses cartes de couleur rouge ; tour fini" in played.stdout, played
+        status = running.call("game/status")
         assert status["turn"] == "Bob" and hand(status, "Ann") == (1, 6) and status["owed"] is None
+        attack(running, first_card="discard-all")  # its colour not said
+        shown = running.ctl("game", "status")
+        assert "Ann's move - discard all your cards of the Discard All's colour or press" in shown.stdout
+        error = refused(lambda: play(running, "wild"))  # no colour known: a wild is still refused, said
+        assert error.message == ("Discard All turned up: Ann discards the cards of its colour (say the last one"
+                                 " laid, with its colour) or presses; no wild, no other card"), error.message
+        said = running.ctl("--lang", "fr", "game", "play", "wild", "--color", "vert")
+        assert "ni joker ni autre carte" in said.stderr, said
+        status = play(running, "7", color="green")  # the colour it had, by the card laid on top
+        assert status["turn"] == "Bob" and status["color"] == "green"
         attack(running, first_card="discard-all", color="red")
         running.call("launcher/launch")  # or she presses
         status = pressed_out(running, 1)

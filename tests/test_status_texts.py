@@ -141,16 +141,23 @@ def _walk(ruleset: str, steps: int = 300) -> set[str]:
         _ids(said, rendered)
         return original(said)
 
+    def show(table: match_table.Table) -> dict:
+        status = {**match_table.status(table), "match_id": 1, "state_dir": "/var/lib/card-launcher"}
+        for lang in LANGUAGES:
+            with i18n.speaking(lang):
+                shown = format_status(status)
+                format_reply({**status, "messages": [], "message_objects": []})
+            assert "%(" not in shown
+        return status
+
     cli.text = text
     try:
+        if "discard-all" in _deck(ruleset)[1]:  # a turned-up Discard All, its colour said or not (§5)
+            for first in ({"first_card": "discard-all", "color": "red"}, {"first_card": "discard-all"}):
+                show(match_table.new_table({"type": "new", "rules": ruleset, "players": PLAYERS, **first})[0])
         table = _new_table(ruleset)
         for _ in range(steps):
-            status = {**match_table.status(table), "match_id": 1, "state_dir": "/var/lib/card-launcher"}
-            for lang in LANGUAGES:
-                with i18n.speaking(lang):
-                    shown = format_status(status)
-                    format_reply({**status, "messages": [], "message_objects": []})
-                assert "%(" not in shown
+            status = show(table)
             if table.match_over or random.random() < 0.05:  # over, or the table starts another
                 table = _new_table(ruleset)
             elif table.game.round_over:  # shown as it stands, then the hands are entered

@@ -80,6 +80,10 @@ def move(status: dict[str, Any]) -> dict[str, Any]:
         return message("status_round_won", round=status["round"], winner=status["winner"])
     if status.get("awaiting") == "first_attack":
         return message("status_first_attack", player=turn)
+    if status.get("awaiting") == "first_discard":  # a turned-up Discard All (rules.md §5)
+        if status.get("color"):
+            return message("status_first_discard", player=turn, color=status["color"])
+        return message("status_first_discard_any", player=turn)
     if status.get("awaiting") in _AWAITING:
         return message(_AWAITING[status["awaiting"]], turn=turn)
     if status.get("choices") == ["turn_up"]:  # nothing before the first card (issue #39)
@@ -91,9 +95,16 @@ def move(status: dict[str, Any]) -> dict[str, Any]:
     return message("status_play_or_press", player=turn)
 
 
+_TURN_UP = "launcherctl dispense 1, launcherctl game turn-up CARD --color C"  # the page's Turn up button
+
+
 def _move(status: dict[str, Any]) -> str:
-    """:func:`move` in the language launcherctl speaks."""
-    return text(move(status))
+    """:func:`move` in the language launcherctl speaks; before a dealer game's first card, with the
+    commands that turn it up (the launcher deals it)."""
+    said = move(status)
+    if said["id"] == "status_turn_up" and status.get("device") == "launcher":
+        return text(message("cli_at_a_terminal", said=text(said), command=_TURN_UP))
+    return text(said)
 
 
 def _said(result: dict[str, Any], key: str) -> str | None:
@@ -105,13 +116,13 @@ def _said(result: dict[str, Any], key: str) -> str | None:
 # The table's texts say an action in words (#24); at a terminal launcherctl adds the command for it.
 _COMMANDS: dict[str, Callable[[dict[str, Any]], str]] = {
     "dealing_advice": lambda said: f"launcherctl reload {said['rest']}",
-    "dealing_advice_dealer": lambda said: f"launcherctl reload {said['deck']}",
+    "dealing_advice_dealer": lambda said: f"launcherctl reload {said['deck']}; {_TURN_UP}",
     "dealing_advice_any_deck": lambda said: "launcherctl reload N",
     "undone_cards": lambda said: "launcherctl reload N",
     "set_aside": lambda said: f"launcherctl game resume {said['match']}",
     "first_ignored": lambda said: "launcherctl game turn-up CARD --color C",
     "tell_turned_up": lambda said: "launcherctl game turn-up CARD --color C",
-    "first_ignored_dealer": lambda said: "launcherctl dispense 1, launcherctl game turn-up CARD --color C",
+    "first_ignored_dealer": lambda said: _TURN_UP,
 }
 
 

@@ -53,6 +53,9 @@ class Table:
     options: tuple[tuple[str, str], ...]  # the table's rule options, carried into every round
     game: GameState  # the current round; after the match, its last round
     match: scores.MatchState
+    # The last state of each ended round, in order: what the hands of a correction (edit_round)
+    # must be possible against, as those of its end_round were (controller/rules/hands.py).
+    ended: tuple[GameState, ...] = ()
 
     @property
     def match_over(self) -> bool:
@@ -242,12 +245,9 @@ def _end_round(table: Table, p: dict[str, Any]) -> tuple[Table, Effects]:
     ejected = _ejected(table, winner)
     match = scores.end_round(table.match, winner, _hands(table, p["hands"]), ejected,
                              number=table.game.round_no)
-    if new_action():  # hands that cannot be (controller/rules/hands.py)
-        entered = {name: (hand.points, hand.cards) for name, hand in match.rounds[-1].hands.items()}
-        deck = game.ruleset(table.game.ruleset).deck
-        hands.refuse(hands.hands_refusal(table.game, deck, POINTS[table.game.ruleset], winner, entered),
-                     invalid=True)
+    _refuse_impossible_hands(table.game, match.rounds[-1])
     effects = _round_messages(table.match, match)
+    table = replace(table, ended=table.ended + (table.game,))
     if scores.scores(match)["match_over"]:
         if p["first_card"] is not None or p["color"] is not None:
             raise InvalidParams(message("no_next_round"))
@@ -256,8 +256,21 @@ def _end_round(table: Table, p: dict[str, Any]) -> tuple[Table, Effects]:
     return table, effects + dealt
 
 
+def _refuse_impossible_hands(last: GameState, played: scores.Round) -> None:
+    """Refuse the hands of ``played`` that cannot be by ``last``, its round's last state
+    (controller/rules/hands.py): as bad input, since the table corrects what it typed."""
+    if new_action():
+        entered = {name: (hand.points, hand.cards) for name, hand in played.hands.items()}
+        deck = game.ruleset(last.ruleset).deck
+        hands.refuse(hands.hands_refusal(last, deck, POINTS[last.ruleset], played.winner, entered),
+                     invalid=True)
+
+
 def _edit_round(table: Table, p: dict[str, Any]) -> tuple[Table, Effects]:
     match = scores.edit_round(table.match, p["round"], _hands(table, p["hands"]))
+    number = p["round"]
+    if number <= len(table.ended):  # (edit_round refused a round that did not end)
+        _refuse_impossible_hands(table.ended[number - 1], match.rounds[number - 1])
     effects = [wording.said("round_corrected", round=p["round"])] + _round_messages(table.match, match)[1:]
     if scores.scores(match)["match_over"]:
         return _over(replace(table, match=match)), effects

@@ -285,6 +285,8 @@ def resumes_after_mega_hit(state: GameState, owed: Owed) -> dict:
 def _check_first_discard(state: GameState, name: str, card: str, color: str | None) -> None:
     """The first player's answer to a turned-up Discard All: that colour, discarded, or a press."""
     if (card in WILD_CARDS or state.color not in (None, color)) and new_action():
+        if state.color is None:  # the Discard All's colour was not said: a wild is still no answer
+            raise Refused(message("first_discard_all_only_any", player=name))
         raise Refused(message("first_discard_all_only", player=name, color=state.color))
 
 
@@ -385,7 +387,7 @@ def _penalty(state: GameState, p: dict, reason: str) -> tuple[GameState, list[di
     state = replace(
         state,
         queue=state.queue[:at] + (owed,) + state.queue[at:],
-        catchable=None if reason == "uno" else state.catchable,
+        caught=state.caught or reason == "uno",  # the window stays open: a penalty is no turn
     )
     return state, [wording.said("no_uno" if reason == "uno" else "gave_advice", player=name,
                                 presses=presses)]

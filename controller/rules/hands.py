@@ -26,7 +26,8 @@ count is only wrong when an action was not recorded):
   card was not recorded) or none;
 - the hands entered at the end of a round must be possible: no more copies of a card than the box
   holds (over all the hands), no hand of 0 points for a player who holds a card where the deck has
-  no 0, as many cards as the count allows, and points that so many cards can make.
+  no 0, as many cards as the count allows, and points that so many cards can make. A correction
+  of an ended round is checked against that round's last state (``controller.match.table``).
 """
 
 from __future__ import annotations
@@ -128,9 +129,11 @@ def catch_refusal(state: GameState, seat: int) -> Message | None:
     """Why a catch of ``seat`` is refused, or None: the catch window (``controller.rules.state``
     ``takes_turn``), an Uno called, or a hand that cannot be one card by the count."""
     name = state.players[seat]
+    if any(owed.seat == seat and owed.reason == "uno" for owed in state.queue):
+        return message("caught_already", player=name)
+    if state.catchable == seat and state.caught:
+        return message("caught_already_paid", player=name)
     if state.catchable != seat:
-        if any(owed.seat == seat and owed.reason == "uno" for owed in state.queue):
-            return message("caught_already", player=name)
         if state.played and not state.played[seat]:
             return message("catch_nothing_played", player=name)
         return message("catch_window_closed", player=name)

@@ -187,17 +187,17 @@ DECISIONS = (
     " turned-up Wild Attack-Attack's colour and target. A press owed for someone else's card is no"
     " turn: a Hit, a Wild Attack-Attack, a Mega Hit, a Wild All Hit, a Wild Hit-Fire, a turned-up Hit,"
     " a Draw Two's deal, a Wild Draw Four accepted or challenged and its deal, the Minions' deals (the"
-    " seeds say that player \"misses\" or \"loses\" the turn); nor are a penalty's presses. Blast's"
-    " Draw One and Wild Blast insertions are the exception their seed words: \"this counts as their"
-    " turn\" (002).",
+    " seeds say that player \"misses\" or \"loses\" the turn); nor are a catch and its penalty's presses,"
+    " insertions or deal, and a player is caught once for a card. Blast's Draw One and Wild Blast"
+    " insertions are the exception their seed words: \"this counts as their turn\" (002).",
     "**Every hand is counted, in every ruleset.** Where the table deals, a hand is the 7 dealt, plus"
     " what came out for that player, less what they played; a Discard All or Discard Color lays an"
     " unknown number of cards (the hand is then known as a range), Trade Hands swaps the two counts."
     " Where the launcher deals, the count is exact. A catch needs a hand that may be one card; a last"
     " card needs a hand of one (a Discard All or Discard Color: any hand, all of one colour); a card"
     " played from a hand of one is the last, said or not; a round ended at the table needs a winner who"
-    " holds one card at most (the last one, not recorded); the hands entered at its end must be"
-    " possible: no more copies of a card than the box holds, no 0 points where the deck has no 0 card,"
+    " holds one card at most (the last one, not recorded); the hands entered at its end, or in a"
+    " correction of it, must be possible: no more copies of a card than the box holds, no 0 points where the deck has no 0 card,"
     " as many cards as the count allows. A refusal says what was counted and how to correct it (undo,"
     " or record what was missed).",
     "**A turned-up Discard All** (000): the first player discards that colour (the card said is the"

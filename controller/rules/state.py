@@ -80,6 +80,7 @@ class GameState:
     top_card: str | None = None
     awaiting: str | None = None  # AWAITING_FIRST_ATTACK: a turned-up Wild Attack-Attack waits
     catchable: int | None = None  # who played last, until the next player's turn begins
+    caught: bool = False  # ``catchable`` was caught for that card: one penalty per card
     uno_called: frozenset[int] = frozenset()  # called Uno for their next play, or for the one just made
     round_over: bool = False
     winner: int | None = None
@@ -153,7 +154,7 @@ def window_closed(state: GameState) -> GameState:
     """The next player's turn begins: the latest play can no longer be caught, its Uno call is spent."""
     if state.catchable is None:
         return state
-    return replace(state, catchable=None, uno_called=state.uno_called - {state.catchable})
+    return replace(state, catchable=None, caught=False, uno_called=state.uno_called - {state.catchable})
 
 
 # ---- the catch window (rules.md §3, §6, §7; docs/rules.md "Decisions") ------------------------

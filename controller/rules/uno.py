@@ -131,7 +131,7 @@ def catch(state: GameState, p: dict, rs: FlowRuleset, unit: str) -> tuple[GameSt
     if refused is not None and (refused["id"] != "catch_needs_one" or new_action()):
         raise Refused(refused)
     state = owe_penalty(state, Owed(seat, rs.uno_penalty, False, "uno"))
-    state = replace(state, catchable=None)
+    state = replace(state, caught=True)  # the window stays open: a catch is no turn
     return state, [wording.said(f"no_uno_{unit}", player=name, **{unit: rs.uno_penalty})]
 
 

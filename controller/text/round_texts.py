@@ -261,13 +261,15 @@ ROUND: dict[str, Text] = {
                              " %(player)s played was not recorded, record it first; a mistake is taken back"
                              " with undo", holds="text", player="name"),
     "caught_already": entry("%(player)s was caught already and owes the penalty", player="name"),
+    "caught_already_paid": entry("%(player)s was caught already for that card and has taken the penalty:"
+                                 " one catch per card", player="name"),
     "catch_nothing_played": entry("%(player)s has played no card this round: a catch is of the player who"
                                   " played last, before the next player takes their turn", player="name"),
     "catch_window_closed": entry("too late to catch %(player)s: the next player has taken their turn since"
-                                 " (played, pressed or drawn)", player="name"),
-    "winner_not_emptied": entry("%(holds)s: %(player)s cannot have emptied their hand. Record the last card"
-                                " %(player)s played (as the last card), or name the player who played theirs",
-                                holds="text", player="name"),
+                                 " (played, pressed, drawn or inserted)", player="name"),
+    "winner_not_emptied": entry("%(holds)s: %(player)s cannot have emptied their hand. Record the cards"
+                                " %(player)s played that were not recorded (the last one as the last card), or"
+                                " name the player who played their last card", holds="text", player="name"),
     "hand_count_differs": entry("%(player)s's hand: %(entered)d cards entered, but %(holds)s: enter the"
                                 " cards %(player)s holds, or undo and record what was missed",
                                 player="name", entered="int", holds="text"),
@@ -286,6 +288,9 @@ ROUND: dict[str, Text] = {
     "first_discard_all_only": entry("Discard All turned up: %(player)s discards the %(color)s cards (say"
                                     " the last one laid, with its colour) or presses; no other card",
                                     player="name", color="color"),
+    "first_discard_all_only_any": entry("Discard All turned up: %(player)s discards the cards of its colour"
+                                        " (say the last one laid, with its colour) or presses; no wild, no"
+                                        " other card", player="name"),
     "first_discard_done": entry("%(player)s discards the %(color)s cards; turn over", player="name",
                                 color="color"),
     "plays_again_after_presses": entry("%(player)s plays again once %(victim)s has pressed (two players)",

@@ -195,6 +195,10 @@ TABLE: dict[str, Text] = {
     "status_first_attack": entry(
         "%(player)s's move - name a colour and a player to attack: game first-attack", player="name"),
     "status_play_or_press": entry("%(player)s's move - play a card or press", player="name"),
+    "status_first_discard": entry("%(player)s's move - discard all your %(color)s cards (the Discard All"
+                                  " turned up) or press", player="name", color="color"),
+    "status_first_discard_any": entry("%(player)s's move - discard all your cards of the Discard All's colour"
+                                      " or press", player="name"),
     # the game status and scores tables
     "status_head": entry("%(ruleset)s - round %(round)d - dealer %(dealer)s", ruleset="name", round="int",
                          dealer="name"),
