@@ -463,8 +463,8 @@ class GuestLateness:
 # gpiolib's gpio_value event records every level a process writes to a line, with the writing
 # task and a CLOCK_MONOTONIC stamp: what launcherd wrote and when, whatever the rig's own
 # scheduling (a poll of the line from a loaded guest measures the poller as much as the daemon).
+# trace_on() clears what SYSTEMTEST_TRACE's trace_start() was keeping: a traced run keeps the rest.
 
-TRACING = Path("/sys/kernel/tracing")
 TRACE_LINE = re.compile(r"^\s*(?P<task>.+?)-(?P<pid>\d+)\s+\[\d+\].*?\s(?P<t>\d+\.\d+): (?P<event>\w+): (?P<rest>.*)$")
 
 
