@@ -187,7 +187,7 @@ def test_no_heartbeat_before_any_press_and_none_without_the_key(tmp_path):
         assert running.daemon.pin_factory.pin(HEARTBEAT).function == "output"
         assert not running.daemon.device.heartbeat.running
     (tmp_path / "plain").mkdir()
-    with ThreadDaemon(tmp_path / "plain", LONG_RUN.replace(f"motor_heartbeat = {HEARTBEAT}", "")) as running:
+    with ThreadDaemon(tmp_path / "plain", LONG_RUN.replace(f"motor_heartbeat = {HEARTBEAT}", "motor_heartbeat = false")) as running:
         assert running.daemon.device.heartbeat is None
         assert running.call("launcher/press")["outcome"] == "burst"
         assert running.daemon.pin_factory.pin(HEARTBEAT).function == "input", "an unfitted gate is not claimed"
@@ -272,7 +272,7 @@ def test_the_heartbeat_pin_is_checked_like_the_other_motor_pins(value, message):
     assert message in str(error.value)
 
 
-def test_the_heartbeat_is_not_fitted_unless_given():
-    assert load_config().pins.motor_heartbeat is None
+def test_the_heartbeat_is_fitted_by_default_and_false_builds_without_the_gate():
+    assert load_config().pins.motor_heartbeat == 26
     assert build_config({"pins": {"motor_heartbeat": False}}).pins.motor_heartbeat is None
     assert build_config({"pins": {"motor_heartbeat": 26}}).pins.motor_heartbeat == 26

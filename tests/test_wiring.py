@@ -149,11 +149,14 @@ def test_the_driver_tables_and_the_driver_drawing_agree(generate):
         for name, chip_pins, goes_to, _ in rows:
             assert name in labels and chip_pins in labels, (board, name)
             assert goes_to.replace("`", "") in labels, (board, goes_to)
-    # Every motor pin of the config reaches an input of each chip; the heartbeat reaches their
-    # STBY/nSLEEP through the enable gate (heartbeat.svg).
+    # The motor's inputs reach an input of each chip; in the standard build the heartbeat and
+    # motor_enable go to the enable gate (wiring.svg, heartbeat.svg), whose 1Q drives STBY/nSLEEP.
     for row in generate.pin_rows():
-        if row.key in MOTOR_PIN_KEYS and row.key != "motor_heartbeat":
+        if row.key in ("motor_forward", "motor_reverse"):
             assert labels.count(f"GPIO{row.bcm} · pin {row.header} ({row.key})") == 2
+        elif row.key in MOTOR_PIN_KEYS:
+            assert f"GPIO{row.bcm} · pin {row.header} ({row.key})" not in labels, row.key
+    assert labels.count(generate.GATE_OUTPUT) == 2
 
 
 def test_every_chip_pin_is_accounted_for(generate):
@@ -173,14 +176,14 @@ def stby(pins: dict) -> tuple[str, str]:
 def test_the_drivers_follow_a_missing_enable_pin(generate):
     # With the gate (the default) STBY/nSLEEP stays on its 1Q, whose 1CLR is then tied to 3V3;
     # without the gate too it goes to 3V3.
-    config = load_config().replace("pins", motor_enable=False, motor_heartbeat=26)
+    config = load_config().replace("pins", motor_enable=False)
     assert stby(generate.driver_pins(config)) == ("gate", "gate")
     assert "1CLR is tied to 3V3" in generate.driver_pins(config)["TB6612FNG"][3].why
     assert stby(generate.driver_pins(config.replace("pins", motor_heartbeat=False))) == ("3V3", "3V3")
 
 
 def test_the_drivers_follow_a_build_without_the_gate(generate):
-    assert stby(generate.driver_pins(load_config().replace("pins", motor_heartbeat=26))) == ("gate", "gate")
+    assert stby(generate.driver_pins()) == ("gate", "gate")
     config = load_config().replace("pins", motor_heartbeat=False)
     assert stby(generate.driver_pins(config)) == ("motor_enable", "motor_enable")
     rows = {row.key: row for row in generate.pin_rows(config)}
@@ -211,8 +214,7 @@ def test_the_diagram_draws_the_gate_between_the_heartbeat_and_the_drivers_standb
     """The standard build as docs/build.md wires it: the heartbeat to 1B, motor_enable to 1CLR, 1A
     to GND, the unused half tied off, R/C/Schottky at the chip, and STBY/nSLEEP from 1Q, not from
     a Pi pin."""
-    config = load_config().replace("pins", motor_heartbeat=26)
-    root = svg_of(generate.wiring_svg(generate.pin_rows(config)))
+    root = svg_of((WIRING / "wiring.svg").read_text(encoding="utf-8"))
     labels = " ".join(element.text or "" for element in root.iter(f"{SVG}text"))
     assert "Driver enable gate" in labels and "Driver enable gate (optional)" not in labels
     for part in ("1Q (pin 13)", "1B (pin 2)", "1CLR (pin 3)", "1A (pin 1)", "VCC (pin 16)",
@@ -227,7 +229,7 @@ def test_the_diagram_draws_the_gate_between_the_heartbeat_and_the_drivers_standb
                if cls.startswith("wire") and points[0] == (pi_edge, points[0][1]) and points[-1][0] == part_x}
     assert at["1B (pin 2)"] in from_pi and at["1CLR (pin 3)"] in from_pi
     assert at["STBY / nSLEEP"] not in from_pi, "STBY/nSLEEP is driven by the gate, not by a Pi pin"
-    rows = {row.key: row for row in generate.pin_rows(config)}
+    rows = {row.key: row for row in generate.pin_rows()}
     assert at["motor_heartbeat (GPIO26)"] == at["1B (pin 2)"]
     assert at[f"motor_enable (GPIO{rows['motor_enable'].bcm})"] == at["1CLR (pin 3)"]
     net = [points for cls, points in lines if cls == "wire" and points[0] == (part_x, at["1Q (pin 13)"])]
