@@ -276,3 +276,23 @@ def test_the_heartbeat_is_fitted_by_default_and_false_builds_without_the_gate():
     assert load_config().pins.motor_heartbeat == 26
     assert build_config({"pins": {"motor_heartbeat": False}}).pins.motor_heartbeat is None
     assert build_config({"pins": {"motor_heartbeat": 26}}).pins.motor_heartbeat == 26
+
+
+@pytest.mark.parametrize("pins", [{"lid": 26}, {"motor_enable": 26}])
+def test_a_config_that_uses_the_heartbeats_default_gpio_is_told_what_the_clash_is(pins):
+    """A config written before the gate was part of the build may use GPIO 26 without naming
+    motor_heartbeat: the refusal says where the clash comes from and the way out."""
+    with pytest.raises(ConfigError) as error:
+        build_config({"pins": pins}, "launcher.toml")
+    assert "GPIO 26 is already used by [pins] motor" in str(error.value)
+    assert ("motor_heartbeat, the driver's enable gate, is GPIO 26 unless [pins] says otherwise: give it"
+            " another GPIO, or false for a build without the gate") in str(error.value)
+    key, _ = next(iter(pins.items()))
+    assert getattr(build_config({"pins": {**pins, "motor_heartbeat": False}}).pins, key) == 26
+    assert "motor_heartbeat, the driver's enable gate" not in refusal_of({"lid": 24})
+
+
+def refusal_of(pins: dict) -> str:
+    with pytest.raises(ConfigError) as error:
+        build_config({"pins": pins}, "launcher.toml")
+    return str(error.value)
