@@ -162,8 +162,8 @@ usage() {
     sed -n '2,9s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
-# The pins that make something move, then the config's [pins] chip ("12,13,16 auto"): the
-# launcher's motor driver inputs, or the blaster's release
+# The pins that make something move, then the config's [pins] chip ("12,13,16,26 auto"): the
+# launcher's motor driver inputs and the enable gate's heartbeat, or the blaster's release
 # actuator with [device] kind = "blaster", of the config that the service will read: the
 # installed one if present (it is never overwritten), else the default about to be installed. Fails on a config that does not
 # load, before anything is changed. The system python3 is enough: firmware.config needs only

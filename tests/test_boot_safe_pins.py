@@ -55,10 +55,11 @@ def test_inputs_and_the_led_may_use_the_uart_and_boot_high_pins():
 
 
 def test_simulation_never_fits_its_servo_on_a_boot_high_pin():
-    # 22 and 25, the first spares, are taken: the lid may go to 5, the servo skips 5 and 6.
+    # 22 and 25, the first spares, are taken: the lid may go to 5, the servo skips 5 and 6 (and 26,
+    # the heartbeat's).
     config = with_sim_devices(config_of(pins={"led": 22, "chime": 25}))
     assert config.pins.lid == 5
-    assert config.pins.servo == 26
+    assert config.pins.servo == 19
 
 
 @pytest.mark.parametrize(("backend", "refused"), [("", True), ("lgpio", True), ("pigpio", False),
@@ -103,5 +104,5 @@ def test_safe_off_opens_the_chip_the_daemon_uses(monkeypatch):
                         types.SimpleNamespace(LGPIOFactory=RecordingLGPIOFactory))
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")
     config = load_config().replace("pins", chip=4)
-    assert safe_off(config) == [12, 13, 16]
+    assert safe_off(config) == [12, 13, 16, 26]
     assert opened == [4]

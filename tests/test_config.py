@@ -229,7 +229,7 @@ def test_every_error_of_a_file_is_reported_at_once(tmp_path):
 
 
 def test_sim_with_no_spare_pin_is_a_message_not_a_traceback(tmp_path):
-    text = ("[pins]\nmotor_forward = 22\nmotor_reverse = 25\nmotor_enable = 26\nbutton = 5\nbeam = 6\n"
+    text = ("[pins]\nmotor_forward = 22\nmotor_reverse = 25\nmotor_heartbeat = 26\nbutton = 5\nbeam = 6\n"
             "led = 19\nchime = 20\nlid = 21\n")
     path = write(tmp_path, text)
     config = load_config(path)  # fine on a Pi, which needs no spare pin

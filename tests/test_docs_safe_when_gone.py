@@ -94,16 +94,20 @@ def test_a_kill_or_a_stop_meant_to_show_a_safeguard_catches_the_pin_high():
 
 def test_the_boot_state_says_what_the_daemon_holds_and_what_a_stop_leaves():
     """While the daemon runs the driver is enabled when ready (the core's first action at start,
-    tests/test_core.py): the enable pin reads high, the motor inputs low; after a stop all read low,
-    or inputs pulled down with strict_gpiod."""
-    for path in (BRINGUP, PI, BUILD):
+    tests/test_core.py): the enable pin reads high, the motor inputs and the still heartbeat (GPIO 26,
+    in the default build) low; after a stop all read low, or inputs pulled down with strict_gpiod."""
+    checked = []
+    for path in (BRINGUP, PI, BUILD, ROOT / "README.md"):
         text = " ".join(path.read_text(encoding="utf-8").split())
-        for match in re.finditer(r"`pinctrl get 12,13,16`[^.]*?shows", text):
+        for match in re.finditer(r"`pinctrl get 12,13,16(,26)?`[^.]*?shows", text):
             sentence = text[match.start():match.start() + 400]
             if "stop launcherd`)" in text[max(0, match.start() - 80):match.start()]:
                 continue  # read with the daemon stopped: all low
-            assert "16 `op dh`" in sentence, (path.name, sentence)
+            assert match.group(1), (path.name, "the default build's heartbeat, GPIO 26, is read too")
+            assert "16 `op dh`" in sentence and "26" in sentence.split("`op dl`")[0], (path.name, sentence)
             assert "`ip pd`" in sentence, (path.name, sentence)
+            checked.append(path.name)
+    assert {"bringup.md", "raspberry-pi.md", "README.md"} <= set(checked), checked
 
 
 def test_the_kernel_that_has_strict_gpiod_is_named_and_what_an_older_one_does():

@@ -187,7 +187,7 @@ def test_no_heartbeat_before_any_press_and_none_without_the_key(tmp_path):
         assert running.daemon.pin_factory.pin(HEARTBEAT).function == "output"
         assert not running.daemon.device.heartbeat.running
     (tmp_path / "plain").mkdir()
-    with ThreadDaemon(tmp_path / "plain", LONG_RUN.replace(f"motor_heartbeat = {HEARTBEAT}", "")) as running:
+    with ThreadDaemon(tmp_path / "plain", LONG_RUN.replace(f"motor_heartbeat = {HEARTBEAT}", "motor_heartbeat = false")) as running:
         assert running.daemon.device.heartbeat is None
         assert running.call("launcher/press")["outcome"] == "burst"
         assert running.daemon.pin_factory.pin(HEARTBEAT).function == "input", "an unfitted gate is not claimed"
@@ -272,7 +272,27 @@ def test_the_heartbeat_pin_is_checked_like_the_other_motor_pins(value, message):
     assert message in str(error.value)
 
 
-def test_the_heartbeat_is_not_fitted_unless_given():
-    assert load_config().pins.motor_heartbeat is None
+def test_the_heartbeat_is_fitted_by_default_and_false_builds_without_the_gate():
+    assert load_config().pins.motor_heartbeat == 26
     assert build_config({"pins": {"motor_heartbeat": False}}).pins.motor_heartbeat is None
     assert build_config({"pins": {"motor_heartbeat": 26}}).pins.motor_heartbeat == 26
+
+
+@pytest.mark.parametrize("pins", [{"lid": 26}, {"motor_enable": 26}])
+def test_a_config_that_uses_the_heartbeats_default_gpio_is_told_what_the_clash_is(pins):
+    """A config written before the gate was part of the build may use GPIO 26 without naming
+    motor_heartbeat: the refusal says where the clash comes from and the way out."""
+    with pytest.raises(ConfigError) as error:
+        build_config({"pins": pins}, "launcher.toml")
+    assert "GPIO 26 is already used by [pins] motor" in str(error.value)
+    assert ("motor_heartbeat, the driver's enable gate, is GPIO 26 unless [pins] says otherwise: give it"
+            " another GPIO, or false for a build without the gate") in str(error.value)
+    key, _ = next(iter(pins.items()))
+    assert getattr(build_config({"pins": {**pins, "motor_heartbeat": False}}).pins, key) == 26
+    assert "motor_heartbeat, the driver's enable gate" not in refusal_of({"lid": 24})
+
+
+def refusal_of(pins: dict) -> str:
+    with pytest.raises(ConfigError) as error:
+        build_config({"pins": pins}, "launcher.toml")
+    return str(error.value)

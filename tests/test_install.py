@@ -175,7 +175,7 @@ def test_dry_run_lists_every_install_step_in_order_and_changes_nothing(stubs, sc
             f"ln -sfn {venv}/bin/launcherd {scratch}/usr/local/bin/launcherd",
             f"install -d -m 0755 {scratch}/etc/card-launcher",
             f"install -m 0644 {ROOT}/firmware/launcher.toml {scratch}/etc/card-launcher/launcher.toml",
-            f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=12,13,16=op,dl', 'dtparam=strict_gpiod',"
+            f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=12,13,16,26=op,dl', 'dtparam=strict_gpiod',"
             f" '{BOOT_END}' into {scratch}/boot/firmware/config.txt",
             f"install -d -m 0755 {scratch}/etc/systemd/system.conf.d",
             f"write '[Manager]' and 'RuntimeWatchdogSec=10s' into {WATCHDOG_CONF(scratch)}",
@@ -365,7 +365,8 @@ def test_an_existing_config_is_kept_and_its_motor_pins_go_to_config_txt(stubs, s
     steps = actions(result.stdout)
     assert f"Keeping your {config}" in result.stdout
     assert not any(step.startswith("install -m 0644") and step.endswith(str(config)) for step in steps)
-    assert (f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=20,21=op,dl', 'dtparam=strict_gpiod', '{BOOT_END}'"
+    # Its motor pins, and the heartbeat's default GPIO 26, which the config does not set.
+    assert (f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=20,21,26=op,dl', 'dtparam=strict_gpiod', '{BOOT_END}'"
             f" into {scratch}/boot/config.txt") in steps
     assert not any(step.startswith(("groupadd", "useradd")) for step in steps)
 
@@ -394,7 +395,7 @@ def test_the_watchdog_drop_in_is_written_once_and_kept_when_in_place(tmp_path):
 def test_a_boot_block_already_in_place_is_left_alone(stubs, scratch):
     config_txt = scratch / "boot" / "firmware" / "config.txt"
     config_txt.write_text(config_txt.read_text()
-                          + f"{BOOT_BEGIN}\n[all]\ngpio=12,13,16=op,dl\ndtparam=strict_gpiod\n{BOOT_END}\n")
+                          + f"{BOOT_BEGIN}\n[all]\ngpio=12,13,16,26=op,dl\ndtparam=strict_gpiod\n{BOOT_END}\n")
     result = run_script("--dry-run", stubs=stubs, root=scratch)
     assert result.returncode == 0, result.stderr
     assert "already drives the motor pins low" in result.stdout

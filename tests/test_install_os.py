@@ -75,8 +75,8 @@ def test_raspberry_pi_os_gets_strict_gpiod_with_the_boot_line_in_config_txt(stub
         f" {raspberry_pi_os}/etc/udev/rules.d/60-card-launcher-gpio.rules",
         "udevadm control --reload",
         f"install -m 0755 {ROOT}/systemd/motor-pins-low {venv}/libexec/motor-pins-low",
-        f"write 'chip=auto' and 'pins=12 13 16' into {venv}/libexec/motor-pins",
-        f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=12,13,16=op,dl', 'dtparam=strict_gpiod', '{BOOT_END}'"
+        f"write 'chip=auto' and 'pins=12 13 16 26' into {venv}/libexec/motor-pins",
+        f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=12,13,16,26=op,dl', 'dtparam=strict_gpiod', '{BOOT_END}'"
         f" into {raspberry_pi_os}/boot/firmware/config.txt",
     ])
     assert "From the next boot (dtparam=strict_gpiod) a GPIO launcherd leaves falls back to its pull-down" \
@@ -121,7 +121,7 @@ def test_debian_keeps_the_boot_line_in_raspi_firmware_custom_and_regenerates_con
     assert snapshot(debian) == before
     steps = actions(result.stdout)
     assert_in_order(steps, [
-        f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=12,13,16=op,dl', '{BOOT_END}'"
+        f"write the lines '{BOOT_BEGIN}', '[all]', 'gpio=12,13,16,26=op,dl', '{BOOT_END}'"
         f" into {debian}/etc/default/raspi-firmware-custom",
         f"env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware {UNAME}",
     ])

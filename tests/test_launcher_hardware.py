@@ -359,7 +359,7 @@ def test_close_stops_the_motor_first_and_is_idempotent(factory):
     assert factory.log[:2] == [("state", "GPIO12", 0.0), ("state", "GPIO16", 0.0)]
     closed = [name for kind, name, _ in factory.log if kind == "close"]
     assert closed[:2] == ["GPIO12", "GPIO13"]
-    assert set(closed) == {f"GPIO{n}" for n in (12, 13, 16, 17, 27, LID, 23, 24, SERVO)}
+    assert set(closed) == {f"GPIO{n}" for n in (12, 13, 16, 26, 17, 27, LID, 23, 24, SERVO)}  # 26: the heartbeat
     assert (state(factory, 12), state(factory, 13)) == (0, 0)
     # Every pin is free again.
     Hardware(make_config(lid=LID, servo=SERVO), pin_factory=factory).close()
@@ -386,6 +386,7 @@ def test_describe_pins():
     assert describe_pins(config) == [
         {"bcm": 12, "function": "motor_forward", "direction": "out", "pull": "-"},
         {"bcm": 13, "function": "motor_reverse", "direction": "out", "pull": "-"},
+        {"bcm": 26, "function": "motor_heartbeat", "direction": "out", "pull": "-"},
         {"bcm": 17, "function": "button", "direction": "in", "pull": "up"},
         {"bcm": 27, "function": "beam", "direction": "in", "pull": "down"},
         {"bcm": LID, "function": "lid", "direction": "in", "pull": "up"},

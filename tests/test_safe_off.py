@@ -31,10 +31,15 @@ def assert_driven_low(factory, pins):
         assert pin.frequency is None, f"GPIO {number} still runs PWM"
 
 
-def test_moving_pins_are_forward_reverse_and_enable_when_fitted():
+# The default build's motor pins: forward, reverse, enable and the enable gate's heartbeat.
+DEFAULT_PINS = [12, 13, 16, 26]
+
+
+def test_moving_pins_are_forward_reverse_and_enable_and_heartbeat_when_fitted():
     config = load_config()
-    assert moving_pins(config) == [12, 13, 16]
-    assert moving_pins(config.replace("pins", motor_enable=False)) == [12, 13]
+    assert moving_pins(config) == DEFAULT_PINS
+    assert moving_pins(config.replace("pins", motor_enable=False)) == [12, 13, 26]
+    assert moving_pins(config.replace("pins", motor_enable=False, motor_heartbeat=False)) == [12, 13]
 
 
 def test_a_running_motor_is_driven_low_without_a_blip(factory):
@@ -44,23 +49,24 @@ def test_a_running_motor_is_driven_low_without_a_blip(factory):
     for number in (12, 13, 16):
         factory.pin(number).clear_states()
 
-    assert safe_off(load_config(), factory) == [12, 13, 16]
+    assert safe_off(load_config(), factory) == DEFAULT_PINS
 
-    assert_driven_low(factory, [12, 13, 16])
+    assert_driven_low(factory, DEFAULT_PINS)
     for number in (12, 13, 16):
         states = [state for _, state in factory.pin(number).states]
         assert not any(states[1:]), f"GPIO {number} went high during safe-off: {states}"
 
 
 def test_levels_left_by_a_dead_process_are_replaced(factory):
-    # What a SIGKILLed daemon leaves: outputs stuck high, software PWM frozen at full duty.
-    for number in (12, 13, 16):
+    # What a SIGKILLed daemon leaves: outputs stuck high (the heartbeat mid-beat), software PWM
+    # frozen at full duty.
+    for number in DEFAULT_PINS:
         factory.pin(number).output_with_state(True)
     factory.pin(12).frequency = 1000
     factory.pin(12).state = 1.0
 
-    assert safe_off(load_config(), factory) == [12, 13, 16]
-    assert_driven_low(factory, [12, 13, 16])
+    assert safe_off(load_config(), factory) == DEFAULT_PINS
+    assert_driven_low(factory, DEFAULT_PINS)
 
 
 def test_only_the_configured_pins_are_touched(factory):
@@ -69,24 +75,24 @@ def test_only_the_configured_pins_are_touched(factory):
     )
     factory.pin(16).input_with_pull("up")
 
-    assert safe_off(config, factory) == [20, 21]
+    assert safe_off(config, factory) == [20, 21, 26]  # 26: the heartbeat's default
 
-    assert_driven_low(factory, [20, 21])
+    assert_driven_low(factory, [20, 21, 26])
     assert factory.pin(16).function == "input", "the beam pin was driven"
 
 
 def test_the_pins_are_left_driven_not_closed(factory):
     # Closing returns an lgpio line to a floating input: safe-off must leave it an output.
     safe_off(load_config(), factory)
-    assert_driven_low(factory, [12, 13, 16])
-    assert [pin.function for pin in factory.pins.values()] == ["output"] * 3
+    assert_driven_low(factory, DEFAULT_PINS)
+    assert [pin.function for pin in factory.pins.values()] == ["output"] * len(DEFAULT_PINS)
 
 
 def test_the_default_factory_is_private_so_the_exit_handler_cannot_float_the_pins(monkeypatch):
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     monkeypatch.setenv("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
     before = Device.pin_factory
-    assert safe_off(load_config()) == [12, 13, 16]
+    assert safe_off(load_config()) == DEFAULT_PINS
     assert Device.pin_factory is before
 
 
@@ -102,14 +108,14 @@ def test_every_pin_is_tried_before_a_failure_is_reported(factory, monkeypatch):
     with pytest.raises(HardwareError, match="GPIO 13: GPIO busy"):
         safe_off(load_config(), factory)
     monkeypatch.undo()
-    assert_driven_low(factory, [12, 16])
+    assert_driven_low(factory, [12, 16, 26])
 
 
 def test_run_safe_off_reads_the_config_file(factory, tmp_path):
     path = tmp_path / "launcher.toml"
-    path.write_text("[pins]\nmotor_forward = 20\nmotor_reverse = 21\nmotor_enable = 26\n")
+    path.write_text("[pins]\nmotor_forward = 20\nmotor_reverse = 21\nmotor_enable = 26\nmotor_heartbeat = 19\n")
     assert run_safe_off(path, factory) == 0
-    assert_driven_low(factory, [20, 21, 26])
+    assert_driven_low(factory, [20, 21, 26, 19])
 
 
 def test_a_blaster_s_release_actuator_is_driven_low_and_nothing_else(factory, tmp_path):
@@ -165,13 +171,13 @@ def test_launcherd_safe_off_drives_the_pins_low_with_a_pwm_frequency_lgpio_refus
     path.write_text("[motor]\npwm_frequency = 15000\n")
     _mock_backend(monkeypatch, factory)
     monkeypatch.setattr(launcherd, "setup_logging", lambda verbose: None)  # the suite's logging stays
-    for number in (12, 13, 16):
+    for number in DEFAULT_PINS:
         factory.pin(number).output_with_state(True)  # what a killed daemon left
     assert launcherd.main(["--check-config", str(path)]) == 1, "the daemon itself refuses it"
     capsys.readouterr()
     assert launcherd.main(["--safe-off", "--config", str(path)]) == 0
-    assert_driven_low(factory, [12, 13, 16])
-    assert "motor pins driven low: GPIO 12, GPIO 13, GPIO 16" in capsys.readouterr().out
+    assert_driven_low(factory, DEFAULT_PINS)
+    assert "motor pins driven low: GPIO 12, GPIO 13, GPIO 16, GPIO 26\n" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("refused", [
@@ -182,10 +188,11 @@ def test_launcherd_safe_off_drives_the_pins_low_with_a_pwm_frequency_lgpio_refus
 ])
 def test_safe_off_drives_the_configured_pins_whatever_else_is_refused(factory, tmp_path, caplog, refused):
     path = tmp_path / "launcher.toml"
-    path.write_text("[pins]\nmotor_forward = 20\nmotor_reverse = 21\nmotor_enable = 26\n" + refused)
+    path.write_text("[pins]\nmotor_forward = 20\nmotor_reverse = 21\nmotor_enable = 26\nmotor_heartbeat = 19\n"
+                    + refused)
     with caplog.at_level(logging.WARNING, logger="firmware.board.safe_off"):
         assert run_safe_off(path, factory) == 0
-    assert_driven_low(factory, [20, 21, 26])
+    assert_driven_low(factory, [20, 21, 26, 19])
     assert "the config is refused, its pins are not" in caplog.text
     assert 12 not in factory.pins, "the configured pins, not the defaults"
 

@@ -9,11 +9,12 @@ from firmware.config import build_config
 
 def test_the_same_pins_in_any_order_say_nothing(tmp_path):
     written = tmp_path / "motor-pins"
-    written.write_text("# written by install.sh\nchip=auto\npins=16 12 13\n")
+    written.write_text("# written by install.sh\nchip=auto\npins=26 16 12 13\n")
     assert native_step_lag(build_config({}), written) is None
 
 
 def test_a_heartbeat_fitted_without_a_new_install_is_named(tmp_path):
+    # An install whose config said motor_heartbeat = false, the config changed to the gate's pin since.
     written = tmp_path / "motor-pins"
     written.write_text("chip=auto\npins=12 13 16\n")
     lag = native_step_lag(build_config({"pins": {"motor_heartbeat": 26}}), written)

@@ -149,11 +149,14 @@ def test_the_driver_tables_and_the_driver_drawing_agree(generate):
         for name, chip_pins, goes_to, _ in rows:
             assert name in labels and chip_pins in labels, (board, name)
             assert goes_to.replace("`", "") in labels, (board, goes_to)
-    # Every motor pin of the config reaches an input of each chip; the heartbeat reaches their
-    # STBY/nSLEEP through the enable gate (heartbeat.svg).
+    # The motor's inputs reach an input of each chip; in the standard build the heartbeat and
+    # motor_enable go to the enable gate (wiring.svg, heartbeat.svg), whose 1Q drives STBY/nSLEEP.
     for row in generate.pin_rows():
-        if row.key in MOTOR_PIN_KEYS and row.key != "motor_heartbeat":
+        if row.key in ("motor_forward", "motor_reverse"):
             assert labels.count(f"GPIO{row.bcm} · pin {row.header} ({row.key})") == 2
+        elif row.key in MOTOR_PIN_KEYS:
+            assert f"GPIO{row.bcm} · pin {row.header} ({row.key})" not in labels, row.key
+    assert labels.count(generate.GATE_OUTPUT) == 2
 
 
 def test_every_chip_pin_is_accounted_for(generate):
@@ -164,11 +167,86 @@ def test_every_chip_pin_is_accounted_for(generate):
         assert sorted(numbers) == sorted(expected[board]), board
 
 
+def stby(pins: dict) -> tuple[str, str]:
+    """Where the TB6612FNG's STBY and the DRV8833's nSLEEP go."""
+    return (next(p for p in pins["TB6612FNG"] if p.name == "STBY").to,
+            next(p for p in pins["DRV8833"] if p.name == "nSLEEP").to)
+
+
 def test_the_drivers_follow_a_missing_enable_pin(generate):
+    # With the gate (the default) STBY/nSLEEP stays on its 1Q, whose 1CLR is then tied to 3V3;
+    # without the gate too it goes to 3V3.
     config = load_config().replace("pins", motor_enable=False)
-    pins = generate.driver_pins(config)
-    assert next(p for p in pins["TB6612FNG"] if p.name == "STBY").to == "3V3"
-    assert next(p for p in pins["DRV8833"] if p.name == "nSLEEP").to == "3V3"
+    assert stby(generate.driver_pins(config)) == ("gate", "gate")
+    assert "1CLR is tied to 3V3" in generate.driver_pins(config)["TB6612FNG"][3].why
+    assert stby(generate.driver_pins(config.replace("pins", motor_heartbeat=False))) == ("3V3", "3V3")
+
+
+def test_the_drivers_follow_a_build_without_the_gate(generate):
+    assert stby(generate.driver_pins()) == ("gate", "gate")
+    config = load_config().replace("pins", motor_heartbeat=False)
+    assert stby(generate.driver_pins(config)) == ("motor_enable", "motor_enable")
+    rows = {row.key: row for row in generate.pin_rows(config)}
+    assert rows["motor_heartbeat"].optional and rows["motor_heartbeat"].bcm == generate.DRAWN_ON["motor_heartbeat"]
+    assert rows["motor_enable"].pull == "none; 10 kΩ pull-down at the driver"
+    text = generate.pins_markdown(list(rows.values()), config)
+    assert "This build has no enable gate (`motor_heartbeat = false`)" in text
+    assert "| STBY | 19 | GPIO16 · pin 36 (`motor_enable`) |" in text
+
+
+def svg_of(content: str):
+    return ET.fromstring(content)
+
+
+def texts_at(root) -> dict[str, float]:
+    """Each text of a drawing and the height of the wire it labels: a part's terminal label sits 5
+    below its wire, a wire's own label (``wirelabel``) 6 above it."""
+    return {element.text: float(element.get("y")) + (6 if element.get("class") == "wirelabel" else -5)
+            for element in root.iter(f"{SVG}text")}
+
+
+def wires(root) -> list[tuple[str, list[tuple[float, float]]]]:
+    return [(element.get("class"), [tuple(map(float, point.split(","))) for point in element.get("points").split()])
+            for element in root.iter(f"{SVG}polyline")]
+
+
+def test_the_diagram_draws_the_gate_between_the_heartbeat_and_the_drivers_standby(generate):
+    """The standard build as docs/build.md wires it: the heartbeat to 1B, motor_enable to 1CLR, 1A
+    to GND, the unused half tied off, R/C/Schottky at the chip, and STBY/nSLEEP from 1Q, not from
+    a Pi pin."""
+    root = svg_of((WIRING / "wiring.svg").read_text(encoding="utf-8"))
+    labels = " ".join(element.text or "" for element in root.iter(f"{SVG}text"))
+    assert "Driver enable gate" in labels and "Driver enable gate (optional)" not in labels
+    for part in ("1Q (pin 13)", "1B (pin 2)", "1CLR (pin 3)", "1A (pin 1)", "VCC (pin 16)",
+                 "1Rext/Cext (pin 15)", "2A (pin 9)", "2B, 2CLR (pins 10, 11)", "220 kΩ",
+                 "C_ext 1 µF film ±5 %: pins 14-15", "BAT85 (Schottky): pin 15 to VCC",
+                 "tW ≈ 110 ms (93-128 ms)", "1Q to STBY", "HC only"):
+        assert part in labels, part
+    at = texts_at(root)
+    lines = wires(root)
+    pi_edge, part_x = generate.PI_X + generate.PI_W, generate.PART_X
+    from_pi = {points[0][1] for cls, points in lines
+               if cls.startswith("wire") and points[0] == (pi_edge, points[0][1]) and points[-1][0] == part_x}
+    assert at["1B (pin 2)"] in from_pi and at["1CLR (pin 3)"] in from_pi
+    assert at["STBY / nSLEEP"] not in from_pi, "STBY/nSLEEP is driven by the gate, not by a Pi pin"
+    rows = {row.key: row for row in generate.pin_rows()}
+    assert at["motor_heartbeat (GPIO26)"] == at["1B (pin 2)"]
+    assert at[f"motor_enable (GPIO{rows['motor_enable'].bcm})"] == at["1CLR (pin 3)"]
+    net = [points for cls, points in lines if cls == "wire" and points[0] == (part_x, at["1Q (pin 13)"])]
+    assert len(net) == 1 and net[0][-1] == (part_x, at["STBY / nSLEEP"])
+    for tied in ("2A (pin 9)", "VCC (pin 16)", "1Rext/Cext (pin 15)"):
+        assert ("power", [(generate.RAIL_3V3_X, at[tied]), (part_x, at[tied])]) in lines, tied
+    for grounded in ("1A (pin 1)", "2B, 2CLR (pins 10, 11)"):
+        assert ("gnd", [(part_x - 20, at[grounded]), (part_x, at[grounded])]) in lines, grounded
+
+
+def test_the_diagram_of_a_build_without_the_gate_wires_standby_to_motor_enable(generate):
+    config = load_config().replace("pins", motor_heartbeat=False)
+    root = svg_of(generate.wiring_svg(generate.pin_rows(config)))
+    labels = " ".join(element.text or "" for element in root.iter(f"{SVG}text"))
+    assert "Driver enable gate (optional)" in labels and "1Q to STBY" not in labels
+    at = texts_at(root)
+    assert at["motor_enable (GPIO16)"] == at["STBY / nSLEEP"]
 
 
 def test_the_power_drawing_shows_both_options():

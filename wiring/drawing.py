@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from pin_tables import EXTERNAL_PULL_UP_KEYS, GATE_CHIP  # noqa: F401 (re-exported)
+from pin_tables import CLAMP_DIODE, EXTERNAL_PULL_UP_KEYS, GATE, GATE_CHIP  # noqa: F401 (re-exported)
 
 
 class Canvas:
@@ -120,16 +120,37 @@ class Canvas:
 class Part:
     title: str
     notes: tuple[str, ...]
-    terminals: tuple[tuple[str, str], ...]  # (config key or "3V3", label at the part)
+    # (config key, "3V3", "GND", or GATE_NET, label at the part): a config key is a wire from that Pi
+    # pin, 3V3 a wire from the rail, GND a ground, GATE_NET the wire from the gate's 1Q to STBY/nSLEEP.
+    terminals: tuple[tuple[str, str], ...]
     optional: bool = False
+    notes_x: int = 150  # where the notes start, from the part's left edge
 
 
-PARTS = (
+# The one wire between two parts: the enable gate's 1Q to the driver's STBY/nSLEEP.
+GATE_NET = "1Q"
+
+DRIVER_NOTES = ("TB6612FNG or DRV8833", "every pin: drivers.svg", "L298N works but drops ~2 V")
+
+# The standard build: STBY/nSLEEP from the enable gate's 1Q, the gate fed by the heartbeat and
+# motor_enable, wired as docs/build.md wires it.
+GATED_PARTS = (
     Part(
         "Motor driver",
-        ("TB6612FNG or DRV8833", "every pin: drivers.svg", "L298N works but drops ~2 V"),
+        DRIVER_NOTES,
         (("motor_forward", "AIN1 / IN1"), ("motor_reverse", "AIN2 / IN2"),
-         ("motor_enable", "STBY / nSLEEP"), ("3V3", "VCC (TB6612)"), ("3V3", "PWMA (TB6612)")),
+         ("3V3", "VCC (TB6612)"), ("3V3", "PWMA (TB6612)"), (GATE_NET, "STBY / nSLEEP")),
+    ),
+    Part(
+        "Driver enable gate",
+        (f"{GATE_CHIP} half 1; HC only, not AHC/LV", "1Q to STBY / nSLEEP: heartbeat.svg",
+         f"R_ext {GATE['r']} 1 %: 3V3 to pin 15", f"C_ext {GATE['c']}: pins 14-15",
+         f"{CLAMP_DIODE}: pin 15 to VCC", f"tW ≈ {GATE['tw']} ({GATE['range']})",
+         "100 nF across VCC and GND (pin 8)", "half 2 unused: 2A high, 2B, 2CLR low"),
+        ((GATE_NET, "1Q (pin 13)"), ("motor_heartbeat", "1B (pin 2)"), ("motor_enable", "1CLR (pin 3)"),
+         ("GND", "1A (pin 1)"), ("3V3", "VCC (pin 16)"), ("3V3", "1Rext/Cext (pin 15)"),
+         ("3V3", "2A (pin 9)"), ("GND", "2B, 2CLR (pins 10, 11)")),
+        notes_x=170,
     ),
     Part(
         "Break-beam at the exit slot",
@@ -142,23 +163,42 @@ PARTS = (
         ("button to GND", "LED − to GND (a 3.3 V LED)", "5 V or 12 V LED: NPN, button-led.svg"),
         (("button", "switch"), ("led", "LED +")),
     ),
-    Part(
-        "Driver enable gate",
-        (f"{GATE_CHIP}, one half: heartbeat.svg", "its 1Q drives STBY / nSLEEP,",
-         "motor_enable its 1CLR"),
-        (("motor_heartbeat", "1B (pin 2)"),),
-        optional=True,
-    ),
     Part("Buzzer", ("active, 3-5 V: + to 5V (pin 2)", "NPN: 2N2222 or BC337"), (("chime", ""),)),
     Part("Lid switch", ("closed while the lid is shut",), (("lid", "switch"),), optional=True),
     Part("Aim servo", (), (("servo", "signal"),), optional=True),
 )
+
+# A build without the gate (motor_heartbeat = false): STBY/nSLEEP straight from motor_enable, the
+# gate drawn as the optional part it then is.
+GATELESS_PARTS = (
+    Part(
+        "Motor driver",
+        DRIVER_NOTES,
+        (("motor_forward", "AIN1 / IN1"), ("motor_reverse", "AIN2 / IN2"),
+         ("3V3", "VCC (TB6612)"), ("3V3", "PWMA (TB6612)"), ("motor_enable", "STBY / nSLEEP")),
+    ),
+    Part(
+        "Driver enable gate",
+        ("not in this build (motor_heartbeat = false);", "the standard build's: heartbeat.svg,",
+         f"{GATE_CHIP}, its 1Q on STBY / nSLEEP"),
+        (("motor_heartbeat", "1B (pin 2)"),),
+        optional=True,
+    ),
+    *GATED_PARTS[2:],
+)
+
+
+def parts(gated: bool) -> tuple[Part, ...]:
+    """The parts of the main diagram, with the enable gate in the build or without it."""
+    return GATED_PARTS if gated else GATELESS_PARTS
 
 # The external pull-up's value as drawn (pin_tables.EXTERNAL_PULL_UP_KEYS: which inputs take it).
 EXTERNAL_PULL_UP = "4.7k"
 
 # Parts in series with a signal wire, drawn on it near the part: (value, what it is).
 SERIES = {"led": ("330 Ω", "LED resistor"), "chime": ("1 kΩ", "base resistor")}
+# Parts in series with a wire from the 3V3 rail, by the terminal's label.
+RAIL_SERIES = {"1Rext/Cext (pin 15)": GATE["r"]}
 
 ROW = 40
 PI_X, PI_W = 30, 250

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 from firmware.config import MOTOR_PIN_KEYS, Config
 
-from drawing import (Canvas, EXTERNAL_PULL_UP, EXTERNAL_PULL_UP_KEYS, GND_X, PARTS, PART_W, PART_X, PI_W, PI_X,
-                     RAIL_3V3_X, ROW, SERIES, WIDTH)
+from drawing import (Canvas, EXTERNAL_PULL_UP, EXTERNAL_PULL_UP_KEYS, GATE_NET, GND_X, PART_W, PART_X, PI_W, PI_X,
+                     RAIL_3V3_X, RAIL_SERIES, ROW, SERIES, WIDTH, parts)
 from pin_tables import CLAMP_DIODE, GATE, GATE_CHIP, ONE_SHOT, PIN_3V3, PIN_5V, PIN_GND, PinRow, connection, driver_pins, pin_label
 
 
 def wiring_svg(rows: list[PinRow]) -> str:
-    """The wiring diagram: Pi, driver, motor, supplies, sensors and outputs, common ground."""
+    """The wiring diagram: Pi, driver, enable gate, motor, supplies, sensors and outputs, common ground.
+
+    The enable gate is drawn in the build, between the heartbeat and the driver's STBY/nSLEEP, unless
+    ``motor_heartbeat`` is not fitted (``false``): STBY/nSLEEP then comes from ``motor_enable``."""
     by_key = {row.key: row for row in rows}
+    gated = not by_key["motor_heartbeat"].optional
     c = Canvas()
 
     # Motor supply: fuse in the positive lead, bulk and ceramic capacitors at the driver's VM.
@@ -42,7 +46,8 @@ def wiring_svg(rows: list[PinRow]) -> str:
     y = top
     rail_bottom = top
     pi_rows: list[tuple[int, str]] = []
-    for part in PARTS:
+    gate_net: list[int] = []  # the heights of the gate's 1Q and of the driver's STBY/nSLEEP
+    for part in parts(gated):
         terminal_y = [y + 28 + i * ROW for i in range(len(part.terminals))]
         height = max(len(part.terminals) * ROW + 16, 56 + 18 * len(part.notes))
         if part.title == "Aim servo":
@@ -53,14 +58,23 @@ def wiring_svg(rows: list[PinRow]) -> str:
         title = part.title + (" (optional)" if part.optional else "")
         c.text(PART_X + 150, y + 24, title, "title")
         for i, note in enumerate(part.notes):
-            c.text(PART_X + 150, y + 44 + 18 * i, note, "note")
+            c.text(PART_X + part.notes_x, y + 44 + 18 * i, note, "note")
         for (key, label), ty in zip(part.terminals, terminal_y):
             if label:
                 c.text(PART_X + 10, ty + 5, label, "label")
             if key == "3V3":
                 c.line([(RAIL_3V3_X, ty), (PART_X, ty)], "power")
                 c.dot(RAIL_3V3_X, ty)
+                if label in RAIL_SERIES:
+                    c.resistor_h(PART_X - 80, ty, RAIL_SERIES[label])
                 rail_bottom = ty
+                continue
+            if key == "GND":
+                c.line([(PART_X - 20, ty), (PART_X, ty)], "gnd")
+                c.ground(PART_X - 20, ty)
+                continue
+            if key == GATE_NET:
+                gate_net.append(ty)
                 continue
             row = by_key[key]
             pi_rows.append((ty, pin_label(row)))
@@ -95,7 +109,8 @@ def wiring_svg(rows: list[PinRow]) -> str:
             c.text(motor_x - 7, motor_y + 6, "M", "title")
             c.text(PART_X + PART_W - 50, terminal_y[0] + 5, "AO1", "label")
             c.text(PART_X + PART_W - 50, terminal_y[1] + 5, "AO2", "label")
-            c.text(PART_X + 150, terminal_y[4] + 5, "PWMA tied high", "note")
+            pwma = [label for _, label in part.terminals].index("PWMA (TB6612)")
+            c.text(PART_X + 150, terminal_y[pwma] + 5, "PWMA tied high", "note")
         if part.title == "Buzzer":
             # The GPIO only drives the base: the buzzer's current comes from 5V, not the pin.
             # The buzzer hangs between the Pi's 5V and the collector (low side).
@@ -125,6 +140,15 @@ def wiring_svg(rows: list[PinRow]) -> str:
             c.line([(PART_X + 50, ry + 17), (rx, ry + 17)], "power")
             c.text(PART_X + 10, ry + 21, "+5 V", "label")
         y += height + 24
+
+    if gate_net:
+        # The gate's 1Q (the upper part's terminal is the driver's STBY/nSLEEP) up to the driver, with
+        # the 10 kΩ that holds STBY/nSLEEP low while 1Q is cleared or the chip unpowered.
+        stby_y, q_y = sorted(gate_net)
+        net_x = PART_X - 70
+        c.line([(PART_X, q_y), (net_x, q_y), (net_x, stby_y), (PART_X, stby_y)], "wire")
+        c.resistor_to_ground(PART_X - 20, stby_y, "10k")
+        c.text(net_x - 70, (stby_y + q_y) / 2 + 4, "1Q to STBY", "wirelabel")
 
     # The Pi, its pins at the height of the wires they feed.
     bottom = y
@@ -272,7 +296,7 @@ def drivers_svg(rows: list[PinRow], config: Config | None = None) -> str:
                 c.line([(x0 + 230, ty), (chip_x, ty)], cls)
                 c.dot(x0 + 230, ty)
                 c.text(x0, ty + 4, where, "powerlabel" if cls == "power" else "label")
-                if pin.to in MOTOR_PIN_KEYS:
+                if pin.to in MOTOR_PIN_KEYS or pin.to == "gate":  # the gate's 1Q takes its 10 kΩ at STBY/nSLEEP
                     c.resistor_to_ground(x0 + 268, ty, "10k")
             c.text(chip_x + 158, ty + 4, f"{pin.chip_pins}", "note")
         bottom = max(bottom, y0 + row_h * len(pins) + 60)

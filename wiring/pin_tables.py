@@ -43,6 +43,8 @@ I2S_NOTE = (
 # or 0.45 at 5 V and 0.55 at 2 V (2015): K 0.45-0.55 at 3.3 V, 0.5 in the middle. The 74AHC123A and
 # 74LV123A have K = 1 (TI: for C_ext of 1 nF or more): twice the time. docs/build.md has the why.
 GATE_CHIP = "74HC123"
+# Where the gate's first half drives the driver's STBY/nSLEEP.
+GATE_OUTPUT = f"{GATE_CHIP} 1Q (pin 13)"
 K_TYPICAL, K_RANGE = 0.5, (0.45, 0.55)
 # The parts' tolerances: a 1 % metal-film resistor, a ±5 % film capacitor. A ceramic's usual ±10 %
 # (before its DC-bias loss) would take the gate out of its window: docs/build.md.
@@ -92,6 +94,8 @@ def pin_rows(config: Config | None = None) -> list[PinRow]:
     fitted are shown on the pins that simulation gives them, or on :data:`DRAWN_ON`'s."""
     config = config if config is not None else load_config()
     placed = with_sim_devices(config)
+    # In the standard build the heartbeat and motor_enable go to the enable gate's 1B and 1CLR.
+    at_gate = ("motor_heartbeat", "motor_enable") if config.pins.motor_heartbeat is not NOT_FITTED else ()
     rows = []
     for key in PIN_KEYS:
         field = SCHEMA["pins"][key]
@@ -105,7 +109,8 @@ def pin_rows(config: Config | None = None) -> list[PinRow]:
                 pull += f"; {EXTERNAL_PULL_UP_PROSE} to 3V3 at the Pi"
         else:
             direction = "output (PWM)" if key in PWM_KEYS else "output"
-            pull = "none; 10 kΩ pull-down at the driver" if key in MOTOR_PIN_KEYS else "none"
+            where = "the gate" if key in at_gate else "the driver"
+            pull = f"none; 10 kΩ pull-down at {where}" if key in MOTOR_PIN_KEYS else "none"
         function = field.doc
         if optional:
             function = f"*optional*, not fitted by default ({key} = {bcm} to fit it): {field.doc}"
@@ -135,11 +140,22 @@ def driver_pins(config: Config | None = None) -> dict[str, list[DriverPin]]:
     """
     config = config if config is not None else load_config()
     enable_fitted = config.pins.motor_enable is not NOT_FITTED
-    stby_to = "motor_enable" if enable_fitted else "3V3"
-    stby_why = (
-        "high = run; 10 kΩ to GND holds standby while the Pi pin floats" if enable_fitted
-        else "motor_enable is not fitted: tie to 3V3 (the input pull-downs still hold the motor off)"
-    ) + f"; with the enable gate (motor_heartbeat) from the {GATE_CHIP}'s 1Q instead: heartbeat.svg"
+    if config.pins.motor_heartbeat is not NOT_FITTED:
+        # The standard build: the enable gate between the Pi and the driver (docs/build.md).
+        stby_to = "gate"
+        stby_why = (
+            "high = run, only while the heartbeat toggles and "
+            + ("motor_enable (1CLR) is high" if enable_fitted else "1CLR is tied to 3V3")
+            + "; 10 kΩ to GND holds standby while 1Q is low or unpowered: heartbeat.svg"
+            "; without the gate (motor_heartbeat = false) from motor_enable instead"
+        )
+    else:
+        stby_to = "motor_enable" if enable_fitted else "3V3"
+        stby_why = (
+            "high = run; 10 kΩ to GND holds standby while the Pi pin floats" if enable_fitted
+            else "motor_enable is not fitted: tie to 3V3 (the input pull-downs still hold the motor off)"
+        ) + "; no enable gate (motor_heartbeat = false): a frozen Pi leaves the driver enabled"
+    pulled_up_board = stby_to != "3V3"  # a DRV8833 board's own pull-up fights a driven nSLEEP
     tb6612 = [
         DriverPin("AIN1", "21", "motor_forward", "PWM forward; 10 kΩ to GND"),
         DriverPin("AIN2", "22", "motor_reverse", "PWM reverse; 10 kΩ to GND"),
@@ -157,7 +173,7 @@ def driver_pins(config: Config | None = None) -> dict[str, list[DriverPin]]:
     drv8833 = [
         DriverPin("AIN1", "16", "motor_forward", "PWM forward; 10 kΩ to GND"),
         DriverPin("AIN2", "15", "motor_reverse", "PWM reverse; 10 kΩ to GND"),
-        DriverPin("nSLEEP", "1", stby_to, stby_why + " (board pull-up: README)" if enable_fitted else stby_why),
+        DriverPin("nSLEEP", "1", stby_to, stby_why + " (board pull-up: README)" if pulled_up_board else stby_why),
         DriverPin("VM", "12", "VM", "motor supply 2.7-10.8 V after the fuse; 100 µF + 100 nF to GND"),
         DriverPin("GND", "13 + pad", "GND", "the common ground"),
         DriverPin("AISEN, BISEN", "3, 6", "GND", "no current limit (breakouts tie them to GND)"),
@@ -179,12 +195,32 @@ def connection(pin: DriverPin, by_key: dict[str, PinRow]) -> str:
         return f"{pin_label(row)} (`{row.key}`)"
     return {
         "3V3": f"3V3 · pin {PIN_3V3[0]}",
+        "gate": GATE_OUTPUT,
         "VM": "motor supply +",
         "GND": "GND",
         "motor": "motor",
         "open": "not connected",
         "board": "its capacitor on the breakout",
     }[pin.to]
+
+
+def gate_note(config: Config) -> list[str]:
+    """pins.md's paragraph on the enable gate, in the standard build or in one without it."""
+    if config.pins.motor_heartbeat is NOT_FITTED:
+        return [
+            "This build has no enable gate (`motor_heartbeat = false`): STBY/nSLEEP is wired to",
+            "`motor_enable` directly. The standard build puts half of a",
+            f"{GATE_CHIP} between them, fed by `motor_heartbeat` ([heartbeat.svg](heartbeat.svg), docs/build.md);",
+            "without it a frozen kernel with the motor on leaves it on until the watchdog resets the Pi.",
+        ]
+    return [
+        f"`motor_heartbeat` feeds the driver's enable gate, part of the standard build: half of a {GATE_CHIP}",
+        "(heartbeat to 1B, `motor_enable` to 1CLR, 1A to GND) whose 1Q drives STBY/nSLEEP",
+        "([heartbeat.svg](heartbeat.svg), docs/build.md): the driver runs only while the daemon's loop",
+        "toggles the heartbeat. A build without the gate sets `motor_heartbeat = false` and wires",
+        "STBY/nSLEEP to `motor_enable` directly; a frozen kernel with the motor on then leaves it on",
+        "until the watchdog resets the Pi (10 s).",
+    ]
 
 
 def pins_markdown(rows: list[PinRow], config: Config | None = None) -> str:
@@ -224,10 +260,7 @@ def pins_markdown(rows: list[PinRow], config: Config | None = None) -> str:
         "Motor pins must not be GPIO 0-8: those are pulled up at power-on and would run the motor",
         "while the Pi boots (the configuration refuses them).",
         "",
-        "`motor_heartbeat` (optional, drawn on GPIO 26) feeds the driver's enable gate, half of a",
-        f"{GATE_CHIP} whose output drives STBY/nSLEEP in place of `motor_enable`",
-        "([heartbeat.svg](heartbeat.svg), docs/build.md): the driver runs only while the daemon's loop",
-        "toggles it. Without the gate leave it `false` and wire STBY/nSLEEP to `motor_enable`.",
+        *gate_note(config),
         "",
         *I2S_NOTE,
         "",

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from firmware.board.pins import BOOT_HIGH_PINS, FIXED_PULL_UP_PINS, INPUT_KEYS, UART_PINS, input_pull
 from firmware.config.fields import NOT_FITTED, number_text, toml_repr
-from firmware.config.schema import BLASTER_SHARED_PIN_KEYS, MOTOR_PIN_KEYS, PIN_KEYS, QUIET_AT_BOOT_PIN_KEYS
+from firmware.config.schema import BLASTER_SHARED_PIN_KEYS, MOTOR_PIN_KEYS, PIN_KEYS, QUIET_AT_BOOT_PIN_KEYS, SCHEMA
 
 # A path in sockaddr_un.sun_path: 108 bytes on Linux, one of them the terminating NUL.
 SOCKET_PATH_MAX = 107
@@ -74,9 +74,19 @@ def _each_pin_once(report: _Report) -> None:
             continue
         if pin in seen:
             report.add(f"[pins] {key} = {pin}: GPIO {pin} is already used by [pins] {seen[pin]};"
-                       " each pin may be used once")
+                       " each pin may be used once" + _heartbeat_hint(key, seen[pin], pin))
         else:
             seen[pin] = key
+
+
+def _heartbeat_hint(key: str, other: str, pin: int) -> str:
+    """What a clash with the enable gate's heartbeat on its default GPIO means: a config written
+    before the gate was part of the build may use that pin for something else without naming
+    motor_heartbeat at all."""
+    if "motor_heartbeat" not in (key, other) or pin != SCHEMA["pins"]["motor_heartbeat"].default:
+        return ""
+    return (f" (motor_heartbeat, the driver's enable gate, is GPIO {pin} unless [pins] says otherwise:"
+            " give it another GPIO, or false for a build without the gate)")
 
 
 def _motor_pins_low_at_boot(report: _Report) -> None:

@@ -33,11 +33,14 @@ SCHEMA: dict[str, dict[str, Field]] = {
     "pins": {
         "motor_forward": pin_field(12, "motor driver input 1 (AIN1/IN1), PWM: feeds cards out"),
         "motor_reverse": pin_field(13, "motor driver input 2 (AIN2/IN2), PWM: the retraction pulse"),
-        "motor_enable": optional_pin_field(16, "driver standby/nSLEEP, high = enabled"),
+        "motor_enable": optional_pin_field(
+            16, "driver enable, high = enabled: to the enable gate's 1CLR, or to STBY/nSLEEP directly in a"
+            " build without the gate"),
         "motor_heartbeat": optional_pin_field(
-            None, "heartbeat to the driver's enable gate (a retriggerable monostable on STBY/nSLEEP,"
-            " docs/build.md): toggled by the motor's loop only while the motor runs, so that a stalled"
-            " daemon, a frozen kernel or a dead Pi disables the driver; false: no gate fitted"),
+            26, "heartbeat to the driver's enable gate (a retriggerable monostable on STBY/nSLEEP,"
+            " part of the standard build, docs/build.md): toggled by the motor's loop only while the"
+            " motor runs, so that a stalled daemon, a frozen kernel or a dead Pi disables the driver;"
+            " false for a build without the gate, STBY/nSLEEP then wired to motor_enable"),
         "button": pin_field(17, "launch button (to ground, internal pull-up)"),
         "beam": pin_field(27, "break-beam receiver at the exit slot"),
         "lid": optional_pin_field(None, "hopper lid switch"),
