@@ -14,6 +14,8 @@ import asyncio
 import socket
 import threading
 
+import pytest
+
 from harness.launcherd import ThreadDaemon
 
 # Cards 10 ms apart: the stop after the last card of a dispense lands before the next card even
@@ -107,18 +109,21 @@ def test_every_dispense_gives_exactly_its_count_through_jams_misfeeds_and_reload
     assert {"waiting_jam", "retrying", "waiting_empty", "waiting_press"} <= set(hand.seen)
 
 
-def test_a_loop_paused_across_a_card_and_the_feed_timeout_still_deals_exactly(tmp_path):
+@pytest.mark.parametrize("jam_ms", [2000, 400])
+def test_a_loop_paused_across_a_card_and_the_feed_timeout_still_deals_exactly(tmp_path, jam_ms):
     """The loop is held up from the motor's start until past both the first card (286 ms) and
     the feed timeout (350 ms): a busy machine's pause, made on purpose. The card reached the beam
     first, so it is the run's card, not an empty hopper: no misfeed retry, whose count was
-    asked before the late card was counted (a dispense of 2 once gave 3 so). The stall halt and
-    the jam deadline are set beyond the pause, as a launcher's own are beyond the feed timeout."""
-    slow = """
+    asked before the late card was counted (a dispense of 2 once gave 3 so). The stall halt is
+    set beyond the pause; the jam deadline beyond it, or within it (the card's whole crossing is
+    learned late: stamping it later than it was due, within half the jam time, put it after the
+    feed timeout, and a dispense of 30 gave 31 so)."""
+    slow = f"""
 [sim]
 cards_per_second = 5.0
 [timing]
 feed_timeout_ms = 350
-jam_ms = 2000
+jam_ms = {jam_ms}
 stall_ms = 5000
 """
     pause_s = 0.6

@@ -221,6 +221,41 @@ def test_a_card_that_cleared_before_its_jam_deadline_is_no_jam_however_late_the_
     assert not any(isinstance(a, Emit) and a.name == "jammed" for a in actions), actions
 
 
+def test_a_card_whose_two_edges_both_came_after_its_jam_time_is_a_card_not_a_jam():
+    """The loop paused 200 ms over a card's whole crossing: its block, handed over after its jam
+    time, is judged at the next tick, so the clearing edge queued behind it comes first and it is
+    a card (judged within the block's own handle, it was a jam before the clearing edge came)."""
+    config = build_config({"timing": {"button_debounce_ms": 5, "jam_ms": 150, "stall_ms": 250}})
+    core = Launcher(config, ScriptedPolicy([3]), T0)
+    core.handle(ButtonLevel(True), T0)
+    core.handle(Tick(True), T0 + 0.005)  # the press: the motor starts
+    core.handle(ButtonLevel(False), T0 + 0.010)
+    core.handle(Tick(False), T0 + 0.015)  # the release debounced
+    blocked_at, learned = T0 + 0.100, T0 + 0.300
+    actions = core.handle(BeamLevel(True), learned, at=blocked_at)
+    assert not any(isinstance(a, Emit) and a.name == "jammed" for a in actions), actions
+    assert core.next_deadline() == pytest.approx(learned)  # the jam is judged at the next tick
+    actions += core.handle(BeamLevel(False), learned + 0.0001, at=blocked_at + 0.003)
+    assert [a.params["count"] for a in actions if isinstance(a, Emit) and a.name == "card"] == [1]
+    assert not any(isinstance(a, Emit) and a.name == "jammed" for a in actions), actions
+    status = core.get_status()
+    assert status["state"] == "launching" and status["motor"]["on"], status
+
+
+def test_a_block_learned_after_its_jam_time_with_no_clearing_edge_is_a_jam_at_the_next_tick():
+    config = build_config({"timing": {"button_debounce_ms": 5, "jam_ms": 150, "stall_ms": 250}})
+    core = Launcher(config, ScriptedPolicy([3]), T0)
+    core.handle(ButtonLevel(True), T0)
+    core.handle(Tick(True), T0 + 0.005)
+    core.handle(ButtonLevel(False), T0 + 0.010)
+    core.handle(Tick(False), T0 + 0.015)  # the release debounced
+    blocked_at, learned = T0 + 0.100, T0 + 0.300
+    core.handle(BeamLevel(True), learned, at=blocked_at)
+    actions = core.handle(Tick(False), learned + 0.0001)
+    assert Motor("stop") in actions and any(isinstance(a, Emit) and a.name == "jammed" for a in actions)
+    assert core.get_status()["state"] == "jammed"
+
+
 def test_timers_due_before_a_late_beam_edge_still_run_before_it():
     """A jam whose deadline came before the clearing edge's own time is a jam, however the edge
     was handed over: in order, the stuck card first, then the hand that pulled it out."""

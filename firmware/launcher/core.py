@@ -24,7 +24,9 @@ Rules the contract in ``docs/internals.md`` leaves open, as settled here:
   An edge handed over late comes with ``at``, the pin backend's time of it: a beam block's length
   is measured between its two edges' ``at``, so a card whose edges both reach the driver late is
   still as long as it was at the slot. The beam's jam timer runs from ``at`` too, never earlier
-  than ``now`` (a card stuck ``jam_ms`` stops the motor then). Everything else (the debounce, the
+  than ``now`` (a card stuck ``jam_ms`` stops the motor then); a block handed over after its jam
+  time is judged at the next ``Tick``, not within its own ``handle``, so that the clearing edge
+  of a card that crossed in time, queued behind it, comes first. Everything else (the debounce, the
   other deadlines, the motor's phases, the stall check) runs on ``now``, when the driver got the
   event: a late edge must not cut a reverse pulse short or arm a deadline already past, and a
   debounce timed from the backend's edge let a bounced press count twice on the VM's real lines.
@@ -294,7 +296,10 @@ class Launcher(LauncherButton, LauncherBeam, LauncherPresses, LauncherMotion, La
             self._last_activity = now
         actions += handler(event, now)
         if in_order:
-            actions += self._expire(now)
+            # The rest due by now, but a block's jam: learned after its jam time, the block's
+            # deadline is now, and it is judged at the loop's next turn (a Tick), after the edges
+            # already queued behind this one (the clearing edge of a card that crossed in time).
+            actions += self._expire(now, keep=self._on_jam if event.blocked else None)
             self._now = now
         return _hardware_first(actions)
 
@@ -417,10 +422,12 @@ class Launcher(LauncherButton, LauncherBeam, LauncherPresses, LauncherMotion, La
             arm(self._last_activity + self._sleep_after_s, self._go_to_sleep)
         return timers
 
-    def _expire(self, now: float) -> list[Action]:
+    def _expire(self, now: float, keep: Callable[[float], list[Action]] | None = None) -> list[Action]:
+        """Run the timers due by ``now`` in deadline order, each at its own deadline (``keep``'s, if
+        given, is left for the next call)."""
         actions: list[Action] = []
         while True:
-            due = [timer for timer in self._timers() if timer[0] <= now]
+            due = [timer for timer in self._timers() if timer[0] <= now and timer[1] != keep]
             if not due:
                 return actions
             # min() keeps the first of equal deadlines, which _timers() lists safety first.

@@ -356,10 +356,6 @@ class SimulatedMechanism:
         self._keep()
         self._cards_out += 1
         self._slot_busy = True
-        # A card learned later than half the jam time is stamped no earlier than that: the core
-        # runs its deadlines up to now after each edge, and would take a card stamped a jam time
-        # ago for a jam before its clearing edge (a timer of the loop's next turn) reached it.
-        at = max(at, self._loop.time() - self._config.timing.jam_ms / 2000)
         self._drive(self._beam, self._beam_blocked_high, at)
         if sticks or self._jam_next:
             self._jam_next = False
