@@ -6,6 +6,7 @@ import gc
 import os
 
 import pytest
+from hypothesis import settings
 
 from harness.launcherd import DaemonProcess
 from harness.web import Stack
@@ -16,6 +17,12 @@ from harness.web import Stack
 for _variable in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
     os.environ.pop(_variable, None)
 os.environ["LANG"] = "C.UTF-8"
+
+# Hypothesis's own deadline (200 ms an example) judges the machine's speed: an example that a busy
+# machine did not run for 200 ms fails as "unreliable timings" though every assertion held. No
+# example has a deadline: a property's verdict is its assertions.
+settings.register_profile("make-test", deadline=None)
+settings.load_profile("make-test")
 
 
 def pytest_collection_finish(session):
