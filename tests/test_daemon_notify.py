@@ -30,8 +30,8 @@ def receive(receiver, timeout):
         return None
 
 
-def receive_until(receiver, wanted, timeout=10.0):
-    """Datagrams up to and including the first one containing ``wanted``."""
+def receive_until(receiver, wanted, timeout=60.0):
+    """Datagrams up to and including the first one containing ``wanted`` (``timeout`` bounds a hang)."""
     seen = []
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -55,11 +55,11 @@ def test_ready_comes_only_once_the_api_answers_and_stopping_on_sigterm(tmp_path,
     process, socket_path = daemon.process, daemon.socket
     try:
         receive_until(receiver, "READY=1")
-        with Client(socket_path, timeout=5) as client:  # no retry: it must answer right now
+        with Client(socket_path, timeout=60) as client:  # no retry: it listens by READY
             assert client.call("status/get")["state"] == "ready"
         process.send_signal(signal.SIGTERM)
         receive_until(receiver, "STOPPING=1")
-        assert process.wait(5) == 0
+        assert process.wait(60) == 0
     finally:
         process.kill()
 
@@ -71,7 +71,7 @@ def test_status_line_follows_the_state(tmp_path, notify_socket):
     try:
         receive_until(receiver, "READY=1")
         receive_until(receiver, "STATUS=ready, hopper 112")
-        with Client(socket_path, timeout=5) as client:
+        with Client(socket_path, timeout=60) as client:
             client.call("system/estop", {"reason": "test"})
         receive_until(receiver, "STATUS=halted, hopper 112: test")
     finally:
@@ -84,18 +84,23 @@ def test_watchdog_pings_stop_while_the_loop_is_blocked(tmp_path, notify_socket):
     with ThreadDaemon(tmp_path, notifier=Notifier.from_environ(environ)) as running:
         receive_until(receiver, "WATCHDOG=1")
         receive_until(receiver, "WATCHDOG=1")
-        # Block the loop on purpose, as a hung handler would.
+        # Block the loop on purpose, as a hung handler would, until the test has listened: a
+        # block of a set time (0.6 s) could end before a busy machine ran the test's listening.
+        release = threading.Event()
         block_began = threading.Event()
 
         def hang():
             block_began.set()
-            time.sleep(0.6)
+            release.wait(60)
 
         running.daemon.loop.call_soon_threadsafe(hang)
-        assert block_began.wait(5)
-        while receive(receiver, 0.0) is not None:
-            pass  # drop pings sent before the block
-        assert receive(receiver, 0.3) is None
+        try:
+            assert block_began.wait(60)
+            while receive(receiver, 0.0) is not None:
+                pass  # drop pings sent before the block
+            assert receive(receiver, 0.3) is None  # the loop sends them: none while it is held
+        finally:
+            release.set()
         assert "WATCHDOG=1" in receive_until(receiver, "WATCHDOG=1")[-1]  # back once it ends
 
 
@@ -112,13 +117,14 @@ def test_watchdog_pings_stop_while_the_api_loop_is_blocked(tmp_path, notify_sock
 
         def hang():
             block_began.set()
-            release.wait(10)
+            release.wait(120)
 
         running.daemon.api.loop.call_soon_threadsafe(hang)
         try:
-            assert block_began.wait(5)
-            # The beat taken last before the block ages past two periods: then the pings stop.
-            deadline = time.monotonic() + 5
+            assert block_began.wait(60)
+            # The beat taken last before the block ages past two periods: then the pings stop
+            # (within a bound on a hang: a busy machine may run the motor's loop seconds late).
+            deadline = time.monotonic() + 60
             while receive(receiver, 0.3) is not None:
                 assert time.monotonic() < deadline, "the pings never stopped"
             assert running.daemon.core.get_status()["state"] == "ready"  # the motor's loop runs on
