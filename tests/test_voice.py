@@ -25,6 +25,10 @@ from firmware.errors import ApiError, InvalidParams
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 SPEAK_S = 1.0  # how long each phrase takes to say, in the simulated table
+# The voice on a real asyncio loop, whose clock stamps its phrases: where their age is not the point,
+# none goes stale however long a busy machine holds the test up (3 s, as shipped, could), and
+# what the test waits for is bounded as a hang.
+NEVER_STALE_S, HANG_S = 3600.0, 60.0
 
 
 def transcript(script, lang="en", verbosity="normal", max_age=3.0) -> str:
@@ -228,7 +232,7 @@ def test_whatever_happens_a_phrase_is_never_stale_and_few_wait(steps):
 
 
 def test_a_phrase_that_cannot_be_said_does_not_stop_the_next():
-    announcer = Announcer("normal")
+    announcer = Announcer("normal", max_age=NEVER_STALE_S)
     state, _ = game.new_game("attack-mega-hit", PLAYERS)
     announcer.baseline(game.status(state))
     state, _ = game.apply(state, play("hit-2"))
@@ -250,7 +254,7 @@ def test_a_phrase_that_cannot_be_said_does_not_stop_the_next():
             await asyncio.sleep(0)
         task.cancel()
 
-    asyncio.run(asyncio.wait_for(main(), 5))
+    asyncio.run(asyncio.wait_for(main(), HANG_S))
     assert tried == ["The launcher is empty", "Bob, press twice"]
 
 
@@ -365,7 +369,7 @@ def test_events_carrying_message_objects_are_heard_in_the_voices_own_words():
         said.append(text)
 
     async def main():
-        voice = Voice(Announcer(), "fr", speak)
+        voice = Voice(Announcer(max_age=NEVER_STALE_S), "fr", speak)
         events = [
             ("game/action", {"seq": 1, "match_id": 1, "action": play("hit-2")}),
             ("game/message", {"message": {"id": "owes", "player": "Bob", "presses": 2},
@@ -379,7 +383,7 @@ def test_events_carrying_message_objects_are_heard_in_the_voices_own_words():
             await asyncio.sleep(0)
         speaker.cancel()
 
-    asyncio.run(asyncio.wait_for(main(), 5))
+    asyncio.run(asyncio.wait_for(main(), HANG_S))
     assert said == ["Une carte est coincée", "Bob, appuie deux fois"]
 
 
@@ -474,7 +478,7 @@ def test_each_phrase_that_cannot_be_said_is_logged_once(caplog):
             await voice.say(Phrase(message, 0.0, slot))
 
     with caplog.at_level(logging.ERROR, "launcher-voice"):
-        asyncio.run(asyncio.wait_for(main(), 5))
+        asyncio.run(asyncio.wait_for(main(), HANG_S))
     lines = [record.getMessage() for record in caplog.records]
     assert len(lines) == 4, lines
     assert "Bob's move" in lines[0] and "from_a_newer_version" in lines[1]
@@ -487,7 +491,7 @@ def test_the_speaking_loop_is_started_again_if_it_fails(monkeypatch, caplog):
     from controller.voice import service
 
     monkeypatch.setattr(service, "RESTART_SPEAKING_S", 0.0)
-    announcer = Announcer()
+    announcer = Announcer(max_age=NEVER_STALE_S)
     said = []
     original = announcer.next_phrase
     failed = []
@@ -512,6 +516,6 @@ def test_the_speaking_loop_is_started_again_if_it_fails(monkeypatch, caplog):
         task.cancel()
 
     with caplog.at_level(logging.ERROR, "launcher-voice"):
-        asyncio.run(asyncio.wait_for(main(), 5))
+        asyncio.run(asyncio.wait_for(main(), HANG_S))
     assert said == ["A card is stuck"]
     assert any("starting it again" in record.getMessage() for record in caplog.records)
