@@ -148,7 +148,7 @@ def test_a_log_opened_on_a_full_disk_is_unwritable_and_opens_once_there_is_room(
         filler = fill(small_disk)
         assert running.call("launcher/press")["cards"] == 2  # Bob's; the game layer dies on it
         running.wait_for(lambda s: s["game_layer"]["state"] == "down")
-        running.wait_for(lambda s: s["game_layer"]["state"] == "up", 15)
+        running.wait_for(lambda s: s["game_layer"]["state"] == "up")
         for method in ("game/play", "game/log", "game/history", "game/repair"):
             with pytest.raises(ApiError) as refused:
                 running.call(method, PLAY if method == "game/play" else None)

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from harness.launcherd import BLASTER, ThreadDaemon
+from harness.waits import HANG_S
 from controller.match import stats
 from controller.layer import reading
 from controller.layer.service import GameService
@@ -66,7 +67,7 @@ def presses_logged(running: ThreadDaemon) -> list[dict]:
     return [a["action"] for a in running.call("game/log")["actions"] if a["action"]["type"] == "press"]
 
 
-def layer_state(running: ThreadDaemon, state: str, timeout: float = 15.0) -> dict:
+def layer_state(running: ThreadDaemon, state: str, timeout: float = HANG_S) -> dict:
     return running.wait_for(lambda s: s["game_layer"]["state"] == state, timeout)["game_layer"]
 
 
@@ -344,7 +345,7 @@ def test_a_blasters_insertions_are_outcomes_too_caught_up_once_after_the_layer_d
         layer_state(running, "up")
         second = running.call("sim/insert", {"slot": 3})
         assert second["seq"] == 2
-        running.wait_for(lambda s: s["game"]["turn"] == "Cy", 10)
+        running.wait_for(lambda s: s["game"]["turn"] == "Cy")
         inserts = [(a["action"]["by"], a["action"]["insert_id"]) for a in running.call("game/log")["actions"]
                    if a["action"]["type"] == "insert"]
     assert inserts == [("Ann", first["insert_id"]), ("Bob", second["insert_id"])]
@@ -366,7 +367,7 @@ def test_a_game_layer_working_through_a_backlog_is_slow_not_hung(tmp_path, monke
         generation = running.in_loop(lambda: running.daemon.game_host.generation)
         for _ in range(16):  # 2.4 s of work for the game's loop, over twice HUNG_AFTER_S
             running.call("launcher/press")
-        running.wait_for(lambda s: s["game"]["turn"] == "Bob" and s["game_layer"]["state"] == "up", 15)
+        running.wait_for(lambda s: s["game"]["turn"] == "Bob" and s["game_layer"]["state"] == "up")
         assert running.in_loop(lambda: running.daemon.game_host.generation) == generation
         assert len(presses_logged(running)) == 16
 

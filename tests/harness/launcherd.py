@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 
 from firmware.client import Client
-from harness.waits import Events, wait_for_socket, wait_for_status
+from harness.waits import HANG_S, Events, wait_for_socket, wait_for_status
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BIN = Path(sys.executable).parent
@@ -170,7 +170,7 @@ class DaemonProcess:
         with self.client() as client:
             return client.call(method, params)
 
-    def wait_for(self, predicate, timeout: float = 10.0) -> dict:
+    def wait_for(self, predicate, timeout: float = HANG_S) -> dict:
         """Poll status/get until ``predicate(status)`` holds; returns that status."""
         return wait_for_status(self.call, predicate, timeout)
 
@@ -197,7 +197,7 @@ class DaemonProcess:
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
-            self.process.wait(5)
+            self.process.wait(HANG_S)
         if self._log is not None:
             self._log.close()
 
@@ -236,7 +236,7 @@ class ThreadDaemon:
     def __enter__(self) -> "ThreadDaemon":
         self._thread.start()
         # The daemon waits up to START_WAIT_S for the game layer (replaying a long log) before it serves.
-        assert self._ready.wait(30), "daemon did not start"
+        assert self._ready.wait(HANG_S), "daemon did not start"
         if self.error:
             raise self.error
         return self
@@ -244,7 +244,7 @@ class ThreadDaemon:
     def __exit__(self, *exc) -> None:
         if self.daemon.loop is not None and not self.daemon.loop.is_closed():
             self.daemon.loop.call_soon_threadsafe(self.daemon.request_stop)
-        self._thread.join(10)
+        self._thread.join(HANG_S)
 
     def call(self, method: str, params: dict | None = None, lang: str | None = None):
         with Client(self.daemon.socket_path, timeout=30, lang=lang) as client:
@@ -265,14 +265,14 @@ class ThreadDaemon:
         """The state of a mock pin, read in the loop (where the daemon writes it)."""
         return self.in_loop(lambda: self.daemon.pin_factory.pin(bcm).state)
 
-    def wait_for(self, predicate, timeout: float = 10.0) -> dict:
+    def wait_for(self, predicate, timeout: float = HANG_S) -> dict:
         """Poll status/get until ``predicate(status)`` holds; returns that status."""
         return wait_for_status(self.call, predicate, timeout)
 
     def in_loop(self, fn, *args):
         """Run fn(*args) in the daemon's loop and return its result."""
         future = asyncio.run_coroutine_threadsafe(_call_async(fn, *args), self.daemon.loop)
-        return future.result(10)
+        return future.result(HANG_S)
 
 
 async def _call_async(fn, *args):

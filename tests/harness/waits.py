@@ -11,8 +11,12 @@ from pathlib import Path
 
 from firmware.client import Client
 
+# How long a wait on something that comes within milliseconds waits before it fails: a bound on a
+# hang, never on the machine's speed (a busy machine with a VM beside it has held a test up 10 s).
+HANG_S = 60.0
 
-def wait_until(check, timeout: float = 10.0, what: str = "", interval: float = 0.01):
+
+def wait_until(check, timeout: float = HANG_S, what: str = "", interval: float = 0.01):
     """``check()``'s first true value, polled until ``timeout``; for what has no event to wait on
     (a process that starts, a pin that a thread drives). Raises AssertionError at the deadline."""
     deadline = time.monotonic() + timeout
@@ -66,7 +70,7 @@ class Events:
         except (OSError, ValueError, ConnectionError):
             pass
 
-    def wait_for(self, name: str, where=lambda params: True, timeout: float = 10.0) -> dict:
+    def wait_for(self, name: str, where=lambda params: True, timeout: float = HANG_S) -> dict:
         """The params of the next event ``name`` for which ``where(params)`` holds."""
         deadline = time.monotonic() + timeout
         while True:
@@ -81,7 +85,7 @@ class Events:
     def close(self) -> None:
         # Shut the socket first: closing the file while the reader blocks in it would wait forever.
         self._client.sock.shutdown(socket.SHUT_RDWR)
-        self._reader.join(5)
+        self._reader.join(HANG_S)
         self._client.close()
 
     def __enter__(self) -> "Events":
@@ -100,7 +104,7 @@ class Lines:
         threading.Thread(target=lambda: [self.lines.put(line.rstrip("\n")) for line in stream],
                          daemon=True).start()
 
-    def wait_for(self, wanted: str, timeout: float = 15.0) -> list[str]:
+    def wait_for(self, wanted: str, timeout: float = HANG_S) -> list[str]:
         """The lines up to the next one containing ``wanted`` (earlier lines are not searched again)."""
         deadline = time.monotonic() + timeout
         read: list[str] = []
@@ -114,7 +118,7 @@ class Lines:
 
 
 
-def wait_for_status(call, predicate, timeout: float = 10.0) -> dict:
+def wait_for_status(call, predicate, timeout: float = HANG_S) -> dict:
     """Poll ``call("status/get")`` until ``predicate(status)`` holds; returns that status."""
     deadline = time.monotonic() + timeout
     while not predicate(status := call("status/get")):

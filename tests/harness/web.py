@@ -20,7 +20,7 @@ from pathlib import Path
 from controller.web.link import RETRY_MAX_VARIABLE
 from firmware.client import Client
 from harness.launcherd import write_config
-from harness.waits import wait_for_socket, wait_until
+from harness.waits import HANG_S, wait_for_socket, wait_until
 
 # Press outcomes are known: the n-th press gives SEQUENCE[n - 1] cards, then it starts again.
 SEQUENCE = [0, 3, 0, 2, 1, 0, 0, 4]
@@ -79,7 +79,7 @@ class Stack:
     def stop_daemon(self) -> None:
         if self.daemon is not None and self.daemon.poll() is None:
             self.daemon.send_signal(signal.SIGTERM)
-            self.daemon.wait(10)
+            self.daemon.wait(HANG_S)
 
     def start_web(self, wait: bool = True) -> None:
         def limit_descriptors() -> None:
@@ -95,7 +95,7 @@ class Stack:
             self.wait_for_web()
 
     def wait_for_web(self) -> None:
-        wait_until(lambda: self.get("/api/state")[0] == 200, 30, "launcher-web reaching launcherd", 0.05)
+        wait_until(lambda: self.get("/api/state")[0] == 200, HANG_S, "launcher-web reaching launcherd", 0.05)
 
     def start(self) -> "Stack":
         """Both at once (launcher-web waits for launcherd as on a Pi), ready when the page shows the launcher."""
@@ -151,7 +151,7 @@ class Stack:
         for process in (self.web, self.daemon):
             if process is not None and process.poll() is None:
                 process.kill()
-                process.wait(10)
+                process.wait(HANG_S)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -164,7 +164,7 @@ class StandIn:
         self.loop = asyncio.new_event_loop()
         started = threading.Event()
         threading.Thread(target=self._run, args=(started,), daemon=True).start()
-        assert started.wait(10), "the stand-in did not listen"
+        assert started.wait(HANG_S), "the stand-in did not listen"
 
     def answer(self, method: str, params: dict) -> dict:
         raise NotImplementedError
