@@ -9,6 +9,7 @@ import stat
 
 import pytest
 
+from harness.waits import HANG_S
 from firmware.client import MAX_LINE
 from firmware.daemon.api import ApiServer
 
@@ -46,7 +47,7 @@ async def connect(server):
 async def exchange(reader, writer, raw: bytes):
     writer.write(raw)
     await writer.drain()
-    return json.loads(await asyncio.wait_for(reader.readline(), 5))
+    return json.loads(await asyncio.wait_for(reader.readline(), HANG_S))
 
 
 def run(tmp_path, body):
@@ -128,7 +129,7 @@ def test_events_reach_subscribers_only(tmp_path):
         r2, w2 = await connect(server)
         assert (await exchange(r1, w1, b'{"id": 1, "method": "events/subscribe"}\n'))["result"]
         server.publish("launched", {"cards": 3})
-        event = json.loads(await asyncio.wait_for(r1.readline(), 5))
+        event = json.loads(await asyncio.wait_for(r1.readline(), HANG_S))
         assert event == {"event": "launched", "params": {"cards": 3}}
         reply = await exchange(r2, w2, b'{"id": 9, "method": "echo", "params": {"text": "x"}}\n')
         assert reply["id"] == 9  # no event was queued in front of it
@@ -175,7 +176,7 @@ async def read_to_end(reader):
     """Every line until the server closes the connection (a reset counts as the close)."""
     lines = []
     try:
-        while line := await asyncio.wait_for(reader.readline(), 5):
+        while line := await asyncio.wait_for(reader.readline(), HANG_S):
             lines.append(json.loads(line))
     except ConnectionResetError:
         pass
@@ -228,7 +229,7 @@ def test_an_idle_connection_is_told_and_closed_but_a_subscriber_stays(tmp_path, 
         assert "idle for 0.2 s" in notice["error"]["message"]
         await asyncio.sleep(0.3)
         server.publish("still", {"here": True})
-        assert json.loads(await asyncio.wait_for(sub_reader.readline(), 5))["event"] == "still"
+        assert json.loads(await asyncio.wait_for(sub_reader.readline(), HANG_S))["event"] == "still"
         assert server.client_count == 1
     run(tmp_path, body)
 
@@ -253,10 +254,10 @@ def test_a_request_does_not_wait_behind_a_running_one_on_the_same_connection(tmp
         reader, writer = await connect(server)
         writer.write(b'{"id": 1, "method": "wait"}\n{"id": 2, "method": "system/estop"}\n')
         await writer.drain()
-        first = json.loads(await asyncio.wait_for(reader.readline(), 5))
+        first = json.loads(await asyncio.wait_for(reader.readline(), HANG_S))
         assert first == {"id": 2, "result": {"stopped": True}}
         gate.set()
-        assert json.loads(await asyncio.wait_for(reader.readline(), 5)) == {"id": 1, "result": {"waited": True}}
+        assert json.loads(await asyncio.wait_for(reader.readline(), HANG_S)) == {"id": 1, "result": {"waited": True}}
         await server.close()
     asyncio.run(body())
 
@@ -272,12 +273,12 @@ def test_requests_in_flight_are_capped_but_the_estop_always_runs(tmp_path, monke
         writer.write(b'{"id": 1, "method": "wait"}\n{"id": 2, "method": "wait"}\n{"id": 3, "method": "wait"}\n'
                      b'{"id": 4, "method": "system/estop"}\n')
         await writer.drain()
-        too_many = json.loads(await asyncio.wait_for(reader.readline(), 5))
+        too_many = json.loads(await asyncio.wait_for(reader.readline(), HANG_S))
         assert too_many["id"] == 3 and too_many["error"]["code"] == ApiError.REFUSED
         assert "2 requests" in too_many["error"]["message"]
-        assert json.loads(await asyncio.wait_for(reader.readline(), 5))["id"] == 4
+        assert json.loads(await asyncio.wait_for(reader.readline(), HANG_S))["id"] == 4
         gate.set()
-        assert {json.loads(await asyncio.wait_for(reader.readline(), 5))["id"] for _ in range(2)} == {1, 2}
+        assert {json.loads(await asyncio.wait_for(reader.readline(), HANG_S))["id"] for _ in range(2)} == {1, 2}
         await server.close()
     asyncio.run(body())
 

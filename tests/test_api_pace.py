@@ -10,6 +10,7 @@ import time
 import pytest
 from hypothesis import given, strategies as st
 
+from harness.waits import HANG_S
 from firmware.client import MAX_LINE
 from firmware.daemon.api import ApiServer
 from firmware.daemon.pace import Pace
@@ -70,7 +71,7 @@ def test_readings_past_the_burst_wait_their_turn_while_other_lines_are_answered_
                          + b'{"id": "e", "method": "echo", "params": {"text": "hi"}}\n'
                          + b'{"id": "x", "method": "system/estop"}\n')
             await writer.drain()
-            replies = [json.loads(await asyncio.wait_for(reader.readline(), 5)) for _ in range(8)]
+            replies = [json.loads(await asyncio.wait_for(reader.readline(), HANG_S)) for _ in range(8)]
             elapsed = time.monotonic() - started
             writer.close()
         finally:
@@ -96,13 +97,13 @@ def test_readings_waiting_for_their_turn_when_the_server_closes_are_told_so(tmp_
         gone_writer.write(b'{"id": 3, "method": "stats"}\n')
         await writer.drain()
         await gone_writer.drain()
-        assert json.loads(await asyncio.wait_for(reader.readline(), 5))["id"] == 1
+        assert json.loads(await asyncio.wait_for(reader.readline(), HANG_S))["id"] == 1
         gone_writer.close()  # a client that left while its reading waits
         await asyncio.sleep(0.05)
         started = time.monotonic()
         await server.close()
         closing = time.monotonic() - started
-        reply = json.loads(await asyncio.wait_for(reader.readline(), 5))
+        reply = json.loads(await asyncio.wait_for(reader.readline(), HANG_S))
         assert reply["id"] == 2 and reply["error"]["code"] == ApiError.UNAVAILABLE
         assert closing < 30  # not the hour of its turn: a bound on a hang, not on the machine's speed
     asyncio.run(body())
@@ -118,7 +119,7 @@ def test_a_game_reading_waiting_for_its_turn_when_launcherd_stops_is_told_so_at_
     try:
         client = sockets.socket(sockets.AF_UNIX)
         client.connect(str(running.daemon.socket_path))
-        client.settimeout(5)
+        client.settimeout(HANG_S)
         lines = client.makefile("rb")
         client.sendall(b'{"id": 1, "method": "game/stats"}\n{"id": 2, "method": "game/history"}\n')
         assert "result" in json.loads(lines.readline())  # the burst

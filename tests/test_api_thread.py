@@ -6,6 +6,7 @@ import json
 import socket
 import threading
 
+from harness.waits import HANG_S
 from firmware.daemon.api import ApiServer
 
 from firmware.daemon.registry import Registry
@@ -43,7 +44,7 @@ def test_handlers_run_on_the_loop_that_started_the_server(tmp_path):
         reader, writer = await asyncio.open_unix_connection(str(server.path))
         writer.write(b'{"id": 1, "method": "echo", "params": {"text": "a"}}\n{"id": 2, "method": "later"}\n')
         await writer.drain()
-        replies = [json.loads(await asyncio.wait_for(reader.readline(), 5)) for _ in range(2)]
+        replies = [json.loads(await asyncio.wait_for(reader.readline(), HANG_S)) for _ in range(2)]
         writer.close()
         await server.close()
         return replies
@@ -60,7 +61,7 @@ def test_a_blocked_handlers_loop_does_not_stop_the_server_answering_what_needs_n
 
     def client(path: str) -> None:
         with socket.socket(socket.AF_UNIX) as sock:
-            sock.settimeout(5)
+            sock.settimeout(HANG_S)
             sock.connect(path)
             sock.sendall(b'not json\n{"id": 3, "method": "nope"}\n{"id": 4, "method": "echo", "params": {}}\n')
             replies.extend(lines_of(sock, 3))
@@ -89,7 +90,7 @@ def test_replies_known_at_once_keep_the_order_of_the_lines(tmp_path):
         writer.write(b'{"id": 1, "method": "echo", "params": {"text": "a"}}\n[1]\n'
                      b'{"id": 2, "method": "echo", "params": {"text": "b"}}\n{"id": 3, "method": "echo"}\n')
         await writer.drain()
-        replies = [json.loads(await asyncio.wait_for(reader.readline(), 5)) for _ in range(4)]
+        replies = [json.loads(await asyncio.wait_for(reader.readline(), HANG_S)) for _ in range(4)]
         writer.close()
         await server.close()
         return replies
@@ -105,12 +106,12 @@ def test_an_event_is_what_it_was_when_published(tmp_path):
         reader, writer = await asyncio.open_unix_connection(str(server.path))
         writer.write(b'{"id": 1, "method": "events/subscribe"}\n')
         await writer.drain()
-        assert json.loads(await asyncio.wait_for(reader.readline(), 5))["result"] == {"subscribed": True}
+        assert json.loads(await asyncio.wait_for(reader.readline(), HANG_S))["result"] == {"subscribed": True}
         params = {"cards": [1, 2]}
         server.publish("launched", params)
         params["cards"].append(3)
         params["late"] = True
-        event = json.loads(await asyncio.wait_for(reader.readline(), 5))
+        event = json.loads(await asyncio.wait_for(reader.readline(), HANG_S))
         writer.close()
         await server.close()
         return event
