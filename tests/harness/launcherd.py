@@ -20,6 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 BIN = Path(sys.executable).parent
 
 # A quicker mechanism than the default so integration tests stay fast; timings stay consistent.
+# The stall rule is set as far out as it goes (10 s; 250 ms as shipped): a busy machine that holds
+# the motor's loop up a quarter of a second halts a launch by it, whatever the test is about. The
+# simulation lives on the loop's timeline, so a late loop changes nothing else a test judges. The
+# rule's own tests set it (tests/test_press_after_stall.py; the core's and StallClock's sans-IO).
 FAST_SIM = """
 [sim]
 cards_per_second = 200.0
@@ -29,6 +33,7 @@ card_crossing_ms = 20
 jam_ms = 150
 feed_timeout_ms = 300
 button_debounce_ms = 5
+stall_ms = 10000
 [motor]
 retract_ms = 10
 kick_ms = 10
