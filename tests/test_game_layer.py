@@ -20,11 +20,12 @@ from pathlib import Path
 import pytest
 
 from harness.launcherd import BLASTER, ThreadDaemon
-from harness.waits import HANG_S
+from harness.waits import HANG_S, wait_until
 from controller.match import stats
 from controller.layer import reading
 from controller.layer.service import GameService
 from controller.log.store import Store
+from controller.match import stats
 from firmware.daemon import gamehost, outcomes
 from firmware.errors import ApiError
 from firmware import i18n
@@ -33,11 +34,10 @@ FIXED = '[ejection]\nprofile = "fixed"\nsequence = {seq}\n'
 PLAYERS = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
 MOTOR_FORWARD, MOTOR_REVERSE, BEAM = 12, 13, 27  # firmware/launcher.toml's pins
 JAM_MS, RETRACT_MS = 150, 10  # conftest's FAST_SIM
-# How late a stop may be. A game layer on the motor's loop makes it seconds late (the hold and the
-# slow commit here are 2 s and 0.5 s), or halts the launcher as stalled; a deadline the loop runs
-# more than stall_ms (250) late halts it too, so a bound under that would judge how busy the
-# machine is, which bench/loaded.py measures beside a baseline, not make test.
-LATE_S = 0.3
+# The motor's loop never waits for the game layer: each test below holds the game's loop (a
+# listener, a reading, a commit) until the test lets it go, and the launch must end meanwhile; a
+# game layer on the motor's loop would hold the launch too, and the test would wait out its bound
+# on a hang. How late a busy machine's loop runs a stop is bench/loaded.py's figure, not a verdict.
 
 
 def change_times(pin) -> list[tuple[float, float]]:
@@ -54,12 +54,13 @@ def last_change(running: ThreadDaemon, bcm: int, to=None) -> float:
     return [at for at, state in changes if to is None or state == to][-1]
 
 
-def jam_on_time(running: ThreadDaemon) -> None:
-    """A press whose card sticks: the motor stops at the core's jam deadline (the block + jam_ms)."""
+def jam_at_its_deadline(running: ThreadDaemon) -> None:
+    """A press whose card sticks: the motor stops at the core's jam deadline (the block + jam_ms),
+    never before it."""
     running.call("sim/jam")
     assert running.call("launcher/press")["ended"] == "jam"
     lateness = last_change(running, MOTOR_FORWARD, to=0) - (last_change(running, BEAM) + JAM_MS / 1000)
-    assert -0.005 < lateness < LATE_S
+    assert lateness > -0.005
     assert running.call("status/get")["state"] == "jammed"
 
 
@@ -94,71 +95,93 @@ def hold_listener(monkeypatch, on: str, hold) -> None:
     monkeypatch.setattr(GameService, "on_event", listener)
 
 
-def test_a_jam_stops_on_time_while_the_game_layer_is_busy(tmp_path, monkeypatch):
-    release = threading.Event()
-    hold_listener(monkeypatch, "press", lambda: release.wait(2.0))
-    with ThreadDaemon(tmp_path, FIXED.format(seq="[3]")) as running:
+def test_a_jam_stops_while_the_game_layer_is_held(tmp_path, monkeypatch):
+    held, release = threading.Event(), threading.Event()
+    hold_listener(monkeypatch, "press", lambda: (held.set(), release.wait(HANG_S)))
+    with ThreadDaemon(tmp_path, FIXED.format(seq="[0, 3]")) as running:
         running.call("game/new", PLAYERS)
-        jam_on_time(running)
+        running.call("launcher/press")  # a dry press: the game's loop is held on its event
+        assert held.wait(HANG_S)
+        jam_at_its_deadline(running)
+        assert not release.is_set()  # the game's loop is held still
         release.set()
         running.call("sim/clear")
         running.wait_for(lambda s: s["state"] == "ready")
-        assert [p["cards"] for p in presses_logged(running)] == [1]  # the stuck card is the presser's
+        assert [p["cards"] for p in presses_logged(running)] == [0, 1]  # the stuck card is the presser's
 
 
 READ_STATS_FOREVER = """
 import sys
 from firmware.client import Client
-with Client(sys.argv[1], timeout=60) as client:
+with Client(sys.argv[1], timeout=600) as client:
     while True:
-        client.call("game/stats")  # most of a second each over 10,000 actions, on this machine
+        client.call("game/stats")
 """
 
 
-def test_a_jam_stops_on_time_while_stats_are_read_over_a_long_log(tmp_path):
-    with ThreadDaemon(tmp_path) as running:
-        running.call("game/new", PLAYERS)
-    with sqlite3.connect(tmp_path / "state" / "game.sqlite3") as db:  # a long evening: 10,000 actions
-        db.executemany("INSERT INTO actions (match_id, ts, action) VALUES (1, '2026-12-01T20:00:00.000+00:00', ?)",
-                       [('{"player":"Ann","type":"uno"}',)] * 10_000)
+def test_a_jam_stops_while_stats_readers_hold_the_game_layer(tmp_path, monkeypatch):
+    """Four readers of game/stats in processes of their own, as launcher-web's clients would be,
+    and the reading held (a long log's took most of a second): the jam stops the motor meanwhile."""
+    held, release = threading.Event(), threading.Event()
+    original = stats.stats_of
+
+    def held_reading(*args):
+        held.set()
+        release.wait(HANG_S)
+        return original(*args)
+
+    monkeypatch.setattr(stats, "stats_of", held_reading)
     with ThreadDaemon(tmp_path, FIXED.format(seq="[3]")) as running:
-        # Four readers in processes of their own, as launcher-web's clients would be.
+        running.call("game/new", PLAYERS)
         readers = [subprocess.Popen([sys.executable, "-c", READ_STATS_FOREVER, str(running.daemon.socket_path)])
                    for _ in range(4)]
         try:
-            running.wait_for(lambda s: s["daemon"]["clients"] >= 5)  # the four, and this status/get
-            jam_on_time(running)
+            assert held.wait(HANG_S)
+            jam_at_its_deadline(running)
+            assert not release.is_set()
         finally:
+            release.set()
             for reader in readers:
                 reader.kill()
-                reader.wait(10)
+                reader.wait(HANG_S)
 
 
-def test_a_slow_commit_mid_launch_neither_halts_the_launcher_nor_delays_its_stops(tmp_path, monkeypatch):
+def test_a_commit_held_mid_launch_neither_halts_the_launcher_nor_delays_its_stops(tmp_path, monkeypatch):
+    """A commit on a tired SD card, held until the launch is over: the motor stops as the eighth
+    card clears the beam, and its reverse pulse is its full length, while the commit waits."""
     append = Store.append
+    armed, held, release = threading.Event(), threading.Event(), threading.Event()
 
-    def slow_append(self, *args, **kwargs):
-        time.sleep(0.5)  # a commit on a tired SD card
+    def held_append(self, *args, **kwargs):
+        if armed.is_set():
+            held.set()
+            release.wait(HANG_S)
         return append(self, *args, **kwargs)
 
-    monkeypatch.setattr(Store, "append", slow_append)
+    monkeypatch.setattr(Store, "append", held_append)
     # Eight cards at ten a second: the motor runs for most of a second.
     with ThreadDaemon(tmp_path, FIXED.format(seq="[8]") + "[sim]\ncards_per_second = 10.0\n") as running:
         running.call("game/new", PLAYERS)
+        armed.set()
+        uno = threading.Thread(target=running.call, args=("game/uno", {"player": "Bob"}))
         with running.client() as presser:
             request = presser.send("launcher/press")
             running.wait_for(lambda s: s["motor"]["on"])
-            running.call("game/uno", {"player": "Bob"})  # committed while the motor runs
+            uno.start()  # committed while the motor runs, or the press's own entry is: either waits
+            assert held.wait(HANG_S)
             outcome = next(m for m in presser.messages() if m.get("id") == request)["result"]
+        assert not release.is_set()
         assert (outcome["ended"], outcome["cards"]) == ("done", 8)
-        assert running.call("status/get")["state"] == "ready"  # no "stalled" halt
-        count_stop = last_change(running, MOTOR_FORWARD, to=0) - last_change(running, BEAM)
-        assert 0 <= count_stop < LATE_S  # the motor stops as the eighth card clears the beam
+        assert running.call("status/get")["state"] == "ready"
+        assert running.call("status/get")["sim"]["cards_out"] == 8  # it stopped as the eighth card cleared
+        assert last_change(running, MOTOR_FORWARD, to=0) >= last_change(running, BEAM)
         changes = running.in_loop(lambda: change_times(running.daemon.pin_factory.pin(MOTOR_REVERSE)))
         (started, on), (ended, off) = changes[-2:]
         assert on > 0 and off == 0
-        assert RETRACT_MS / 1000 - 0.002 < ended - started < RETRACT_MS / 1000 + LATE_S
-        assert [p["cards"] for p in presses_logged(running)] == [8]
+        assert ended - started > RETRACT_MS / 1000 - 0.002  # never cut short
+        release.set()
+        uno.join(HANG_S)
+        assert wait_until(lambda: [p["cards"] for p in presses_logged(running)] == [8], what="the press logged")
 
 
 def test_the_commit_delay_hook_slows_every_game_commit(tmp_path, monkeypatch):
@@ -175,7 +198,7 @@ def test_a_hung_game_layer_is_abandoned_and_replaced_and_the_launch_is_logged_on
     release, finished = threading.Event(), threading.Event()
 
     def hang():
-        release.wait(30)
+        release.wait(600)
 
     original = GameService.on_event
     calls = []
@@ -201,13 +224,13 @@ def test_a_hung_game_layer_is_abandoned_and_replaced_and_the_launch_is_logged_on
         started = time.monotonic()
         with pytest.raises(ApiError) as refused:
             running.call("game/status")
-        # Refused, not held until the hung layer wakes (30 s): a bound on a hang, not on speed.
-        assert refused.value.code == ApiError.UNAVAILABLE and time.monotonic() - started < 10
+        # Refused, not held until the hung layer wakes (600 s): a bound on a hang, not on speed.
+        assert refused.value.code == ApiError.UNAVAILABLE and time.monotonic() - started < HANG_S
         assert running.call("launcher/press")["cards"] == 2  # the button works meanwhile
         assert layer_state(running, "up")["reason"] is None
         assert [p["press_id"] for p in presses_logged(running)] == [1, 2]  # caught up from the record
         release.set()  # the abandoned layer wakes up and tries to log the press again
-        assert finished.wait(10)
+        assert finished.wait(HANG_S)
         assert [p["press_id"] for p in presses_logged(running)] == [1, 2]
         assert running.call("status/get")["game"]["turn"] == "Cy"
 
