@@ -291,8 +291,10 @@ def test_holding_the_button_resets_and_that_hold_is_no_press(tmp_path):
         status_after = running.call("status/get")
     # The hold was no press (the release neither, and the next press is one: tests/test_core_latch.py).
     assert (status_after["presses"], status_after["motor"]["on"]) == (status["presses"], False)
-    # Not before the configured hold; the upper bound only tells it from the 5 s default.
-    assert 0.95 <= held <= 4.5
+    # Not before the configured hold. That it is the configured one, not the 5 s default, the
+    # status says (the core's own hold, which its deadline uses); an upper bound on the wall clock
+    # (4.5 s) judged how late a busy machine delivered the reset.
+    assert held >= 0.95
 
 
 def test_the_latch_file_says_the_motor_may_be_on_before_the_motor_pin_is_written(tmp_path):
