@@ -200,7 +200,9 @@ def test_a_huge_name_gets_a_prompt_precise_error_and_the_link_stays_up(stack):
     code = stack.code()
     started = time.monotonic()
     status, reply = stack.post("/api/game/new", {**FOUR, "players": ["Ann", "B" * 900_000]}, code)
-    assert time.monotonic() - started < 5
+    # Refused by the link at once, not after the 60 s it once waited for a reply naming no request:
+    # a bound halfway, which a busy machine's own delay (5 s was the bound) does not reach.
+    assert time.monotonic() - started < 30
     assert status == 400 and "too long" in reply["error"]["message"]
     assert stack.post("/api/game/new", FOUR, code)[0] == 200
 
