@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from harness.launcherd import ThreadDaemon
+from harness.waits import HANG_S
 from firmware.client import Client
 from firmware.config import build_config
 from firmware.launcher.core import Launcher
@@ -295,9 +296,13 @@ def bounced_presses_through_the_daemon(tmp_path: Path, presses: int, hold_s: flo
                         pins.set_button(value)
                     _spin_until(time.monotonic() + hold_s)
             elapsed = time.monotonic() - started
-            time.sleep(0.2)  # long past the last debounce: a spurious press would be in by now
+            time.sleep(0.2)  # long past the last debounce: a spurious press would be due by now
+            # And run by now: the loop has taken every deadline due before the first of two turns
+            # of its own (a late loop's come before the second), however late a busy machine ran it.
+            pins.in_loop(lambda: None)
+            pins.in_loop(lambda: None)
             watcher.sock.sendall(b'{"id": "last", "method": "status/get"}\n')
-            reader.join(10)
+            reader.join(HANG_S)
             assert not reader.is_alive()
         with pins.client() as client:
             status = client.call("status/get")
