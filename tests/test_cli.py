@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from harness.launcherd import BIN, MOTOR_LIMITS, merge_toml
+from harness.launcherd import BIN, MOTOR_LIMITS, ThreadDaemon, merge_toml
 
 
 def ctl(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -121,6 +121,20 @@ def test_dispense_waits_for_a_jam_to_be_cleared_and_a_press_saying_so_and_then_g
         dispense.kill()
     assert dispense.returncode == 0 and "4 cards out" in out
     assert proc.call("status/get")["sim"]["cards_out"] == 4
+
+
+def test_a_dispense_ended_before_its_first_run_is_printed_with_its_reason(tmp_path):
+    """A halt while the dispense waits for a press: no press ran, and none is named (launcherctl
+    died on it with a traceback, press_id being None; a loaded make test's stall halt found it)."""
+    from firmware.tools.cli import format_outcome
+
+    with ThreadDaemon(tmp_path, load_layers=False) as running, running.client() as client:
+        request = client.send("launcher/dispense", {"count": 3, "wait_press": True})
+        running.wait_for(lambda s: s["pending"] is not None)
+        running.call("system/estop", {"reason": "test"})
+        result = next(m for m in client.messages() if m.get("id") == request)["result"]
+    assert (result["state"], result["press_id"], result["cards"]) == ("abandoned", None, 0)
+    assert format_outcome(result) == "the launcher halted (0 of 3 out)"
 
 
 def test_profile_stats_of_fixed_without_a_sequence_says_it_needs_one(tmp_path):

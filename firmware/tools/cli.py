@@ -159,6 +159,11 @@ def outcome_message(result: dict[str, Any]) -> i18n.Message:
 def format_outcome(result: dict[str, Any]) -> str:
     """A press's outcome in the language launcherctl speaks (``--lang``)."""
     ended = result.get("ended")
+    if result.get("outcome") == "dispense" and result.get("press_id") is None:
+        # A dispense that ended before its first run (a halt while it waited): no press to name.
+        reason = result.get("reason_object") or result.get("reason") or ended
+        return i18n.render(i18n.message("dispense_progress", reason=reason, cards=result.get("cards", 0),
+                                        count=result.get("requested", result.get("count"))))
     said = outcome_message(result)
     if result.get("event") in ("ignored", "resume") or result.get("outcome") in ("dry", "empty") \
             or ended in (None, "", "done"):
