@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from firmware.launcher.core import IDENTIFY_FLASH
 from firmware.events import (
-    BeamLevel, Bench, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Identify, Jog, Led, LidLevel,
-    Motor, Reset, SleepNow,
+    BeamLevel, Bench, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, Identify, Jog, Led,
+    LidLevel, Motor, Reset, SleepNow,
 )
 from firmware.i18n import render
 from test_core import Rig
@@ -182,6 +182,24 @@ def test_bench_mode_traces_edges_and_the_motor_with_their_times():
     assert traces[0] == {"t": pytest.approx(t0 + 0.01), "what": "button", "level": True}
     assert {"t": pytest.approx(t0 + 0.02), "what": "motor", "direction": "forward", "duty": 0.4} in traces
     assert {"t": pytest.approx(t0 + 0.12), "what": "motor", "direction": "stop", "duty": 0.0} in traces
+
+
+def test_an_input_edge_handed_over_late_is_traced_at_its_own_time():
+    """What calibration measures a crossing and a card's period on: the beam's edges at the pin
+    backend's times, not when a late loop got to them (a loaded make test measured 22 cards a
+    second of a mechanism's 20, cards' edges learned late and together)."""
+    rig = Rig(script=[5])
+    rig.send(Bench(60))
+    t0 = rig.now
+    traces = []
+    for event, learned, at in [(BeamLevel(True), 0.300, 0.100), (BeamLevel(False), 0.300, 0.120),
+                               (LidLevel(True), 0.300, 0.150), (LidLevel(False), 0.400, 0.390),
+                               (ButtonLevel(True), 0.500, 0.450)]:
+        actions = rig.core.handle(event, t0 + learned, at=t0 + at)
+        traces += [a.params for a in actions if isinstance(a, Emit) and a.name == "trace"]
+    assert [(t["what"], t["level"], round(t["t"] - t0, 6)) for t in traces] == [
+        ("beam", True, 0.1), ("beam", False, 0.12), ("lid", True, 0.15), ("lid", False, 0.39),
+        ("button", True, 0.45)]
 
 
 def test_a_press_in_bench_mode_is_traced_and_launches_nothing():

@@ -19,7 +19,7 @@ class LauncherBeam:
         if blocked == self._beam_blocked:
             return []
         self._beam_blocked = blocked
-        return self._trace(now, "beam", level=blocked) + self._beam_edge(blocked, now)
+        return self._trace(self._event_at, "beam", level=blocked) + self._beam_edge(blocked, now)
 
     def _since_edge(self, wait_s: float, now: float) -> float:
         """A deadline ``wait_s`` after the edge being handled happened, and not before ``now``."""

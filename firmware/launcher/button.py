@@ -20,11 +20,11 @@ class LauncherButton:
             self._button_request = event.request
         if event.debounced:  # the backend waited for the level to hold
             self._button_deadline = None
-            traced = self._trace(now, "button", level=pressed)
+            traced = self._trace(self._event_at, "button", level=pressed)
             return traced + (self._on_button_stable(now) if pressed != self._button_stable else [])
         # Every edge restarts the wait; an edge back to the debounced level cancels it.
         self._button_deadline = now + self._debounce_s if pressed != self._button_stable else None
-        return self._trace(now, "button", level=pressed)
+        return self._trace(self._event_at, "button", level=pressed)
 
     def _on_button_stable(self, at: float) -> list[Action]:
         self._button_deadline = None

@@ -512,6 +512,8 @@ class Launcher(LauncherButton, LauncherBeam, LauncherPresses, LauncherMotion, La
         return JAMMED if self._beam_blocked and self._jam_counted and not self._bench_block else READY
 
     def _trace(self, now: float, what: str, **values: Any) -> list[Action]:
+        """Bench mode's record of ``what`` at ``now``: an input's edge at its own time (the pin
+        backend's), however late the loop learned of it; the motor's change when it was written."""
         if self._bench_until is None:
             return []
         return [Emit("trace", {"t": now, "what": what, **values})]

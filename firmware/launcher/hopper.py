@@ -24,7 +24,7 @@ class LauncherHopper:
         if is_open == self._lid_open:
             return []
         self._lid_open = is_open
-        trace = self._trace(now, "lid", level=is_open)
+        trace = self._trace(self._event_at, "lid", level=is_open)
         if self._state == HALTED:
             return trace
         if is_open:
