@@ -1,10 +1,11 @@
 """The game layer beside the motor's loop (issue 19): slow, hung, raising or dead, the launcher goes on.
 
-Each test makes the game layer misbehave the way a slow SD card or a bug would (a listener or a
-commit that takes long, a loop that dies) in a daemon running in this process, and checks what
-the motor did through the mock pins: the jam stop against the core's deadline (the beam's block
-plus ``jam_ms``), the retraction pulse against ``retract_ms``. Then the game layer's availability
-in ``status/get`` and the game's log: every launch in it exactly once.
+Each test makes the game layer misbehave the way a slow SD card or a bug would (a listener, a
+reading or a commit held until the test lets it go, a loop that dies) in a daemon running in this
+process, and checks what the motor did meanwhile through the mock pins: the jam stop not before
+the core's deadline (the beam's block plus ``jam_ms``), the retraction pulse not shorter than
+``retract_ms``. Then the game layer's availability in ``status/get`` and the game's log: every
+launch in it exactly once.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import pytest
 
 from harness.launcherd import BLASTER, ThreadDaemon
 from harness.waits import HANG_S, wait_until
-from controller.match import stats
 from controller.layer import reading
 from controller.layer.service import GameService
 from controller.log.store import Store
