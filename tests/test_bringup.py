@@ -17,7 +17,7 @@ from firmware.tools.cli import main as launcherctl
 from firmware.config import load_config
 from firmware.board.pins import HEADER_PINS
 from harness.launcherd import ThreadDaemon, write_config
-from harness.waits import wait_until
+from harness.waits import HANG_S, wait_until
 
 
 class BringupDaemon(ThreadDaemon):
@@ -267,11 +267,11 @@ def test_inputs_watch_prints_each_edge_live(tmp_path, capsys):
 
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
-        assert subscribed.wait(5)  # edges before the subscription would never reach it
+        assert subscribed.wait(HANG_S)  # edges before the subscription would never reach it
         d.call("bringup/bench", {"seconds": 30})
         d.call("sim/lid", {"open": True})
         d.call("sim/lid", {"open": False})
-        assert done.wait(5)
+        assert done.wait(HANG_S)
         assert [json.loads(line)["level"] for line in lines] == [True, False]
         # Leaving bench mode restores the lid's refill gesture and the button.
         d.call("bringup/bench", {"seconds": 0})

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from harness.launcherd import MOTOR_LIMITS, DaemonProcess, ThreadDaemon, launcherctl_in_process, merge_toml
+from harness.waits import HANG_S
 from firmware.errors import ApiError
 from firmware.daemon.latch import FILENAME, SIZE, Latch
 
@@ -36,7 +37,7 @@ def kill_with_the_motor_on(proc: DaemonProcess) -> None:
         client.send("launcher/feed", {"count": 200})
         proc.wait_for(lambda s: s["motor"]["on"] and s["state"] == "launching")
         proc.process.kill()
-        proc.process.wait(5)
+        proc.process.wait(HANG_S)
 
 
 def press_result(proc: DaemonProcess) -> dict:
@@ -85,7 +86,7 @@ def test_a_kill_while_idle_comes_back_ready(tmp_path, daemon_process):
     first = daemon_process()
     assert first.call("launcher/feed", {"count": 2})["cards"] == 2
     first.process.kill()
-    first.process.wait(5)
+    first.process.wait(HANG_S)
     with ThreadDaemon(tmp_path, SLOW) as again:
         status = again.call("status/get")
     assert (status["state"], status["reason"], status["pending"]) == ("ready", None, None)
@@ -124,7 +125,7 @@ def test_five_kills_in_a_row_come_back_halted_each_time_and_the_motor_never_runs
         assert cards is None or status["sim"]["hopper"] == cards
         cards = status["sim"]["hopper"]
         proc.process.kill()
-        proc.process.wait(5)
+        proc.process.wait(HANG_S)
 
 
 def test_the_motor_rest_is_still_required_after_a_kill(tmp_path, daemon_process):
@@ -134,7 +135,7 @@ def test_the_motor_rest_is_still_required_after_a_kill(tmp_path, daemon_process)
     assert proc.call("launcher/feed", {"count": 500})["ended"] == "timeout"
     assert proc.call("launcher/feed", {"count": 500})["ended"] == "motor_limit"
     proc.process.kill()
-    proc.process.wait(5)
+    proc.process.wait(HANG_S)
     with ThreadDaemon(tmp_path, limits) as again:
         assert again.call("status/get")["state"] == "ready"
         with pytest.raises(ApiError) as refused:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.launcherd import ThreadDaemon
+from harness.waits import HANG_S
 from firmware.client import Client
 from firmware.errors import ApiError
 
@@ -247,7 +248,7 @@ def test_a_card_that_falls_out_after_its_press_is_the_pressers(launcherd):
             loop.call_later(0.05, lambda: (beam.drive_high(), crossed.set()))
 
         loop.call_soon_threadsafe(card_crosses)
-        assert crossed.wait(5)
+        assert crossed.wait(HANG_S)
         # The clear edge was posted into the loop before this request arrives, so it is handled first.
         assert players(c.call("game/status"))["Ann"] == (1, 1)
         assert live_actions(c)[-1] == {"type": "cards", "cards": 1, "press_id": 1, "by": "Ann"}

@@ -337,7 +337,7 @@ def test_a_launch_heard_before_the_game_logged_it_is_in_the_game_after_kill_9(tm
     heard = slow.call("launcher/press")  # on disk in the outcome record; the game's commit waits 1.5 s
     assert heard["cards"] == 2
     slow.process.kill()  # SIGKILL while the game layer waits to commit the press
-    slow.process.wait(5)
+    slow.process.wait(HANG_S)
     with ThreadDaemon(tmp_path, FIXED.format(seq="[2]")) as again:  # its successor on the same state dir
         log = [a["action"] for a in again.call("game/log")["actions"]]
         assert [(a["press_id"], a["cards"], a["by"]) for a in log if a["type"] == "press"] == [(1, 2, "Ann")]

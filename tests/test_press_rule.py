@@ -17,6 +17,7 @@ import pytest
 
 from firmware.errors import ApiError
 from harness.launcherd import DaemonProcess, ThreadDaemon, launcherctl_in_process
+from harness.waits import HANG_S
 
 PLAYERS = "Ann,Bob,Cy"
 CLASSIC = ["game", "new", "--rules", "classic", "--players", PLAYERS, "--first-card", "5", "--color", "red"]
@@ -92,7 +93,7 @@ def test_after_an_undo_and_a_kill_the_next_unrelated_action_deals_nothing(tmp_pa
     dealt(first.call)
     draw_two_undone(first.socket, first.call)
     first.process.kill()
-    first.process.wait(5)
+    first.process.wait(HANG_S)
 
     with DaemonProcess(tmp_path) as second:
         status = settled(second.call)
@@ -145,7 +146,7 @@ def test_abandon_a_kill_then_resume_deals_nothing_until_a_press(tmp_path):
     first = DaemonProcess(tmp_path, SLOW).start()
     match = _abandoned_mid_deal(first.socket, first.call)
     first.process.kill()
-    first.process.wait(5)
+    first.process.wait(HANG_S)
     with DaemonProcess(tmp_path) as second:
         _resumed_waits_then_a_press_deals_the_rest(second, match)
 

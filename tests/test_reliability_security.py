@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from harness.launcherd import BIN, write_config
-from harness.waits import wait_for_socket
+from harness.waits import HANG_S, wait_for_socket
 from firmware.client import Client
 
 pytestmark = pytest.mark.skipif(
@@ -84,7 +84,7 @@ def service(tmp_path):
         yield {"socket": sock, "group": group, "stranger": stranger, "process": process, "log": log_path}
     finally:
         process.kill()
-        process.wait(5)
+        process.wait(HANG_S)
         shutil.rmtree(home, ignore_errors=True)
 
 
@@ -133,7 +133,7 @@ def as_user(uid: int, gid: int, path: Path, request: dict, groups: tuple[int, ..
     return {**json.loads(data), "pid": pid}
 
 
-def logged_line(log: Path, needle: str, timeout: float = 5.0) -> str:
+def logged_line(log: Path, needle: str, timeout: float = HANG_S) -> str:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for line in log.read_text().splitlines():

@@ -8,6 +8,7 @@ import asyncio
 import time
 
 from harness.launcherd import DaemonProcess, ThreadDaemon, launcherctl_in_process
+from harness.waits import HANG_S
 from test_game_dealer import new, table, settle
 
 SLOW = "[sim]\ncards_per_second = 8.0\nhopper = 200\n[timing]\nfeed_timeout_ms = 1000\n"
@@ -44,7 +45,7 @@ def test_a_kill_mid_deal_leaves_the_motor_off_until_a_reset_and_a_press(tmp_path
     while not ((status := first.call("status/get"))["motor"]["on"] and status["cards_ejected"] >= 2):
         assert time.monotonic() < deadline, status
     first.process.kill()
-    first.process.wait(5)
+    first.process.wait(HANG_S)
 
     with ThreadDaemon(tmp_path, SLOW) as running:
         # Halted, the deal waits for the reset first: nothing says a press would go on (#20).

@@ -335,7 +335,7 @@ def test_launcher_voice_speaks_a_game_played_on_launcherd_in_french(tmp_path):
                 said.wait_for("À Cy de jouer")
         finally:
             voice.terminate()
-            voice.wait(10)
+            voice.wait(HANG_S)
 
 
 def test_launcher_voice_waits_for_a_daemon_that_is_not_there_yet(tmp_path):
@@ -354,7 +354,7 @@ def test_launcher_voice_waits_for_a_daemon_that_is_not_there_yet(tmp_path):
             assert voice.poll() is None
     finally:
         voice.terminate()
-        voice.wait(10)
+        voice.wait(HANG_S)
 
 
 def test_events_carrying_message_objects_are_heard_in_the_voices_own_words():
