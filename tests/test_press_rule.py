@@ -104,6 +104,35 @@ def test_after_an_undo_and_a_kill_the_next_unrelated_action_deals_nothing(tmp_pa
         assert dealt(second.call)["sim"]["cards_out"] == out + 2
 
 
+def test_an_action_with_cards_of_its_own_deals_nothing_an_undo_held_before_a_press(tmp_path):
+    """A catch's penalty (an action whose own effect is a deal) after an undo held Bob's Draw Two:
+    the undo's cards are no effect of the catch, and a deal goes through the queue in order, so
+    neither is dealt before a press; the press deals both."""
+    with ThreadDaemon(tmp_path) as running:
+        socket = running.daemon.socket_path
+        ctl(socket, "reload", "108")
+        ctl(socket, *CLASSIC)
+        dealt(running.call)
+        for _ in range(5):  # each plays a card, five times round: Ann holds 2
+            for _ in PLAYERS.split(","):
+                ctl(socket, "game", "play", "5", "--color", "red")
+        out = draw_two_undone(socket, running.call)  # Ann is down to 1 and called no Uno
+
+        caught = ctl(socket, "game", "catch", "Ann")
+        status = settled(running.call)
+        nothing_moved(status, out)
+        queue = [(q["player"], q["cards"]) for q in status["game"]["queue"]]
+        assert sorted(queue) == [("Ann", 2), ("Bob", 2)], queue
+        assert any(said["id"] == "deal_held_first" for said in caught["message_objects"]), caught
+        assert running.pin_state(MOTOR_PIN) == 0
+
+        running.call("launcher/press")
+        status = dealt(running.call)
+        assert status["sim"]["cards_out"] == out + 4
+        log = running.call("game/log")["actions"]
+        assert [(a["action"]["by"], a["action"]["cards"]) for a in log[-2:]] == queue
+
+
 # ---- 2. abandon, then resume ---------------------------------------------------------------------
 
 

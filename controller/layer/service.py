@@ -256,6 +256,7 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         if action["type"] == "end_round":
             _not_while_dealing(current.game)
         before = current
+        held = self._deal_held and owes_deal(before.game)  # what an undo left owed, waiting for a press
         current, effects = table.apply(current, action)
         with self._writing() as store:
             seq = store.append(self.match_id, action, over=current.match_over,
@@ -265,7 +266,14 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         if _owed_cards(current.game) > _owed_cards(before.game):
             # Only an action whose own effect is cards to deal lets a held deal go on with them;
             # an unrelated one (an Uno, a hint) does not: a press of the button deals them (#36).
-            self._deal_held = False
+            if held:
+                # What the undo held stands first in the queue and is no effect of this action (a
+                # catch's penalty): neither is dealt before a person's press, which deals both.
+                first = before.game.queue[0]
+                effects.append(wording.effect(advice.deal_held_first(
+                    before.game.players[first.seat], _owed_cards(before.game))))
+            else:
+                self._deal_held = False
         if current.match_over:
             self._stop_dealing()  # a match that is over deals nothing more (it owes nothing)
         self.daemon.publish("game/action", {"seq": seq, "match_id": self.match_id, "action": action})

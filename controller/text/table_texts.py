@@ -353,6 +353,11 @@ TABLE: dict[str, Text] = {
                              "%(player)s is still owed %(cards)d cards, not dealt yet: nothing is dealt after an"
                              " undo. Undo again to take back what caused them; a press of the button deals them",
                              "cards", player="name", cards="int"),
+    "deal_held_first": entry("%(player)s's %(cards)d card held by an undo waits for a press of"
+                             " the button, and so does what this action owes: the press deals both",
+                             "%(player)s's %(cards)d cards held by an undo wait for a press of"
+                             " the button, and so does what this action owes: the press deals both",
+                             "cards", player="name", cards="int"),
     "status_turn_up": entry("%(player)s starts once the first card is turned up: nobody plays, presses or"
                             " draws before it", player="name"),
 }
