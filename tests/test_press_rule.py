@@ -81,9 +81,16 @@ def test_after_an_undo_the_next_unrelated_action_deals_nothing_and_a_press_deals
         assert status["game"]["owed"] == {"player": "Bob", "cards": 2, **status["game"]["owed"]}
         assert running.pin_state(MOTOR_PIN) == 0
 
-        running.call("launcher/press")  # a person's press deals them
+        # What a press does now is said before it (the table's status) and by it: it deals them.
+        said = {"id": "press_deals_held", "player": "Bob", "cards": 2}
+        assert ctl(running.daemon.socket_path, "game", "status")["press_means"]["reason"] == said
+        pressed = ctl(running.daemon.socket_path, "press")  # a person's press deals them
+        assert pressed["message_object"] == said, pressed
+        assert pressed["message"] == "the 2 cards owed (Bob's first) waited for a press: this one deals them"
         status = dealt(running.call)
         assert status["sim"]["cards_out"] == out + 2
+        # Bob lost his turn to the Draw Two: a press is the next player's draw again.
+        assert (status["press_means"], status["press_for"]) == ("cards", status["game"]["turn"])
 
 
 def test_after_an_undo_and_a_kill_the_next_unrelated_action_deals_nothing(tmp_path):

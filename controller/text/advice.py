@@ -223,6 +223,11 @@ def deal_held_first(player: str, cards: int) -> Message:
     return message("deal_held_first", player=player, cards=cards)
 
 
+def press_deals_held(player: str, cards: int) -> Message:
+    """What a press does while the deal owed waits for one: it deals it, ``player`` first."""
+    return message("press_deals_held", player=player, cards=cards)
+
+
 def deal_waits_resumed(player: str, cards: int) -> Message:
     return message("deal_waits_resumed", player=player, cards=cards)
 

@@ -358,6 +358,9 @@ TABLE: dict[str, Text] = {
                              "%(player)s's %(cards)d cards held by an undo wait for a press of"
                              " the button, and so does what this action owes: the press deals both",
                              "cards", player="name", cards="int"),
+    "press_deals_held": entry("the card owed to %(player)s waited for a press: this one deals it",
+                              "the %(cards)d cards owed (%(player)s's first) waited for a press: this one"
+                              " deals them", "cards", player="name", cards="int"),
     "status_turn_up": entry("%(player)s starts once the first card is turned up: nobody plays, presses or"
                             " draws before it", player="name"),
 }
