@@ -218,6 +218,12 @@ def test_while_a_dispense_waits_for_a_press_after_a_jam_no_method_moves_the_moto
         for method, params in (("launcher/feed", {"count": 3}), ("launcher/retract", {}),
                                ("bringup/jog", {"direction": "forward", "ms": 200, "duty": 0.5}),
                                ("bringup/jog", {"direction": "reverse", "ms": 200, "duty": 0.5}),
+                               # calibration's feed and the inputs' watch enter bench mode by
+                               # themselves: that is no bench mode entered on purpose
+                               ("bringup/feed", {"count": 2, "duty": 0.5}),
+                               ("bringup/wait-input", {"input": "button", "active": True, "since": 0,
+                                                       "timeout_s": 0.1}),
+                               ("bringup/jog", {"direction": "forward", "ms": 200, "duty": 0.5}),
                                ("launcher/aim", {"angle": 20})):
             with pytest.raises(ApiError) as refused:
                 running.call(method, params)
@@ -228,6 +234,7 @@ def test_while_a_dispense_waits_for_a_press_after_a_jam_no_method_moves_the_moto
         status = running.call("status/get")
         assert status["sim"]["cards_out"] == out and status["motor"]["on"] is False
         assert status["pending"] is not None and running.pin_state(MOTOR_PIN) == 0
+        assert status["bringup"]["bench"] is False
 
         # A launch is the button's press: it lets the dispense go on, and is no launch itself.
         assert running.call("launcher/launch")["event"] == "resume"
