@@ -2,7 +2,8 @@
 on a real launcherd --sim whose deadlines its test hooks shorten: a line must be complete within
 LAUNCHER_TEST_API_LINE_MS of its first byte, and bytes that complete no request never reset the
 idle deadline (LAUNCHER_TEST_API_IDLE_MS); params nested far too deep are refused before the line
-is decoded, naming the request."""
+is decoded, naming the request; root keeps its spare slot when another user of the service group
+holds every other one."""
 
 from __future__ import annotations
 
