@@ -152,9 +152,14 @@ class Bench:
     a button press launches nothing, and the beam blocked with the motor still is a hand in the
     slot, neither a card nor a jam. It lapses by itself so that a bring-up client that dies
     cannot leave the button dead.
+
+    ``on_purpose`` False: bench mode a bring-up method enters by itself (calibration's feed, the
+    inputs' watch), not ``bringup/bench``; it is not entered while something waits for a press,
+    for bench mode lets the motor run then (#36). It is renewed if it is on.
     """
 
     seconds: float
+    on_purpose: bool = True
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,9 @@
 on a real launcherd --sim whose deadlines its test hooks shorten: a line must be complete within
 LAUNCHER_TEST_API_LINE_MS of its first byte, and bytes that complete no request never reset the
 idle deadline (LAUNCHER_TEST_API_IDLE_MS); params nested far too deep are refused before the line
-is decoded, naming the request. That requests keep a connection (and a subscriber stays) is judged
-on the API loop's own clock, moved by the test, with the deadline as shipped."""
+is decoded, naming the request; root keeps its spare slot when another user of the service group
+holds every other one. That requests keep a connection (and a subscriber stays) is judged on the
+API loop's own clock, moved by the test, with the deadline as shipped."""
 
 from __future__ import annotations
 
@@ -132,3 +133,63 @@ def test_a_line_nested_thirty_thousand_deep_is_refused_naming_the_request(daemon
     assert reply["error"] == {"code": -32602, "message": f"game/new: params hold lists or objects nested more"
                                                          f" than {MAX_NESTING} deep"}
     assert "Traceback" not in daemon.log()
+
+
+FILLER = """
+import socket, sys
+held = []
+for _ in range(int(sys.argv[2])):
+    client = socket.socket(socket.AF_UNIX)
+    client.connect(sys.argv[1])
+    client.settimeout(30)
+    client.sendall(b'{"id": 1, "method": "events/subscribe"}\\n')  # a subscriber is never idle
+    said = client.recv(65536)
+    if b'"subscribed"' not in said and b'"result"' not in said:
+        print("refused", said.decode(errors="replace").splitlines()[0], flush=True)
+        break
+    held.append(client)
+print("held", len(held), flush=True)
+sys.stdin.read()  # until the test is done
+"""
+
+
+@pytest.mark.skipif(__import__("os").geteuid() != 0, reason="a client of another user needs root to start")
+def test_root_keeps_its_spare_slot_when_another_user_fills_every_other_one(daemon):
+    """A member of the service group (here uid 65534 in launcherd's group) holds every slot it can
+    get: one more of its connections is refused, root's is served, and a second of root's is not."""
+    import os
+    import shutil
+    import subprocess
+
+    from firmware.daemon.api import MAX_CLIENTS
+
+    # The filler needs only the standard library, from a Python the other user may run (this
+    # one's may live in root's home).
+    python = shutil.which("python3", path="/usr/bin:/bin")
+    if python is None:
+        pytest.skip("no system python3 for a client of another user")
+    os.chmod(daemon.socket.parent, 0o755)  # the other user reaches the socket (0660, the group's)
+    with socket.socket(socket.AF_UNIX) as ours:  # a client of launcherd's own beside them
+        ours.connect(str(daemon.socket))
+        ours.sendall(b'{"id": 1, "method": "events/subscribe"}\n')
+        ours.settimeout(10)
+        assert b'"subscribed"' in ours.recv(65536)
+        filler = subprocess.Popen([python, "-c", FILLER, str(daemon.socket), str(MAX_CLIENTS + 5)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                  user=65534, group=os.getgid(), extra_groups=[])
+        try:
+            refused = filler.stdout.readline()
+            held = filler.stdout.readline()
+            assert refused.startswith("refused") and f"serves {MAX_CLIENTS} clients" in refused, refused
+            assert held == f"held {MAX_CLIENTS - 1}\n", held
+            with socket.socket(socket.AF_UNIX) as root, socket.socket(socket.AF_UNIX) as again:
+                root.connect(str(daemon.socket))
+                root.settimeout(10)
+                root.sendall(b'{"id": 2, "method": "status/get"}\n')
+                assert json.loads(root.makefile("rb").readline())["id"] == 2
+                again.connect(str(daemon.socket))
+                again.settimeout(10)
+                assert "clients (the limit)" in json.loads(again.makefile("rb").readline())["error"]["message"]
+        finally:
+            filler.stdin.close()
+            filler.wait(30)

@@ -199,6 +199,26 @@ def test_selftest_refuses_to_start_unless_ready(tmp_path, capsys, no_terminal):
     assert code == 1 and "halted" in err
 
 
+@pytest.mark.parametrize("command", [["selftest"], ["calibrate", "--cards", "2"]])
+def test_selftest_and_calibrate_refuse_to_start_while_something_waits_for_a_press(tmp_path, capsys, no_terminal,
+                                                                                  command):
+    """Their bench mode is entered on purpose and runs the motor: not while a dispense held after a
+    jam waits for a press, whose count their cards would join (#36)."""
+    from harness.waits import wait_for_status
+
+    with BringupDaemon(tmp_path) as d, d.client() as dealer:
+        d.call("sim/jam")
+        dealer.send("launcher/dispense", {"count": 4})
+        wait_for_status(d.call, lambda s: s["state"] == "jammed")
+        d.call("sim/clear")
+        before = wait_for_status(d.call, lambda s: s["pending"] is not None)
+        code, out, err = ctl(d, capsys, *command)
+        after = d.call("status/get")
+    assert code == 1 and "waits for a press" in err and "press the button" in err, (out, err)
+    assert after["sim"]["cards_out"] == before["sim"]["cards_out"] and after["bringup"]["bench"] is False
+    assert after["pending"] == before["pending"]
+
+
 # ---- jog and inputs -------------------------------------------------------------------------------
 
 

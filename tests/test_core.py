@@ -14,7 +14,7 @@ from firmware.config import build_config
 from firmware.launcher.core import Launcher
 from firmware.launcher.states import STATES
 from firmware.events import (
-    BeamLevel, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, InputLevels, Jog, Launch, Led, LidLevel,
+    BeamLevel, Bench, ButtonLevel, Chime, Dispense, DriverEnable, EStop, Emit, InputLevels, Jog, Launch, Led, LidLevel,
     Cancel, Hold, Motor, Persist, Reload, Reset, Resume, Retract, SleepNow, Tick, Wake,
 )
 from firmware.launcher.ejection import Outcome
@@ -1023,6 +1023,26 @@ def test_resume_releases_what_waits_and_is_refused_when_nothing_does():
     resumed = emitted(actions, "resume")
     assert resumed == [{"source": "api", "request": 5, "pending": [{"id": "deal_waits"}, WAITING]}]
     assert not any(isinstance(a, Motor) for a in actions)
+
+
+def test_while_something_waits_for_a_press_no_request_moves_the_motor_outside_bench_mode_on_purpose():
+    rig = Rig(script=[2], hopper=20)
+    rig.send(Hold("dealer", WAITING))
+    mark = rig.mark()
+    for event in (Dispense(3, "api", 1), Jog("forward", 100, 0.5, request=2), Retract()):
+        (refused,) = emitted(rig.send(event), "refused")
+        assert refused["reason"]["id"] == "refused_pending" and refused["reason"]["what"] == WAITING, event
+    # Bench mode a bring-up method would enter by itself is not entered while a press is awaited.
+    (refused,) = emitted(rig.send(Bench(30, on_purpose=False)), "refused")
+    assert refused["reason"]["id"] == "refused_pending" and rig.status["pending"] == WAITING
+    (refused,) = emitted(rig.send(Jog("forward", 100, 0.5, request=3)), "refused")
+    assert refused["reason"]["id"] == "refused_pending"
+    assert rig.motors(mark) == []
+    # Entered on purpose (bringup/bench), a jog runs; then a renewal by a method is a renewal.
+    assert emitted(rig.send(Bench(30)), "bench") == [{"on": True}]
+    assert emitted(rig.send(Bench(30, on_purpose=False)), "refused") == []
+    rig.send(Jog("forward", 100, 0.5, request=4))
+    assert rig.motors(mark) != []
 
 
 def test_a_hold_withdrawn_by_its_owner_no_longer_takes_the_press():

@@ -82,9 +82,16 @@ def test_after_an_undo_the_next_unrelated_action_deals_nothing_and_a_press_deals
         assert status["game"]["owed"] == {"player": "Bob", "cards": 2, **status["game"]["owed"]}
         assert running.pin_state(MOTOR_PIN) == 0
 
-        running.call("launcher/press")  # a person's press deals them
+        # What a press does now is said before it (the table's status) and by it: it deals them.
+        said = {"id": "press_deals_held", "player": "Bob", "cards": 2}
+        assert ctl(running.daemon.socket_path, "game", "status")["press_means"]["reason"] == said
+        pressed = ctl(running.daemon.socket_path, "press")  # a person's press deals them
+        assert pressed["message_object"] == said, pressed
+        assert pressed["message"] == "the 2 cards owed (Bob's first) waited for a press: this one deals them"
         status = dealt(running.call)
         assert status["sim"]["cards_out"] == out + 2
+        # Bob lost his turn to the Draw Two: a press is the next player's draw again.
+        assert (status["press_means"], status["press_for"]) == ("cards", status["game"]["turn"])
 
 
 def test_after_an_undo_and_a_kill_the_next_unrelated_action_deals_nothing(tmp_path):
@@ -103,6 +110,35 @@ def test_after_an_undo_and_a_kill_the_next_unrelated_action_deals_nothing(tmp_pa
         nothing_moved(settled(second.call), out)
         second.call("launcher/press")
         assert dealt(second.call)["sim"]["cards_out"] == out + 2
+
+
+def test_an_action_with_cards_of_its_own_deals_nothing_an_undo_held_before_a_press(tmp_path):
+    """A catch's penalty (an action whose own effect is a deal) after an undo held Bob's Draw Two:
+    the undo's cards are no effect of the catch, and a deal goes through the queue in order, so
+    neither is dealt before a press; the press deals both."""
+    with ThreadDaemon(tmp_path) as running:
+        socket = running.daemon.socket_path
+        ctl(socket, "reload", "108")
+        ctl(socket, *CLASSIC)
+        dealt(running.call)
+        for _ in range(5):  # each plays a card, five times round: Ann holds 2
+            for _ in PLAYERS.split(","):
+                ctl(socket, "game", "play", "5", "--color", "red")
+        out = draw_two_undone(socket, running.call)  # Ann is down to 1 and called no Uno
+
+        caught = ctl(socket, "game", "catch", "Ann")
+        status = settled(running.call)
+        nothing_moved(status, out)
+        queue = [(q["player"], q["cards"]) for q in status["game"]["queue"]]
+        assert sorted(queue) == [("Ann", 2), ("Bob", 2)], queue
+        assert any(said["id"] == "deal_held_first" for said in caught["message_objects"]), caught
+        assert running.pin_state(MOTOR_PIN) == 0
+
+        running.call("launcher/press")
+        status = dealt(running.call)
+        assert status["sim"]["cards_out"] == out + 4
+        log = running.call("game/log")["actions"]
+        assert [(a["action"]["by"], a["action"]["cards"]) for a in log[-2:]] == queue
 
 
 # ---- 2. abandon, then resume ---------------------------------------------------------------------
@@ -183,6 +219,12 @@ def test_while_a_dispense_waits_for_a_press_after_a_jam_no_method_moves_the_moto
         for method, params in (("launcher/feed", {"count": 3}), ("launcher/retract", {}),
                                ("bringup/jog", {"direction": "forward", "ms": 200, "duty": 0.5}),
                                ("bringup/jog", {"direction": "reverse", "ms": 200, "duty": 0.5}),
+                               # calibration's feed and the inputs' watch enter bench mode by
+                               # themselves: that is no bench mode entered on purpose
+                               ("bringup/feed", {"count": 2, "duty": 0.5}),
+                               ("bringup/wait-input", {"input": "button", "active": True, "since": 0,
+                                                       "timeout_s": 0.1}),
+                               ("bringup/jog", {"direction": "forward", "ms": 200, "duty": 0.5}),
                                ("launcher/aim", {"angle": 20})):
             with pytest.raises(ApiError) as refused:
                 running.call(method, params)
@@ -193,6 +235,7 @@ def test_while_a_dispense_waits_for_a_press_after_a_jam_no_method_moves_the_moto
         status = running.call("status/get")
         assert status["sim"]["cards_out"] == out and status["motor"]["on"] is False
         assert status["pending"] is not None and running.pin_state(MOTOR_PIN) == 0
+        assert status["bringup"]["bench"] is False
 
         # A launch is the button's press: it lets the dispense go on, and is no launch itself.
         assert running.call("launcher/launch")["event"] == "resume"

@@ -8,8 +8,6 @@ after what. Then the keeper's judgement itself, case by case.
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
 from controller.layer import service as game_service
@@ -26,9 +24,13 @@ def held_after(status: dict) -> dict:
 
 
 def test_a_game_that_deals_after_an_unrelated_action_is_held_for_a_press(tmp_path, monkeypatch):
-    # The bug of finding 1: any action lets a held deal go on.
-    more_each_time = itertools.count(0, -1)  # called after, then before: "more owed" after every action
-    monkeypatch.setattr(game_service, "_owed_cards", lambda state: next(more_each_time))
+    act = game_service.GameService.act
+
+    def clearing_the_hold(self, action, outcome_seq=None):  # the bug of finding 1: any action lets
+        self._deal_held = False                             # a held deal go on
+        return act(self, action, outcome_seq)
+
+    monkeypatch.setattr(game_service.GameService, "act", clearing_the_hold)
     with ThreadDaemon(tmp_path) as running:
         socket = running.daemon.socket_path
         ctl(socket, *CLASSIC)

@@ -208,11 +208,11 @@ def test_state_fetches_a_bounded_page_of_the_log_and_finds_the_last_burst(long_m
     stack, proxy = long_match
     whole = stack.call("game/log")
     assert len(whole["actions"]) > 3 * STATE_LOG_ACTIONS
-    proxy.asked.clear()
     status, state = stack.get("/api/state")
     assert status == 200
     assert state["last_burst"] == last_burst(whole["actions"]) == {
         "player": state["last_burst"]["player"], "cards": 3, "press_id": state["last_burst"]["press_id"]}
+    # What launcher-web asked of the log since it started (its first state, or this one): a page.
     fetched = [asked for asked in proxy.asked.values() if asked["method"] == "game/log"]
     assert len(fetched) == 1 and fetched[0]["params"] == {"limit": STATE_LOG_ACTIONS}, fetched
     whole_bytes = len(json.dumps(whole))
@@ -235,3 +235,37 @@ def test_game_log_pages_put_together_are_the_whole_log(long_match):
     assert status == 200 and reply["actions"] == whole[-5:] and reply["more"] is True
     status, reply = stack.post("/api/game/log", {"limit": 0})
     assert status == 400
+
+
+def test_states_ask_launcherd_for_the_logs_page_once_per_change_of_the_log(long_match):
+    """/api/state keeps the last burst it found for the log as it last changed: the page of the log
+    is a reading launcherd serves at its readings' pace, shared by every client, so asking it for
+    every guest's state put each phone's state behind thirty guests' (a second, at 20 a second)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from harness.waits import wait_until
+
+    stack, proxy = long_match
+    status, first = stack.get("/api/state")
+    assert status == 200
+    proxy.asked.clear()
+    with ThreadPoolExecutor(30) as guests:
+        states = list(guests.map(lambda _: stack.get("/api/state"), range(30)))
+    assert {status for status, _ in states} == {200}
+    assert all(state["last_burst"] == first["last_burst"] for _, state in states)
+    assert [asked for asked in proxy.asked.values() if asked["method"] == "game/log"] == []
+
+    # The log changes (a dry press, then one of 2 cards): the next state reads its page again.
+    before = stack.call("game/log", {"limit": 1})["actions"][-1]["seq"]
+    for _ in range(2):
+        stack.call("launcher/press")
+    burst = wait_until(lambda: (lambda state: state["last_burst"] if state["last_burst"] != first["last_burst"]
+                                else None)(stack.get("/api/state")[1]), what="the new burst in /api/state",
+                       interval=0.2)
+    assert burst["cards"] == 2 and burst["press_id"] > first["last_burst"]["press_id"]
+    assert stack.call("game/log", {"limit": 1})["actions"][-1]["seq"] > before
+    proxy.asked.clear()
+    with ThreadPoolExecutor(30) as guests:
+        states = list(guests.map(lambda _: stack.get("/api/state"), range(30)))
+    assert all(state["last_burst"] == burst for _, state in states)
+    assert [asked for asked in proxy.asked.values() if asked["method"] == "game/log"] == []

@@ -186,6 +186,7 @@ class OutcomeIntake:
             # undo, starts again: a person pressed for it).
             self._deal_held = False
             self._follow_deals()
+            self.tell_press_meaning()
             return False
         if not cards and dealer_mode(state):
             # A draw is exactly one card: the launcher deals the one this press did not give, if the
@@ -252,6 +253,7 @@ class OutcomeIntake:
         if owes_deal(self.table.game) and self._deal_held:
             self._deal_held = False  # held by an undo: a person pressed for it
             self._follow_deals()
+            self.tell_press_meaning()
             return
         if reason is not None:
             self.publish_message(reason)

@@ -85,17 +85,23 @@ log = logging.getLogger("launcherd.game")
 TURN_ACTIONS = frozenset({"play", "first_attack", "press", "insert", "pass", "challenge", "accept"})
 
 
-def press_meaning(current: table.Table | None) -> dict[str, Any]:
+def press_meaning(current: table.Table | None, held: bool = False) -> dict[str, Any]:
     """What a press of the button means at this table (``launcher/press-means``'s params).
 
     No dealer match at the table (none, or UNO Attack, Blast): the ejection policy's burst. A dealer
     match: the draw of exactly one card by the player whose move it is when the round lets them
     draw; else nothing, with what to settle first (a deal owed, a challenge, the Minions counts,
-    the first card, a card just drawn, the round's hands, a new game once the match is over)."""
+    the first card, a card just drawn, the round's hands, a new game once the match is over).
+    ``held``: the deal owed waits for a person's press (an undo, a resumed match): the press the
+    core takes as nothing lets it go on, and says so."""
     if current is None or not dealer_mode(current.game):
         return {"means": "policy"}
     if not current.match_over and classic.draw_allowed(current.game):
         return {"means": "cards", "cards": 1, "player": turn(current.game)}
+    if held and owes_deal(current.game):
+        first = current.game.queue[0]
+        return {"means": "nothing", "reason": advice.press_deals_held(current.game.players[first.seat],
+                                                                      _owed_cards(current.game))}
     return {"means": "nothing", "reason": advice.press_settles_first(current)}
 
 
@@ -217,7 +223,7 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
             # Who moves now and what they may do, in words (the object beside it for any language).
             said = advice.what_now(self.table)
             shown["what_now"], shown["what_now_object"] = wording.text(said), said
-            shown["press_means"] = press_meaning(self.table)
+            shown["press_means"] = press_meaning(self.table, self._deal_held)
         shown["reload_advice"] = advice.reload_advice(self._hopper_read)
         shown["state_dir"] = str(self.daemon.state_dir)
         if self.damage is not None:
@@ -256,6 +262,7 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         if action["type"] == "end_round":
             _not_while_dealing(current.game)
         before = current
+        held = self._deal_held and owes_deal(before.game)  # what an undo left owed, waiting for a press
         current, effects = table.apply(current, action)
         with self._writing() as store:
             seq = store.append(self.match_id, action, over=current.match_over,
@@ -265,7 +272,14 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         if _owed_cards(current.game) > _owed_cards(before.game):
             # Only an action whose own effect is cards to deal lets a held deal go on with them;
             # an unrelated one (an Uno, a hint) does not: a press of the button deals them (#36).
-            self._deal_held = False
+            if held:
+                # What the undo held stands first in the queue and is no effect of this action (a
+                # catch's penalty): neither is dealt before a person's press, which deals both.
+                first = before.game.queue[0]
+                effects.append(wording.effect(advice.deal_held_first(
+                    before.game.players[first.seat], _owed_cards(before.game))))
+            else:
+                self._deal_held = False
         if current.match_over:
             self._stop_dealing()  # a match that is over deals nothing more (it owes nothing)
         self.daemon.publish("game/action", {"seq": seq, "match_id": self.match_id, "action": action})
@@ -400,7 +414,7 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         """Tell the launcher what a press means now, when it changed (``press_meaning``): the core
         applies it at the press, so the motor's loop never waits on the game. In the background, in
         order; a launcher that could not be told is told again at the next change."""
-        meaning = press_meaning(self.table)
+        meaning = press_meaning(self.table, self._deal_held)
         if meaning == self._told:
             return
         self._told = meaning

@@ -218,6 +218,16 @@ def deal_held(player: str, cards: int, undone: dict[str, Any] | None = None) -> 
     return message("deal_still_held", player=player, cards=cards)
 
 
+def deal_held_first(player: str, cards: int) -> Message:
+    """An action owes cards of its own while an undo holds a deal: that comes first, both wait."""
+    return message("deal_held_first", player=player, cards=cards)
+
+
+def press_deals_held(player: str, cards: int) -> Message:
+    """What a press does while the deal owed waits for one: it deals it, ``player`` first."""
+    return message("press_deals_held", player=player, cards=cards)
+
+
 def deal_waits_resumed(player: str, cards: int) -> Message:
     return message("deal_waits_resumed", player=player, cards=cards)
 

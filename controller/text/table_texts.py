@@ -357,6 +357,14 @@ TABLE: dict[str, Text] = {
                              "%(player)s is still owed %(cards)d cards, not dealt yet: nothing is dealt after an"
                              " undo. Undo again to take back what caused them; a press of the button deals them",
                              "cards", player="name", cards="int"),
+    "deal_held_first": entry("%(player)s's %(cards)d card held by an undo waits for a press of"
+                             " the button, and so does what this action owes: the press deals both",
+                             "%(player)s's %(cards)d cards held by an undo wait for a press of"
+                             " the button, and so does what this action owes: the press deals both",
+                             "cards", player="name", cards="int"),
+    "press_deals_held": entry("the card owed to %(player)s waited for a press: this one deals it",
+                              "the %(cards)d cards owed (%(player)s's first) waited for a press: this one"
+                              " deals them", "cards", player="name", cards="int"),
     "status_turn_up": entry("%(player)s starts once the first card is turned up: nobody plays, presses or"
                             " draws before it", player="name"),
 }

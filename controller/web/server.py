@@ -98,6 +98,10 @@ class WebApp:
         self.sockets: dict[web.WebSocketResponse, tuple[asyncio.Queue, str]] = {}
         self.messages: deque[dict[str, Any]] = deque(maxlen=MESSAGES_KEPT)
         self._message_no = 0
+        # The log as /api/state last found its last burst: the changes seen (each game/action event,
+        # each link change) and the burst, or the page's reading under way.
+        self._log_changes = 0
+        self._kept_burst: tuple[tuple[Any, int], asyncio.Future] | None = None
         self._closing: set[asyncio.Future] = set()
         self._flusher: asyncio.Task | None = None
 
@@ -183,6 +187,8 @@ class WebApp:
         return choose_language(request.query.get("lang"), request.headers.get("Accept-Language"), self.lang)
 
     def _on_event(self, name: str, params: dict[str, Any]) -> None:
+        if name in ("game/action", "link"):
+            self._log_changes += 1  # the last burst /api/state keeps is read again
         if name == "game/code_changed":
             self.guard.end_sessions()  # a rotated code cuts every phone off
         elif name == "link":
@@ -335,12 +341,36 @@ class WebApp:
             state["game"] = await self._call("game/status", lang=lang)
             # A damaged log may refuse these while the status still says what is wrong: show that.
             state["scores"] = await self._optional("game/scores", lang)
-            # The last page of the log, not the whole log: a state is asked by every phone after
-            # every event, and a 2,000-action log (262 KB) took thirty guests' states from 52 ms
-            # to 1.4 s. A burst's late cards follow its press closely.
-            log_of_match = await self._optional("game/log", lang, {"limit": STATE_LOG_ACTIONS})
-            state["last_burst"] = last_burst(log_of_match["actions"]) if log_of_match else None
+            state["last_burst"] = await self._last_burst(state["game"].get("match_id"), lang)
         return web.json_response(state)
+
+    async def _last_burst(self, match_id: Any, lang: str) -> dict[str, Any] | None:
+        """The match's last burst, found once per change of its log and kept (one reading for
+        every state asked meanwhile, however many guests ask at once).
+
+        A state is asked by every phone after every event: the whole log (262 KB at 2,000 actions)
+        took thirty guests' states from 52 ms to 1.4 s, and even its last page is a reading that
+        launcherd serves at its readings' pace, shared by every client, which put a phone's state
+        behind the guests' (a second with thirty). The last page, not the whole log: a burst's
+        late cards follow its press closely."""
+        key = (match_id, self._log_changes)  # before the reading: a change during it reads again
+        kept = self._kept_burst
+        if kept is None or kept[0] != key:
+            kept = self._kept_burst = (key, asyncio.ensure_future(self._read_last_burst(lang)))
+        try:
+            found, refused = await asyncio.shield(kept[1])
+        except Exception:
+            if self._kept_burst is kept:
+                self._kept_burst = None  # an unreachable daemon: asked again by the next state
+            raise
+        if refused and self._kept_burst is kept:
+            self._kept_burst = None  # a log that refuses its page now (damaged) is asked again
+        return found
+
+    async def _read_last_burst(self, lang: str) -> tuple[dict[str, Any] | None, bool]:
+        """(the last burst in the log's last page, whether launcherd refused the page)."""
+        log_of_match = await self._optional("game/log", lang, {"limit": STATE_LOG_ACTIONS})
+        return (last_burst(log_of_match["actions"]) if log_of_match else None), log_of_match is None
 
     async def words(self, request: web.Request) -> web.Response:
         return web.json_response(words(self.language(request)))

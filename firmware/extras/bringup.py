@@ -108,9 +108,16 @@ class Bringup:
             raise Unavailable(i18n.message("still_starting"))
         return self.daemon.core
 
-    def _renew_bench(self, seconds: float = BENCH_S) -> None:
-        self._core()
-        self.daemon.feed(Bench(seconds))
+    def _renew_bench(self, seconds: float = BENCH_S, on_purpose: bool = False) -> None:
+        """Bench mode for ``seconds``. A method that enters it by itself (``on_purpose`` False) is
+        refused while something waits for a press and bench mode is off: bench mode would let it
+        run the motor then (#36); the core refuses that entry too, whatever came in between."""
+        core = self._core()
+        if not on_purpose and not core.bench:
+            pending = core.get_status().get("pending")
+            if pending is not None:
+                raise Refused(i18n.message("refused_pending", what=pending))
+        self.daemon.feed(Bench(seconds, on_purpose))
 
     async def _request(self, make: Any, timeout: float) -> tuple[str, dict]:
         """Feed the event ``make(request)`` makes and wait for what the core says about it."""
@@ -125,7 +132,7 @@ class Bringup:
     # ---- methods ----------------------------------------------------------------------------
 
     def _bench(self, params: dict) -> dict:
-        self._renew_bench(params["seconds"])
+        self._renew_bench(params["seconds"], on_purpose=True)
         return self._status()
 
     def _pins(self, params: dict) -> dict:

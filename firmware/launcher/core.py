@@ -557,6 +557,9 @@ class Launcher(LauncherButton, LauncherBeam, LauncherPresses, LauncherMotion, La
         was_on = self._bench_until is not None
         if seconds == 0:
             return self._end_bench(now) if was_on else []
+        if not was_on and not event.on_purpose and self._holds:
+            # Bench mode lets the motor run while something waits for a press: only on purpose.
+            return self._refuse(event, self._refused_pending())
         self._bench_until = now + seconds
         return [] if was_on else [Emit("bench", {"on": True})]
 

@@ -324,6 +324,9 @@ BRINGUP: dict[str, Text] = {
                               failed="int", skipped="int"),
     "selftest_not_ready": entry("launcherctl selftest: the launcher is %(state)s; it must be ready"
                                 " (launcherctl reset, clear the slot, close the lid)", state="state"),
+    "bringup_pending": entry("launcherctl %(command)s: something waits for a press (%(what)s): press the button"
+                             " or launcherctl resume first, or its cards would join it", command="raw",
+                             what="text"),
     "jog_run": entry("%(direction)s %(ms)d ms at %(duty)s", direction="motor_direction", ms="int",
                      duty="percent"),
     "jog_standby": entry(" (driver in standby)"),

@@ -326,6 +326,15 @@ def _status(client: Client) -> tuple[dict[str, Any], bool]:
     return status, bool((status.get("daemon") or {}).get("sim"))
 
 
+def _nothing_waits(command: str, status: dict[str, Any]) -> bool:
+    """Whether ``command`` (its bench mode runs the motor) may start: not while something waits for
+    a person's press, whose cards its own would join (said on stderr then)."""
+    if status.get("pending") is None:
+        return True
+    print(_say("bringup_pending", command=command, what=status["pending"]), file=sys.stderr)
+    return False
+
+
 def _is_terminal(stream: Any) -> bool:
     try:
         return bool(stream.isatty())
@@ -337,6 +346,8 @@ def _selftest(args: argparse.Namespace, client: Client) -> int:
     status, sim = _status(client)
     if status.get("state") not in ("ready", "empty"):
         print(_say("selftest_not_ready", state=status.get("state")), file=sys.stderr)
+        return EXIT_ERROR
+    if not _nothing_waits("selftest", status):
         return EXIT_ERROR
     person = Person(interactive=_is_terminal(sys.stdin), yes=args.yes, json_out=args.json)
     steps = Selftest(client, person, sim, client.call("bringup/pins")).run()
@@ -478,6 +489,8 @@ def _calibrate(args: argparse.Namespace, client: Client) -> int:
     from firmware.extras.calibrate import CalibrationError, analyse, write_config
 
     status, sim = _status(client)
+    if not _nothing_waits("calibrate", status):
+        return EXIT_ERROR
     path = args.config or (status.get("daemon") or {}).get("config")
     if path in (None, "<defaults>"):
         path = None
