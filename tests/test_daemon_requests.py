@@ -79,7 +79,7 @@ def test_a_request_the_motor_rules_hold_up_is_refused_with_when_to_retry(tmp_pat
         with pytest.raises(ApiError) as info:
             running.call("launcher/feed", {"count": 500})
         assert info.value.code == ApiError.REFUSED
-        assert 0 < info.value.data["retry_after_s"] <= 5
+        assert 0 < info.value.data["retry_after_s"] <= 60
         assert "rest" in info.value.message
         assert running.call("status/get")["state"] == "ready"  # a rule, not a halt
 

@@ -374,6 +374,41 @@ def test_a_blasters_insertions_are_outcomes_too_caught_up_once_after_the_layer_d
     assert inserts == [("Ann", first["insert_id"]), ("Bob", second["insert_id"])]
 
 
+def test_a_stall_of_both_loops_is_no_hang_of_the_game_layer(tmp_path, monkeypatch, quick_watch):
+    """The motor's loop and the game's both held 2 s (twice HUNG_AFTER_S) with a ping on its way,
+    as a busy machine, a stopped process or a paused VM holds them: the first heartbeat after it is
+    one beat without an answer, not a hung layer (judged on the clock alone, the layer was
+    abandoned for the stall of the whole process)."""
+    held, release = threading.Event(), threading.Event()
+    hold_listener(monkeypatch, "press", lambda: (held.set(), release.wait(HANG_S)))
+    states_after_the_stall: list[str] = []
+    stalled = threading.Event()
+    original = gamehost.GameHost._heartbeat
+
+    def heartbeat(self):
+        original(self)
+        if stalled.is_set() and not states_after_the_stall:
+            states_after_the_stall.append(self.state)  # what the first beat after the stall made of it
+            release.set()
+
+    monkeypatch.setattr(gamehost.GameHost, "_heartbeat", heartbeat)
+    with ThreadDaemon(tmp_path, FIXED.format(seq="[0]")) as running:
+        running.call("game/new", PLAYERS)
+        host = running.daemon.game_host
+        running.call("launcher/press")  # a dry press: the game's loop is held on its event
+        assert held.wait(HANG_S)
+        wait_until(lambda: running.in_loop(lambda: host._ping_sent is not None), what="a ping on its way")
+
+        def stall() -> None:  # the motor's loop held, the game's held still
+            threading.Event().wait(2 * gamehost.HUNG_AFTER_S)
+            stalled.set()
+
+        running.in_loop(stall)
+        wait_until(lambda: states_after_the_stall, what="a heartbeat after the stall")
+        assert states_after_the_stall == ["up"]
+        assert layer_state(running, "up")["reason"] is None
+
+
 def test_a_game_layer_working_through_a_backlog_is_slow_not_hung(tmp_path, monkeypatch, quick_watch):
     """A burst of presses on a busy machine queues the heartbeat behind the events: the layer that
     keeps taking them in stays up (the bench's 10,000 presses had it abandoned as hung)."""

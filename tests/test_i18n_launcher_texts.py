@@ -21,7 +21,7 @@ from firmware.extras.dealer import Dealer
 from firmware.launcher.ejection import policy_for
 from firmware.errors import ApiError
 from firmware.events import Tick, Wake
-from harness.launcherd import BIN, BLASTER, MOTOR_LIMITS, ThreadDaemon, merge_toml
+from harness.launcherd import BIN, BLASTER, MOTOR_LIMITS, ThreadDaemon
 
 
 def error_of(running: ThreadDaemon, method: str, params: dict | None = None, lang: str | None = None) -> ApiError:
@@ -139,8 +139,7 @@ def test_an_internal_error_halts_with_a_reason_in_each_reader_language(tmp_path)
 
 
 def test_launcherctl_says_when_to_retry_and_how_a_run_ended_in_its_language(daemon_process):
-    # A rest far longer than a busy machine takes between two launcherctl runs: the chain stays spent.
-    proc = daemon_process(merge_toml(MOTOR_LIMITS, {"timing": {"motor_rest_ms": 60000}}))
+    proc = daemon_process(MOTOR_LIMITS)  # its minute's rest outlasts a busy machine's launcherctl runs
     assert proc.ctl("feed", "500").returncode == 0  # ended by the launch timeout
     cut = proc.ctl("--lang", "fr", "feed", "500")  # cut by the chain limit
     french = proc.ctl("--lang", "fr", "feed", "500")

@@ -20,7 +20,8 @@ scalars; a reply already JSON text), so neither side ever holds an object the ot
   action is logged by the layer's own task): reading it costs the motor nothing.
 
 The host watches the game loop with a heartbeat. A loop that neither answers it nor takes in
-an event or a request for ``HUNG_AFTER_S`` is hung (one working through a backlog is only slow), one whose thread ended is dead, a setup that raised has failed: the
+an event or a request for ``HUNG_AFTER_S``, by the clock and by the beats of the motor's loop
+meanwhile (a stall of the whole process is no hang), is hung (one working through a backlog is only slow), one whose thread ended is dead, a setup that raised has failed: the
 layer is then ``down`` (``status/get``'s ``game_layer``, with the reason as a message object),
 every request waiting on it and every new one is refused at once with that reason (Unavailable),
 and a fresh thread is started after ``RESTART_AFTER_S``. A thread cannot be killed: a hung one is
@@ -107,6 +108,7 @@ class GameHost:
         self.sent = 0  # events and requests posted to the current door, counted
         self._ping_sent: float | None = None
         self._seen_at_ping = 0  # the door's count of what its loop took in, when the ping went
+        self._beats_unanswered = 0  # heartbeats since then with no answer and nothing taken in
         # Posts to the layer's loop, counted: the heartbeat stops once a ping answered after the
         # last of them (nothing is then waiting there), so an idle launcher has no wake-ups.
         self._posted = 0
@@ -242,15 +244,23 @@ class GameHost:
             if self.state == "up" and self._posted == self._posted_at_ping and not self._waiting:
                 return  # idle: the last ping was answered after everything posted; a post rearms
             self._ping_sent, self._seen_at_ping, self._posted_at_ping = now, door.seen, self._posted
+            self._beats_unanswered = 0
             door.post(door.ping)
         elif door.seen != self._seen_at_ping:
             # The ping waits behind a backlog the loop is working through (a burst of presses on
             # a busy machine): a loop that takes in events is slow, not hung. Timed from now.
             self._ping_sent, self._seen_at_ping = now, door.seen
-        elif now - self._ping_sent > (HUNG_AFTER_S if self.state == "up" else SETUP_HUNG_AFTER_S):
-            log.error("the game layer has not answered for %.1f s: abandoning it", now - self._ping_sent)
-            self._down(i18n.message("game_layer_hung", seconds=round(now - self._ping_sent, 1)))
-            return
+            self._beats_unanswered = 0
+        else:
+            self._beats_unanswered += 1
+            limit = HUNG_AFTER_S if self.state == "up" else SETUP_HUNG_AFTER_S
+            # Hung once the limit has passed by the clock and by the beats taken meanwhile: a stall
+            # of the whole process (not scheduled, stopped, a paused VM) holds this loop up too,
+            # and the beat after it is one beat, not the stall's length of the game loop's silence.
+            if now - self._ping_sent > limit and self._beats_unanswered * HEARTBEAT_S > limit:
+                log.error("the game layer has not answered for %.1f s: abandoning it", now - self._ping_sent)
+                self._down(i18n.message("game_layer_hung", seconds=round(now - self._ping_sent, 1)))
+                return
         self._arm_heartbeat()
 
     def pong(self, generation: int) -> None:

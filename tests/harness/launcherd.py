@@ -38,14 +38,17 @@ stall_ms = 10000
 retract_ms = 10
 kick_ms = 10
 """
-# A run cut by the motor's chain limit, then a request the rest rule refuses.
+# A run ended by the launch timeout, a run cut by the motor's chain limit, then a request the rest
+# rule refuses. The chain's motor time is the pins' own (a late loop's stop adds to it): the first
+# run may end up to 0.9 s late and still leave the second a cut (0.1 s of chain left, as this was,
+# a busy machine used up first); a minute's rest outlasts any machine's pause between requests.
 MOTOR_LIMITS = """
 [sim]
 hopper = 10000
 [timing]
-launch_timeout_ms = 200
-max_on_ms = 300
-motor_rest_ms = 5000
+launch_timeout_ms = 1000
+max_on_ms = 1900
+motor_rest_ms = 60000
 jam_ms = 100
 feed_timeout_ms = 150
 """
