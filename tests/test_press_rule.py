@@ -17,7 +17,7 @@ import pytest
 
 from firmware.errors import ApiError
 from harness.launcherd import DaemonProcess, ThreadDaemon, launcherctl_in_process
-from harness.waits import HANG_S
+from harness.waits import HANG_S, wait_for_status
 
 PLAYERS = "Ann,Bob,Cy"
 CLASSIC = ["game", "new", "--rules", "classic", "--players", PLAYERS, "--first-card", "5", "--color", "red"]
@@ -90,7 +90,10 @@ def test_after_an_undo_the_next_unrelated_action_deals_nothing_and_a_press_deals
         assert pressed["message"] == "the 2 cards owed (Bob's first) waited for a press: this one deals them"
         status = dealt(running.call)
         assert status["sim"]["cards_out"] == out + 2
-        # Bob lost his turn to the Draw Two: a press is the next player's draw again.
+        # Bob lost his turn to the Draw Two: a press is the next player's draw again. The game tells
+        # the core what a press means once its deal task has ended, a crossing of its own after the
+        # motor stopped: awaited (a bound on a hang), not read at once.
+        status = wait_for_status(running.call, lambda s: s["press_means"] != "nothing")
         assert (status["press_means"], status["press_for"]) == ("cards", status["game"]["turn"])
 
 
