@@ -158,7 +158,7 @@ def quick_watch(monkeypatch):
 
 
 def test_a_draw_made_while_the_game_layer_is_down_is_attributed_once_when_it_comes_back(
-        tmp_path, monkeypatch, quick_watch):
+        tmp_path, monkeypatch, quick_watch, held_restart):
     original = GameService.on_event
     died = []
 
@@ -173,10 +173,11 @@ def test_a_draw_made_while_the_game_layer_is_down_is_attributed_once_when_it_com
         running.call("game/new", CLASSIC)
         dealt(running)
         assert running.call("launcher/press")["cards"] == 1  # heard by the layer, which dies
-        running.wait_for(lambda s: s["game_layer"]["state"] == "down", timeout=30)
+        running.wait_for(lambda s: s["game_layer"]["state"] == "down")
         # The layer is down: the core keeps the game's meaning (a draw of one, for Ann).
         status = running.call("status/get")
         assert (status["press_means"], status["press_for"]) == ("cards", "Ann")
+        held_restart.set()
         status = running.wait_for(lambda s: s["game_layer"]["state"] == "up" and s.get("game")
                                   and s["game"]["awaiting"] == "play_or_pass", timeout=30)
         assert died and draws(running) == [("Ann", 1)]

@@ -194,7 +194,7 @@ def test_the_commit_delay_hook_slows_every_game_commit(tmp_path, monkeypatch):
 
 
 def test_a_hung_game_layer_is_abandoned_and_replaced_and_the_launch_is_logged_once(tmp_path, monkeypatch,
-                                                                                   quick_watch):
+                                                                                   quick_watch, held_restart):
     release, finished = threading.Event(), threading.Event()
 
     def hang():
@@ -227,6 +227,7 @@ def test_a_hung_game_layer_is_abandoned_and_replaced_and_the_launch_is_logged_on
         # Refused, not held until the hung layer wakes (600 s): a bound on a hang, not on speed.
         assert refused.value.code == ApiError.UNAVAILABLE and time.monotonic() - started < HANG_S
         assert running.call("launcher/press")["cards"] == 2  # the button works meanwhile
+        held_restart.set()
         assert layer_state(running, "up")["reason"] is None
         assert [p["press_id"] for p in presses_logged(running)] == [1, 2]  # caught up from the record
         release.set()  # the abandoned layer wakes up and tries to log the press again
@@ -235,7 +236,8 @@ def test_a_hung_game_layer_is_abandoned_and_replaced_and_the_launch_is_logged_on
         assert running.call("status/get")["game"]["turn"] == "Cy"
 
 
-def test_a_game_layer_that_dies_mid_launch_is_restarted_and_catches_up_once(tmp_path, monkeypatch, quick_watch):
+def test_a_game_layer_that_dies_mid_launch_is_restarted_and_catches_up_once(tmp_path, monkeypatch, quick_watch,
+                                                                            held_restart):
     def die():
         raise SystemExit("the game loop raises out")
 
@@ -248,6 +250,7 @@ def test_a_game_layer_that_dies_mid_launch_is_restarted_and_catches_up_once(tmp_
         with pytest.raises(ApiError) as refused:
             running.call("game/status", lang="fr")
         assert refused.value.code == ApiError.UNAVAILABLE and "couche du jeu" in refused.value.message
+        held_restart.set()
         assert layer_state(running, "up")["reason_object"] is None
         assert [(p["press_id"], p["cards"], p["by"]) for p in presses_logged(running)] == [(1, 2, "Ann")]
 
@@ -352,7 +355,7 @@ def test_an_outcome_record_that_cannot_be_written_holds_no_launch_up(tmp_path):
 
 
 def test_a_blasters_insertions_are_outcomes_too_caught_up_once_after_the_layer_dies(
-        tmp_path, monkeypatch, quick_watch):
+        tmp_path, monkeypatch, quick_watch, held_restart):
     """An insertion made while the game layer is dead is in the game once it is back: a blaster's
     ``insert`` and ``blast`` are numbered and recorded as a launcher's ``launched`` is."""
     def die():
@@ -365,6 +368,7 @@ def test_a_blasters_insertions_are_outcomes_too_caught_up_once_after_the_layer_d
         first = running.call("sim/insert", {"slot": 2})  # the layer dies on it
         assert (first["outcome"], first["seq"]) == ("safe", 1)
         layer_state(running, "down")
+        held_restart.set()
         layer_state(running, "up")
         second = running.call("sim/insert", {"slot": 3})
         assert second["seq"] == 2

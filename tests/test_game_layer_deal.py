@@ -41,16 +41,18 @@ def deals(running) -> list[tuple]:
             if a["action"]["type"] == "press"]
 
 
-def layer_up_again(running) -> None:
-    running.wait_for(lambda s: s["game_layer"]["state"] == "down", timeout=30)
-    running.wait_for(lambda s: s["game_layer"]["state"] == "up", timeout=30)
+def layer_up_again(running, held_restart) -> None:
+    running.wait_for(lambda s: s["game_layer"]["state"] == "down")
+    held_restart.set()
+    running.wait_for(lambda s: s["game_layer"]["state"] == "up")
 
 
-def test_a_game_layer_that_dies_mid_deal_catches_up_on_its_cards_once(tmp_path, monkeypatch, quick_watch):
+def test_a_game_layer_that_dies_mid_deal_catches_up_on_its_cards_once(tmp_path, monkeypatch, quick_watch,
+                                                                        held_restart):
     die_at_first(monkeypatch, lambda name, params: name == "launched" and params.get("source") == "dispense")
     with ThreadDaemon(tmp_path, "[sim]\nhopper = 200\n") as running:
         running.call("game/new", CLASSIC)  # Ann's 7 come out; the layer dies as it hears them
-        layer_up_again(running)
+        layer_up_again(running, held_restart)
         status = running.wait_for(lambda s: s["pending"] is not None, timeout=30)  # the rest waits
         assert status["sim"]["cards_out"] == 7
         assert deals(running) == [("Ann", 7)]  # caught up on from the outcome record
@@ -62,12 +64,12 @@ def test_a_game_layer_that_dies_mid_deal_catches_up_on_its_cards_once(tmp_path, 
 
 
 def test_a_dispense_left_running_by_a_dead_layer_is_cancelled_and_its_cards_counted_once(
-        tmp_path, monkeypatch, quick_watch):
+        tmp_path, monkeypatch, quick_watch, held_restart):
     slow = "[sim]\nhopper = 200\ncards_per_second = 2.0\n[timing]\nfeed_timeout_ms = 1500\n"
     die_at_first(monkeypatch, lambda name, params: name == "card")  # Ann's first card: her pile goes on
     with ThreadDaemon(tmp_path, slow) as running:
         running.call("game/new", CLASSIC)
-        layer_up_again(running)  # while Ann's dispense still runs: the new layer cancels it
+        layer_up_again(running, held_restart)  # while Ann's dispense still runs: the new layer cancels it
         status = running.wait_for(lambda s: s["pending"] is not None, timeout=30)
         first = status["sim"]["cards_out"]
         assert 0 < first < 7 and deals(running) == [("Ann", first)]

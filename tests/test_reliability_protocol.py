@@ -587,9 +587,10 @@ def _drain_state(sock: socket.socket) -> str:
     return f"closed after {total} bytes"
 
 
-# No call may starve. The latency itself is a benchmark figure (bench/, api_roundtrip_p99_us; the
-# p99 is printed here): on a loaded 2-CPU machine 100 client threads alone can take seconds.
-STARVED_S = 10.0
+# No call may starve: a bound on a hang for each call. The latency itself is a benchmark figure
+# (bench/, api_roundtrip_p99_us; the p99 is printed here): on a loaded 2-CPU machine 100 client
+# threads alone can take seconds, and a busy machine has stalled a test process 10 s and more.
+STARVED_S = 60.0
 
 
 def test_a_hundred_clients_are_served_while_one_never_reads(tmp_path):
