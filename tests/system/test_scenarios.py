@@ -204,10 +204,11 @@ def test_scenario_2_bounced_presses_and_exact_counts_over_150_bursts(chip, pins,
     guest_caused: list[dict] = []  # late stops and stall halts the guest's own lateness explains
     rig.api_call("launcher/reload", cards=10000)  # several hundred cards: never "empty" on the way
     rest_s = rig.motor_rest_s()
-    # The kernel's record of launcherd's writes to the reverse line: where the rig's mechanism
-    # thread, sampling the lines from a guest the host left unscheduled, saw no reverse pulse, the
-    # trace says whether launcherd drove one (the rig's miss) or not (launcherd's fault).
+    # The kernel's record of launcherd's writes to the motor's lines: where the rig's mechanism
+    # thread, sampling the lines from a guest the host left unscheduled, saw no reverse pulse or a
+    # late stop, the trace says what launcherd wrote and when (the rig's miss, or launcherd's fault).
     reverse_line = rig.chip_base() + pins["motor_reverse"]
+    forward_line = rig.chip_base() + pins["motor_forward"]
     missed_pulses = 0
     rig.trace_on()
     while bursts < BURSTS:
@@ -278,12 +279,22 @@ def test_scenario_2_bounced_presses_and_exact_counts_over_150_bursts(chip, pins,
                 overshoots += 1
             else:
                 # More cards than one late stop lets through: the emulator's only where, without the
-                # guest's own lateness, the stop would have come within that one card's time.
-                assert late > 0 and reaction - late <= ONE_CARD_MORE_S, (
+                # guest's own lateness, the stop would have come within that one card's time. The
+                # stop is launcherd's write of the forward line low in the kernel's trace where it is
+                # there: the rig's mechanism thread, itself late on a loaded guest, sees the line low
+                # later and feeds cards meanwhile, which launcherd then rightly counts.
+                trace = rig.events((rig.TRACING / "trace").read_text().splitlines())
+                written = [t - counted_at for t, level in rig.line_writes(trace, forward_line)
+                           if not level and t >= counted_at]
+                judged = min(reaction, written[0]) if written else reaction
+                assert judged - late <= ONE_CARD_MORE_S, (
                     "cards after the count that the guest's lateness does not explain", launched, out,
-                    f"count to stop {reaction * 1e3:.1f} ms, guest late {late * 1e3:.1f} ms of it")
+                    f"count to stop {reaction * 1e3:.1f} ms as the rig saw it,"
+                    f" {written[0] * 1e3 if written else float('nan'):.1f} ms to launcherd's write,"
+                    f" guest late {late * 1e3:.1f} ms of it")
                 guest_caused.append({"burst": bursts + 1, "requested": launched["requested"], "out": out,
                                      "count_to_stop_ms": round(reaction * 1e3, 1),
+                                     "count_to_stop_written_ms": round(written[0] * 1e3, 1) if written else None,
                                      "guest_late_ms": round(late * 1e3, 1)})
         if launched["cards"]:
             try:
