@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install launcherd as a systemd service on Raspberry Pi OS (Bookworm or Trixie) or Debian on a Pi,
-# from a checkout.
+# Install launcherd and its clients (launcher-game, launcher-web, launcher-voice) as systemd services
+# on Raspberry Pi OS (Bookworm or Trixie) or Debian on a Pi, from a checkout.
 #
 #   sudo systemd/install.sh              install, or update after `git pull`; safe to run again
 #   sudo systemd/install.sh --uninstall  remove everything but the config and the state
@@ -26,6 +26,12 @@ LGPIO_FROM_PYPI=false
 # (DEFAULT_LISTEN in controller/web/server.py).
 WEB_SERVICE=launcher-web.service
 WEB_DEFAULT_LISTEN=0.0.0.0:8080
+# The game's process (controller/, beside launcherd since issue #38), and its files: its log (with
+# SQLite's -wal and -shm beside it, and any copies set aside as damaged) and the join code. They
+# were in launcherd's state directory before; they are moved once into the game's own.
+GAME_SERVICE=launcher-game.service
+GAME_LOG=game.sqlite3
+GAME_JOIN_CODE=join-code
 
 # CARD_LAUNCHER_ROOT prefixes every file this script reads or writes, so that a dry run can be
 # pointed at a scratch tree (the test suite does). Only for --dry-run: the unit names the real
@@ -35,6 +41,7 @@ VENV=$ROOT/opt/card-launcher
 CONFIG_DIR=$ROOT/etc/card-launcher
 CONFIG=$CONFIG_DIR/launcher.toml
 STATE_DIR=$ROOT/var/lib/card-launcher
+GAME_STATE_DIR=$ROOT/var/lib/launcher-game  # StateDirectory= of launcher-game.service
 UNIT_DIR=$ROOT/etc/systemd/system
 UNIT=$UNIT_DIR/$SERVICE
 DROPIN_DIR=$UNIT.d
@@ -438,6 +445,42 @@ configure_watchdog() {
         write_watchdog_conf
 }
 
+# The game's files still in launcherd's state directory (an install from before launcher-game), one
+# a line, in the order they are moved: the log's -wal and -shm before the log itself, so that a move
+# cut short never leaves the log where the game reads it without the -wal that completes it; the
+# run after a cut finishes the move. The log's family moves only while the game's directory has no
+# log of its own (never a -wal beside another log); the join code only where the game has none.
+game_files_to_move() {
+    local name path
+    if [[ ! -e $GAME_STATE_DIR/$GAME_LOG ]]; then
+        for name in "$GAME_LOG-wal" "$GAME_LOG-shm" "$GAME_LOG"; do
+            if [[ -e $STATE_DIR/$name && ! -e $GAME_STATE_DIR/$name ]]; then echo "$name"; fi
+        done
+    fi
+    for path in "$STATE_DIR/$GAME_LOG".damaged-*; do
+        if [[ -e $path && ! -e $GAME_STATE_DIR/${path##*/} ]]; then echo "${path##*/}"; fi
+    done
+    if [[ -e $STATE_DIR/$GAME_JOIN_CODE && ! -e $GAME_STATE_DIR/$GAME_JOIN_CODE ]]; then echo "$GAME_JOIN_CODE"; fi
+}
+
+# Moves the game's files into its own state directory, with launcherd (an older one runs the game in
+# its own process and holds the log open) and the game stopped: a renamed open SQLite file can lose
+# what its process writes next. Before the game's unit is enabled, so that nothing starts it on a
+# half-moved directory after a power cut; the next run finishes.
+move_game_state() {
+    local files name
+    mapfile -t files < <(game_files_to_move)
+    if [[ -e $STATE_DIR/$GAME_LOG && -e $GAME_STATE_DIR/$GAME_LOG ]]; then
+        say "WARNING: two game logs: launcher-game uses ${GAME_STATE_DIR#$ROOT}/$GAME_LOG; the older" \
+            "${STATE_DIR#$ROOT}/$GAME_LOG is left where it is (remove it yourself once you no longer want it)"
+    fi
+    if [[ ${#files[@]} -eq 0 ]]; then return; fi
+    say "Moving the game's state (${files[*]}) from $STATE_DIR to its own $GAME_STATE_DIR"
+    run systemctl stop "$GAME_SERVICE" "$SERVICE"
+    run install -d -o "$ACCOUNT" -g "$ACCOUNT" -m 0750 "$GAME_STATE_DIR"
+    for name in "${files[@]}"; do run mv -n "$STATE_DIR/$name" "$GAME_STATE_DIR/$name"; done
+}
+
 install_service() {
     [[ -f $SRC/pyproject.toml && -f $SRC/systemd/$SERVICE && -f $SRC/firmware/launcher.toml ]] \
         || die "run me from a checkout of the card launcher (no pyproject.toml in $SRC)"
@@ -523,6 +566,7 @@ install_service() {
     mapfile -t all_units < <(units)
     for unit in "${all_units[@]}"; do run install -m 0644 "$SRC/systemd/$unit" "$UNIT_DIR/$unit"; done
     run systemctl daemon-reload
+    if [[ " ${all_units[*]} " == *" $GAME_SERVICE "* ]]; then move_game_state; fi
     for unit in "${all_units[@]}"; do run systemctl enable "$unit"; done
     # restart, not start: an update must replace the running daemon (and its clients).
     for unit in "${all_units[@]}"; do run systemctl restart "$unit"; done
@@ -530,11 +574,11 @@ install_service() {
     finish Installed
     cat << EOF
 Check it:
-    systemctl status launcherd
+    systemctl status launcherd launcher-game
     launcherctl status
-    journalctl -u launcherd -f
+    journalctl -u launcherd -u launcher-game -f
 launcherctl works for root and members of the $ACCOUNT group (log in again after being added).
-Settings: $CONFIG, then: sudo systemctl restart launcherd
+Settings: $CONFIG, then: sudo systemctl restart launcherd launcher-game
 EOF
     if [[ " ${all_units[*]} " == *" $WEB_SERVICE "* ]]; then page_lines; fi
 }
@@ -589,7 +633,8 @@ uninstall_service() {
     cat << EOF
 Kept, remove them yourself if you want:
     $CONFIG_DIR  (your config)
-    $STATE_DIR  (game and score state)
+    $STATE_DIR  (launcherd's state: the latched halt, the outcome record)
+    $GAME_STATE_DIR  (game and score state)
 EOF
     if [[ -d $DROPIN_DIR ]]; then echo "    $DROPIN_DIR  (your overrides of the unit)"; fi
     echo "    the python3-lgpio, gpiod, espeak-ng and alsa-utils packages (other programs may use them)"

@@ -449,7 +449,8 @@ def test_dry_run_uninstall_lists_every_removal_and_names_what_is_kept(stubs, scr
             "groupdel card-launcher",
         ],
     )
-    for kept in ("/etc/card-launcher  (your config)", "/var/lib/card-launcher  (game and score state)",
+    for kept in ("/etc/card-launcher  (your config)", "/var/lib/launcher-game  (game and score state)",
+                 "/var/lib/card-launcher  (launcherd's state: the latched halt, the outcome record)",
                  "launcherd.service.d  (your overrides", "python3-lgpio, gpiod, espeak-ng and alsa-utils"):
         assert kept in result.stdout
 
