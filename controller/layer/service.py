@@ -503,8 +503,16 @@ def _held_by_undo(store: Store, match_id: int) -> bool:
 
 
 def setup(host: LayerHost) -> GameService:
-    """The ``card_launcher.extensions`` entry point, on the game layer's loop: open the log, resume,
-    register, subscribe, and catch up on the launches made while no game layer was there."""
+    """Open the log, resume, register, subscribe, and catch up on the launches made while no game
+    was there (:func:`prepare`, then :func:`begin`)."""
+    service = prepare(host)
+    begin(service)
+    return service
+
+
+def prepare(host: LayerHost) -> GameService:
+    """The game's first half: the log opened and resumed, its methods and status registered with
+    ``host`` (the game process then registers them with launcherd, controller/layer/process.py)."""
     service = GameService(host)
     service.open()  # whatever the log's state, the launcher runs: the game methods say why not
     host.on_close(service.close)
@@ -513,9 +521,13 @@ def setup(host: LayerHost) -> GameService:
     register_stats(host, service)
     host.subscribe(service.on_event)  # before catching up: nothing falls between the two
     host.add_status("game", service.status_for_daemon)
-    service.follow_hopper()  # the core is built before the layers: its estimate is there already
-    service.catch_up()
-    service.tell_press_meaning()  # the daemon serves once the core has it (firmware/daemon/driver.py)
     return service
+
+
+def begin(service: GameService) -> None:
+    """The second half, once registered: catch up on the outcomes, say what a press means."""
+    service.follow_hopper()  # the core is built before the game: its estimate is there already
+    service.catch_up()
+    service.tell_press_meaning()  # a dealer's press means nothing until this is told
 
 

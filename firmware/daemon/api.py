@@ -31,6 +31,7 @@ from firmware.client import MAX_IN_FLIGHT, MAX_LINE
 from firmware.daemon.connection import Call, Client, Handlers
 from firmware.daemon.registry import MAX_NESTING, Handler, Registry, encode, nested_deeper, second_bracket
 from firmware.daemon.crossing import LoopThread, plain, post, post_guarded
+from firmware.daemon.gameport import GAME_ONLY, REGISTER
 from firmware.daemon.pace import Pace
 from firmware.daemon.peers import may_connect, peer_credentials, peer_groups
 from firmware.errors import ApiError, InUse, InvalidParams
@@ -104,6 +105,7 @@ class ApiServer:
         self._clients: set[Client] = set()
         self._tasks: set[asyncio.Task] = set()
         self._numbers = 0
+        self.game_port: Any = None  # firmware/daemon/gameport.py's GamePort, when a game is expected
         self._claimed = False  # the path made free by claim(), once per run
         self._readings = Pace()  # every connection's readings that may be asked without end
         self._paced: dict[Call, asyncio.TimerHandle] = {}  # readings waiting for their turn
@@ -227,8 +229,14 @@ class ApiServer:
     def _fan_out(self, event: str, params: dict[str, Any]) -> None:
         line = encode({"event": event, "params": params})
         for client in list(self._clients):
-            if client.subscribed:
+            # The game's connection is told launcher events by the game port (with their cause),
+            # and never its own events.
+            if client.subscribed and not client.game:
                 client.send_line(line)
+
+    def fan_out_game(self, event: str, params: dict[str, Any]) -> None:
+        """One of the game's own events, on the API's loop (``system/publish``)."""
+        self._fan_out(event, params)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._numbers += 1
@@ -248,6 +256,7 @@ class ApiServer:
             await _refuse(writer, f"launcherd already serves {len(self._clients)} clients (the limit);"
                                   f" idle ones are closed after {self.idle_timeout:g} s: try again later")
             return
+        client.uid = uid
         self._clients.add(client)
         client.drainer = asyncio.ensure_future(client.drain_forever())
         task = asyncio.current_task()
@@ -259,6 +268,8 @@ class ApiServer:
             pass
         finally:
             self._clients.discard(client)
+            if self.game_port is not None:
+                self.game_port.lost(client)
             try:
                 await self._finish(client)
             finally:  # close() waits for a client that is finishing too
@@ -322,6 +333,8 @@ class ApiServer:
                 if len(line) > MAX_LINE:
                     client.send_in_turn(_error(None, _too_long()))
                     continue
+                if client.game and self.game_port.relay(client, line):
+                    continue  # a forward's reply, relayed as it came
                 if line.strip():
                     if client.running() >= MAX_IN_FLIGHT:
                         await client.turns_over()  # requests that finish at once are not in flight
@@ -372,9 +385,17 @@ class ApiServer:
                 ApiError.REFUSED, f"{MAX_IN_FLIGHT} requests of this connection are still running:"
                                   " wait for their replies")))
             return False
+        port = self.game_port
+        if port is not None and name.startswith("game/"):
+            self._forward(client, request_id, name, request.get("params"), lang)
+            return True
         try:
             with i18n.speaking(lang):
+                if port is not None and (name in GAME_ONLY or name == REGISTER):
+                    port.admit(client, name, request.get("params"))
                 method, params = self.registry.check(name, request.get("params"))
+                if port is not None and client.game:
+                    params = port.checked(client, name, params, request.get("cause"))
         except ApiError as exc:
             client.send_in_turn(_error(request_id, exc))
             return False
@@ -394,6 +415,31 @@ class ApiServer:
         else:
             self._begin(handlers, call)
         return True
+
+    def _forward(self, client: Client, request_id: Any, name: str, params: Any, lang: str | None) -> None:
+        """A ``game/*`` request, to the game process as it came; its reply back as the game wrote it."""
+        turn = client.take_turn()
+        try:
+            answer = self.game_port.forward(client, turn, request_id, name, params, lang)
+        except ApiError as exc:
+            client.answer_in_turn(turn, _error(request_id, exc))
+            return
+        client.requests.add(answer)
+        answer.add_done_callback(client.requests.discard)
+        client.answer_in_turn(turn, None)  # the lines after it need not wait for the game
+
+        def relayed(done: asyncio.Future) -> None:
+            if done.cancelled():
+                line = _error(request_id, ApiError(
+                    ApiError.UNAVAILABLE, f"launcherd stopped before {name} finished; the motor is stopped"))
+            elif isinstance(error := done.exception(), ApiError):
+                line = _error(request_id, error)
+            elif error is not None:
+                line = _error(request_id, ApiError(ApiError.INTERNAL_ERROR, f"internal error: {error}"))
+            else:
+                line = self.game_port.reply_line(request_id, done.result())
+            client.answer_in_turn(turn, line)
+        answer.add_done_callback(relayed)
 
     def _begin_paced(self, handlers: Handlers, call: Call) -> None:
         del self._paced[call]

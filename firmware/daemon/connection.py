@@ -47,6 +47,8 @@ class Client:
         self.writer = writer
         self.number = number
         self.subscribed = False
+        self.uid = -1  # the peer's, by SO_PEERCRED (-1: unknown)
+        self.game = False  # the registered game process's connection (firmware/daemon/gameport.py)
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(MAX_QUEUED)
         self.closed = False
         self.requests: set[asyncio.Future] = set()  # the answers its running requests owe

@@ -36,7 +36,7 @@ from firmware.daemon import methods, motorloop
 from firmware.daemon.device import Device, DeviceCore, DeviceHardware, Simulation, build_device
 from firmware.daemon.loading import installed_layers, load_extras
 from firmware.errors import Refused
-from firmware.daemon.gamehost import GameHost
+from firmware.daemon.gameport import GamePort
 from firmware.daemon.heap import REST_S, HeapKeeper
 from firmware.events import Action, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, Motor, Persist, PressMeaning
 from firmware.daemon.latch import Latch
@@ -70,7 +70,7 @@ class Daemon:
     def __init__(self, config: Config, *, sim: bool = False, seed: int | None = None,
                  socket_path: str | Path | None = None, state_dir: str | Path | None = None,
                  pin_factory: Any = None, notifier: Notifier | None = None,
-                 load_layers: bool = True):
+                 load_layers: bool = True, spawn_game: bool = False, game_state_dir: str | Path | None = None):
         self.config = with_sim_devices(config) if sim else config
         self.sim_mode = sim
         self.seed = seed
@@ -83,6 +83,10 @@ class Daemon:
         self._own_factory: Any = None  # an lgpio factory this daemon opened, closed with it
         self._state_lock = StateDirLock(self.state_dir)
         self._load_layers = load_layers
+        # launcherd --sim: launcher-game started beside it and watched (firmware/daemon/gamechild.py).
+        self._spawn_game = spawn_game
+        self.game_state_dir = Path(game_state_dir) if game_state_dir else self.state_dir / "game"
+        self.game_child: Any = None
         self.registry = Registry()
         self.api = ApiServer(self.registry, self.socket_path)
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -109,7 +113,8 @@ class Daemon:
         self.outcomes: OutcomeRecord | None = None  # launch outcomes, numbered, written off the loop
         self.latch: Latch | None = None  # what the next start must know: halt, motor on, on-time
         self._outcome_gate: OutcomeGate | None = None  # events in order, each outcome once on disk
-        self.game_host: GameHost | None = None  # the layers' own thread and loop
+        # The game process's connection (firmware/daemon/gameport.py): there when a game is expected.
+        self.game_port: GamePort | None = None
         # Set once launcher/press-means is first asked, while the layers start (_start_layers).
         self._press_meaning_told: asyncio.Event | None = None
         # From a motor action applied until a stop applied: the heap is walked only otherwise.
@@ -129,9 +134,19 @@ class Daemon:
         self.api.publish(name, params)
 
     async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        if self.game_port is not None and method.startswith("game/"):
+            return await self.game_port.call(method, params or {})  # the game process answers it
         result = await self.registry.call(method, params or {})
-        # A layer's method answers with its JSON text (firmware/daemon/gamehost.py): decoded for this caller.
         return json.loads(result) if isinstance(result, Encoded) else result
+
+    def describe(self) -> list[dict[str, Any]]:
+        """``list_methods``: launcherd's own and the game process's (as it registered them)."""
+        described = self.registry.describe()
+        if self.game_port is not None:
+            described += [{"method": m["name"], "doc": m["doc"], "params": m["params"]}
+                          for m in self.game_port.methods]
+            described.sort(key=lambda m: m["method"])
+        return described
 
     def watch_feedback(self, watcher: Callable[[Action], None]) -> None:
         """Call ``watcher(action)`` for every LED and chime action (the demo shows them)."""
@@ -242,33 +257,22 @@ class Daemon:
         self.device.register_methods(self)
         load_extras(self, self.device.extras)
 
-    async def _start_layers(self) -> None:
-        """The configured layers, set up on their own thread and loop (firmware/daemon/gamehost.py)."""
-        wanted = installed_layers(self.config.daemon.extensions)
-        if not wanted:
+    def _expect_game(self) -> None:
+        """A game process is expected (``launcher-game``): its port, and in a dealer game a press
+        that means nothing until the game says what a press means. launcherd never waits for it."""
+        if not self.config.daemon.extensions:
             return
-
-        def setup(door: Any) -> None:  # on the layers' thread
-            for entry_point in wanted:
-                entry_point.load()(door)
-                log.info("layer %s loaded", entry_point.name)
-
+        self.game_port = GamePort(self)
+        self.api.game_port = self.game_port
         if self.device.press_means_from_game:
-            # The button is live: until the game says what a press means, it means nothing (internals.md).
             self._press_meaning_told = asyncio.Event()
             self.feed(PressMeaning("nothing", reason=i18n.message("press_game_starting")))
-        self.game_host = GameHost(self, setup)
-        await self.game_host.start()
-        if self._press_meaning_told is not None:
-            if self.game_host.state == "up":
-                try:  # the layer tells it as it sets up: the socket serves once it is in the core
-                    await asyncio.wait_for(self._press_meaning_told.wait(), PRESS_MEANING_WAIT_S)
-                except asyncio.TimeoutError:
-                    pass
-            if not self._press_meaning_told.is_set():
-                # The launcher works as a launcher meanwhile; a layer up later still says its meaning.
-                log.warning("no game layer said what a press means: the ejection policy's burst")
-                self.feed(PressMeaning())
+
+    def game_away(self) -> None:
+        """The game process's connection closed after it had said what a press means: in a dealer
+        game a press now means nothing (never a random burst) until a game is back."""
+        if self.device is not None and self.device.press_means_from_game and not self._stopping:
+            self.feed(PressMeaning("nothing", reason=i18n.message("press_game_away")))
 
     def press_meaning_told(self) -> None:
         """A layer (or a client) said what a press means (``launcher/press-means``)."""
@@ -356,8 +360,6 @@ class Daemon:
     def _show_feedback(self, action: Action) -> None:
         for watcher in self._feedback_watchers:
             watcher(action)
-        if self.game_host is not None:
-            self.game_host.forward_feedback(action)
 
     def _dispatch(self, name: str, params: dict[str, Any]) -> None:
         # Subscribers and layers alike get the text in the daemon's language beside the object.
@@ -386,8 +388,8 @@ class Daemon:
                 listener(name, params)
             except Exception:
                 log.exception("layer listener failed on %s", name)
-        if self.game_host is not None:
-            self.game_host.forward(name, params)
+        if self.game_port is not None:
+            self.game_port.event(name, params)
 
     def shutdown(self, reason: str | i18n.Message) -> None:
         """The one way down for faults: motor off first, halted with the reason until reset.
@@ -469,14 +471,14 @@ class Daemon:
             except Exception as exc:
                 log.exception("status of %s failed", name)
                 status[name] = {"error": str(exc)}
-        if self.game_host is not None:
-            status.update(self.game_host.status())  # game_layer, and the layers' last snapshot
+        if self.game_port is not None:
+            status.update(self.game_port.status())  # game_layer, and the game's last status keys
         return status
 
     async def settled_status(self) -> dict[str, Any]:
         """``status/get``: :meth:`get_status` once the game layer has taken in what came before."""
-        if self.game_host is not None:
-            await self.game_host.settled()
+        if self.game_port is not None:
+            await self.game_port.settled()
         return self.get_status()
 
     def _state_changed(self) -> None:
@@ -545,17 +547,15 @@ class Daemon:
             self.outcomes = OutcomeRecord(self.state_dir)
             self.add_status("outcome_record", self.outcomes.status)  # a record found wrong at start
             self._outcome_gate = OutcomeGate(self.outcomes, self.loop, self._announce,
-                                             lambda: self.game_host is not None)
+                                             lambda: self.game_port is not None)
             self._build()
             self._register_methods()
             # Every catalogue compiled now, before READY: never on first use, on the motor's loop.
             i18n.prepare()
             if self._load_layers:
-                await self._start_layers()
+                self._expect_game()
             await self.api.start()
         except BaseException:
-            if self.game_host is not None:
-                await self.game_host.close()
             self._close_devices()
             if self.outcomes is not None:
                 self.outcomes.close()
@@ -564,8 +564,12 @@ class Daemon:
             self._state_lock.release()
             i18n.set_daemon_language(None)
             raise
-        log.info("launcherd %s listening on %s (%s); game state in %s", __version__, self.socket_path,
+        log.info("launcherd %s listening on %s (%s); state in %s", __version__, self.socket_path,
                  "simulation" if self.sim_mode else "hardware", self.state_dir)
+        if self._spawn_game and self.game_port is not None:
+            from firmware.daemon.gamechild import GameChild
+            self.game_child = GameChild(self.loop, self.socket_path, self.game_state_dir)
+            self.game_child.start()
         if self.notifier is not None:
             self.notifier.ready()
             self._state_changed()
@@ -612,9 +616,11 @@ class Daemon:
                 closer()
             except Exception:
                 log.exception("closing a layer failed")
+        if self.game_port is not None:
+            self.game_port.close()
+        if self.game_child is not None:
+            self.game_child.close()  # its log closed before launcherd's socket goes
         await self.api.close()  # first: every request in flight is answered that launcherd stops
-        if self.game_host is not None:
-            await self.game_host.close()  # its logs closed; a hung one is left behind
         self._close_devices()
         if self.outcomes is not None:
             self.outcomes.close()  # what is queued is written: the next start catches up on it

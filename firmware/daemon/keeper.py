@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextvars
 import itertools
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,6 +69,9 @@ LAYER_RESTART = "layer_restart"
 RESTART, RESET = "restart", "reset"
 
 REQUEST, PRESS, START, EVENT = "request", "press", "start", "event"
+# How many issued causes the keeper remembers by token, for the game process's calls that name one
+# (firmware/daemon/gameport.py); an older or unknown token is judged as no cause (unrelated).
+KEPT_CAUSES = 4096
 
 
 @dataclass(frozen=True)
@@ -107,11 +111,26 @@ class PressKeeper:
         self._ended_by: str | None = None  # that interruption's reason
         self._answered = 0  # a person's press after the last interruption: causes before it go on
         self._starts = 0
+        self._issued: OrderedDict[int, Cause] = OrderedDict()  # token -> cause, the latest KEPT_CAUSES
+
+    def _issue(self, kind: str, name: str) -> Cause:
+        cause = Cause(next(self._tokens), kind, name)
+        self._issued[cause.token] = cause
+        if len(self._issued) > KEPT_CAUSES:
+            self._issued.popitem(last=False)
+        return cause
+
+    def cause_of(self, token: Any) -> Cause | None:
+        """The cause this keeper issued with ``token`` (None: unknown, too old, or not a token)."""
+        if not isinstance(token, int) or isinstance(token, bool):
+            return None
+        with self._lock:
+            return self._issued.get(token)
 
     def request(self, method: str) -> Cause:
         """A game request about to be served: its cause (an interruption ends what came before)."""
         with self._lock:
-            cause = Cause(next(self._tokens), REQUEST, method)
+            cause = self._issue(REQUEST, method)
             if method in INTERRUPTIONS:
                 self._interrupt(cause.token, INTERRUPTIONS[method])
             return cause
@@ -121,7 +140,7 @@ class PressKeeper:
         after it a reset comes, which is no press), or neither."""
         with self._lock:
             press = is_press(name, params)
-            cause = Cause(next(self._tokens), PRESS if press else EVENT, name)
+            cause = self._issue(PRESS if press else EVENT, name)
             if press:
                 self._answered = cause.token
             elif name == "halted":
@@ -132,7 +151,7 @@ class PressKeeper:
         """The game layer sets up: launcherd's start, or the layer's restart; an interruption."""
         with self._lock:
             self._starts += 1
-            cause = Cause(next(self._tokens), START, "setup")
+            cause = self._issue(START, "setup")
             self._interrupt(cause.token, RESTART if self._starts == 1 else LAYER_RESTART)
             return cause
 
@@ -149,13 +168,13 @@ class PressKeeper:
                 return None
             return UNRELATED
 
-    def checked(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """The params of a call the game makes in its current context, judged: a dispense whose
-        cause waits is asked with ``wait_press`` (the dealer holds it for a press); any other
-        motion is refused (:class:`Refused`)."""
+    def checked(self, method: str, params: dict[str, Any], cause: Cause | None = None) -> dict[str, Any]:
+        """The params of a call the game makes for ``cause`` (the cause its token named), judged:
+        a dispense whose cause waits is asked with ``wait_press`` (the dealer holds it for a
+        press); any other motion is refused (:class:`Refused`)."""
         if method not in MOTION_METHODS:
             return params
-        after = self.judge(CAUSE.get())
+        after = self.judge(cause)
         if after is None:
             return params
         if method == DISPENSE:

@@ -46,6 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="check a configuration file and exit 0 (valid) or 1")
     parser.add_argument("--safe-off", action="store_true", help="drive the motor pins low and exit")
     parser.add_argument("--demo", action="store_true", help="with --sim: a live terminal view")
+    parser.add_argument("--no-game", action="store_true",
+                        help="with --sim: do not start launcher-game beside launcherd (one may still register)")
+    parser.add_argument("--game-state-dir", metavar="DIR",
+                        help="with --sim: launcher-game's state dir (default: <state-dir>/game)")
     parser.add_argument("--verbose", "-v", action="store_true", help="debug logging")
     parser.add_argument("--version", action="version", version=f"launcherd {__version__}")
     return parser
@@ -93,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{config.source}: configuration is valid")
         return 0
     daemon = Daemon(config, sim=args.sim, seed=args.seed, socket_path=args.socket,
-                    state_dir=args.state_dir, notifier=Notifier.from_environ())
+                    state_dir=args.state_dir, notifier=Notifier.from_environ(),
+                    spawn_game=args.sim and not args.no_game, game_state_dir=args.game_state_dir)
     try:
         with asyncio.Runner(loop_factory=precise_event_loop) as runner:
             if args.demo:

@@ -17,7 +17,7 @@ from firmware.events import EStop, Reset, SleepNow, Wake
 
 def register(host: DaemonHost) -> None:
     r = host.registry.register
-    r("list_methods", lambda p: host.registry.describe(), doc="every method and its parameters")
+    r("list_methods", lambda p: host.describe(), doc="every method and its parameters")
     r("status/get", lambda p: host.settled_status(), doc="the launcher's status")
     r("launcher/sleep", lambda p: host.request(SleepNow()), doc="sleep now")
     r("launcher/wake", lambda p: host.request(Wake()), doc="wake without launching")

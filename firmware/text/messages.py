@@ -99,6 +99,12 @@ LAUNCHER: dict[str, Text] = {
     "game_layer_failed": entry("the game layer could not start (%(error)s): it is tried again; the"
                                " launcher works meanwhile", error="raw"),
     "game_layer_stopping": entry("launcherd is stopping: the game layer no longer answers"),
+    # firmware/daemon/gameport.py: the game process, as launcherd sees it
+    "game_layer_replaced": entry("a newer game process registered: this one no longer answers"),
+    "game_layer_no_answer": entry("the game did not answer within %(seconds)s s: it is being restarted;"
+                                  " the launcher works meanwhile", seconds="seconds"),
+    "game_connection_closed": entry("its connection closed"),
+    "press_game_away": entry("the game is away: a press does nothing until it is back"),
     "game_layer_abandoned": entry("this game layer was replaced after it stopped answering: it may no"
                                   " longer write"),
     "press_needs_sim": entry("launcher/press drives the simulated button; on a Pi press the real one or"

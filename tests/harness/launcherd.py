@@ -145,8 +145,9 @@ class DaemonProcess:
         return [str(BIN / "launcherd"), "--sim", "--seed", str(self.seed), *config,
                 "--socket", str(self.socket), "--state-dir", str(self.state_dir)]
 
-    def start(self, wait: bool = True) -> "DaemonProcess":
-        """Start it; ``wait``: until its socket answers."""
+    def start(self, wait: bool = True, game: bool = True) -> "DaemonProcess":
+        """Start it; ``wait``: until its socket answers, and (``game``) until the game process it
+        starts beside it has registered, when a game is expected."""
         if self.log_path is not None:
             self._log = open(self.log_path, "w")
         quiet = self.discard_log or self._log is not None
@@ -156,7 +157,14 @@ class DaemonProcess:
             text=True, env=self.env)
         if wait:
             wait_for_socket(self.socket, self.process, log=self.log if self._log else None)
+            if game and "--no-game" not in self.command():
+                self.wait_for_game()
         return self
+
+    def wait_for_game(self, timeout: float = HANG_S) -> dict:
+        """Until the game process is registered (at once when no game is expected)."""
+        return self.wait_for(lambda s: "game_layer" not in s or (
+            s["game_layer"]["state"] == "up" and "game" in s), timeout)
 
     @property
     def pid(self) -> int:
@@ -233,6 +241,8 @@ class ThreadDaemon:
         self._thread = threading.Thread(target=self._run, daemon=True)
         self.exit_code: int | None = None
         self.error: BaseException | None = None
+        self.game = None  # the game (controller/layer/process.py) on a thread, a client of the socket
+        self.game_state_dir = tmp_path / "state" / "game"
 
     def _run(self) -> None:
         try:
@@ -247,9 +257,31 @@ class ThreadDaemon:
         assert self._ready.wait(HANG_S), "daemon did not start"
         if self.error:
             raise self.error
+        if self.daemon.game_port is not None:
+            self.start_game()
         return self
 
+    def start_game(self, wait: bool = True):
+        """The game process's part, on a thread of this process, on the daemon's socket; ``wait``:
+        until it has registered and caught up."""
+        from controller.layer.process import GameThread
+
+        self.game = GameThread(self.daemon.socket_path, self.game_state_dir).start()
+        if wait:
+            self.wait_for_game()
+        return self.game
+
+    def stop_game(self) -> None:
+        if self.game is not None:
+            self.game.stop()
+            self.game = None
+
+    def wait_for_game(self, timeout: float = HANG_S) -> dict:
+        return wait_for_status(self.call, lambda s: s.get("game_layer", {}).get("state") == "up"
+                               and "game" in s, timeout)
+
     def __exit__(self, *exc) -> None:
+        self.stop_game()
         if self.daemon.loop is not None and not self.daemon.loop.is_closed():
             self.daemon.loop.call_soon_threadsafe(self.daemon.request_stop)
         self._thread.join(HANG_S)
