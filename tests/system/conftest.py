@@ -78,10 +78,12 @@ def restart_service() -> None:
 READY_STATES = ("ready", "empty", "sleeping")
 
 
-def wait_ready(timeout: float = 120, states: tuple[str, ...] = READY_STATES) -> None:
+def wait_ready(timeout: float = 120, states: tuple[str, ...] = READY_STATES, game: bool = True) -> None:
     """The service active (READY=1 sent), the world's levels written again over the biases the
     daemon requested, and the launcher ready (or in one of ``states``: ``halted`` after a crash
-    with the motor on, issue #20's latch)."""
+    with the motor on, issue #20's latch). With ``game`` (and launcher-game installed), the game
+    process registered with launcherd too (it reconnects by itself when launcherd restarts, and
+    catches up from the outcome record before it says READY=1): the scenarios ask game/* next."""
     rig.wait_for(lambda: rig.sh("systemctl", "is-active", "launcherd", check=False).stdout.strip() == "active",
                  timeout, 0.2, "launcherd active (READY=1)")
     rig.chip().reassert()
@@ -90,6 +92,30 @@ def wait_ready(timeout: float = 120, states: tuple[str, ...] = READY_STATES) -> 
         rig.wait_for(lambda: _status_ok(last, states), timeout, 0.2, f"launcherd answering on its socket, {states}")
     except AssertionError as exc:
         raise AssertionError(f"{exc}; last status: {last[-1] if last else None}") from None
+    if game and rig.GAME_UNIT.exists():
+        wait_game_up(timeout)
+
+
+def wait_game_up(timeout: float = 120) -> dict:
+    """launcher-game active (its READY=1: registered and caught up) and launcherd's status saying
+    the game is up; that status."""
+    rig.wait_for(lambda: rig.sh("systemctl", "is-active", rig.GAME, check=False).stdout.strip() == "active",
+                 timeout, 0.2, f"{rig.GAME} active (READY=1)")
+    last: list = []
+
+    def up() -> dict | None:
+        try:
+            status = rig.status()
+        except (OSError, ValueError, RuntimeError) as exc:
+            last.append(repr(exc))
+            return None
+        last.append(status.get("game_layer"))
+        return status if (status.get("game_layer") or {}).get("state") == "up" else None
+    try:
+        return rig.wait_for(up, timeout, 0.2, "launcherd's status saying the game is up")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; last game_layer: {last[-1] if last else None};"
+                             f" the game's journal: {rig.game_journal_tail()}") from None
 
 
 def _status_ok(last: list, states: tuple[str, ...]) -> bool:
@@ -235,6 +261,11 @@ def the_last_failure_left_behind(request):
     write_config(chip)
     rig.sh("systemctl", "reset-failed", "launcherd", check=False)
     rig.sh("systemctl", "restart", "launcherd", check=False)
+    if rig.GAME_UNIT.exists():
+        # A game left stopped (SIGSTOP) or stopped by the scenario: going again.
+        rig.sh("systemctl", "kill", "-s", "CONT", rig.GAME, check=False)
+        rig.sh("systemctl", "reset-failed", rig.GAME, check=False)
+        rig.sh("systemctl", "start", rig.GAME, check=False)
     wait_ready(states=("halted", *READY_STATES))
     if rig.status()["state"] == "halted":
         rig.api_call("system/reset")

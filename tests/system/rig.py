@@ -21,6 +21,10 @@ CHECKOUT = Path("/mnt/checkout")
 RESULTS = Path("/mnt/results")
 CONFIG = Path("/etc/card-launcher/launcher.toml")
 SOCKET = "/run/card-launcher/launcher.sock"
+# The game's process (issue #38): its unit, installed by install.sh beside launcherd, and its state.
+GAME = "launcher-game"
+GAME_UNIT = Path("/etc/systemd/system/launcher-game.service")
+GAME_STATE = Path("/var/lib/launcher-game")
 CHIP_CONFIG = Path("/sys/kernel/config/gpio-sim/pi")
 TRACING = Path("/sys/kernel/tracing")
 # SYSTEMTEST_TRACE=1: every write to an input line is kept (CLOCK_MONOTONIC ns, line, level) and
@@ -225,6 +229,10 @@ def _journal_tail(lines: int = 15) -> str:
     return journal("-u", "launcherd", "-n", str(lines), "-o", "cat")
 
 
+def game_journal_tail(lines: int = 15) -> str:
+    return journal("-u", GAME, "-n", str(lines), "-o", "cat")
+
+
 def pins() -> dict:
     configured = {}
     if CONFIG.exists():
@@ -406,8 +414,13 @@ def safe_off_logged_after(since: float, timeout: float) -> float:
     return logged_after("safe-off: motor pins driven low", since, timeout)
 
 
-def main_pid() -> int:
-    return int(sh("systemctl", "show", "-p", "MainPID", "--value", "launcherd").stdout)
+def main_pid(unit: str = "launcherd") -> int:
+    return int(sh("systemctl", "show", "-p", "MainPID", "--value", unit).stdout)
+
+
+def game_pid() -> int:
+    """launcher-game's main process (0 while it is not running)."""
+    return main_pid(GAME)
 
 
 class GuestLateness:

@@ -134,12 +134,15 @@ def test_scenario_1_service_ready_access_and_no_sandbox_denial(installed, chip, 
     # Type=notify: active means READY=1 came; STATUS= carries the daemon's line.
     status_text = rig.sh("systemctl", "show", "-p", "StatusText", "--value", "launcherd").stdout.strip()
     assert status_text, "no STATUS= from the daemon"
-    # The motor's loop (launcherd's main thread) got the short scheduler slice it asks for: the
-    # unit's system call filter lets sched_setattr through (firmware/daemon/motorloop.py).
+    # The motor's loop (launcherd's main thread) got the short scheduler slice it asks for, where it
+    # still asks for one: the unit's system call filter lets sched_setattr through
+    # (firmware/daemon/motorloop.py; issue #38 keeps it only where a measurement of launcherd alone
+    # asks for it).
     sched = rig.Path(f"/proc/{rig.main_pid()}/sched").read_text()
     found = re.search(r"^se\.slice\s*:\s*(\d+)", sched, re.MULTILINE)
     FIGURES["motor_loop_slice_ns"] = int(found[1]) if found else None
-    assert found is None or int(found[1]) == 100_000, sched
+    asks = "sched_setattr" in (rig.CHECKOUT / "firmware" / "daemon" / "motorloop.py").read_text()
+    assert found is None or not asks or int(found[1]) == 100_000, sched
 
     member = rig.sh("runuser", "-u", "maker", "--", "launcherctl", "status", "--json", check=False)
     assert member.returncode == 0, member.stderr
@@ -167,7 +170,8 @@ def test_scenario_1_service_ready_access_and_no_sandbox_denial(installed, chip, 
     rig.sh(*ctl, "end-round", "--winner", "Ann", "Bob=37")
     final = rig.sh(*ctl, "status", "--json").stdout
     assert "Ann" in final
-    log = rig.journal("-u", "launcherd", "--since", since)
+    # launcherd's journal and the game's (its own process since issue #38, which ran the game above).
+    log = rig.journal("-u", "launcherd", "-u", rig.GAME, "--since", since)
     denials = [line for line in log.splitlines() if re.search(
         r"Operation not permitted|Permission denied|Read-only file system|seccomp|EPERM|EACCES|EROFS"
         r"|audit|denied", line)]
@@ -591,7 +595,7 @@ def test_scenario_9_hardening_left_out_for_want_of_a_pi(chip, pins, mech):
             rig.sh("systemctl", "daemon-reload")
             rig.sh("systemctl", "restart", "launcherd", check=False)
             try:
-                wait_ready(60)
+                wait_ready(120)  # the game up too: a press means what the game says (nothing before it is back)
                 api = rig.Api()
                 api.call("events/subscribe")
                 try:
@@ -678,7 +682,7 @@ def halted_five_times(pid: int, mech: rig.Mechanism, runs: int, restarts: list[f
     for kill in range(5):
         killed_at = time.monotonic()
         pid = restarted_after(pid)
-        wait_ready(states=("halted",))
+        wait_ready(states=("halted",), game=False)
         restarts.append(round(time.monotonic() - killed_at, 1))
         status = rig.status()
         assert status["reason_object"] == {"id": "halted_after_crash"}, status

@@ -218,10 +218,17 @@ def test_uninstall_keeps_config_and_state(installed, chip):
                             cwd=rig.CHECKOUT, capture_output=True, text=True, timeout=600)
     (rig.RESULTS / "uninstall.log").write_text(result.stdout + "\n--- stderr\n" + result.stderr)
     assert result.returncode == 0, result.stderr
-    assert rig.sh("systemctl", "is-active", "launcherd", check=False).stdout.strip() != "active"
-    assert not rig.Path("/etc/systemd/system/launcherd.service").exists()
+    for unit in ("launcherd", rig.GAME):
+        assert rig.sh("systemctl", "is-active", unit, check=False).stdout.strip() != "active", unit
+        assert not rig.Path(f"/etc/systemd/system/{unit}.service").exists(), unit
+    # The game stopped before launcherd (the clients first), and its state kept like launcherd's.
+    steps = [line for line in result.stdout.splitlines() if line.startswith("+ systemctl disable --now")]
+    assert steps.index(f"+ systemctl disable --now {rig.GAME}.service") \
+        < steps.index("+ systemctl disable --now launcherd.service"), steps
     assert not rig.Path("/opt/card-launcher").exists()
     assert rig.CONFIG.exists() and rig.Path("/var/lib/card-launcher").exists()
+    assert (rig.GAME_STATE / "game.sqlite3").exists(), "the game's log is kept"
+    assert f"{rig.GAME_STATE}  (game and score state)" in result.stdout
     assert rig.sh("id", "card-launcher", check=False).returncode != 0
     assert chip.value(pins["motor_forward"]) == 0 and chip.value(pins["motor_reverse"]) == 0
     assert "No config.txt" in installed[0]["stdout"]
