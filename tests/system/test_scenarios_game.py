@@ -178,12 +178,14 @@ def test_scenario_17_the_game_sigkilled_mid_launch_the_motor_stops_on_the_count_
     launched = api.next_event("launched", LAUNCH_TIMEOUT_S)["params"]
     settle(mech, chip, pins)
     out = mech.cards - model_before
-    # launcherd ran the launch to its count with the game gone.
-    assert launched["ended"] == "count", launched
-    assert launched["cards"] == launched["requested"], launched
     rig.wait_for(lambda: sum(x - y for x, y in zip(counted(), (ejected_before, merged_before))) == out, 10, 0.05,
                  "launcherd's count of what came out")
     ejected, merged = counted()
+    # launcherd ran the launch to its count with the game gone (a card whose beam edges the guest's
+    # kernel merged never reached it: then the count is the emulator's, reported, not judged).
+    if merged == merged_before:
+        assert launched["ended"] == "count", launched
+        assert launched["cards"] == launched["requested"], launched
     assert rig.main_pid() == daemon, "launcherd restarted with the game's kill"
     # While the game is away (systemd starts it again after RestartSec=), a press means nothing:
     # seen where the status read came before the game was back.
@@ -269,10 +271,12 @@ def test_scenario_19_the_game_sigstopped_the_launcher_goes_on_and_the_games_watc
     # Never continued by the test: systemd's watchdog ends it (its abort comes with a SIGCONT).
     os.kill(pid, signal.SIGSTOP)
     # The launcher never waits for the game: a press fires and runs to its count, status answers.
+    merged_before = counted()[1]
     press_until_motor_runs(chip, pins, api, mech)
     launched = api.next_event("launched", LAUNCH_TIMEOUT_S)["params"]
     settle(mech, chip, pins)
-    assert launched["ended"] == "count" and launched["cards"] == launched["requested"], launched
+    if counted()[1] == merged_before:  # scenario 17 says why a merged edge is not judged
+        assert launched["ended"] == "count" and launched["cards"] == launched["requested"], launched
     assert rig.status()["state"] in ("ready", "empty"), rig.status()["state"]
     # A game request is refused (not answered, or the game already gone), never left hanging.
     refused = unavailable_reason() if rig.game_pid() == pid else None
