@@ -1,7 +1,9 @@
 """Press-to-motor and jam-to-stop in a running launcherd, and the bare gpiozero queue baseline.
 
 Runs in one process (started by bench/run.py): the Daemon runs in its own thread with its own
-asyncio loop, as in tests/conftest.py ThreadDaemon, on mock pins from ``sim_pin_factory()``
+asyncio loop, as in tests/conftest.py ThreadDaemon, on mock pins from ``sim_pin_factory()``, and the
+game beside it in a process of its own (``launcher-game`` on the daemon's socket, as systemd runs it
+on a Pi: :class:`GameProcess`)
 (no SimulatedMechanism: this script is the mechanism, so nothing else listens on the motor pin
 before the stopwatch does). This thread plays the backend's callback thread: it drives the
 button and beam MockPins, whose gpiozero callbacks run here and post into the loop.
@@ -21,7 +23,9 @@ import argparse
 import asyncio
 import gc
 import json
+import os
 import queue
+import subprocess
 import sys
 import tempfile
 import threading
@@ -38,6 +42,13 @@ from firmware.config import build_config  # noqa: E402
 from firmware.daemon.driver import Daemon  # noqa: E402
 from firmware.daemon.motorloop import precise_event_loop  # noqa: E402
 from firmware.launcher.sim import sim_pin_factory  # noqa: E402
+
+# The game's process beside the in-process daemon: the console script of this interpreter's venv.
+GAME_BIN = Path(sys.executable).parent / "launcher-game"
+GAME_READY_S = 120.0  # its start, its log, its catch-up: "it never came" only
+# What the game process logs once the start's replay of what an older log lacks is over
+# (controller/match/stats.py): the readers' figures are then the kept ones.
+FIGURES_READY = "statistics and history are ready"
 
 # The bench's configuration: the shipped defaults except for these. Debounce and jam threshold
 # are subtracted from the figures; the short chime lets each chime end before the next press
@@ -87,14 +98,53 @@ class Stopwatch:
         self.off.clear()
 
 
-class InProcessDaemon:
-    """launcherd's Daemon in a thread, on its own mock pins, the game layer loaded."""
+class GameProcess:
+    """``launcher-game`` on the daemon's socket, its state in ``state_dir``, its log read here:
+    :attr:`figures_ready` is set once it says its statistics and history are ready."""
 
-    def __init__(self, directory: Path, settings: dict = SETTINGS):
+    def __init__(self, socket_path: Path, state_dir: Path):
+        self.figures_ready = threading.Event()
+        self.said: list[str] = []  # its last lines, for a failure's message
+        # LAUNCHER_TEST_COMMIT_DELAY_MS (bench/loaded.py's slow commit) goes with the environment.
+        self.process = subprocess.Popen(
+            [str(GAME_BIN), "--socket", str(socket_path), "--state-dir", str(state_dir)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            env={key: value for key, value in os.environ.items() if key not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")})
+        threading.Thread(target=self._read, daemon=True).start()
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def _read(self) -> None:
+        for line in self.process.stderr:
+            self.said = [*self.said[-30:], line.rstrip()]
+            if FIGURES_READY in line:
+                self.figures_ready.set()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(30)
+
+
+class InProcessDaemon:
+    """launcherd's Daemon in a thread, on its own mock pins, and (``game``) the game in a process
+    of its own beside it, registered and having said what a press means before :meth:`start`
+    returns: a press means what the game says (nothing until it has)."""
+
+    def __init__(self, directory: Path, settings: dict = SETTINGS, game: bool = True):
         self.config = build_config(settings)
         self.factory = sim_pin_factory()
+        self.game_state_dir = directory / "state" / "game"
         self.daemon = Daemon(self.config, sim=False, seed=1, socket_path=directory / "l.sock",
                              state_dir=directory / "state", pin_factory=self.factory)
+        self.with_game = game
+        self.game: GameProcess | None = None
         pins = self.config.pins
         self.button = self.factory.pin(pins.button)
         self.beam = self.factory.pin(pins.beam)
@@ -133,10 +183,12 @@ class InProcessDaemon:
             self._started.set()
 
     def _ready(self, daemon: Daemon) -> None:
-        # As launcherd's main does (firmware/daemon/heap.py): without it, a full collection walked
-        # everything the start built (15-20 ms with the GIL held here) in the middle of a launch,
-        # which launcherd as installed does not.
-        daemon.heap.take_over()
+        # As launcherd's main does, where it still takes the collector over (firmware/daemon/heap.py):
+        # without it, a full collection walked everything the start built (15-20 ms with the GIL
+        # held here) in the middle of a launch, which launcherd as installed does not.
+        heap = getattr(daemon, "heap", None)
+        if heap is not None:
+            heap.take_over()
         self._started.set()
 
     def start(self) -> "InProcessDaemon":
@@ -145,9 +197,25 @@ class InProcessDaemon:
             raise RuntimeError(f"daemon did not start: {self._error!r}")
         # The pins exist once the daemon has built its Hardware.
         self.motor = Stopwatch(self.factory.pin(self.config.pins.motor_forward))
+        if self.with_game and self.daemon.game_port is not None:
+            self.game = GameProcess(self.daemon.socket_path, self.game_state_dir)
+            self._wait_for_the_game()
         return self
 
+    def _wait_for_the_game(self) -> None:
+        """Until the game is registered and has told the core what a press means."""
+        deadline = time.monotonic() + GAME_READY_S
+        told = getattr(self.daemon, "_press_meaning_told", None)
+        while not (self.daemon.game_port.state == "up" and (told is None or told.is_set())):
+            if self.game.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the game process did not come up (exit {self.game.process.poll()}):"
+                                   f" {self.game.said[-10:]}")
+            time.sleep(0.02)
+
     def stop(self) -> None:
+        # The game first, as systemd stops the units (the game is ordered after launcherd).
+        if self.game is not None:
+            self.game.stop()
         self.daemon.loop.call_soon_threadsafe(self.daemon.request_stop)
         self._thread.join(10)
         # This process starts the next daemon (the collector's thresholds are back already): what

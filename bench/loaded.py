@@ -2,14 +2,16 @@
 
     .venv/bin/python bench/loaded.py [--presses N] [--jams N] [--rounds N]
 
-One in-process launcherd (bench/latency.py's, the game layer loaded as main has it) per load and
-round; the loads take turns, idle first, for ``--rounds`` rounds (3), and each pools its samples:
+One in-process launcherd (bench/latency.py's) per load and round, with the game beside it in a
+process of its own on its socket (``launcher-game``, as systemd runs it on a Pi: the readers' replies,
+the slow commits and the game's catalogue are that process's work, not launcherd's); the loads
+take turns, idle first, for ``--rounds`` rounds (3), and each pools its samples:
 
 - idle: nothing else happening;
 - readers: four clients, each a process of its own (as launcher-web's and the CLI's are), reading
   game/stats and game/history in a loop, over a 100,000-action log;
 - slow_commit: a match in play (every press is a logged action) with each commit slowed to 500 ms
-  by the store's test hook (LAUNCHER_TEST_COMMIT_DELAY_MS, read when the store opens);
+  by the store's test hook (LAUNCHER_TEST_COMMIT_DELAY_MS, read when the game process's store opens);
 - cold_catalogue: a fresh daemon asked in French at once (by a client process), pressed while it
   answers.
 
@@ -33,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import shutil
 import statistics
@@ -191,15 +192,15 @@ def _measure(load: str, presses: int, jams: int, kept: Path) -> dict:
             if (kept / "state").exists():
                 shutil.copytree(kept / "state", directory / "state")
             else:
-                (directory / "state").mkdir()
-                long_log.build(directory / "state", LOG_ACTIONS)
+                (directory / "state" / "game").mkdir(parents=True)
+                long_log.build(directory / "state" / "game", LOG_ACTIONS)  # the game's state dir
         if load == "slow_commit":
-            # Set for the whole measurement (measure() unsets it): a game side started or
-            # restarted after the daemon reads it too.
+            # Set for the whole measurement (measure() unsets it): the game process, started after
+            # it, reads it.
             os.environ["LAUNCHER_TEST_COMMIT_DELAY_MS"] = str(COMMIT_DELAY_MS)
         clients: list[subprocess.Popen] = []
-        ready = _figures_ready()
         daemon = InProcessDaemon(directory).start()
+        ready = daemon.game.figures_ready
         try:
             socket = daemon.daemon.socket_path
             if load == "readers":
@@ -244,22 +245,6 @@ def _measure(load: str, presses: int, jams: int, kept: Path) -> dict:
             "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)]}
 
 
-def _figures_ready() -> threading.Event:
-    """Set once launcherd's game side says the log's statistics and history are ready."""
-    ready = threading.Event()
-
-    class Ready(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            if "statistics and history are ready" in record.getMessage():
-                ready.set()
-    logger = logging.getLogger("launcherd.game")
-    logger.setLevel(logging.INFO)
-    for handler in [h for h in logger.handlers if type(h).__name__ == "Ready"]:
-        logger.removeHandler(handler)  # the previous log size's
-    logger.addHandler(Ready())
-    return ready
-
-
 def game_log_costs(sizes: tuple[int, ...], repeats: int = 5) -> dict:
     """game/stats and game/history over the socket at each log size: the first reading, the kept
     one, and the one after a press (the table's match is the log's last, so the press is logged)."""
@@ -267,10 +252,10 @@ def game_log_costs(sizes: tuple[int, ...], repeats: int = 5) -> dict:
     for size in sizes:
         with tempfile.TemporaryDirectory(prefix="bench-gamelog-") as tmp:
             directory = Path(tmp)
-            (directory / "state").mkdir()
-            long_log.build(directory / "state", size)
-            ready = _figures_ready()
+            (directory / "state" / "game").mkdir(parents=True)
+            long_log.build(directory / "state" / "game", size)
             daemon = InProcessDaemon(directory).start()
+            ready = daemon.game.figures_ready
             try:
                 with Client(daemon.daemon.socket_path, timeout=600) as client:
                     figures = {}

@@ -52,6 +52,23 @@ class BareProcess:
         self.process.wait(10)
 
 
+def game_pid(daemon_pid: int, timeout: float = 120.0) -> int:
+    """The pid of ``launcher-game``, the child ``launcherd --sim`` starts beside it (gamechild.py)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for task in Path(f"/proc/{daemon_pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                try:
+                    command = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+                except OSError:
+                    continue
+                if any(part.endswith(b"launcher-game") for part in command[:2]):
+                    return int(child)
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"no launcher-game beside launcherd (pid {daemon_pid})")
+        time.sleep(0.1)
+
+
 def _snapshot(pid: int) -> tuple[dict[int, int], int]:
     return voluntary_switches(pid), cpu_ticks(pid)
 
@@ -65,11 +82,13 @@ def _delta(before: tuple[dict[int, int], int], after: tuple[dict[int, int], int]
 
 
 def idle(reps: int, window_s: float, settle_s: float) -> dict:
-    """launcherd --sim (shipped defaults, a game started) and the bare process, idle side by side.
+    """launcherd --sim (shipped defaults, a game started) and the bare process, idle side by side;
+    the game process launcherd started beside it (launcher-game) sampled over the same windows,
+    on its own: launcherd's figures are launcherd's alone.
 
-    Both are sampled over the same windows, so they see the same machine.
+    All are sampled over the same windows, so they see the same machine.
     """
-    result = {name: {"wakeups": [], "ticks": [], "rss_kb": [], "threads": []} for name in ("launcherd", "bare")}
+    result = {name: {"wakeups": [], "ticks": [], "rss_kb": [], "threads": []} for name in ("launcherd", "bare", "game")}
     with tempfile.TemporaryDirectory(prefix="bench-idle-") as tmp:
         daemon = launcherd(Path(tmp)).start()
         bare = None
@@ -78,7 +97,7 @@ def idle(reps: int, window_s: float, settle_s: float) -> dict:
                 client.call("game/new", GAME)
             bare = BareProcess()
             time.sleep(settle_s)
-            pids = {"launcherd": daemon.pid, "bare": bare.pid}
+            pids = {"launcherd": daemon.pid, "bare": bare.pid, "game": game_pid(daemon.pid)}
             for _ in range(reps):
                 before = {name: _snapshot(pid) for name, pid in pids.items()}
                 time.sleep(window_s)
@@ -447,17 +466,25 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+def _rss_mb_or_none(pid: int) -> float | None:
+    try:
+        return round(rss_kb(pid) / 1024, 1)
+    except (OSError, KeyError):  # gone, or a zombie (no VmRSS)
+        return None
+
+
 def services_rss(log_actions: int, settle_s: float = 3.0) -> dict:
-    """VmRSS of launcherd --sim, launcher-web and launcher-voice (--mute) side by side, a game
-    running: once started, then after game/stats and game/history over a ``log_actions`` log
-    (a Pi Zero 2 W has 512 MB for all three and the system)."""
+    """VmRSS of the whole stack idle under --sim: launcherd --sim, the game process it starts beside
+    it (launcher-game), launcher-web and launcher-voice (--mute) side by side, a game running: once
+    started, then after game/stats and game/history over a ``log_actions`` log (a Pi Zero 2 W has
+    512 MB for all four and the system)."""
     result = {}
     for label, actions in (("started", 0), (f"read_{log_actions}_actions", log_actions)):
         with tempfile.TemporaryDirectory(prefix="bench-rss-") as tmp:
             directory = Path(tmp)
-            (directory / "state").mkdir()
+            (directory / "state" / "game").mkdir(parents=True)
             if actions:
-                long_log.build(directory / "state", actions)
+                long_log.build(directory / "state" / "game", actions)  # the game's state dir under --sim
             daemon = launcherd(directory).start()
             others = []
             try:
@@ -472,10 +499,10 @@ def services_rss(log_actions: int, settle_s: float = 3.0) -> dict:
                 others = [subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                            env={**daemon.env, "HOME": tmp}) for argv in (web, voice)]
                 time.sleep(settle_s)
-                running = {"launcherd": daemon.process, "launcher-web": others[0], "launcher-voice": others[1]}
+                pids = {"launcherd": daemon.process.pid, "launcher-game": game_pid(daemon.process.pid),
+                        "launcher-web": others[0].pid, "launcher-voice": others[1].pid}
                 # A service that has exited (none should) shows as null and adds nothing.
-                mb = {name: round(rss_kb(process.pid) / 1024, 1) if process.poll() is None else None
-                      for name, process in running.items()}
+                mb = {name: _rss_mb_or_none(pid) for name, pid in pids.items()}
                 result[label] = {**{f"{name}_mb": value for name, value in mb.items()},
                                  "together_mb": round(sum(value or 0 for value in mb.values()), 1)}
             finally:
@@ -486,4 +513,4 @@ def services_rss(log_actions: int, settle_s: float = 3.0) -> dict:
     return result
 
 
-__all__ = ["api_roundtrip", "count_exact", "growth", "idle", "ready", "services_rss"]
+__all__ = ["api_roundtrip", "count_exact", "game_pid", "growth", "idle", "ready", "services_rss"]

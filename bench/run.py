@@ -59,6 +59,11 @@ QUICK = {
     "rss_log_actions": 10000,
 }
 PRESS_LIMIT_US = 500
+# launcherd's RSS beside bare gpiozero's (issue #38: within 1.3x once the game has its own process).
+RSS_RATIO = 1.3
+# The whole stack idle under --sim before issue #38 (launcherd with the game in it, the page, the
+# voice), the issue's figure: what stack_idle_rss_mb is shown beside (not a target).
+STACK_BEFORE_MB = 109.0
 MIB = 1024  # /proc reports kB (KiB); the figures are MiB, written "mb" in the keys
 
 
@@ -122,7 +127,8 @@ def measure(params: dict) -> dict:
              f" {params['idle_window_s']:.0f} s side by side")
         raw["idle"] = _timed(seconds, "idle", lambda: procs.idle(
             params["idle_reps"], params["idle_window_s"], params["idle_settle_s"]))
-        _log("rss: launcherd, launcher-web and launcher-voice together, started and after reading a long log")
+        _log("rss: the whole stack under --sim (launcherd, launcher-game, launcher-web, launcher-voice),"
+             " started and after reading a long log")
         raw["services_rss"] = _timed(seconds, "services_rss", lambda: procs.services_rss(params["rss_log_actions"]))
         raw["growth"] = growth.result()
     raw["seconds"] = seconds
@@ -140,11 +146,19 @@ def figures(raw: dict, params: dict) -> dict:
         "baseline_queue_p99_us": round(lat["baseline"]["p99_us"], 1),
         "jam_to_stop_p99_us": round(lat["jam"]["p99_us"], 1),
         "idle_wakeups_20s": median(idle["launcherd"]["wakeups"]),
+        # The game process beside it, idle over the same windows (no target: its own figures).
+        "game_idle_wakeups_20s": median(idle["game"]["wakeups"]),
+        "game_rss_mb": round(_mb(median(idle["game"]["rss_kb"])), 2),
         "idle_cpu_ticks_20s": median(idle["launcherd"]["ticks"]),
         "baseline_idle_wakeups_20s": median(idle["bare"]["wakeups"]),
         "baseline_idle_cpu_ticks_20s": median(idle["bare"]["ticks"]),
+        # launcherd alone (the game is a process of its own since issue #38), beside bare gpiozero.
         "rss_mb": round(_mb(median(idle["launcherd"]["rss_kb"])), 2),
         "baseline_rss_mb": round(_mb(median(idle["bare"]["rss_kb"])), 2),
+        # The whole stack idle under --sim, started (launcherd, the game, the page, the voice),
+        # beside the 109 MB that launcherd (with the game in it), the page and the voice took before.
+        "stack_idle_rss_mb": raw["services_rss"]["started"]["together_mb"],
+        "baseline_stack_idle_rss_mb": STACK_BEFORE_MB,
         "ready_ms": round(median(ready["ready_ms"]), 1),
         "baseline_import_ms": round(median(ready["import_ms"]), 1),
         _growth_key(n): round(_mb(rss_growth[n] - rss_growth[1000]), 2),
@@ -185,8 +199,9 @@ def targets(result: dict, n: int) -> dict:
                                   result["press_to_motor_p99_us"] <= 2 * result["baseline_queue_p99_us"]
                                   and result["press_to_motor_p99_us"] < PRESS_LIMIT_US),
         "idle_wakeups_20s": ("<= 10", 10, result["idle_wakeups_20s"] <= 10),
-        "rss_mb": ("<= 1.5x baseline_rss_mb", 1.5 * result["baseline_rss_mb"],
-                   result["rss_mb"] <= 1.5 * result["baseline_rss_mb"]),
+        # Issue #38: launcherd without the game within 1.3x of bare gpiozero (1.88x with it in).
+        "rss_mb": (f"<= {RSS_RATIO}x baseline_rss_mb", RSS_RATIO * result["baseline_rss_mb"],
+                   result["rss_mb"] <= RSS_RATIO * result["baseline_rss_mb"]),
         "ready_ms": ("<= 3x baseline_import_ms", 3 * result["baseline_import_ms"],
                      result["ready_ms"] <= 3 * result["baseline_import_ms"]),
         growth_key: ("< 1 MB", 1.0, result[growth_key] < 1.0),
@@ -218,6 +233,7 @@ def table(result: dict, checks: dict, n: int) -> str:
         ("idle_wakeups_20s", "baseline_idle_wakeups_20s"),
         ("idle_cpu_ticks_20s", "baseline_idle_cpu_ticks_20s"),
         ("rss_mb", "baseline_rss_mb"),
+        ("stack_idle_rss_mb", "baseline_stack_idle_rss_mb"),
         ("ready_ms", "baseline_import_ms"),
         (growth_key, None),
         ("count_exact_ratio", None),
