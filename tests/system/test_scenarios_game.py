@@ -107,7 +107,7 @@ def test_scenario_16_the_game_is_a_unit_of_its_own_and_launcherd_holds_no_game(i
     game, daemon = rig.game_pid(), rig.main_pid()
     account = pwd.getpwnam("card-launcher")
     for pid in (game, daemon):
-        assert os.stat(f"/proc/{pid}").st_uid == account.pw_uid, pid
+        assert _uids(pid) == [account.pw_uid] * 4, (pid, _uids(pid))
     assert game_layer()["state"] == "up"
 
     # The game's state in its own directory, none of it in launcherd's.
@@ -117,7 +117,7 @@ def test_scenario_16_the_game_is_a_unit_of_its_own_and_launcherd_holds_no_game(i
     # launcherd holds no SQLite: neither the module nor the library is mapped, no game log is open.
     maps = rig.Path(f"/proc/{daemon}/maps").read_text()
     assert "sqlite" not in maps, [line for line in maps.splitlines() if "sqlite" in line][:3]
-    opened = {os.readlink(f"/proc/{daemon}/fd/{fd}") for fd in os.listdir(f"/proc/{daemon}/fd")}
+    opened = _opened(daemon)
     assert not [path for path in opened if "sqlite" in path or "launcher-game" in path], opened
     game_maps = rig.Path(f"/proc/{game}/maps").read_text()
     FIGURES["scenario_16"] = {"game_has_sqlite_mapped": "sqlite" in game_maps,
@@ -150,6 +150,23 @@ def test_scenario_16_the_game_is_a_unit_of_its_own_and_launcherd_holds_no_game(i
         rig.sh("systemctl", "start", rig.GAME)
     wait_game_up(HANG_S)
     assert rig.main_pid() == daemon, "launcherd restarted around the game's stop and start"
+
+
+def _uids(pid: int) -> list[int]:
+    """The process's real, effective, saved and file-system uids (/proc/PID/status)."""
+    line = next(line for line in rig.Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("Uid:"))
+    return [int(word) for word in line.split()[1:]]
+
+
+def _opened(pid: int) -> set[str]:
+    """What the process has open (a descriptor closed meanwhile is left out)."""
+    opened = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            opened.add(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except OSError:
+            pass
+    return opened
 
 
 def _rss_kb(pid: int) -> int | None:
