@@ -200,9 +200,11 @@ def test_scenario_17_the_game_sigkilled_mid_launch_the_motor_stops_on_the_count_
     ejected, merged = counted()
     # launcherd ran the launch to its count with the game gone (a card whose beam edges the guest's
     # kernel merged never reached it: then the count is the emulator's, reported, not judged).
+    # "done": it ended on its count; a card that clears during the stop's coast is the launch's too
+    # (scenario 2: a late stop on a busy guest lets one through), so at least the count.
     if merged == merged_before:
         assert launched["ended"] == "done", launched
-        assert launched["cards"] == launched["requested"], launched
+        assert launched["cards"] >= launched["requested"] > 0, launched
     assert rig.main_pid() == daemon, "launcherd restarted with the game's kill"
     # While the game is away (systemd starts it again after RestartSec=), a press means nothing:
     # seen where the status read came before the game was back.
@@ -293,7 +295,7 @@ def test_scenario_19_the_game_sigstopped_the_launcher_goes_on_and_the_games_watc
     launched = api.next_event("launched", LAUNCH_TIMEOUT_S)["params"]
     settle(mech, chip, pins)
     if counted()[1] == merged_before:  # scenario 17 says why a merged edge is not judged
-        assert launched["ended"] == "done" and launched["cards"] == launched["requested"], launched
+        assert launched["ended"] == "done" and launched["cards"] >= launched["requested"] > 0, launched
     assert rig.status()["state"] in ("ready", "empty"), rig.status()["state"]
     # A game request is refused (not answered, or the game already gone), never left hanging.
     refused = unavailable_reason() if rig.game_pid() == pid else None
