@@ -17,7 +17,7 @@ if [[ $EUID -eq 0 ]]; then DEFAULT_CACHE=/var/cache/card-launcher-systemtest
 else DEFAULT_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/card-launcher-systemtest; fi
 CACHE=${SYSTEMTEST_CACHE:-$DEFAULT_CACHE}
 # Under TCG the guest is slow: the whole run, boot to power-off, must end within this.
-RUN_TIMEOUT=${SYSTEMTEST_TIMEOUT:-40m}
+RUN_TIMEOUT=${SYSTEMTEST_TIMEOUT:-60m}
 
 say() { printf '[systemtest %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 unavailable() {
