@@ -151,6 +151,15 @@ def test_scenario_16_the_game_is_a_unit_of_its_own_and_launcherd_holds_no_game(i
     wait_game_up(HANG_S)
     assert rig.main_pid() == daemon, "launcherd restarted around the game's stop and start"
 
+    # launcherd restarted under a running game (an upgrade): the same game process connects again
+    # and registers again; systemd neither stops nor starts it with launcherd.
+    game = rig.game_pid()
+    rig.sh("systemctl", "restart", "launcherd")
+    wait_ready(HANG_S)
+    assert rig.game_pid() == game, "the game process was restarted with launcherd"
+    assert int(rig.sh("systemctl", "show", "-p", "NRestarts", "--value", rig.GAME).stdout) == int(shown["NRestarts"])
+    FIGURES["scenario_16"]["game_reconnected_after_launcherds_restart"] = True
+
 
 def _uids(pid: int) -> list[int]:
     """The process's real, effective, saved and file-system uids (/proc/PID/status)."""
