@@ -64,19 +64,11 @@ def stack():
 
 @pytest.fixture
 def held_restart(monkeypatch):
-    """A game layer that went down is started again only once the test lets it (``.set()``): what
-    a test checks while the layer is down is checked while it is down, however long a busy machine
-    takes to get there (a poll of the status could miss a down that RESTART_AFTER_S ended)."""
-    from firmware.daemon import gamehost
+    """A game whose connection ended (tests/harness/launcherd.py's ThreadDaemon: the game on a
+    thread) connects again only once the test lets it (``.set()``): what a test checks while the
+    game is away is checked while it is away, however long a busy machine takes to get there."""
+    from controller.layer import process
 
     allowed = threading.Event()
-    original = gamehost.GameHost._restart_now
-
-    def restart_now(self) -> None:
-        if allowed.is_set():
-            original(self)
-        else:  # asked again soon, on the motor's loop: nothing waits there meanwhile
-            self._restart = self.motor_loop.call_later(0.02, self._restart_now)
-
-    monkeypatch.setattr(gamehost.GameHost, "_restart_now", restart_now)
+    monkeypatch.setattr(process, "RESTART_GATE", allowed)
     return allowed

@@ -2,22 +2,82 @@
 
 from __future__ import annotations
 
+import json
+import socket
+
+import pytest
+
 from harness.launcherd import ThreadDaemon
-from firmware.daemon.layer import LayerHost
+from harness.waits import HANG_S
+from firmware.errors import ApiError
 
 
-def test_the_game_layer_gets_a_door_with_a_cheap_hopper_and_the_core_status(tmp_path):
-    with ThreadDaemon(tmp_path, "[sim]\nhopper = 30\n") as running:
-        door = running.daemon.game_host.door
-        assert isinstance(door, LayerHost)
-        calls = []
-        door.post(door.add_status, "costly", lambda: calls.append(1) or {"built": True})  # on its loop
-        running.call("launcher/dispense", {"count": 4})
-        assert door.hopper == 26  # asked from this thread, answered by the motor's loop
-        core = door.launcher_status()
-        assert core["hopper"] == 26 and "costly" not in core
-        assert running.call("status/get")["costly"] == {"built": True}  # the layer's last snapshot
-        assert calls and all(isinstance(n, int) for n in calls)
+class FakeGame:
+    """A game process as launcherd sees it (firmware/daemon/gameport.py): one connection, lines."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(str(path))
+        self.sock.settimeout(HANG_S)
+        self.file = self.sock.makefile("rb")
+        self.ids = 0
+
+    def send(self, message: dict) -> None:
+        self.sock.sendall(json.dumps(message).encode() + b"\n")
+
+    def read(self, wanted) -> dict:
+        while True:
+            message = json.loads(self.file.readline())
+            if wanted(message):
+                return message
+
+    def call(self, method: str, params: dict | None = None, **extra) -> dict:
+        self.ids += 1
+        self.send({"id": self.ids, "method": method, "params": params or {}, **extra})
+        return self.read(lambda m: m.get("id") == self.ids)
+
+    def close(self) -> None:
+        self.file.close()
+        self.sock.close()
+
+
+def test_a_game_registers_on_the_socket_and_its_replies_are_relayed_as_it_wrote_them(tmp_path):
+    with ThreadDaemon(tmp_path, "[sim]\nhopper = 30\n", load_layers=True) as running:
+        running.stop_game()  # the harness's own game leaves: this test is the game
+        running.wait_for(lambda s: s["game_layer"]["state"] == "down")
+        with pytest.raises(ApiError) as refused:
+            running.call("game/status")
+        assert refused.value.code == ApiError.UNAVAILABLE
+        game = FakeGame(running.daemon.socket_path)
+        try:
+            assert game.call("events/subscribe")["result"] == {"subscribed": True}
+            reply = game.call("system/register-game", {"methods": [{"name": "game/echo", "doc": "echo"}],
+                                                      "pid": 1})["result"]
+            assert reply["hopper"] == 30 and reply["launcher"]["hopper"] == 30 and isinstance(reply["cause"], int)
+            assert "game/echo" in {m["method"] for m in running.call("list_methods")}
+            client = FakeGame(running.daemon.socket_path)  # any client: its line as it typed it
+            try:
+                client.send({"id": "x", "method": "game/echo", "params": {"any": [1, {"deep": True}]}, "lang": "fr"})
+                forward = game.read(lambda m: "forward" in m)
+                assert (forward["method"], forward["params"], forward["lang"]) == (
+                    "game/echo", {"any": [1, {"deep": True}]}, "fr")
+                assert forward["cause"] > reply["cause"]
+                # The body as the game wrote it, spaces and all: relayed, never decoded.
+                game.sock.sendall(b'{"forward":%d,"reply":{"result": {"said" :  "hi"}}}\n' % forward["forward"])
+                answer = client.read(lambda m: m.get("id") == "x")
+            finally:
+                client.close()
+            assert answer == {"id": "x", "result": {"said": "hi"}}
+            # A launcher event reaches the game with its cause and the launcher's status.
+            running.call("launcher/dispense", {"count": 4})
+            event = game.read(lambda m: m.get("event") == "launched")
+            assert event["launcher"]["hopper"] == 26 and isinstance(event["cause"], int)
+            # Only the game's connection may speak as the game.
+            with pytest.raises(ApiError):
+                running.call("system/publish", {"name": "game/x", "params": {}})
+        finally:
+            game.close()
+        running.wait_for(lambda s: s["game_layer"]["state"] == "down")
 
 
 def test_a_layer_registers_methods_through_the_host(tmp_path):
@@ -50,36 +110,3 @@ def test_the_driver_imports_neither_the_command_line_nor_the_demo():
     code = "import firmware.daemon.driver, sys; print(sorted(m for m in ('firmware.tools.demo', 'firmware.daemon.launcherd') if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
-
-
-def test_a_reading_leaves_the_status_snapshot_as_it_is_and_a_change_takes_it_again(tmp_path):
-    # Four clients reading statistics without pause made the game thread take the whole status
-    # snapshot, in every language, once per reading: GIL time the motor's thread waited behind.
-    import time
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadDaemon(tmp_path, "[sim]\nhopper = 30\n") as running:
-        door = running.daemon.game_host.door
-        taken = []
-        changes = []
-        door.post(door.add_status, "probe", lambda: taken.append(1) or {"changes": len(changes)})
-        door.post(door.register, "probe/read", lambda p: {"changes": len(changes)}, None, "", lambda: len(changes))
-        door.post(door.register, "probe/change", lambda p: changes.append(1) or {"changes": len(changes)})
-        deadline = time.monotonic() + 10
-        while not {"probe/read", "probe/change"} <= {m["method"] for m in running.call("list_methods")}:
-            assert time.monotonic() < deadline, "the layer's methods were never registered"
-        running.call("probe/change")
-        assert running.call("status/get")["probe"] == {"changes": 1}
-        before = len(taken)
-
-        def read() -> list:
-            with running.client() as client:
-                return [client.call("probe/read") for _ in range(5)]  # four of them: the pace's burst
-        with ThreadPoolExecutor(4) as readers:  # side by side, as four pages reading would
-            replies = [reply for replies in readers.map(lambda _: read(), range(4)) for reply in replies]
-        assert replies == [{"changes": 1}] * 20
-        assert running.call("status/get")["probe"] == {"changes": 1}
-        assert len(taken) == before, "a reading took the status snapshot again"
-        running.call("probe/change")
-        assert running.call("status/get")["probe"] == {"changes": 2}  # a change is shown at once
-        assert len(taken) > before

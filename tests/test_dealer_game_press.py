@@ -12,9 +12,10 @@ import asyncio
 
 import pytest
 
-from harness.launcherd import ThreadDaemon
+from harness.waits import HANG_S, wait_until
+
+from harness.launcherd import ThreadDaemon, game_dies
 from controller.layer.service import GameService
-from firmware.daemon import gamehost
 from firmware.tools.cli import format_outcome
 from test_game_dealer import new, settle, table
 
@@ -150,33 +151,26 @@ def test_a_restarted_launcherd_serves_once_the_game_said_what_a_press_means(tmp_
         assert (status["press_means"], status["press_for"]) == ("cards", "Ann")
 
 
-@pytest.fixture
-def quick_watch(monkeypatch):
-    """A dead layer restarted 1.5 s after it went down (instead of the default)."""
-    monkeypatch.setattr(gamehost, "HUNG_AFTER_S", 1.0)
-    monkeypatch.setattr(gamehost, "RESTART_AFTER_S", 1.5)
-
-
-def test_a_draw_made_while_the_game_layer_is_down_is_attributed_once_when_it_comes_back(
-        tmp_path, monkeypatch, quick_watch, held_restart):
+def test_a_draw_made_as_the_game_dies_is_attributed_once_when_it_comes_back(tmp_path, monkeypatch, held_restart):
     original = GameService.on_event
     died = []
 
     def dies_at_the_draw(self, name, params):
         if not died and name == "launched" and params.get("outcome") == "draw":
             died.append(params["seq"])
-            raise SystemExit("the game loop raises out as it hears the draw")
+            game_dies(self.daemon)
         original(self, name, params)
 
     monkeypatch.setattr(GameService, "on_event", dies_at_the_draw)
     with ThreadDaemon(tmp_path, BURSTS) as running:
         running.call("game/new", CLASSIC)
         dealt(running)
-        assert running.call("launcher/press")["cards"] == 1  # heard by the layer, which dies
+        assert running.call("launcher/press")["cards"] == 1  # heard by the game, which dies
         running.wait_for(lambda s: s["game_layer"]["state"] == "down")
-        # The layer is down: the core keeps the game's meaning (a draw of one, for Ann).
+        # The game is away: a press means nothing (never the profile's burst of 6) until it is back.
         status = running.call("status/get")
-        assert (status["press_means"], status["press_for"]) == ("cards", "Ann")
+        assert (status["press_means"], status["press_reason"]) == ("nothing", {"id": "press_game_away"})
+        assert running.call("launcher/press")["event"] == "ignored"
         held_restart.set()
         status = running.wait_for(lambda s: s["game_layer"]["state"] == "up" and s.get("game")
                                   and s["game"]["awaiting"] == "play_or_pass", timeout=30)
@@ -184,7 +178,7 @@ def test_a_draw_made_while_the_game_layer_is_down_is_attributed_once_when_it_com
         assert hands(status)["Ann"] == 8
         # Caught up on once: a status, an action and another restart add nothing.
         running.call("game/pass")
-        running.call("status/get")  # waits for the game loop to take in everything posted before it
+        running.call("status/get")  # waits for the game to take in everything sent before it
         assert draws(running) == [("Ann", 1)]
 
 
@@ -248,42 +242,46 @@ def test_at_start_a_press_means_nothing_until_the_game_layer_says_what_it_means(
 
     def slow_open(self):  # a long log being replayed at start
         opened.set()
-        release.wait(10)
+        release.wait(HANG_S)
         original(self)
 
     monkeypatch.setattr(GameService, "open", slow_open)
     starting = ThreadDaemon(tmp_path, BURSTS)
     starting._thread.start()
     try:
-        assert opened.wait(10)
-        status = starting.in_loop(lambda: starting.daemon.core.get_status())
+        assert starting._ready.wait(HANG_S)  # launcherd serves at once: it never waits for the game
+        starting.start_game(wait=False)
+        assert opened.wait(HANG_S)
+        status = starting.call("status/get")
         assert (status["press_means"], status["press_reason"]) == ("nothing", {"id": "press_game_starting"})
-        ignored = threading.Event()
-        starting.in_loop(starting.daemon.subscribe,
-                         lambda name, params: name == "ignored" and params["reason"] == "decision_pending"
-                         and ignored.set())
-        starting.in_loop(lambda: starting.daemon.sim.press())  # the button, while the game sets up
-        assert ignored.wait(10)  # past the debounce, the press was taken, and taken as nothing
-        status = starting.in_loop(lambda: starting.daemon.core.get_status())
+        assert starting.call("launcher/press")["event"] == "ignored"  # taken as nothing while the game sets up
+        status = starting.call("status/get")
         assert (status["presses"], status["cards_ejected"], status["motor"]["on"]) == (0, 0, False)
         release.set()
-        assert starting._ready.wait(10)
-        assert starting.call("status/get")["press_means"] == "policy"  # no match at the table
+        starting.wait_for_game()
+        starting.wait_for(lambda s: s["press_means"] == "policy")  # no match at the table
     finally:
         release.set()
         starting.__exit__(None, None, None)
 
 
-def test_a_game_layer_that_fails_to_set_up_leaves_the_launcher_a_launcher(tmp_path, monkeypatch):
+def test_a_game_that_fails_to_set_up_leaves_the_launcher_a_launcher_whose_press_means_nothing(tmp_path, monkeypatch):
     def broken(self):
         raise RuntimeError("a broken game layer")
 
     monkeypatch.setattr(GameService, "open", broken)
-    monkeypatch.setattr(gamehost, "START_WAIT_S", 0.2)  # the start gives up on the layer sooner
-    with ThreadDaemon(tmp_path, BURSTS) as running:
-        status = running.call("status/get")
-        assert status["game_layer"]["state"] != "up" and status["press_means"] == "policy"
-        assert running.call("launcher/press")["cards"] == 6
+    starting = ThreadDaemon(tmp_path, BURSTS)
+    starting._thread.start()
+    try:
+        assert starting._ready.wait(HANG_S)
+        game = starting.start_game(wait=False)
+        wait_until(lambda: game.exit_code is not None, what="the game's failed start")
+        status = starting.call("status/get")
+        assert status["game_layer"]["state"] != "up" and status["press_means"] == "nothing"
+        assert starting.call("launcher/press")["event"] == "ignored"  # never a burst nobody asked
+        assert starting.call("launcher/dispense", {"count": 2})["cards"] == 2  # the launcher works
+    finally:
+        starting.__exit__(None, None, None)
 
 
 def test_a_finished_dealer_match_deals_nothing_at_a_press_and_says_to_start_a_new_game(tmp_path):

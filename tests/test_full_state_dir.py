@@ -16,11 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.launcherd import DaemonProcess, ThreadDaemon
+from harness.launcherd import DaemonProcess, ThreadDaemon, game_dies
 from harness.waits import wait_until
 from controller.layer.service import GameService
 from firmware.client import Client
-from firmware.daemon import gamehost
 from firmware.errors import ApiError
 
 THREE = {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy"]}
@@ -90,7 +89,7 @@ def test_a_restart_on_a_full_state_dir_refuses_and_starts_once_there_is_room(tmp
         assert "damage" not in status and status["match_id"] == 1
         assert actions(again) == played
         assert again.call("game/play", PLAY)
-    assert not list(state.glob("*.damaged-*"))
+    assert not list(state.glob("**/*.damaged-*"))
 
 
 def test_a_disk_that_fills_mid_match_is_no_damage_and_a_repair_moves_nothing(tmp_path, small_disk):
@@ -113,7 +112,7 @@ def test_a_disk_that_fills_mid_match_is_no_damage_and_a_repair_moves_nothing(tmp
             assert repair.returncode != 0 and "cannot be written" in repair.stderr, repair
             damage = running.call("game/status")["damage"]
             assert damage["kind"] == "unwritable", damage
-        assert not list(state.glob("*.damaged-*")) and (state / "game.sqlite3").exists()
+        assert not list(state.glob("**/*.damaged-*")) and (state / "game" / "game.sqlite3").exists()
         assert actions(running) == kept
         history = running.ctl("game", "history")
         assert history.returncode == 0 and re.search(r"^\s*1 .*Ann, Bob, Cy", history.stdout, re.M), history
@@ -123,22 +122,22 @@ def test_a_disk_that_fills_mid_match_is_no_damage_and_a_repair_moves_nothing(tmp
         assert "damage" not in running.call("game/status")
         assert len(actions(running)) == len(kept) + 1
         assert "Traceback" not in running.log()
-    assert not list(state.glob("*.damaged-*"))
+    assert not list(state.glob("**/*.damaged-*"))
 
 
-def test_a_log_opened_on_a_full_disk_is_unwritable_and_opens_once_there_is_room(small_disk, monkeypatch):
+def test_a_log_opened_on_a_full_disk_is_unwritable_and_opens_once_there_is_room(small_disk, monkeypatch,
+                                                                                held_restart):
     """The game layer opens its log when the disk is full already (here: the layer died and is
     restarted; or a disk that filled between launcherd's start and the log's open): "cannot be
     written", never "damaged"; a repair moves nothing; the first request after space returns opens
     the log, with the match as it was and the press made meanwhile in it once."""
-    monkeypatch.setattr(gamehost, "RESTART_AFTER_S", 0.2)
     original = GameService.on_event
     died = []
 
     def dies_at_the_first_press(self, name, params):
         if name == "launched" and not died:
             died.append(params["seq"])
-            raise SystemExit("the game loop raises out")
+            game_dies(self.daemon)
         original(self, name, params)
 
     monkeypatch.setattr(GameService, "on_event", dies_at_the_first_press)
@@ -149,13 +148,10 @@ def test_a_log_opened_on_a_full_disk_is_unwritable_and_opens_once_there_is_room(
         running.call("game/play", PLAY)
         played = [a["action"] for a in running.call("game/log")["actions"]]
         filler = fill(small_disk)
-        host = running.daemon.game_host
-        generation = running.in_loop(lambda: host.generation)
-        assert running.call("launcher/press")["cards"] == 2  # Bob's; the game layer dies on it
-        # Down, then started again: its generation moves on by each (a poll of the status can
-        # miss the 0.2 s it is down, as a busy machine's did).
-        wait_until(lambda: running.in_loop(lambda: host.generation) >= generation + 2, what="a new layer")
+        assert running.call("launcher/press")["cards"] == 2  # Bob's; the game dies on it
+        running.wait_for(lambda s: s["game_layer"]["state"] == "down")
         assert died
+        held_restart.set()
         running.wait_for(lambda s: s["game_layer"]["state"] == "up")
         for method in ("game/play", "game/log", "game/history", "game/repair"):
             with pytest.raises(ApiError) as refused:
@@ -163,7 +159,7 @@ def test_a_log_opened_on_a_full_disk_is_unwritable_and_opens_once_there_is_room(
             assert "cannot be written" in refused.value.message, (method, refused.value.message)
         assert running.call("game/status")["damage"]["kind"] == "unwritable"
         assert running.call("status/get")["game"]["damage"]["kind"] == "unwritable"
-        assert not list((home / "state").glob("*.damaged-*"))
+        assert not list((home / "state" / "game").glob("*.damaged-*"))
 
         filler.unlink()
         status = running.call("game/status")
@@ -181,7 +177,7 @@ def test_a_repair_keeps_a_log_that_passes_its_integrity_check(tmp_path):
         first.call("game/new", THREE)
         first.call("game/play", PLAY)
         played = actions(first)
-    log = tmp_path / "state" / "game.sqlite3"
+    log = tmp_path / "state" / "game" / "game.sqlite3"
     backup = log.read_bytes()
     log.write_bytes(b"not a database, " * 100)
     with DaemonProcess(tmp_path, log_file=True) as running:

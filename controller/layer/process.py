@@ -32,6 +32,16 @@ LOCK_NAME = "game.lock"
 RECONNECT_FIRST_S = 0.1
 RECONNECT_MAX_S = 5.0
 EXIT_SETUP_FAILED = 3
+# Tests (tests/conftest.py's held_restart): a game whose connection ended connects again only once
+# this event is set. None: at once.
+RESTART_GATE: threading.Event | None = None
+# Set by ``launcherd --sim`` for the game it starts: that game ends once launcherd is gone.
+PARENT_VARIABLE = "LAUNCHER_GAME_PARENT"
+
+
+def _parent_gone() -> bool:
+    parent = os.environ.get(PARENT_VARIABLE)
+    return bool(parent) and str(os.getppid()) != parent
 
 
 def take_lock(state_dir: Path) -> int:
@@ -67,6 +77,9 @@ async def run_game(socket_path: Path, state_dir: Path, notifier: Notifier | None
         try:
             host.connect()
         except OSError as exc:
+            if _parent_gone():
+                log.info("the launcherd that started this game has ended: so does the game")
+                break
             if not waiting_said:
                 log.info("launcherd is not answering on %s (%s): trying again", socket_path, exc)
                 waiting_said = True
@@ -115,6 +128,11 @@ async def run_game(socket_path: Path, state_dir: Path, notifier: Notifier | None
         stopped.cancel()
         host.run_closers()  # its log closed; a deal under way is stopped (the log stays the reference)
         host.close()
+        if _parent_gone():
+            break
+        gate = RESTART_GATE
+        while gate is not None and not gate.is_set() and not stop.is_set():
+            await asyncio.sleep(0.02)
     if notifier is not None:
         notifier.stopping()
     return 0

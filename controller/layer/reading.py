@@ -4,11 +4,12 @@ match (with the summaries kept in the log), and how many cards a refill of the h
 
 from __future__ import annotations
 
+import json
+
 import asyncio
 import weakref
 from typing import Any
 
-from firmware.daemon.layer_replies import encoded
 from firmware.daemon.registry import Encoded
 from firmware.errors import ApiError, NotFound
 
@@ -187,3 +188,8 @@ def _summary(replayed: table.Table) -> dict[str, Any]:
     return {"rounds": len(replayed.match.rounds), "totals": scores(replayed.match)["totals"]}
 
 
+
+
+def encoded(value: Any) -> Encoded:
+    """``value``'s JSON text, sent as it is (a kept history line is encoded once)."""
+    return value if isinstance(value, Encoded) else Encoded(json.dumps(value, separators=(",", ":"), default=str))

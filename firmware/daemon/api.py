@@ -32,7 +32,6 @@ from firmware.daemon.connection import Call, Client, Handlers
 from firmware.daemon.registry import MAX_NESTING, Handler, Registry, encode, nested_deeper, second_bracket
 from firmware.daemon.crossing import LoopThread, plain, post, post_guarded
 from firmware.daemon.gameport import GAME_ONLY, REGISTER
-from firmware.daemon.pace import Pace
 from firmware.daemon.peers import may_connect, peer_credentials, peer_groups
 from firmware.errors import ApiError, InUse, InvalidParams
 
@@ -107,8 +106,6 @@ class ApiServer:
         self._numbers = 0
         self.game_port: Any = None  # firmware/daemon/gameport.py's GamePort, when a game is expected
         self._claimed = False  # the path made free by claim(), once per run
-        self._readings = Pace()  # every connection's readings that may be asked without end
-        self._paced: dict[Call, asyncio.TimerHandle] = {}  # readings waiting for their turn
         self._beat_taken = clock()  # when the API's loop last took in a beat (beat()); set again at start
         self.idle_timeout = test_hooks.seconds(IDLE_TIMEOUT_VARIABLE, IDLE_TIMEOUT_S)
         self.line_timeout = test_hooks.seconds(LINE_TIMEOUT_VARIABLE, LINE_TIMEOUT_S)
@@ -172,10 +169,6 @@ class ApiServer:
             return
         self._server.close()
         self._here.close()
-        for call, turn in self._paced.items():  # of clients here or gone: each is answered now
-            turn.cancel()
-            call.answer.cancel()
-        self._paced.clear()
         for client in self._clients:
             for answer in list(client.requests):
                 answer.cancel()  # _reply answers the caller, and the handler is cancelled
@@ -408,12 +401,7 @@ class ApiServer:
         call.answer.add_done_callback(client.requests.discard)
         call.answer.add_done_callback(lambda _: self._reply(call))
         handlers = self._here if method.on_any_loop else self._handlers
-        wait = self._readings.delay(self._loop.time()) if method.reading else 0.0
-        if wait > 0:
-            call.running()  # the lines after it are answered meanwhile, an estop first of all
-            self._paced[call] = self._loop.call_later(wait, self._begin_paced, handlers, call)
-        else:
-            self._begin(handlers, call)
+        self._begin(handlers, call)
         return True
 
     def _forward(self, client: Client, request_id: Any, name: str, params: Any, lang: str | None) -> None:
@@ -441,14 +429,10 @@ class ApiServer:
             client.answer_in_turn(turn, line)
         answer.add_done_callback(relayed)
 
-    def _begin_paced(self, handlers: Handlers, call: Call) -> None:
-        del self._paced[call]
-        self._begin(handlers, call)
-
     @staticmethod
     def _begin(handlers: Handlers, call: Call) -> None:
         if call.answer.done():
-            return  # answered while it waited for its turn: launcherd is stopping, or its client left
+            return  # answered meanwhile: launcherd is stopping, or its client left
         if not post_guarded(handlers.loop, handlers.begin, call):
             call.answer.cancel()  # the handlers' loop is gone: launcherd is stopping
 

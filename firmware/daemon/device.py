@@ -21,7 +21,6 @@ from firmware.daemon.layer import Listener
 from firmware.events import Action, Chime, Event, Led, Restore, Tick
 
 if TYPE_CHECKING:
-    from firmware.daemon.heap import HeapKeeper
     from firmware.daemon.registry import Registry
     from firmware.daemon.latch import Restored
     from firmware.daemon.trace import PressTrace
@@ -136,7 +135,6 @@ class DaemonHost(Protocol):
     hardware: DeviceHardware | None
     sim: Simulation | None
     aim_angle: float | None
-    heap: HeapKeeper | None  # full garbage collections at the motor's rest
 
     def subscribe(self, listener: Listener) -> None:
         """``listener(name, params)`` for every event, in the loop."""

@@ -37,7 +37,6 @@ from firmware.daemon.device import Device, DeviceCore, DeviceHardware, Simulatio
 from firmware.daemon.loading import installed_layers, load_extras
 from firmware.errors import Refused
 from firmware.daemon.gameport import GamePort
-from firmware.daemon.heap import REST_S, HeapKeeper
 from firmware.events import Action, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, Motor, Persist, PressMeaning
 from firmware.daemon.latch import Latch
 from firmware.daemon.replies import shown, with_texts
@@ -57,8 +56,6 @@ OUTCOME_MARGIN_S = 2.0
 PRESS_MEANING_WAIT_S = 5.0
 # Each signal whose default ends the process stops the motor and exits cleanly (SIGHUP too: no reload).
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
-# The GIL's switch interval: a busy thread holds the motor's loop up ~1 ms at a time, not 5 (internals.md).
-SWITCH_INTERVAL_S = 0.001
 API_ANSWER_PERIODS = 2  # the API's loop took in a beat within this many watchdog periods, or it hung
 # The exit code when a stop (or the blaster's release) could not be applied: safe-off runs next.
 EXIT_STOP_FAILED = 4
@@ -117,9 +114,8 @@ class Daemon:
         self.game_port: GamePort | None = None
         # Set once launcher/press-means is first asked, while the layers start (_start_layers).
         self._press_meaning_told: asyncio.Event | None = None
-        # From a motor action applied until a stop applied: the heap is walked only otherwise.
+        # From a motor action applied until a stop applied: a stall is judged only meanwhile.
         self._motor_may_run = False
-        self.heap: HeapKeeper | None = None  # full collections at the motor's rest (heap.py)
         # Where a stall's time went, for the journal.
         self._stall_clock = motorloop.StallClock(self.config.timing.stall_ms / 1000)
 
@@ -300,13 +296,6 @@ class Daemon:
         self._rearm()
         # Only while the motor may run: only then is a stall judged.
         self._stall_clock.mark(self.loop.time() if self._motor_may_run else None)
-
-    def _at_rest(self) -> bool:
-        """The motor off, and no deadline of the core within a full collection's reach."""
-        if self._motor_may_run:
-            return False
-        deadline = self.core.next_deadline() if self.core is not None else None
-        return deadline is None or deadline - self.loop.time() > REST_S
 
     def _rearm(self) -> None:
         self._timer.rearm(self.core.next_deadline() if self.core else None)
@@ -528,11 +517,8 @@ class Daemon:
         self._loop_thread = threading.get_ident()
         self._stop = asyncio.Event()
         self._timer = DeadlineTimer(self.loop, self._on_deadline)
-        self.heap = HeapKeeper(self.loop, self._at_rest)
         self.loop.set_exception_handler(self._loop_exception)
         i18n.set_daemon_language(self.config.daemon.language)
-        sys.setswitchinterval(SWITCH_INTERVAL_S)
-        motorloop.ask_short_slice()  # this thread: woken by an edge, it runs before busier ones
         # Before the socket answers: a stop signal from then on (a client that saw the socket,
         # systemd) ends the daemon through its own way down, never by the signal's default death.
         for sig in STOP_SIGNALS:
@@ -568,7 +554,8 @@ class Daemon:
                  "simulation" if self.sim_mode else "hardware", self.state_dir)
         if self._spawn_game and self.game_port is not None:
             from firmware.daemon.gamechild import GameChild
-            self.game_child = GameChild(self.loop, self.socket_path, self.game_state_dir)
+            self.game_child = GameChild(self.loop, self.socket_path, self.game_state_dir,
+                                        on_exit=self.game_port.child_exited)
             self.game_child.start()
         if self.notifier is not None:
             self.notifier.ready()
@@ -609,8 +596,6 @@ class Daemon:
             self._apply(self.device.stopping(self.loop.time()))  # the run's on-time into the latch
         if self._timer is not None:
             self._timer.cancel()
-        if self.heap is not None:
-            self.heap.give_back()
         for closer in self._closers:
             try:
                 closer()

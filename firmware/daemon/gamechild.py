@@ -19,6 +19,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger("launcherd.game")
 
@@ -51,11 +52,12 @@ class GameChild:
     """Start, watch and restart the game process, on launcherd's (motor's) loop: cheap timers only."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, socket_path: Path, state_dir: Path,
-                 watchdog_s: float = WATCHDOG_S):
+                 watchdog_s: float = WATCHDOG_S, on_exit: Any = None):
         self.loop = loop
         self.socket_path = socket_path
         self.state_dir = state_dir
         self.watchdog_s = watchdog_s
+        self._on_exit = on_exit  # told the exit code of each child that ended
         self.process: subprocess.Popen | None = None
         self.starts = 0
         self._pause = RESTART_FIRST_S
@@ -65,6 +67,7 @@ class GameChild:
         self._ready = False
         self._started_at = 0.0
         self._timer: asyncio.TimerHandle | None = None
+        self._pidfd: int | None = None
         self._closing = False
 
     def start(self) -> None:
@@ -84,7 +87,8 @@ class GameChild:
         if command is None:
             return
         env = {key: value for key, value in os.environ.items() if key not in ("WATCHDOG_PID", "LISTEN_FDS")}
-        env.update(NOTIFY_SOCKET=self._address, WATCHDOG_USEC=str(int(self.watchdog_s * 1_000_000)))
+        env.update(NOTIFY_SOCKET=self._address, WATCHDOG_USEC=str(int(self.watchdog_s * 1_000_000)),
+                   LAUNCHER_GAME_PARENT=str(os.getpid()))
         self.starts += 1
         self._ready = False
         self._started_at = self._last_beat = self.loop.time()
@@ -98,23 +102,37 @@ class GameChild:
             self._restart_later()
             return
         log.info("launcher-game started (pid %d)", self.process.pid)
-        self._arm(1.0)
+        # Its end wakes this loop (a pidfd), as each of its notices does: nothing polls, and an
+        # idle launcher does not wake up for the game.
+        try:
+            self._pidfd = os.pidfd_open(self.process.pid)
+            self.loop.add_reader(self._pidfd, self._exited)
+        except (OSError, AttributeError):
+            self._pidfd = None
+        self._arm(READY_WITHIN_S if self._pidfd is not None else 0.5)
 
     def _arm(self, delay: float) -> None:
         if self._timer is not None:
             self._timer.cancel()
         self._timer = self.loop.call_later(delay, self._check)
 
+    def _exited(self) -> None:
+        if self._pidfd is not None:
+            self.loop.remove_reader(self._pidfd)
+            os.close(self._pidfd)
+            self._pidfd = None
+        self._check()
+
     def _take_notice(self) -> None:
         try:
             while True:
                 data = self._notify.recv(4096)
                 fields = dict(line.split("=", 1) for line in data.decode(errors="replace").splitlines() if "=" in line)
-                if fields.get("READY") == "1":
-                    self._ready = True
+                if fields.get("READY") == "1" or fields.get("WATCHDOG") == "1":
+                    self._ready = self._ready or fields.get("READY") == "1"
                     self._last_beat = self.loop.time()
-                if fields.get("WATCHDOG") == "1":
-                    self._last_beat = self.loop.time()
+                    if self.process is not None:
+                        self._arm(self.watchdog_s)
         except (BlockingIOError, InterruptedError):
             pass
         except OSError:
@@ -130,18 +148,28 @@ class GameChild:
         if code is not None:
             log.warning("launcher-game exited (%s): starting it again", code)
             self.process = None
+            if self._pidfd is not None:
+                self.loop.remove_reader(self._pidfd)
+                os.close(self._pidfd)
+                self._pidfd = None
+            if self._on_exit is not None:
+                self._on_exit(process.pid, code)
             if now - self._started_at > STAYED_UP_S:
                 self._pause = RESTART_FIRST_S
             self._restart_later()
             return
         limit = self.watchdog_s if self._ready else READY_WITHIN_S
-        if now - self._last_beat > limit:
-            log.error("launcher-game's watchdog lapsed (%.1f s without a sign): killing it", now - self._last_beat)
+        since = now - self._last_beat
+        if since >= limit * 0.99:
+            log.error("launcher-game's watchdog lapsed (%.1f s without a sign): killing it", since)
             try:
                 process.kill()
             except OSError:
                 pass
-        self._arm(0.5)
+            self._arm(0.5)  # its end comes through the pidfd; this only bounds a missed one
+            return
+        wait = limit - since
+        self._arm(wait if self._pidfd is not None else min(wait, 0.5))  # without a pidfd: polled
 
     def _restart_later(self) -> None:
         pause, self._pause = self._pause, min(self._pause * 2, RESTART_MAX_S)
@@ -152,6 +180,13 @@ class GameChild:
         self._closing = True
         if self._timer is not None:
             self._timer.cancel()
+        if self._pidfd is not None:
+            try:
+                self.loop.remove_reader(self._pidfd)
+            except (RuntimeError, ValueError):
+                pass
+            os.close(self._pidfd)
+            self._pidfd = None
         if self._notify is not None:
             try:
                 self.loop.remove_reader(self._notify.fileno())

@@ -90,6 +90,7 @@ class GamePort:
         self.seen = 0  # of those, how many it says it has taken in
         self.told_press = False  # the current game connection said what a press means
         self.closing = False
+        self._pids: set[Any] = set()  # of every game process that registered
         self.registry = daemon.registry
         self.registry.register(REGISTER, self.registered, {"methods": list, "pid": Param(int, 0)},
                                doc="the game process registers its methods (its connection only)")
@@ -134,6 +135,7 @@ class GamePort:
                              "params": m.get("params") if isinstance(m.get("params"), dict) else {}}
                             for m in methods]
             self.pid = params.get("pid")
+            self._pids.add(self.pid)
             self.state, self.reason = "up", None
             self.snapshot = {}
             self.told_press = False
@@ -169,6 +171,16 @@ class GamePort:
                 loop.call_soon_threadsafe(self.daemon.game_away)
             except RuntimeError:
                 pass
+
+    def child_exited(self, pid: int, code: int | None) -> None:
+        """``launcherd --sim``'s game process ended (firmware/daemon/gamechild.py), on the motor's
+        loop: what status/get and the game/* refusals say until the next one registers."""
+        if self.pid == pid and self.game is not None:
+            return  # its connection's end says it
+        if self.game is None:
+            error = f"launcher-game exited with code {code}"
+            key = "game_layer_died" if pid in self._pids else "game_layer_failed"
+            self.state, self.reason = "down", i18n.message(key, error=error)
 
     def checked(self, client: "Client", name: str, params: dict[str, Any], token: Any) -> dict[str, Any]:
         """A call of the game connection: every motion judged by the keeper for the cause its token names."""

@@ -104,8 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.demo:
                 from firmware.tools.demo import run_demo
                 return runner.run(run_demo(daemon))
-            # Once READY: the start-up heap frozen, every full collection at the motor's rest.
-            return runner.run(daemon.run(ready=lambda _: daemon.heap.take_over()))
+            return runner.run(daemon.run())
     except HardwareError as exc:
         print(f"launcherd: {exc}", file=sys.stderr)
         if not args.sim:

@@ -24,8 +24,6 @@ def register(host: DaemonHost) -> None:
     r("system/estop", lambda p: host.request(EStop(p["reason"])),
       {"reason": Param(str, "emergency stop")}, doc="stop the motor and halt until reset")
     r("system/reset", lambda p: host.request(Reset()), doc="leave the halted state")
-    r("system/heap", lambda p: host.heap.figures(),
-      doc="full garbage collections: run by launcherd at the motor's rest, how many, how long")
     # A blaster has it too, answered as by a launcher without a servo: the game aims at whoever draws.
     r("launcher/aim", lambda p: _aim(host, p), {
         "angle": Param(float, None, -90, 90), "seat": Param(int, None, 0, 9),

@@ -1,61 +1,17 @@
-"""What keeps the motor's loop on time: an event loop whose timers fire when due, and a short
-scheduler slice for its thread, so that woken by an edge it runs before busier threads; and
-where the time went when it was not on time (:class:`StallClock`).
-
-Linux's fair scheduler (EEVDF, since 6.6) gives every task a slice; a task that wakes while the
-CPUs are busy waits for the running one's slice to end (0.75 ms and more) unless its own slice is
-shorter, in which case it preempts at once (since 6.12, ``sched_attr.sched_runtime`` sets a
-thread's slice: 0.1 to 100 ms, no privilege needed). The motor's loop sleeps almost all the time
-and runs for tens of microseconds when an edge or a deadline wakes it, so a short slice costs the
-others nothing and puts a press or a jam ahead of a reader's JSON or the web page's work.
-
-On an older kernel (or one that refuses) nothing changes but a line in the log. glibc has no
-wrapper for ``sched_setattr``, hence the system call by number.
+"""What keeps the motor's loop on time: an event loop whose timers fire when due, and where the
+time went when it was not on time (:class:`StallClock`). The game is a process of its own
+(launcher-game): nothing in launcherd competes with this loop for the interpreter but the API's
+own thread, so no scheduler slice or switch interval is asked for.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import logging
-import os
-import platform
 import selectors
 import time
 
 log = logging.getLogger(__name__)
-
-MOTOR_LOOP_SLICE_NS = 100_000  # the shortest the kernel takes: the loop's run after an edge is shorter
-SCHED_OTHER = 0
-# The system call's number where the project runs: a Pi's 64-bit and 32-bit kernels, x86 laptops.
-SCHED_SETATTR = {"x86_64": 314, "aarch64": 274, "armv7l": 380, "armv6l": 380, "i686": 351}
-
-
-class SchedAttr(ctypes.Structure):
-    """``struct sched_attr`` as of Linux 3.14 (SCHED_ATTR_SIZE_VER0: 48 bytes)."""
-
-    _fields_ = [("size", ctypes.c_uint32), ("sched_policy", ctypes.c_uint32),
-                ("sched_flags", ctypes.c_uint64), ("sched_nice", ctypes.c_int32),
-                ("sched_priority", ctypes.c_uint32), ("sched_runtime", ctypes.c_uint64),
-                ("sched_deadline", ctypes.c_uint64), ("sched_period", ctypes.c_uint64)]
-
-
-def ask_short_slice(slice_ns: int = MOTOR_LOOP_SLICE_NS) -> bool:
-    """Ask for a ``slice_ns`` slice for the calling thread, keeping its policy and nice value;
-    whether the kernel took it. Never raises: the daemon runs the same without it."""
-    number = SCHED_SETATTR.get(platform.machine())
-    if number is None or not hasattr(os, "sched_getscheduler"):
-        log.info("no short scheduler slice for the motor's loop on %s", platform.machine())
-        return False
-    if os.sched_getscheduler(0) != SCHED_OTHER:
-        return False  # a real-time policy set from outside (chrt, the unit) is better: keep it
-    attr = SchedAttr(size=ctypes.sizeof(SchedAttr), sched_policy=SCHED_OTHER,
-                     sched_nice=os.getpriority(os.PRIO_PROCESS, 0), sched_runtime=slice_ns)
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.syscall(number, 0, ctypes.byref(attr), 0) != 0:
-        log.info("the kernel kept the motor loop's scheduler slice: %s", os.strerror(ctypes.get_errno()))
-        return False
-    return True
 
 
 def precise_event_loop() -> asyncio.AbstractEventLoop:
@@ -100,4 +56,4 @@ class StallClock:
                 f" meanwhile, {loop_thread:.3f} s of it on the loop's thread: {where}")
 
 
-__all__ = ["StallClock", "ask_short_slice", "precise_event_loop"]
+__all__ = ["StallClock", "precise_event_loop"]

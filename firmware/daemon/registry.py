@@ -143,8 +143,6 @@ class Method:
     # The handler touches nothing of the loop it runs on (it posts to another thread and awaits):
     # the API server runs it on its own loop instead of the motor's.
     on_any_loop: bool = False
-    # Only reads, and a client may ask it without end: served at the readings' pace (pace.py).
-    reading: bool = False
 
 
 class Registry:
@@ -154,11 +152,11 @@ class Registry:
         self._methods: dict[str, Method] = {}
 
     def register(self, name: str, handler: Handler, params: dict[str, Any] | None = None,
-                 doc: str = "", on_any_loop: bool = False, reading: bool = False) -> None:
+                 doc: str = "", on_any_loop: bool = False) -> None:
         if name in self._methods:
             raise ValueError(f"method {name} is already registered")
         schema = {key: _as_param(spec) for key, spec in (params or {}).items()}
-        self._methods[name] = Method(name, handler, schema, doc, on_any_loop, reading)
+        self._methods[name] = Method(name, handler, schema, doc, on_any_loop)
 
     def __contains__(self, name: object) -> bool:
         return name in self._methods
@@ -211,7 +209,7 @@ class Registry:
 
 
 class Encoded(str):
-    """A result already encoded as JSON (by a layer, on its own thread): sent as it is."""
+    """A result already encoded as JSON: sent as it is."""
 
 
 def encode(message: dict[str, Any]) -> bytes:

@@ -64,6 +64,13 @@ settle_ms = 150
 """
 
 
+def game_dies(host) -> None:
+    """In a game listener or handler of a ThreadDaemon's game: the game process dies now, as a
+    SIGKILL would end it (its connection closed under it; it goes no further with what it did)."""
+    host.close()
+    raise RuntimeError("the game process dies here")
+
+
 def toml(sections: dict) -> str:
     """``{section: {key: value}}`` as TOML (the values JSON can write are TOML too)."""
     lines = []
@@ -127,11 +134,12 @@ class DaemonProcess:
 
     def __init__(self, directory: Path, config: str | dict | None = "", seed: int = 7, env: dict | None = None,
                  socket_path: Path | None = None, state_dir: Path | None = None, log_file: bool = False,
-                 discard_log: bool = False, base: str = FAST_SIM):
+                 discard_log: bool = False, base: str = FAST_SIM, args: tuple[str, ...] = ()):
         self.socket = socket_path or directory / "launcher.sock"
         self.state_dir = state_dir or directory / "state"
         self.config = None if config is None else write_config(directory, config, base)
         self.seed = seed
+        self.args = tuple(args)  # more of launcherd's options (--no-game, --game-state-dir)
         self.env = {key: value for key, value in os.environ.items()
                     if key not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")}
         self.env.update(env or {})
@@ -143,7 +151,7 @@ class DaemonProcess:
     def command(self) -> list[str]:
         config = [] if self.config is None else ["--config", str(self.config)]
         return [str(BIN / "launcherd"), "--sim", "--seed", str(self.seed), *config,
-                "--socket", str(self.socket), "--state-dir", str(self.state_dir)]
+                "--socket", str(self.socket), "--state-dir", str(self.state_dir), *self.args]
 
     def start(self, wait: bool = True, game: bool = True) -> "DaemonProcess":
         """Start it; ``wait``: until its socket answers, and (``game``) until the game process it
