@@ -68,7 +68,7 @@ def test_kill_9_mid_game_keeps_every_acknowledged_action(daemon_process, acknowl
         daemon.kill()
     assert daemon.process.returncode == -signal.SIGKILL
 
-    db = sqlite3.connect(daemon.state_dir / "game.sqlite3")
+    db = sqlite3.connect(daemon.state_dir / "game" / "game.sqlite3")
     try:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     finally:

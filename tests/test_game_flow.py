@@ -125,12 +125,12 @@ def test_a_press_while_the_turned_up_attack_waits_lands_in_the_game(tmp_path):
 def test_status_says_where_the_game_log_is(tmp_path):
     with ThreadDaemon(tmp_path) as running:
         running.call("game/new", THREE)
-        assert running.call("game/status")["state_dir"] == str(tmp_path / "state")
+        assert running.call("game/status")["state_dir"] == str(tmp_path / "state" / "game")
         assert f"game log in {tmp_path / 'state'}" in ctl(running, "status").stdout
         running.call("game/abandon")
         with pytest.raises(ApiError) as none:
             running.call("game/status")
-        assert f"the game log is {tmp_path / 'state' / 'game.sqlite3'}" in none.value.message
+        assert f"the game log is {tmp_path / 'state' / 'game' / 'game.sqlite3'}" in none.value.message
 
 
 def _page_tables(page: str) -> dict[str, dict[str, int]]:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness.launcherd import BIN, ThreadDaemon, write_config
-from harness.waits import wait_for_socket
+from harness.waits import wait_for_socket, wait_until
 from firmware.client import Client
 from firmware.errors import ApiError
 
@@ -44,7 +44,7 @@ def played_log(tmp_path: Path, plays: int = 3) -> Path:
                 running.call("game/play", {"card": "7", "color": "red"})
             else:
                 running.call("game/uno", {"player": "Ann"})
-    return tmp_path / "state" / "game.sqlite3"
+    return tmp_path / "state" / "game" / "game.sqlite3"
 
 
 def random_bytes_mid_file(log: Path) -> None:
@@ -82,7 +82,7 @@ def test_a_damaged_log_leaves_the_launcher_running_and_is_moved_aside_only_when_
         sock = running.daemon.socket_path
         status = running.call("game/status")
         assert status["damage"]["kind"] == "damaged" and "repair the game log" in status["damage"]["todo"]
-        assert status["state_dir"] == str(tmp_path / "state")
+        assert status["state_dir"] == str(tmp_path / "state" / "game")
         refused = raw_call(sock, "game/play", {"card": "7", "color": "red"})["error"]
         assert refused["code"] == ApiError.UNAVAILABLE
         assert refused["data"]["damage"]["kind"] == "damaged"
@@ -141,7 +141,7 @@ def test_a_state_dir_deleted_under_the_daemon_refuses_moves_and_writes_the_log_b
 def test_a_log_replaced_under_the_daemon_is_not_written_over(tmp_path):
     with ThreadDaemon(tmp_path) as running:
         running.call("game/new", THREE)
-        log = tmp_path / "state" / "game.sqlite3"
+        log = tmp_path / "state" / "game" / "game.sqlite3"
         for part in log.parent.glob("game.sqlite3*"):
             part.unlink()
         log.write_bytes(b"someone else's file")
@@ -166,23 +166,24 @@ def _unprivileged() -> list[str]:
 def test_a_read_only_state_dir_gets_ownership_advice_and_its_log_is_kept(tmp_path):
     log = played_log(tmp_path)
     before = log.read_bytes()
-    state = tmp_path / "state"
+    state = tmp_path / "state" / "game"  # the game's own state dir (launcherd's is beside it)
     state.chmod(0o555)
     sock = tmp_path / "ro.sock"
     process = subprocess.Popen(
         [*_unprivileged(), str(BIN / "launcherd"), "--sim", "--config", str(write_config(tmp_path)),
-         "--socket", str(sock), "--state-dir", str(state)],
+         "--socket", str(sock), "--state-dir", str(tmp_path / "state")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         wait_for_socket(sock, process)
         with Client(sock, timeout=15) as client:
+            wait_until(lambda: client.call("status/get")["game_layer"]["state"] == "up", what="the game")
             status = client.call("game/status")
             assert status["damage"]["kind"] == "read_only"
             assert "write" in status["damage"]["todo"] and "do not move it" in status["damage"]["todo"]
             with pytest.raises(ApiError) as still:
                 client.call("game/repair")  # the directory is still read-only: nothing is moved
             assert "cannot be written" in still.value.message
-            assert log.read_bytes() == before and not list(state.glob("*.damaged-*"))
+            assert log.read_bytes() == before and not list(state.glob("**/*.damaged-*"))
             state.chmod(0o755)
             repaired = client.call("game/repair")
             assert repaired["moved_to"] is None and "match 1 goes on" in repaired["messages"]

@@ -41,8 +41,8 @@ def test_the_code_is_eight_digits_kept_across_restarts_and_rotated_on_request(tm
 
 
 def test_the_code_works_without_a_game_and_with_a_damaged_log(tmp_path):
-    state = tmp_path / "state"
-    state.mkdir()
+    state = tmp_path / "state" / "game"
+    state.mkdir(parents=True)
     (state / "game.sqlite3").write_bytes(b"not a database, " * 100)
     with ThreadDaemon(tmp_path) as running:
         code = running.call("game/code")["code"]

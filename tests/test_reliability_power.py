@@ -229,7 +229,7 @@ def snapshot(state_dir: Path, into: Path) -> Path:
     shutil.rmtree(into, ignore_errors=True)
     into.mkdir(parents=True)
     for suffix in ("", "-wal", "-journal"):
-        source = state_dir / f"game.sqlite3{suffix}"
+        source = state_dir / "game" / f"game.sqlite3{suffix}"
         if source.exists():
             shutil.copyfile(source, into / source.name)
     return into / "game.sqlite3"
@@ -322,7 +322,7 @@ def check_trial(known: list[Row], match_id: int | None, trial: Trial, on_disk: l
 
 def read_live_rows(state_dir: Path) -> list[Row]:
     """Every row of the log of a running daemon (a reader beside it: WAL lets it)."""
-    db = sqlite3.connect(f"file:{state_dir / 'game.sqlite3'}?mode=ro", uri=True)
+    db = sqlite3.connect(f"file:{state_dir / 'game' / 'game.sqlite3'}?mode=ro", uri=True)
     try:
         return [Row(match_id, json.loads(action), bool(undone)) for match_id, action, undone in
                 db.execute("SELECT match_id, action, undone FROM actions ORDER BY seq")]

@@ -250,8 +250,8 @@ def test_an_unknown_method_and_a_body_that_is_not_an_object(game, code):
 def test_a_damaged_game_log_is_shown_and_repaired_from_the_page():
     damaged = Stack()
     try:
-        damaged.state_dir.mkdir()
-        (damaged.state_dir / "game.sqlite3").write_bytes(b"not a database, " * 512)
+        (damaged.state_dir / "game").mkdir(parents=True)
+        (damaged.state_dir / "game" / "game.sqlite3").write_bytes(b"not a database, " * 512)
         damaged.start()
         code = damaged.code()
         state = damaged.get("/api/state")[1]

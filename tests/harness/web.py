@@ -61,6 +61,7 @@ class Stack:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.daemon: subprocess.Popen | None = None
+        self.game: subprocess.Popen | None = None  # launcher-game beside a launcherd not in --sim
         self.web: subprocess.Popen | None = None
 
     def start_daemon(self, wait: bool = True) -> None:
@@ -70,16 +71,29 @@ class Stack:
             [sys.executable, "-m", "firmware.daemon.launcherd", *mode, "--config", str(self.config),
              "--socket", str(self.socket), "--state-dir", str(self.state_dir)],
             stdout=subprocess.DEVNULL, stderr=open(self.dir / "launcherd.log", "ab"), env={**os.environ, **pins})
+        if not self.sim and (self.game is None or self.game.poll() is not None):
+            # On a Pi systemd starts the game beside launcherd (launcher-game.service); --sim does it itself.
+            self.game = subprocess.Popen(
+                [sys.executable, "-m", "controller.layer.process", "--socket", str(self.socket),
+                 "--state-dir", str(self.state_dir / "game")],
+                stdout=subprocess.DEVNULL, stderr=open(self.dir / "launcher-game.log", "ab"), env=os.environ.copy())
         if wait:
             self.wait_for_daemon()
 
     def wait_for_daemon(self) -> None:
         wait_for_socket(self.socket, self.daemon, log=(self.dir / "launcherd.log").read_text)
+        wait_until(lambda: self.call("status/get").get("game_layer", {}).get("state") == "up",
+                   HANG_S, "the game registered with launcherd", 0.05)
 
     def stop_daemon(self) -> None:
         if self.daemon is not None and self.daemon.poll() is None:
             self.daemon.send_signal(signal.SIGTERM)
             self.daemon.wait(HANG_S)
+
+    def stop_game(self) -> None:
+        if self.game is not None and self.game.poll() is None:
+            self.game.send_signal(signal.SIGTERM)
+            self.game.wait(HANG_S)
 
     def start_web(self, wait: bool = True) -> None:
         def limit_descriptors() -> None:
@@ -148,7 +162,7 @@ class Stack:
         return status, reply
 
     def close(self) -> None:
-        for process in (self.web, self.daemon):
+        for process in (self.web, self.daemon, self.game):
             if process is not None and process.poll() is None:
                 process.kill()
                 process.wait(HANG_S)
