@@ -259,3 +259,35 @@ def test_a_second_run_after_the_move_moves_nothing(stubs, scratch):  # noqa: F81
     assert result.returncode == 0, result.stderr
     assert not [step for step in actions(result.stdout) if step.startswith(("mv ", "systemctl stop"))]
     assert "WARNING" not in result.stdout
+
+
+def test_the_move_itself_moves_each_file_once_and_overwrites_nothing(tmp_path):
+    """move_game_state run for real (sourced, in a scratch root, systemctl and install stubbed):
+    the files end up in the game's directory, launcherd's own stay, and what the game already has
+    is never overwritten."""
+    root = tmp_path / "root"
+    old = old_state(root, "game.sqlite3", "game.sqlite3-wal", "join-code")
+    new = root / "var" / "lib" / "launcher-game"
+    new.mkdir(parents=True)
+    (new / "join-code").write_text("the game's own")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "calls.log"
+    (bin_dir / "systemctl").write_text(f'#!/bin/sh\necho "systemctl $*" >> "{log}"\n')
+    (bin_dir / "install").write_text(f'#!/bin/sh\necho "install $*" >> "{log}"\nfor last; do :; done\nmkdir -p "$last"\n')
+    for stub in bin_dir.iterdir():
+        stub.chmod(0o755)
+    script = f"source {shlex.quote(str(ROOT / 'systemd' / 'install.sh'))}; move_game_state"
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30,
+                            env={"PATH": f"{bin_dir}:/usr/bin:/bin", "CARD_LAUNCHER_ROOT": str(root)})
+    assert result.returncode == 0, result.stderr
+    assert sorted(path.name for path in new.iterdir()) == ["game.sqlite3", "game.sqlite3-wal", "join-code"]
+    assert (new / "game.sqlite3").read_text() == "game.sqlite3"
+    assert (new / "join-code").read_text() == "the game's own"
+    assert sorted(path.name for path in old.iterdir()) == ["join-code", "launcher.latch", "outcomes.jsonl"]
+    assert log.read_text().splitlines()[0] == "systemctl stop launcher-game.service launcherd.service"
+    # A second run finds nothing to move and stops nothing.
+    log.unlink()
+    again = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30,
+                           env={"PATH": f"{bin_dir}:/usr/bin:/bin", "CARD_LAUNCHER_ROOT": str(root)})
+    assert again.returncode == 0 and not log.exists(), again.stdout
