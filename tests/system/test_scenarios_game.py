@@ -124,7 +124,9 @@ def test_scenario_16_the_game_is_a_unit_of_its_own_and_launcherd_holds_no_game(i
                               "launcherd_rss_kb": _rss_kb(daemon), "game_rss_kb": _rss_kb(game),
                               "game_restarts_so_far": int(shown["NRestarts"])}
 
-    # Stopped cleanly: launcherd goes on, unchanged, and says the game is away.
+    # Stopped cleanly: launcherd goes on, unchanged, and says the game is away. The hopper reloaded
+    # first: an empty launcher answers a press as empty whatever it means.
+    rig.api_call("launcher/reload", cards=1000)
     api = rig.Api()
     api.call("events/subscribe")
     try:
@@ -335,6 +337,7 @@ def test_scenario_20_a_game_that_crashes_at_every_start_leaves_launcherd_as_it_i
                       f"ExecStart={executable} --socket {rig.SOCKET} --state-dir /usr/lib/launcher-game-unusable"
                       f" --config {rig.CONFIG}\n")
     daemon = rig.main_pid()
+    rig.api_call("launcher/reload", cards=1000)  # not empty: an empty launcher answers a press as empty
     try:
         rig.sh("systemctl", "daemon-reload")
         rig.sh("systemctl", "restart", rig.GAME, check=False)
