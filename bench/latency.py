@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import os
 import queue
@@ -183,12 +182,6 @@ class InProcessDaemon:
             self._started.set()
 
     def _ready(self, daemon: Daemon) -> None:
-        # As launcherd's main does, where it still takes the collector over (firmware/daemon/heap.py):
-        # without it, a full collection walked everything the start built (15-20 ms with the GIL
-        # held here) in the middle of a launch, which launcherd as installed does not.
-        heap = getattr(daemon, "heap", None)
-        if heap is not None:
-            heap.take_over()
         self._started.set()
 
     def start(self) -> "InProcessDaemon":
@@ -218,9 +211,6 @@ class InProcessDaemon:
             self.game.stop()
         self.daemon.loop.call_soon_threadsafe(self.daemon.request_stop)
         self._thread.join(10)
-        # This process starts the next daemon (the collector's thresholds are back already): what
-        # this one left goes to the collector again.
-        gc.unfreeze()
 
     def _settle(self) -> None:
         # Let the release debounce (and the LED's return to steady) finish before the next edge,
