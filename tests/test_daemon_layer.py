@@ -51,7 +51,8 @@ def test_a_game_registers_on_the_socket_and_its_replies_are_relayed_as_it_wrote_
         game = FakeGame(running.daemon.socket_path)
         try:
             assert game.call("events/subscribe")["result"] == {"subscribed": True}
-            reply = game.call("system/register-game", {"methods": [{"name": "game/echo", "doc": "echo"}],
+            reply = game.call("system/register-game", {"methods": [{"name": "game/echo", "doc": "echo", "params": {
+                                                          "any": {"type": "list", "required": True}}}],
                                                       "pid": 1})["result"]
             assert reply["hopper"] == 30 and reply["launcher"]["hopper"] == 30 and isinstance(reply["cause"], int)
             assert "game/echo" in {m["method"] for m in running.call("list_methods")}

@@ -101,4 +101,4 @@ def test_lgpio_asked_for_but_missing_is_a_hardware_error(tmp_path, monkeypatch):
 def test_the_start_says_where_the_game_state_is_kept(daemon_process):
     proc = daemon_process()
     proc.terminate()
-    assert f"game state in {proc.state_dir}" in proc.process.stderr.read()
+    assert f"state in {proc.state_dir}" in proc.process.stderr.read()

@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from harness.launcherd import BIN, write_config
-from harness.waits import HANG_S, wait_for_socket
+from harness.waits import HANG_S, wait_for_socket, wait_until
 from firmware.client import Client
 
 pytestmark = pytest.mark.skipif(
@@ -81,11 +81,17 @@ def service(tmp_path):
     try:
         wait_for_socket(sock)
         assert process.poll() is None, log_path.read_text()
+        wait_until(lambda: _game_up(sock), what="the game process registered")
         yield {"socket": sock, "group": group, "stranger": stranger, "process": process, "log": log_path}
     finally:
         process.kill()
         process.wait(HANG_S)
         shutil.rmtree(home, ignore_errors=True)
+
+
+def _game_up(sock: Path) -> bool:
+    with Client(sock, timeout=10) as client:
+        return client.call("status/get")["game_layer"]["state"] == "up"
 
 
 def as_user(uid: int, gid: int, path: Path, request: dict, groups: tuple[int, ...] = ()) -> dict:
@@ -203,6 +209,6 @@ def test_many_refused_clients_do_not_wear_the_daemon_down(service):
         seen = as_user(stranger.pw_uid, stranger.pw_gid, service["socket"], {"id": 1, "method": "status/get"})
         assert not isinstance(seen["reply"], dict), seen
     with Client(service["socket"], timeout=10) as client:
-        assert client.call("status/get")["daemon"]["clients"] == 1  # this one
+        assert client.call("status/get")["daemon"]["clients"] == 2  # this one and the game process's
     log = service["log"].read_text()
     assert log.count("refused API client") == 20 and "Traceback" not in log

@@ -143,8 +143,8 @@ def test_an_undone_action_changes_the_kept_figures(tmp_path):
 
 def test_stats_and_history_of_100000_actions_through_the_socket(long_log_dir, tmp_path, monkeypatch):
     # The daemon reads the long log as its own (a copy: the module's other tests read it too).
-    state = tmp_path / "state"
-    state.mkdir()
+    state = tmp_path / "state" / "game"  # the game's own state dir
+    state.mkdir(parents=True)
     (state / long_log.FILENAME).write_bytes((long_log_dir / long_log.FILENAME).read_bytes())
     fed = Fed(monkeypatch)
     with ThreadDaemon(tmp_path, "") as running:
@@ -336,8 +336,8 @@ def one_long_match_dir(tmp_path_factory):
 
 def test_stats_and_history_of_one_match_of_100000_actions_through_the_socket(one_long_match_dir, tmp_path,
                                                                               monkeypatch):
-    state = tmp_path / "state"
-    state.mkdir()
+    state = tmp_path / "state" / "game"  # the game's own state dir
+    state.mkdir(parents=True)
     (state / long_log.FILENAME).write_bytes((one_long_match_dir / long_log.FILENAME).read_bytes())
     fed = Fed(monkeypatch)
     with ThreadDaemon(tmp_path, "") as running:
@@ -393,8 +393,8 @@ def test_a_long_match_set_aside_is_replayed_a_slice_at_a_time(tmp_path, monkeypa
 def test_a_reading_asked_again_while_the_log_is_unchanged_is_not_computed_again(tmp_path, monkeypatch):
     # Four clients reading in a loop kept the game thread busy decoding the kept figures for every
     # request, and the motor's thread waited for the GIL behind it (bench/loaded.py, "readers").
-    state = tmp_path / "state"
-    state.mkdir()
+    state = tmp_path / "state" / "game"  # the game's own state dir
+    state.mkdir(parents=True)
     long_log.build(state, 4 * PER_MATCH, PER_MATCH)
     listed = []
     matches = Store.matches
@@ -427,8 +427,8 @@ def test_a_reading_after_an_action_reads_the_tables_match_alone(tmp_path, monkey
     # Every action of a match in play changes the log, and the readings after it were computed
     # again over every match: 250 matches' kept figures listed, decoded and added up, 15-25 ms on
     # the game thread per action, which four readers then made the motor's thread wait behind.
-    state = tmp_path / "state"
-    state.mkdir()
+    state = tmp_path / "state" / "game"  # the game's own state dir
+    state.mkdir(parents=True)
     long_log.build(state, 20 * PER_MATCH, PER_MATCH)
     listed, decoded = [], []
     matches, figures = Store.matches, Store.figures
@@ -475,8 +475,8 @@ def test_the_figures_an_older_log_lacks_are_kept_after_the_start_before_anyone_r
                                                                                       caplog):
     # A long log written by an older version kept no figures: the first reading replayed every
     # match (4 s at 100,000 actions). The game side now replays them after the start, on its loop.
-    state = tmp_path / "state"
-    state.mkdir()
+    state = tmp_path / "state" / "game"  # the game's own state dir
+    state.mkdir(parents=True)
     long_log.build(state, 8 * PER_MATCH, PER_MATCH)
     reads = Reads(monkeypatch)
     ready = threading.Event()

@@ -341,6 +341,8 @@ class SocketHost:
 
     def register(self, name: str, handler: Callable[[dict[str, Any]], Any], params: dict[str, Any] | None = None,
                  doc: str = "", version: Callable[[], Any] | None = None) -> None:
+        if version is not None:
+            handler = kept_replies(handler, version)
         self.registry.register(name, handler, params, doc)
 
     def add_status(self, name: str, provider: Callable[[], Any]) -> None:
@@ -381,6 +383,38 @@ class SocketHost:
     def commit_fence(self) -> Any:
         """One game process at a time holds the state dir's lock (process.py): no fence is needed."""
         return nullcontext()
+
+
+# How many replies of one read method are kept for one version of what it reads (params differ).
+KEPT_REPLIES = 32
+
+
+def kept_replies(handler: Callable[[dict[str, Any]], Any], version: Callable[[], Any]) -> Callable[[dict[str, Any]], Any]:
+    """``handler``, a read whose reply depends only on its params, the language and ``version()``:
+    while ``version()`` stays the same, a reply once encoded is sent again as it is (readers asking
+    statistics and history in a loop over a long log cost the game one encoding per change)."""
+    kept: dict[tuple[str | None, str], Encoded] = {}
+    seen: list[Any] = [object()]  # the version the kept replies are of (none yet)
+
+    async def reading(params: dict[str, Any]) -> Encoded:
+        now = version()
+        if now != seen[0]:
+            kept.clear()
+            seen[0] = now
+        key = (i18n.requested(), repr(sorted(params.items())))
+        reply = kept.get(key)
+        if reply is None:
+            result = handler(params)
+            if inspect.isawaitable(result):
+                result = await result
+            reply = result if isinstance(result, Encoded) else Encoded(
+                json.dumps(result, separators=(",", ":"), default=str))
+            if version() == now:  # nothing was written meanwhile: the reply is of this version
+                if len(kept) >= KEPT_REPLIES:
+                    del kept[next(iter(kept))]
+                kept[key] = reply
+        return reply
+    return reading
 
 
 def _give(answer: asyncio.Future, reply: dict[str, Any]) -> None:

@@ -384,9 +384,9 @@ class ApiServer:
             return True
         try:
             with i18n.speaking(lang):
-                if port is not None and (name in GAME_ONLY or name == REGISTER):
-                    port.admit(client, name, request.get("params"))
                 method, params = self.registry.check(name, request.get("params"))
+                if port is not None and (name in GAME_ONLY or name == REGISTER):
+                    port.admit(client, name, params)
                 if port is not None and client.game:
                     params = port.checked(client, name, params, request.get("cause"))
         except ApiError as exc:
@@ -408,6 +408,8 @@ class ApiServer:
         """A ``game/*`` request, to the game process as it came; its reply back as the game wrote it."""
         turn = client.take_turn()
         try:
+            with i18n.speaking(lang):
+                self.game_port.precheck(name, params)
             answer = self.game_port.forward(client, turn, request_id, name, params, lang)
         except ApiError as exc:
             client.answer_in_turn(turn, _error(request_id, exc))

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware import i18n
 from firmware.daemon.keeper import MOTION_METHODS, PressKeeper
-from firmware.daemon.registry import Param, encode
+from firmware.daemon.registry import Param, _short, encode
 from firmware.errors import ApiError, InvalidParams, Refused, Unavailable
 from firmware.events import PressMeaning
 
@@ -52,6 +52,7 @@ REGISTER = "system/register-game"
 # The methods only the registered game connection may call.
 GAME_ONLY = frozenset({"system/publish", "system/game-status", "system/launcher", "outcomes/after",
                        "outcomes/logged"})
+_TYPES = {"int": int, "float": float, "str": str, "bool": bool, "list": list, "dict": dict}
 _REPLY_HEAD = re.compile(rb'\{"forward":(\d+),"reply":')
 
 
@@ -196,6 +197,33 @@ class GamePort:
 
     def unavailable(self) -> Unavailable:
         return Unavailable(self.reason or i18n.message("game_layer_starting"))
+
+    def precheck(self, method: str, params: Any) -> None:
+        """What the game's own registry would refuse at once and for sure (an unknown method, params
+        not an object, an unknown or missing parameter, a value of the wrong type), refused now with
+        the game's own words, so that an error comes in the order of the lines as it did; the rest
+        (ranges, choices, a null) the game judges. The params forwarded are the client's as sent."""
+        if self.game is None:
+            return
+        schema = next((m["params"] for m in self.methods if m["name"] == method), None)
+        if schema is None:
+            raise ApiError(ApiError.METHOD_NOT_FOUND, f"unknown method {_short(method)}; see list_methods")
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            raise InvalidParams(f"{method}: params must be an object, got {_short(params)}")
+        unknown = sorted(set(params) - set(schema))
+        if unknown:
+            raise InvalidParams(f"{method}: unknown parameter {unknown[0]!r}; allowed: {', '.join(schema) or 'none'}")
+        for key, spec in schema.items():
+            kind = _TYPES.get(spec.get("type")) if isinstance(spec, dict) else None
+            if key not in params:
+                if isinstance(spec, dict) and spec.get("required"):
+                    raise InvalidParams(f"{method}: missing parameter {key!r}")
+                continue
+            if kind is None or params[key] is None:
+                return  # the game judges it, and whatever comes after it
+            Param(kind).check(method, key, params[key])
 
     def forward(self, client: "Client | None", turn: "Turn | None", request_id: Any, method: str,
                 params: Any, lang: str | None) -> asyncio.Future:
