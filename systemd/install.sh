@@ -463,8 +463,8 @@ game_files_to_move() {
     if [[ -e $STATE_DIR/$GAME_JOIN_CODE && ! -e $GAME_STATE_DIR/$GAME_JOIN_CODE ]]; then echo "$GAME_JOIN_CODE"; fi
 }
 
-# Moves the game's files into its own state directory, with launcherd (an older one runs the game in
-# its own process and holds the log open) and the game stopped: a renamed open SQLite file can lose
+# Moves the game's files into its own state directory, with launcherd (an older launcherd runs the game
+# inside its own process and holds the log open) and the game stopped: a renamed open SQLite file can lose
 # what its process writes next. Before the game's unit is enabled, so that nothing starts it on a
 # half-moved directory after a power cut; the next run finishes.
 move_game_state() {
