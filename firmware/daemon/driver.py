@@ -604,7 +604,7 @@ class Daemon:
         if self.game_port is not None:
             self.game_port.close()
         if self.game_child is not None:
-            self.game_child.close()  # its log closed before launcherd's socket goes
+            await self.game_child.close()  # its log closed before launcherd's socket goes
         await self.api.close()  # first: every request in flight is answered that launcherd stops
         self._close_devices()
         if self.outcomes is not None:

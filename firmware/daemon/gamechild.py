@@ -175,8 +175,9 @@ class GameChild:
         pause, self._pause = self._pause, min(self._pause * 2, RESTART_MAX_S)
         self._timer = self.loop.call_later(pause, self._spawn)
 
-    def close(self) -> None:
-        """Stop the child (SIGTERM, then SIGKILL): its log closed."""
+    async def close(self) -> None:
+        """Stop the child (SIGTERM, then SIGKILL), its log closed. Awaited, never blocking this loop:
+        the game's last requests (its hopper, its outcomes) are answered on it meanwhile."""
         self._closing = True
         if self._timer is not None:
             self._timer.cancel()
@@ -194,13 +195,16 @@ class GameChild:
                 pass
             self._notify.close()
         process = self.process
-        if process is not None and process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(STOP_WAIT_S)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(STOP_WAIT_S)
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        waited = 0.0
+        while process.poll() is None and waited < STOP_WAIT_S:
+            await asyncio.sleep(0.02)
+            waited += 0.02
+        if process.poll() is None:
+            process.kill()
+            process.wait(STOP_WAIT_S)
 
 
 __all__ = ["GameChild", "game_command"]

@@ -162,13 +162,15 @@ class DemoView:
 
     def fetch_join_code(self) -> None:
         """The table's join code, from the game layer (none without it), shown for the phones."""
-        if "game/code" not in self.daemon.registry:
+        if getattr(self.daemon, "game_port", None) is None:
             return
 
         def got(future: asyncio.Future) -> None:
             if not future.cancelled() and future.exception() is None:
                 self.join_code = future.result().get("code")
                 self.draw()
+            elif self.join_code is None:  # the game process is not there yet: asked again soon
+                asyncio.get_running_loop().call_later(0.5, self.fetch_join_code)
         asyncio.ensure_future(self.daemon.call("game/code", {})).add_done_callback(got)
 
     def on_event(self, name: str, params: dict[str, Any]) -> None:
