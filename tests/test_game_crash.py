@@ -60,7 +60,7 @@ def test_kill_9_mid_game_keeps_every_acknowledged_action(daemon_process, acknowl
                     assert "error" not in message, message
                     replies[message["id"]] = message["result"]
                     if len(replies) == acknowledged:
-                        daemon.process.send_signal(signal.SIGKILL)
+                        daemon.power_cut()  # launcherd and its game at once
                         break
                     if len(ids) < len(script):
                         ids.append(c.send(*script[len(ids)]))

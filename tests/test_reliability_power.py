@@ -265,7 +265,7 @@ def run_until_killed(daemon: DaemonProcess, trial: Trial, rng: random.Random, at
     if at_launch:  # the next launch's reply, then at once
         launched.clear()
         launched.wait(10)
-    daemon.process.send_signal(signal.SIGKILL)
+    daemon.power_cut()  # launcherd and its game at once
     daemon.process.wait(10)
     talker.join(30)
     client.close()

@@ -218,6 +218,22 @@ class DaemonProcess:
             pass
         self.kill()
 
+    def game_pids(self) -> list[int]:
+        """The game process(es) launcherd --sim started (its children)."""
+        try:
+            return [int(pid) for pid in Path(f"/proc/{self.pid}/task/{self.pid}/children").read_text().split()]
+        except (OSError, ValueError):
+            return []
+
+    def power_cut(self) -> None:
+        """SIGKILL of both processes, the game's first: as a power cut ends them, neither writes after."""
+        for pid in self.game_pids():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.process.send_signal(signal.SIGKILL)
+
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
