@@ -111,3 +111,25 @@ def test_the_driver_imports_neither_the_command_line_nor_the_demo():
     code = "import firmware.daemon.driver, sys; print(sorted(m for m in ('firmware.tools.demo', 'firmware.daemon.launcherd') if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_the_keeper_judges_every_motion_the_game_connection_asks_by_its_cause_token(tmp_path):
+    with ThreadDaemon(tmp_path, "[sim]\nhopper = 30\n") as running:
+        running.stop_game()
+        running.wait_for(lambda s: s["game_layer"]["state"] == "down")
+        game = FakeGame(running.daemon.socket_path)
+        try:
+            game.call("events/subscribe")
+            start = game.call("system/register-game", {"methods": [], "pid": 1})["result"]["cause"]
+            # No token, a made-up one, the start's own: none of them is a person's action or press.
+            for extra in ({}, {"cause": 10 ** 9}, {"cause": start}):
+                refused = game.call("launcher/feed", {"count": 1}, **extra)
+                assert refused["error"]["message_object"]["id"] == "keeper_holds", (extra, refused)
+            # A person's press (here launcher/launch from another client) is a cause that may move.
+            running.call("launcher/launch")
+            launched = game.read(lambda m: m.get("event") in ("launched", "ignored"))  # a press either way
+            assert "result" in game.call("launcher/feed", {"count": 1}, cause=launched["cause"])
+        finally:
+            game.close()
+        # A person's own call is judged by nobody: launcherd runs it.
+        assert running.call("launcher/feed", {"count": 1})["cards"] == 1

@@ -3,15 +3,16 @@
 NO MOTION STARTS WITHOUT A PERSON'S FRESH PRESS. The game layer asks the launcher for cards
 (``launcher/dispense``: a deal, a draw, a penalty) from many paths: a request's handler, a
 background deal, a launcher event it takes in, its own start. Which of those may move the motor is
-decided here, on the motor's side of the door (firmware/daemon/gamehost.py), not by each path of
-the game: a bug in a game path cannot bypass it.
+decided here, in launcherd (the game is a process of its own, firmware/daemon/gameport.py), not by
+each path of the game: a bug in a game path, or a game process that lies, cannot bypass it.
 
 Every dispense (and any other motion) the game asks names its **cause**: the person's action or
-press it answers. The game does not say it, the door does: each request it serves, each launcher
-event it delivers and its setup run with their :class:`Cause` in the context
-(:data:`CAUSE`, a ``contextvars`` variable that asyncio tasks inherit), so a deal task started by
-``game/new`` carries ``game/new`` for as long as it runs, and one started by ``game/uno`` carries
-``game/uno``. The door judges the cause at the call (:meth:`PressKeeper.judge`):
+press it answers, by the token this keeper issued for it. launcherd issues one for each request it
+forwards to the game, each launcher event it sends it and each registration of the game (its start);
+the game keeps the token in a ``contextvars`` variable that asyncio tasks inherit
+(controller/layer/remote.py), so a deal task started by ``game/new`` names ``game/new``'s token for
+as long as it runs. A token this keeper did not issue (a restart of either side, a made-up one) is
+no cause: what it asks never moves. launcherd judges the cause at the call (:meth:`PressKeeper.judge`):
 
 - a **press** moves: a ``resume`` (the button or ``launcherctl resume`` or the page's Go on while
   something waits), a press the launcher ignored as ``decision_pending`` (the button, or
@@ -31,12 +32,11 @@ A dispense judged "wait" is not refused: it is asked with ``wait_press`` set to 
 (firmware/extras/dealer.py), so the dealer holds the core (status ``pending``, "the match was
 resumed: press the button to go on (15 cards left to deal)") until a person's press. Any other
 motion method the game asks (a feed, a launch, a jog) is refused. Sans-IO and thread-safe: the
-requests are noted on the API's loop, the events on the motor's, and the calls judged on the game's.
+requests are noted and the calls judged on the API's loop, the events on the motor's.
 """
 
 from __future__ import annotations
 
-import contextvars
 import itertools
 import threading
 from collections import OrderedDict
@@ -84,10 +84,6 @@ class Cause:
     kind: str
     name: str
 
-
-# The cause of whatever the game layer runs now: set by the door around each request, event and
-# the setup; inherited by the tasks they start.
-CAUSE: contextvars.ContextVar[Cause | None] = contextvars.ContextVar("press_rule_cause", default=None)
 
 
 def is_press(name: str, params: dict[str, Any]) -> bool:
@@ -185,4 +181,4 @@ class PressKeeper:
         self._ended_before, self._ended_by, self._answered = token, reason, 0
 
 
-__all__ = ["CAUSE", "DEALING_ACTIONS", "INTERRUPTIONS", "MOTION_METHODS", "Cause", "PressKeeper", "is_press"]
+__all__ = ["DEALING_ACTIONS", "INTERRUPTIONS", "MOTION_METHODS", "Cause", "PressKeeper", "is_press"]

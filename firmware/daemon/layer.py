@@ -1,8 +1,9 @@
 """What a layer (the game controller) may use of the daemon: the whole contract, typed.
 
-A layer's ``setup(host)`` receives an object satisfying :class:`LayerHost`: a door
-(``firmware/daemon/gamehost.py``) on the layer's own thread and loop, beside the motor's. Everything given
-to it or got from it is the caller's own copy.
+The game (controller/) runs in a process of its own, ``launcher-game``, and sees launcherd through an
+object satisfying :class:`LayerHost`: controller/layer/remote.py's ``SocketHost``, over launcherd's
+socket (firmware/daemon/gameport.py has launcherd's end). A plain Protocol: firmware never imports
+controller.
 """
 
 from __future__ import annotations
@@ -64,8 +65,8 @@ class LayerHost(Protocol):
         """Every outcome up to ``seq`` is in the layer's own log: the record may let them go."""
 
     def commit_fence(self) -> AbstractContextManager[None]:
-        """Wrap each commit of the layer's log in it: it refuses (Unavailable) once this layer is
-        abandoned (hung, then replaced), so that an old layer never writes over a new one."""
+        """Wrap each commit of the layer's log in it (a no-op now: one game process at a time holds
+        its state dir's lock, controller/layer/process.py)."""
 
 
 __all__ = ["Handler", "LayerHost", "Listener"]

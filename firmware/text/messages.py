@@ -90,7 +90,7 @@ LAUNCHER: dict[str, Text] = {
     "halted_latch_damaged": entry("the latch file in the state dir was damaged, so the last faults are unknown:"
                                   " check the launcher, then reset"),
     "no_outcome": entry("no outcome from the launcher in time"),
-    # firmware/daemon/gamehost.py: the game layer's own thread, as the launcher sees it
+    # firmware/daemon/gameport.py: the game process, as launcherd sees it
     "game_layer_starting": entry("the game layer is starting"),
     "game_layer_hung": entry("the game layer stopped answering for %(seconds)s s: it is being restarted;"
                              " the launcher works meanwhile", seconds="seconds"),
