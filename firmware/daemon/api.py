@@ -31,7 +31,7 @@ from firmware.client import MAX_IN_FLIGHT, MAX_LINE
 from firmware.daemon.connection import Call, Client, Handlers
 from firmware.daemon.registry import MAX_NESTING, Handler, Registry, encode, nested_deeper, second_bracket
 from firmware.daemon.crossing import LoopThread, plain, post, post_guarded
-from firmware.daemon.gameport import GAME_ONLY, REGISTER
+from firmware.daemon.gameport import GAME_ONLY, REGISTER, START_WAIT_S
 from firmware.daemon.peers import may_connect, peer_credentials, peer_groups
 from firmware.errors import ApiError, InUse, InvalidParams
 
@@ -407,6 +407,29 @@ class ApiServer:
     def _forward(self, client: Client, request_id: Any, name: str, params: Any, lang: str | None) -> None:
         """A ``game/*`` request, to the game process as it came; its reply back as the game wrote it."""
         turn = client.take_turn()
+        first = self.game_port.first_start()
+        if first is not None:
+            # launcherd has just started and its game not yet: the request waits for it, bounded.
+            client.requests.add(first)
+            first.add_done_callback(client.requests.discard)
+            client.answer_in_turn(turn, None)
+
+            def go_on() -> None:
+                if not first.done():
+                    first.set_result(None)
+            timer = self._loop.call_later(START_WAIT_S, go_on)
+
+            def started(done: asyncio.Future) -> None:
+                timer.cancel()
+                if done.cancelled() or client.closed:
+                    return
+                self._forward_now(client, turn, request_id, name, params, lang)
+            first.add_done_callback(started)
+            return
+        self._forward_now(client, turn, request_id, name, params, lang)
+
+    def _forward_now(self, client: Client, turn: Any, request_id: Any, name: str, params: Any,
+                     lang: str | None) -> None:
         try:
             with i18n.speaking(lang):
                 self.game_port.precheck(name, params)

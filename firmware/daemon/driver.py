@@ -603,9 +603,9 @@ class Daemon:
                 log.exception("closing a layer failed")
         if self.game_port is not None:
             self.game_port.close()
-        if self.game_child is not None:
-            await self.game_child.close()  # its log closed before launcherd's socket goes
         await self.api.close()  # first: every request in flight is answered that launcherd stops
+        if self.game_child is not None:
+            await self.game_child.close()  # its connection gone, it closes its log and ends
         self._close_devices()
         if self.outcomes is not None:
             self.outcomes.close()  # what is queued is written: the next start catches up on it

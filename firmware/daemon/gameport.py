@@ -44,6 +44,10 @@ log = logging.getLogger("launcherd.game")
 
 # A forwarded request the game has not answered within this long is refused (a stopped process).
 FORWARD_TIMEOUT_S = 15.0
+# How long a ``game/*`` request waits for the game's first registration since launcherd started
+# (``launcherd --sim &`` and a command at once, as the README does) before it is refused; a game
+# that went away is refused at once.
+START_WAIT_S = 10.0
 # How long ``status/get`` waits for the game to take in what was sent to it before (then: its last status).
 SETTLE_WAIT_S = 0.25
 SETTLE_POLL_S = 0.005
@@ -92,6 +96,7 @@ class GamePort:
         self.told_press = False  # the current game connection said what a press means
         self.closing = False
         self._pids: set[Any] = set()  # of every game process that registered
+        self._first: list[asyncio.Future] = []  # requests waiting for the first registration (API loop)
         self.registry = daemon.registry
         self.registry.register(REGISTER, self.registered, {"methods": list, "pid": Param(int, 0)},
                                doc="the game process registers its methods (its connection only)")
@@ -143,6 +148,10 @@ class GamePort:
             with self._counting:
                 self.sent = self.seen = 0
             log.info("game process registered (pid %s, %d methods)", self.pid, len(methods))
+            for waiter in self._first:
+                if not waiter.done():
+                    waiter.set_result(None)
+            self._first.clear()
             return
         if self.game is not client:
             raise Refused(f"{name}: only the registered game process may call it")
@@ -197,6 +206,15 @@ class GamePort:
 
     def unavailable(self) -> Unavailable:
         return Unavailable(self.reason or i18n.message("game_layer_starting"))
+
+    def first_start(self) -> asyncio.Future | None:
+        """While no game has registered since launcherd started (and none failed yet): a future
+        set at the first registration; else None (answer now)."""
+        if self.game is not None or self.state != "starting" or self.closing:
+            return None
+        waiter = asyncio.get_running_loop().create_future()
+        self._first.append(waiter)
+        return waiter
 
     def precheck(self, method: str, params: Any) -> None:
         """What the game's own registry would refuse at once and for sure (an unknown method, params

@@ -92,8 +92,6 @@ LAUNCHER: dict[str, Text] = {
     "no_outcome": entry("no outcome from the launcher in time"),
     # firmware/daemon/gameport.py: the game process, as launcherd sees it
     "game_layer_starting": entry("the game layer is starting"),
-    "game_layer_hung": entry("the game layer stopped answering for %(seconds)s s: it is being restarted;"
-                             " the launcher works meanwhile", seconds="seconds"),
     "game_layer_died": entry("the game layer stopped (%(error)s): it is being restarted; the launcher"
                              " works meanwhile", error="raw"),
     "game_layer_failed": entry("the game layer could not start (%(error)s): it is tried again; the"
@@ -105,8 +103,6 @@ LAUNCHER: dict[str, Text] = {
                                   " the launcher works meanwhile", seconds="seconds"),
     "game_connection_closed": entry("its connection closed"),
     "press_game_away": entry("the game is away: a press does nothing until it is back"),
-    "game_layer_abandoned": entry("this game layer was replaced after it stopped answering: it may no"
-                                  " longer write"),
     "press_needs_sim": entry("launcher/press drives the simulated button; on a Pi press the real one or"
                              " use launcher/launch"),
     "blaster_no_aim": entry("the card blaster has no aim servo"),

@@ -68,6 +68,7 @@ def game_dies(host) -> None:
     """In a game listener or handler of a ThreadDaemon's game: the game process dies now, as a
     SIGKILL would end it (its connection closed under it; it goes no further with what it did)."""
     host.close()
+    host.run_closers()  # its log closed and its deal stopped now: a killed process writes nothing after
     raise RuntimeError("the game process dies here")
 
 
