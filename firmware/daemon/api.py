@@ -10,7 +10,8 @@ Requests run side by side, so replies may come in another order than the request
 matches them by id. What is answered at once (an error, a method that finishes in its first step)
 keeps the order of the lines. An emergency stop sent behind a running dispense is answered at once.
 The server runs on a thread and loop of its own: only the launcher's handlers run on the motor's
-loop, and a game method goes from the API's loop straight to the game layer's (on_any_loop).
+loop. A ``game/*`` request goes from the API's loop to the game process's connection as it came,
+and its reply back as the game wrote it (firmware/daemon/gameport.py).
 """
 
 from __future__ import annotations

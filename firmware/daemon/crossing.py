@@ -1,10 +1,11 @@
 """Crossing between two asyncio loops on two threads: a loop on a thread of its own, posting to a
 loop that may be gone, and the plain copy of a value handed over.
 
-launcherd runs three loops: the motor's (firmware/daemon/driver.py), the API server's
-(firmware/daemon/api.py) and the game layer's (firmware/daemon/gamehost.py). Whatever crosses from
-one to another is posted (``call_soon_threadsafe``) and copied, so that no two threads ever share
-an object one of them changes.
+launcherd runs two loops: the motor's (firmware/daemon/driver.py) and the API server's
+(firmware/daemon/api.py), which reads, parses and writes every client's lines (the game process's
+too) off the motor's thread. Whatever crosses from one to the other is posted
+(``call_soon_threadsafe``) and copied, so that no two threads ever share an object one of them
+changes.
 """
 
 from __future__ import annotations

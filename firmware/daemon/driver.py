@@ -2,8 +2,9 @@
 
 One loop thread owns all state. gpiozero callbacks (from the backend's own thread) only post
 events into the loop with ``call_soon_threadsafe``; the core turns events into actions, which
-this driver applies to the devices, and asks for one deadline, which becomes one timer. Layers
-(the game controller) are loaded by name and use what ``firmware/daemon/layer.py`` lists.
+this driver applies to the devices, and asks for one deadline, which becomes one timer. The game
+(controller/) is a process of its own on the API socket (``firmware/daemon/gameport.py``): no game
+code runs here.
 
 The device is chosen by ``[device] kind`` (``firmware/daemon/device.py``): the launcher
 (``firmware/launcher/device.py``) or the card blaster (``firmware/blaster/device.py``), each with its
@@ -34,7 +35,7 @@ from firmware.board.backend import hardware_pin_factory
 from firmware.config import Config, with_sim_devices
 from firmware.daemon import methods, motorloop
 from firmware.daemon.device import Device, DeviceCore, DeviceHardware, Simulation, build_device
-from firmware.daemon.loading import installed_layers, load_extras
+from firmware.daemon.loading import load_extras
 from firmware.errors import Refused
 from firmware.daemon.gameport import GamePort
 from firmware.events import Action, ButtonLevel, Chime, DriverEnable, Emit, Event, Led, Motor, Persist, PressMeaning

@@ -1,7 +1,7 @@
-"""What the daemon loads by name: the in-loop extras (``setup(host)``) and the game layers (entry points).
+"""What the daemon loads by name: the in-loop extras (``setup(host)``), and the game layers' names.
 
-The game layer runs on its own thread and loop behind ``LayerHost`` (``firmware/daemon/layer.py``).
-The extras here (the dealer, bring-up, the refill, the sim's methods) run on the motor's loop
+The game runs in a process of its own (``launcher-game``, beside launcherd on its socket), never
+in launcherd: :func:`installed_layers` only finds which are installed. The extras here (the dealer, bring-up, the refill, the sim's methods) run on the motor's loop
 instead: they feed the core in the order of its own events (the dealer's "never N+1" rests on
 that) and some read the core or the pins as they are this instant, which a copy on another
 thread could not give. Each is a module with ``setup(host)``, loaded by name (``Device.extras``),
