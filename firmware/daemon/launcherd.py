@@ -55,6 +55,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def freeze_startup_heap() -> None:
+    """Once READY: what the start built (imports, catalogues, the device) is left out of every
+    later garbage collection. Measured on launcherd alone (no game in it): a full collection walked
+    its ~30,000 start-up objects in 10-11 ms on an x86 laptop (several times that on a Pi), at
+    whatever moment it fell, the motor running or not; frozen, 0.0 ms. The one piece of the old
+    heap keeper (collections held for the motor's rest) launcherd alone still needs."""
+    import gc
+
+    gc.freeze()
+
+
 def _config_path(args: argparse.Namespace) -> str | None:
     if args.check_config:
         return args.check_config
@@ -104,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.demo:
                 from firmware.tools.demo import run_demo
                 return runner.run(run_demo(daemon))
-            return runner.run(daemon.run())
+            return runner.run(daemon.run(ready=lambda _: freeze_startup_heap()))
     except HardwareError as exc:
         print(f"launcherd: {exc}", file=sys.stderr)
         if not args.sim:
