@@ -1,8 +1,8 @@
 """The game layer inside launcherd: ``game/...`` methods, presses attributed, the log kept.
 
-Loaded by the daemon through the entry point ``card_launcher.extensions: game`` and given only the
-layer interface of ``docs/internals.md``: it never touches a pin, it asks ``launcher/aim`` like any
-client. Every change of the table is one action: checked by the pure reducer
+Run by the game process (``launcher-game``, controller/layer/process.py), a client of launcherd's
+socket, and given only the layer interface of ``docs/internals.md`` (controller/layer/remote.py's
+``SocketHost``): it never touches a pin, it asks ``launcher/aim`` like any client. Every change of the table is one action: checked by the pure reducer
 (``controller.match.table``), appended to the SQLite log (``controller.log.store``) and committed, and only
 then made the live state and answered. At start-up the table's match is replayed from the log, so
 a daemon killed at any moment comes back with every action it acknowledged.
@@ -43,8 +43,7 @@ and ``game/repair`` (``logkeeping``), the launcher's events taken in as moves (`
 mode and draws (``dealing``), the reading side: history, scores, refill count (``reading``); the
 ``game/...`` method table is ``methods``.
 
-All of it runs on the game layer's own thread and loop (firmware/daemon/gamehost.py), never on the
-motor's: handlers are synchronous, so two requests never interleave between checking an action and
+All of it runs on the game process's loop, never in launcherd: handlers are synchronous, so two requests never interleave between checking an action and
 logging it. Every ``launched`` event carries the ``seq`` of the outcome record
 (firmware/daemon/outcomes.py); the last one taken in is kept in the log, in the same commit as the press it
 logged, and at start-up the service catches up on the outcomes recorded after it, each exactly once.
