@@ -7,9 +7,9 @@ power cut at any moment leaves a database that passes ``integrity_check`` and ho
 that was acknowledged. Undo marks an action undone instead of deleting it, so the log stays the
 whole story of the table.
 
-One connection, used from the game layer's thread only (firmware/daemon/gamehost.py), never from the
-motor's loop: a commit may take long on an SD card. Each commit passes the layer's fence, which
-refuses it once the layer was abandoned as hung (another one then holds the log). The test hook
+One connection, used from the game process's loop only (launcher-game, never launcherd): a commit
+may take long on an SD card. Each commit passes the fence given (a no-op now: one game process at a
+time holds the state dir's lock, controller/layer/process.py). The test hook
 ``LAUNCHER_TEST_COMMIT_DELAY_MS`` (read when the store opens, default 0) makes every commit wait that
 long first, as a slow SD card would, for the bench and the tests of a slow commit.
 
@@ -173,7 +173,7 @@ class Store:
             raise
         self._identity = _identity(self.path)
         # What a reader's reply was computed from: it changes with every write (kept replies,
-        # firmware/daemon/gamehost.py); read on the game loop only, as every use of the store.
+        # controller/layer/remote.py); read on the game loop only, as every use of the store.
         self.version = next(_VERSIONS)
 
     def _verify(self) -> None:
