@@ -813,12 +813,14 @@ def test_scenario_12_the_heartbeat_stops_within_100_ms_of_sigstop(chip, pins, ap
         try:
             rig.wait_for(lambda: rig.rises_so_far(line) >= 2, 30, 0.05, "two heartbeat rises")
             forward_held = chip.value(pins["motor_forward"])
-            stopped = rig.now()
             os.kill(pid, signal.SIGSTOP)
             time.sleep(0.5)  # the span in which no write may come: the process is stopped
             trace = rig.events(rig.trace_off())
         finally:
             rig.sh("systemctl", "kill", "-s", "KILL", "launcherd")
+    # The kernel's time of the SIGSTOP, not the rig's clock before its kill() (preemptible between).
+    stopped = rig.signalled_at(trace, pid, signal.SIGSTOP)
+    assert stopped is not None, "the trace holds no SIGSTOP for launcherd"
     writes = rig.line_writes(trace, line)
     last_s = max((t for t, _ in writes), default=stopped) - stopped
     FIGURES["scenario_12"] = {"heartbeat_writes_before_stop": len([w for w in writes if w[0] < stopped]),
