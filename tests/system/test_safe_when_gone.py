@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import rig
-from conftest import FIGURES, restart_service, wait_ready, write_config
+from conftest import FIGURES, reload_if_run_out, restart_service, wait_ready, write_config
 
 NATIVE_STEP = "/opt/card-launcher/libexec/motor-pins-low"
 LAUNCH_TIMEOUT_S = 120
@@ -81,6 +81,7 @@ def back_after_kill(pid: int) -> None:
             return None
     if rig.wait_for(answering, 120, 0.2, "launcherd answering")["state"] == "halted":
         rig.api_call("system/reset")
+    reload_if_run_out()
     if rig.status().get("pending"):
         rig.api_call("launcher/resume")
     wait_ready()

@@ -22,7 +22,7 @@ import tomllib
 import pytest
 
 import rig
-from conftest import FIGURES, READY_STATES, restart_service, the_emulators_stall, wait_ready, write_config
+from conftest import FIGURES, READY_STATES, reload_if_run_out, restart_service, the_emulators_stall, wait_ready, write_config
 
 SEQUENCE = [3, 0, 8, 1, 0, 12, 5]  # conftest.test_config's fixed profile
 LAUNCH_TIMEOUT_S = 120  # for one launch's outcome under TCG
@@ -210,6 +210,7 @@ def test_scenario_2_bounced_presses_and_exact_counts_over_150_bursts(chip, pins,
     reverse_line = rig.chip_base() + pins["motor_reverse"]
     forward_line = rig.chip_base() + pins["motor_forward"]
     missed_pulses = 0
+    out = 0  # the cards of the burst before (none before the first)
     rig.trace_on()
     while bursts < BURSTS:
         if bursts and bursts % BURSTS_PER_REST == 0 and out:
@@ -784,6 +785,7 @@ def killed_and_restarted(pid: int) -> None:
     status = rig.wait_for(lambda: _status_or_none(), 120, 0.2, "launcherd answering")
     if status["state"] == "halted":
         rig.api_call("system/reset")
+    reload_if_run_out()
     if rig.status().get("pending"):
         rig.api_call("launcher/resume")
     wait_ready()
