@@ -243,6 +243,16 @@ def the_emulators_stall(guest_late: rig.GuestLateness, halted: dict, seen_at: fl
 STALL_MS = 250  # [timing] stall_ms of the test config (the shipped default)
 
 
+def reload_if_run_out() -> None:
+    """An empty launcher reloaded, as a person would: a kill's launch with no card coming (the
+    rig's mechanism holding them back) may have reached its feed timeout first on a slow guest,
+    which the launcher rightly takes for an empty hopper; scenario 2, when it passes, hands on
+    thousands of cards, and the next scenarios press for bursts."""
+    if rig.status()["state"] == "empty":
+        print("\n[systemtest] the launcher says empty: reloaded with 10000 cards", flush=True)
+        rig.api_call("launcher/reload", cards=10000)
+
+
 @pytest.fixture(autouse=True)
 def the_last_failure_left_behind(request):
     """After a failed scenario, what it may have left (a button held down, an open lid, a game
@@ -269,10 +279,7 @@ def the_last_failure_left_behind(request):
     wait_ready(states=("halted", *READY_STATES))
     if rig.status()["state"] == "halted":
         rig.api_call("system/reset")
-    if rig.status()["state"] == "empty":
-        # A scenario cut short with the hopper run out: scenario 2, when it passes, hands on
-        # thousands of cards, and the next scenarios press for bursts.
-        rig.api_call("launcher/reload", cards=10000)
+    reload_if_run_out()
     rig.sh("launcherctl", "game", "abandon", check=False)
     if rig.status().get("pending"):
         rig.api_call("launcher/resume")

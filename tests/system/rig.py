@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import statistics
 import subprocess
@@ -494,13 +495,20 @@ def chip_base() -> int:
     return int(found.group(1))
 
 
+TRACED = ("gpio/gpio_value", "sched/sched_process_exec", "signal/signal_generate")
+
+
 def trace_on() -> None:
     (TRACING / "tracing_on").write_text("0")
     (TRACING / "trace").write_text("")
     (TRACING / "trace_clock").write_text("mono")
     (TRACING / "buffer_size_kb").write_text("8192")
     (TRACING / "events" / "gpio" / "gpio_value" / "filter").write_text("get == 0")
-    for event in ("gpio/gpio_value", "sched/sched_process_exec"):
+    # Stop and kill signals only: when the kernel took a SIGSTOP is the trace's, not the rig's
+    # clock read before its kill() (a rig preempted in between on a loaded guest read it early).
+    (TRACING / "events" / "signal" / "signal_generate" / "filter").write_text(
+        f"sig == {int(signal.SIGSTOP)} || sig == {int(signal.SIGKILL)}")
+    for event in TRACED:
         (TRACING / "events" / event / "enable").write_text("1")
     (TRACING / "tracing_on").write_text("1")
 
@@ -508,9 +516,10 @@ def trace_on() -> None:
 def trace_off() -> list[str]:
     (TRACING / "tracing_on").write_text("0")
     lines = (TRACING / "trace").read_text().splitlines()
-    for event in ("gpio/gpio_value", "sched/sched_process_exec"):
+    for event in TRACED:
         (TRACING / "events" / event / "enable").write_text("0")
     (TRACING / "events" / "gpio" / "gpio_value" / "filter").write_text("0")
+    (TRACING / "events" / "signal" / "signal_generate" / "filter").write_text("0")
     return lines
 
 
@@ -540,6 +549,16 @@ def line_writes(trace: list[dict], line: int) -> list[tuple[float, int]]:
         if found and int(found.group(1)) == line:
             writes.append((event["t"], int(found.group(2))))
     return writes
+
+
+def signalled_at(trace: list[dict], pid: int, sig: int) -> float | None:
+    """When the kernel generated ``sig`` for ``pid`` (the first time in the trace)."""
+    for event in trace:
+        if event["event"] == "signal_generate":
+            found = re.search(r"\bsig=(\d+)\b.*\bpid=(\d+)\b", event["rest"])
+            if found and int(found.group(1)) == sig and int(found.group(2)) == pid:
+                return event["t"]
+    return None
 
 
 def rises_so_far(line: int) -> int:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import rig
-from conftest import FIGURES, restart_service, wait_ready, write_config
+from conftest import FIGURES, reload_if_run_out, restart_service, wait_ready, write_config
 
 NATIVE_STEP = "/opt/card-launcher/libexec/motor-pins-low"
 LAUNCH_TIMEOUT_S = 120
@@ -81,6 +81,7 @@ def back_after_kill(pid: int) -> None:
             return None
     if rig.wait_for(answering, 120, 0.2, "launcherd answering")["state"] == "halted":
         rig.api_call("system/reset")
+    reload_if_run_out()
     if rig.status().get("pending"):
         rig.api_call("launcher/resume")
     wait_ready()
@@ -210,7 +211,6 @@ def test_safe_when_gone_the_heartbeat_under_load_and_stilled_by_sigstop(chip, pi
             # At least three rises while the motor runs (20 ms apart when on time; the bound is on a hang).
             seen = rig.wait_for(lambda: rig.rises_so_far(line) >= 3 and chip.value(pins["motor_forward"]),
                                 30, 0.1, "three heartbeat rises while the motor runs")
-            stopped = rig.now()
             os.kill(pid, signal.SIGSTOP)
             time.sleep(0.5)  # the span in which no write may come: the process is stopped
             trace = rig.events(rig.trace_off())
@@ -220,6 +220,10 @@ def test_safe_when_gone_the_heartbeat_under_load_and_stilled_by_sigstop(chip, pi
             hog.kill()
         api.close()
     back_after_kill(pid)
+    # The kernel's time of the SIGSTOP: the rig's clock read before its kill() may be early by
+    # however long two busy loops kept the rig from the syscall.
+    stopped = rig.signalled_at(trace, pid, signal.SIGSTOP)
+    assert stopped is not None, "the trace holds no SIGSTOP for launcherd"
     writes = rig.line_writes(trace, line)
     rises = [t for t, level in writes if level and t < stopped]
     gaps = [b - a for a, b in zip(rises, rises[1:])]
