@@ -14,7 +14,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from harness.waits import Lines
+from harness.waits import HANG_S, Lines, wait_until
 from harness.web import Stack
 
 from firmware.client import Client  # noqa: E402
@@ -58,7 +58,10 @@ def full():
             voice.terminate()
             voice.wait(10)
         stack.close()
-        subprocess.run(["umount", str(mount)], check=False)
+        # launcherd --sim was killed: its game process ends on its own a moment later (the
+        # parent's death signal), and holds the mount (its log there) until it has.
+        wait_until(lambda: subprocess.run(["umount", str(mount)], capture_output=True).returncode == 0,
+                   HANG_S, "the small disk unmounted (the game process gone)", 0.05)
         mount.rmdir()
 
 
