@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.units import parse_unit
+from harness.units import checkable_copy, parse_unit
 from test_install import actions, assert_in_order, run_script, scratch, stubs  # noqa: F401 (fixtures)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,13 +128,7 @@ def test_the_motors_daemon_wins_for_cpu_and_memory(unit):
 
 @pytest.fixture
 def checkable_unit(tmp_path) -> Path:
-    """The unit with ExecStart= pointed at an executable that exists here (verify checks it)."""
-    executable = ROOT / ".venv" / "bin" / "launcher-game"
-    if not executable.exists():
-        executable = Path(shutil.which("true"))
-    path = tmp_path / UNIT.name
-    path.write_text(UNIT.read_text().replace(INSTALLED, str(executable)))
-    return path
+    return checkable_copy(UNIT, INSTALLED, tmp_path)
 
 
 @needs_analyze

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from controller.web.server import DEFAULT_LISTEN
-from harness.units import parse_unit
+from harness.units import checkable_copy, parse_unit
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "launcher-web.service"
@@ -86,13 +86,7 @@ def test_every_directive_left_out_is_explained(unit):
 
 @pytest.fixture
 def checkable_unit(tmp_path) -> Path:
-    """The unit with ExecStart= pointed at an executable that exists here (verify checks it)."""
-    executable = ROOT / ".venv" / "bin" / "launcher-web"
-    if not executable.exists():
-        executable = Path(shutil.which("true"))
-    path = tmp_path / UNIT.name
-    path.write_text(UNIT.read_text().replace(INSTALLED, str(executable)))
-    return path
+    return checkable_copy(UNIT, INSTALLED, tmp_path)
 
 
 @needs_analyze
