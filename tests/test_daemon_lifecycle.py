@@ -9,6 +9,7 @@ import types
 import pytest
 
 from harness.launcherd import DaemonProcess, ThreadDaemon
+from firmware.client import Client
 from firmware.errors import ApiError, HardwareError
 from firmware.launcher.sim import sim_pin_factory
 
@@ -102,3 +103,18 @@ def test_the_start_says_where_the_game_state_is_kept(daemon_process):
     proc = daemon_process()
     proc.terminate()
     assert f"state in {proc.state_dir}" in proc.process.stderr.read()
+
+
+def test_launcherd_maps_no_openssl_and_speaks_its_own_texts_in_both_languages(daemon_process):
+    """launcherd serves a Unix socket and speaks no TLS: OpenSSL (3.3 MiB of its memory through
+    ssl or hashlib) is never loaded, and its own texts still render in English and French."""
+    proc = daemon_process(args=("--no-game",))
+    with Client(proc.socket, timeout=30, lang="en") as client:
+        english = client.call("status/get")
+    with Client(proc.socket, timeout=30, lang="fr") as client:
+        french = client.call("status/get")
+    mapped = open(f"/proc/{proc.process.pid}/maps").read()
+    assert "libcrypto" not in mapped and "libssl" not in mapped
+    assert english["game_layer"]["reason_object"] == french["game_layer"]["reason_object"]
+    assert english["game_layer"]["reason"] and french["game_layer"]["reason"]
+    assert english["game_layer"]["reason"] != french["game_layer"]["reason"]
