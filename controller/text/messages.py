@@ -20,9 +20,7 @@ import sys
 import unicodedata
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
-
-from babel.messages.catalog import Catalog
+from typing import TYPE_CHECKING, Any, Mapping
 
 from controller.text.round_texts import ROUND, WORDS
 from controller.text.table_texts import TABLE, VOICE
@@ -30,6 +28,9 @@ from firmware import i18n
 from firmware.errors import InvalidParams
 from firmware.i18n import LANGUAGES, locale_language as default_language
 from firmware.text.catalogue import Catalogue, MessageError, Text
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 from firmware.text.messages import FIRMWARE
 
 # LANGUAGES, MessageError and default_language are part of this module's interface (launcher-web,

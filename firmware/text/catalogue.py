@@ -3,7 +3,7 @@
 A message is a JSON object ``{"id": "motor_needs_rest", "seconds": 1.9}``; a :class:`Catalogue` holds
 one side's entries by message id (the English source and the kind of each parameter) and its gettext
 files ``<locale>/<lang>/LC_MESSAGES/<domain>.po``, whose ``msgctxt`` is the message id and ``msgid``
-the English source, so a translator sees both. The .po files are compiled with Babel in memory, once
+the English source, so a translator sees both. The .po files are compiled in memory (pofile.py), once
 per process and language: nothing compiled is kept in the repository or needs a build step, and a
 read-only install works.
 
@@ -18,21 +18,20 @@ message may carry the game's reason.
 from __future__ import annotations
 
 import gettext
-import io
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po, write_po
-from babel.numbers import format_decimal, format_percent
 
 from firmware import i18n
 from firmware.errors import LauncherError
+from firmware.text import numbers, pofile
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 
 class MessageError(LauncherError, ValueError):
@@ -132,12 +131,7 @@ class Catalogue(Mapping[str, Text]):
     def _translations(self, lang: str) -> gettext.GNUTranslations:
         compiled = self._compiled.get(lang)
         if compiled is None:
-            with self.po_path(lang).open("rb") as po:
-                catalog = read_po(po, locale=lang, domain=self.domain)
-            mo = io.BytesIO()
-            write_mo(mo, catalog)
-            mo.seek(0)
-            compiled = gettext.GNUTranslations(mo)
+            compiled = pofile.compiled(self.po_path(lang))
             # The templates first: another thread that finds the language compiled finds them too.
             self._singulars[lang] = {message_id: compiled.pgettext(message_id, entry.singular)
                                      for message_id, entry in self._texts.items() if entry.plural is None}
@@ -171,6 +165,8 @@ class Catalogue(Mapping[str, Text]):
 
     def template(self) -> Catalog:
         """The .pot catalogue of the entries: what ``locale/<domain>.pot`` must hold."""
+        from babel.messages.catalog import Catalog  # the translators' tools only: Babel weighs 1.5 MiB
+
         catalog = Catalog(domain=self.domain, project="card-launcher", fuzzy=False)
         for message_id, entry in self.items():
             text = entry.singular if entry.plural is None else (entry.singular, entry.plural)
@@ -181,6 +177,8 @@ class Catalogue(Mapping[str, Text]):
 
     def write_template(self, out: BinaryIO) -> None:
         """Write the template as ``locale/<domain>.pot`` is kept."""
+        from babel.messages.pofile import write_po
+
         write_po(out, self.template(), omit_header=False, sort_output=False, include_previous=False, width=100)
 
 
@@ -263,10 +261,10 @@ def _shown(message_id: str, name: str, kind: str, value: Any, lang: str) -> Any:
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             raise _bad(message_id, name, kind, value)
         if kind == "percent":
-            return format_percent(value, locale=lang)
+            return numbers.percent(value, lang)
         if kind == "seconds":
-            return format_decimal(value, format="0.0" if value < 100 else "0", locale=lang)
-        return format_decimal(value, locale=lang)
+            return numbers.seconds(value, lang)
+        return numbers.decimal(value, lang)
     if kind == "card":
         if not isinstance(value, str):
             raise _bad(message_id, name, kind, value)
