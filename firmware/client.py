@@ -21,7 +21,7 @@ import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from firmware.errors import ApiError, LauncherError
+from firmware.errors import ApiError, InvalidParams, LauncherError, NotFound, Refused, Unavailable
 from firmware.i18n import is_message
 
 if TYPE_CHECKING:
@@ -64,14 +64,30 @@ def request_line(request_id: int, method: str, params: dict[str, Any] | None, la
 
 
 def reply_error(error: dict[str, Any]) -> ApiError:
-    """The daemon's error reply as an ``ApiError``: its text as the daemon rendered it, its message
-    object (``message_object``, when it sent one) and every detail in ``data`` as it came
-    (``retry_after_s``, ``state``, the message object too)."""
+    """The daemon's error reply as the ``ApiError`` of its code (``Refused``, ``InvalidParams``,
+    ``NotFound``, ``Unavailable``; a plain ``ApiError`` for the others): its text as the daemon
+    rendered it, its message object (``message_object``, when it sent one) and every detail in
+    ``data`` as it came (``retry_after_s``, ``state``, the message object too)."""
     details = {key: value for key, value in error.items() if key not in ("code", "message")}
-    failure = ApiError(error.get("code", ApiError.INTERNAL_ERROR), str(error.get("message", "error")), details)
+    code, text = error.get("code", ApiError.INTERNAL_ERROR), str(error.get("message", "error"))
+    kind = _ERRORS_BY_CODE.get(code)
+    if kind is Refused:
+        retry = details.get("retry_after_s")
+        failure: ApiError = Refused(text, retry_after_s=retry if isinstance(retry, (int, float)) else None)
+    elif kind is not None:
+        failure = kind(text)
+    else:
+        failure = ApiError(code, text)
+    failure.data = details
     if is_message(error.get("message_object")):
         failure.message_object = error["message_object"]
     return failure
+
+
+_ERRORS_BY_CODE: dict[Any, type[ApiError]] = {
+    ApiError.REFUSED: Refused, ApiError.INVALID_PARAMS: InvalidParams,
+    ApiError.NOT_FOUND: NotFound, ApiError.UNAVAILABLE: Unavailable,
+}
 
 
 def result_of(reply: dict[str, Any]) -> Any:

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from firmware.client import MAX_LINE, Client, DaemonDown, Unreachable, connect
-from firmware.errors import ApiError
+from firmware.client import reply_error
+from firmware.errors import ApiError, InvalidParams, NotFound, Refused, Unavailable
 
 REFUSAL = {"code": 1, "message": "the motor needs 2.4 s of rest", "retry_after_s": 2.4,
            "message_object": {"id": "motor_needs_rest", "seconds": 2.4}}
@@ -85,6 +86,7 @@ def test_an_error_reply_is_an_api_error_with_its_code_text_details_and_message_o
         return refused.value
 
     def same(error: ApiError) -> None:
+        assert isinstance(error, Refused) and error.retry_after_s == 2.4
         assert error.code == 1 and error.message == REFUSAL["message"]
         assert error.message_object == REFUSAL["message_object"] and error.data["retry_after_s"] == 2.4
 
@@ -137,3 +139,11 @@ def test_a_missing_socket_is_unreachable_both_ways(directory):
             await connect(directory / "nothing", lambda name, params: None)
 
     asyncio.run(check())
+
+
+@pytest.mark.parametrize(("code", "kind"), [(-32602, InvalidParams), (1, Refused), (2, NotFound),
+                                            (3, Unavailable), (-32603, ApiError), (99, ApiError)])
+def test_an_error_reply_is_the_error_of_its_code_as_the_daemon_raised_it(code, kind):
+    error = reply_error({"code": code, "message": "no", "state": "ready"})
+    assert type(error) is kind and error.code == code and str(error) == "no"
+    assert error.data == {"state": "ready"}
