@@ -239,6 +239,8 @@ class Connection:
             self._pending.clear()
 
     async def _read_lines(self, reader: asyncio.StreamReader) -> None:
+        import asyncio
+
         while True:
             try:
                 line = await reader.readline()
@@ -254,14 +256,17 @@ class Connection:
                 continue
             if "event" in message:
                 self.on_event(message["event"], message.get("params") or {})
-                continue
-            future = self._pending.get(message.get("id"))
-            if future is None or future.done():
-                continue
-            if "error" in message:
-                future.set_exception(reply_error(message["error"] or {}))
             else:
-                future.set_result(message.get("result"))
+                future = self._pending.get(message.get("id"))
+                if future is not None and not future.done():
+                    if "error" in message:
+                        future.set_exception(reply_error(message["error"] or {}))
+                    else:
+                        future.set_result(message.get("result"))
+            # readline() returns a line already buffered without giving the loop a turn: a flood of
+            # events (100,000 launches) kept launcher-game's loop here until its watchdog, 15 s
+            # later, killed it. One turn per line lets its timers and other tasks run.
+            await asyncio.sleep(0)
 
 
 async def connect(path: str | Path, on_event: EventListener, limit: int = REPLY_LINE_LIMIT) -> Connection:

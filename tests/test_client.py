@@ -36,6 +36,10 @@ class StandIn:
             if method == "echo":
                 writer.write(json.dumps({"event": "echoing", "params": {"n": 1}}).encode() + b"\n")
                 reply = {"result": {**request["params"], "lang": request.get("lang")}}
+            elif method == "flood":
+                writer.write(b"".join(json.dumps({"event": "launched", "params": {"n": n}}).encode() + b"\n"
+                                      for n in range(request["params"]["events"])))
+                reply = {"result": {}}
             elif method == "refuse":
                 reply = {"error": REFUSAL}
             else:
@@ -147,3 +151,21 @@ def test_an_error_reply_is_the_error_of_its_code_as_the_daemon_raised_it(code, k
     error = reply_error({"code": code, "message": "no", "state": "ready"})
     assert type(error) is kind and error.code == code and str(error) == "no"
     assert error.data == {"state": "ready"}
+
+
+def test_a_flood_of_events_leaves_the_loop_a_turn_between_them(directory):
+    """launcher-game's watchdog beats from its loop: events arriving faster than they are taken in
+    (a burst of launches) must not hold the loop until they are all read."""
+    async def check(path):
+        seen = []
+
+        def on_event(name, params):
+            if params["n"] == 0:
+                asyncio.get_running_loop().call_soon(seen.append, "a timer's turn")
+            seen.append(params["n"])
+        connection = await connect(path, on_event)
+        await connection.call("flood", {"events": 5000})
+        await connection.close()
+        assert seen.index("a timer's turn") <= 2 and len(seen) == 5001
+
+    run(directory, check)
