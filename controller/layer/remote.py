@@ -14,13 +14,16 @@ launcherd's socket (firmware/daemon/gameport.py has the other end). On it the ga
 - publishes its events (``system/publish``), tells its status (``system/game-status``), catches up
   on outcomes (``outcomes/after``, ``outcomes/logged``).
 
-A reader thread takes the lines in and posts them to the game's loop, so that a call the game code
-makes synchronously (``outcomes_after``) can wait for its answer on the loop's own thread.
+A reader thread takes the lines in and hands them to the game's loop in launcherd's order, a few
+per turn of the loop (:data:`TURN`), so that a call the game code makes synchronously
+(``outcomes_after``) can wait for its answer on the loop's own thread, and so that a flood of
+events (launches back to back) never keeps the loop's timers, its watchdog's beat first, waiting.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import contextvars
 import inspect
@@ -42,6 +45,10 @@ log = logging.getLogger("launcher.game")
 # How long a call the game code makes synchronously (outcomes_after) waits for launcherd.
 SYNC_ANSWER_S = 30.0
 READ_CHUNK = 1 << 16
+# Lines from launcherd taken in per turn of the game's loop. Posted one handle each, 100,000 launches
+# queued thousands at once, and asyncio runs every handle queued before it looks at its timers: the
+# watchdog's beat waited past its 15 s and launcherd killed a game that was working.
+TURN = 16
 
 
 class CauseBox:
@@ -102,6 +109,10 @@ class SocketHost:
         self._hopper: int | None = None
         self._status_due = False
         self._closed = False
+        self._inbox: collections.deque[tuple[Callable[..., Any], tuple[Any, ...]]] = collections.deque()
+        self._inbox_lock = threading.Lock()
+        self._taking = False  # a turn of _take_turn is due on the loop
+        self._delivering = False  # an event's listeners run: its copy of the launcher is current
 
     # ---- the connection ---------------------------------------------------------------------
 
@@ -157,10 +168,30 @@ class SocketHost:
             self._post(self._connection_lost)
 
     def _post(self, fn: Callable[..., Any], *args: Any) -> None:
+        """``fn(*args)`` on the loop, after every line taken in before it. Reader thread."""
+        with self._inbox_lock:
+            self._inbox.append((fn, args))
+            if self._taking:
+                return
+            self._taking = True
         try:
-            self.loop.call_soon_threadsafe(fn, *args)
+            self.loop.call_soon_threadsafe(self._take_turn)
         except RuntimeError:
             pass  # the loop is closed: the process is ending
+
+    def _take_turn(self) -> None:
+        """Up to TURN of the lines taken in, in order; the rest on the loop's next turn."""
+        for _ in range(TURN):
+            with self._inbox_lock:
+                if not self._inbox:
+                    self._taking = False
+                    return
+                fn, args = self._inbox.popleft()
+            try:
+                fn(*args)
+            except Exception:
+                log.exception("taking in a line of launcherd failed")
+        self.loop.call_soon(self._take_turn)
 
     def _take(self, line: bytes) -> None:
         try:
@@ -279,8 +310,12 @@ class SocketHost:
         self._take_launcher(message.get("launcher"))
         token = message.get("cause")
         context = contextvars.copy_context()
-        context.run(self._listen, str(message.get("event")), message.get("params") or {},
-                    CauseBox(token if isinstance(token, int) else None))
+        self._delivering = True
+        try:
+            context.run(self._listen, str(message.get("event")), message.get("params") or {},
+                        CauseBox(token if isinstance(token, int) else None))
+        finally:
+            self._delivering = False
         self._status_soon()
 
     def _listen(self, name: str, params: dict[str, Any], box: CauseBox) -> None:
@@ -364,7 +399,11 @@ class SocketHost:
 
     @property
     def hopper(self) -> int | None:
-        """Asked of launcherd now: a reload while the launcher is ready changes it with no event."""
+        """The copy that came with the event being taken in (launcherd's as the event was sent: a
+        round trip per event held the loop, one launch after another); else asked of launcherd now,
+        since a reload while the launcher is ready changes it with no event."""
+        if self._delivering:
+            return self._hopper
         try:
             self._take_launcher(self.request_sync("system/launcher", {}).get("launcher"))
         except ApiError:
