@@ -37,8 +37,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from firmware import i18n
+from firmware.client import reply_error
 from firmware.daemon.registry import Encoded, Registry
-from firmware.errors import ApiError, InvalidParams, NotFound, Refused, Unavailable
+from firmware.errors import ApiError, Unavailable
 
 log = logging.getLogger("launcher.game")
 
@@ -64,24 +65,6 @@ class CauseBox:
 # The cause of whatever the game runs now: set around each forwarded request's task and each event's
 # listeners, inherited by the tasks they start.
 CAUSE: contextvars.ContextVar[CauseBox | None] = contextvars.ContextVar("game_cause", default=None)
-
-_ERRORS = {ApiError.REFUSED: Refused, ApiError.UNAVAILABLE: Unavailable, ApiError.NOT_FOUND: NotFound,
-           ApiError.INVALID_PARAMS: InvalidParams}
-
-
-def error_of(body: dict[str, Any]) -> ApiError:
-    """launcherd's error reply as the exception the game code knows (Refused, Unavailable, ...),
-    its text as launcherd rendered it, its message object and details kept."""
-    code = body.get("code", ApiError.INTERNAL_ERROR)
-    cls = _ERRORS.get(code, ApiError)
-    error = cls.__new__(cls)
-    Exception.__init__(error, str(body.get("message", "error")))
-    error.code = code
-    error.message = str(body.get("message", "error"))
-    error.message_object = body.get("message_object") if i18n.is_message(body.get("message_object")) else None
-    error.data = {key: value for key, value in body.items() if key not in ("code", "message", "message_object")}
-    return error
-
 
 def _gone() -> ApiError:
     return Unavailable(i18n.message("game_layer_died", error=i18n.render(i18n.message("game_connection_closed"))))
@@ -465,8 +448,8 @@ def _result(reply: dict[str, Any]) -> Any:
     if "error" in reply:
         if not reply["error"]:
             raise _gone()
-        raise error_of(reply["error"])
+        raise reply_error(reply["error"])  # the exception the game code knows: Refused, Unavailable, ...
     return reply.get("result")
 
 
-__all__ = ["CAUSE", "CauseBox", "SocketHost", "error_of"]
+__all__ = ["CAUSE", "CauseBox", "SocketHost"]
