@@ -40,8 +40,12 @@ BLASTER_ADVICE = {
 # launcher-web's own texts; launcherd's come rendered in the request's language.
 TEXTS = {
     "no_game": {"en": "no game yet: start one below", "fr": "pas encore de partie : lancez-en une ci-dessous"},
-    "no_code": {"en": f"this action needs the table's join code ({CODE_HEADER})",
-                "fr": f"cette action demande le code de la table ({CODE_HEADER})"},
+    # Said to people: no header name. Where the code is: the table display, the demo's terminal,
+    # launcherctl game code on the launcher.
+    "no_code": {"en": "this needs the table's join code: enter it under Join code (it is on the table display,"
+                      " in the demo's terminal, or ask the launcher: launcherctl game code)",
+                "fr": "il faut le code de la table : saisissez-le sous Code de la table (il est sur l'affichage"
+                      " de la table, dans le terminal de la démo, ou demandez-le au lanceur : launcherctl game code)"},
     "wrong_code": {"en": "wrong join code: ask the table for the current one",
                    "fr": "mauvais code : demandez le code actuel à la table"},
     "too_many_codes": {"en": "too many join codes tried: wait {seconds:.0f} s",
