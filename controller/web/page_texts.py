@@ -25,7 +25,7 @@ LAUNCHER_ADVICE = {
     "sleeping": ("☾", {"en": "asleep: one press wakes it (that press launches nothing)",
                        "fr": "en veille : un appui le réveille (cet appui ne lance rien)"}),
     "lid_open": ("⚠", {"en": "lid open: close the hopper lid", "fr": "couvercle ouvert : fermez le couvercle"}),
-    "halted": ("⛔", {"en": "halted: {reason}; fix it, then tap Reset",
+    "halted": ("✖", {"en": "halted: {reason}; fix it, then tap Reset",
                      "fr": "arrêté : {reason} ; corrigez, puis touchez Réinitialiser"}),
     "starting": ("…", {"en": "starting", "fr": "démarrage"}),
 }
@@ -123,7 +123,7 @@ def launcher_advice(status: dict[str, Any], lang: str = "en") -> dict[str, str]:
     reason = shown(status.get("reason_object"), lang, status.get("reason")) or ""
     if state == "ready" and status.get("press_means") == "nothing" and status.get("press_reason"):
         # Ready, but the game has a press deal nothing now (a decision pending): say what to settle.
-        return {"state": state, "symbol": "⏸",
+        return {"state": state, "symbol": "⚠",
                 "text": shown(status["press_reason"], lang, status.get("press_reason_text")) or ""}
     return {"state": state, "symbol": symbol, "text": texts[lang].format(reason=reason)}
 

@@ -184,7 +184,7 @@ function renderNow(game) {
   const trouble = !["ready", "launching", "firing", "sleeping"].includes(advice.state) || Boolean(state.launcher.pending);
   const deal = dealReload(game);
   $("#now-launcher").hidden = !trouble && !deal;
-  // "⚠", not "⏸": a glyph the default fonts of Raspberry Pi OS and phones have.
+  // "⚠", not a pause sign: a glyph the default fonts of Raspberry Pi OS (DejaVu) and phones have.
   if (trouble) $("#now-launcher").textContent = state.launcher.pending ? `⚠ ${state.launcher.pending_text}` : `${advice.symbol} ${advice.text}`;
   else if (deal) $("#now-launcher").textContent = t("nowReload", deal.wanted);
   const who = $("#now-who");
@@ -280,14 +280,14 @@ function renderLauncher() {
   const needed = !blaster && ((reload && reload.reload) || advice.state === "empty" || Boolean(deal));
   $("#reload-text").textContent = !needed ? "" : deal ? t("reloadDeal", deal.wanted) : t("reloadNow");
   const input = $("#reload-cards");
-  if (deal && deal.wanted !== null && !input.dataset.typed) input.value = deal.wanted;
+  if (deal && deal.wanted !== null && !input.dataset.typed && !input.value) input.value = deal.wanted;
   $("#reload-text").hidden = !needed;
   if (needed && !$("#reload-box").dataset.opened) {
     $("#reload-box").open = true;  // once: a reader who closes it keeps it closed
     $("#reload-box").dataset.opened = "1";
   }
   if (!needed) delete $("#reload-box").dataset.opened;
-  if ($("#reload-box").open && !deal) proposeRefill();
+  if ($("#reload-box").open) proposeRefill();
   // With a blaster fitted: its slots and what it did last (status/get's blaster keys).
   const slots = tableBlast ? Array.from({ length: 4 }, (_, i) => i < (game.blaster_cards || 0)) : state.launcher.slots;
   $("#blaster").hidden = !Array.isArray(slots);
@@ -376,6 +376,12 @@ function renderActions(game) {
     }));
   }
   if (!playing) delete box.dataset.ruleset;
+  // The cards in the colour a tap plays them in (the pile's, as playCard sends it; a card like the
+  // pile's top card or an answer to a Mega Hit asks its colour): they look like the cards in hand.
+  box.dataset.color = playing && game.color && game.top_card && !game.chain ? game.color : "";
+  for (const cardButton of box.querySelectorAll("button")) {
+    cardButton.classList.toggle("asks", cardButton.dataset.card === (game && game.top_card));
+  }
   for (const cardButton of box.querySelectorAll("button")) cardButton.hidden = hitsOnly && !cardButton.classList.contains("attack");
   $("#first-attack-box").hidden = !allowed.has("first-attack");
   const catchButton = $("#catch");

@@ -53,7 +53,7 @@ function renderTurn(game) {
   $("#direction").textContent = t(game.direction === "clockwise" ? "clockwise" : "counterclockwise");
   if (match.match_over) {
     const winner = Array.isArray(match.winner) ? match.winner.join(t("and")) : match.winner;
-    $("#turn-name").textContent = `🏆 ${winner}`;
+    $("#turn-name").textContent = `★ ${winner}`;
     $("#turn-what").textContent = t("winsMatch");
   } else if (game.owed && deviceOf(game) !== "launcher") {
     // Classic, Despicable Me 4: the launcher deals what is owed; Blast: insertions owed.
