@@ -130,7 +130,8 @@ def test_a_first_game_guided_step_by_step_with_the_hands_in_view(stack, browser_
     # A Discard All lays any number of its colour: Cy's hand is a range now.
     page.click("#cards button[data-card='discard-all']")  # on the red pile: its colour, no question
     expect_text(page, "td[data-hand='Cy']", r"^\d+–6$")
-    view_shot(page, f"42-{lang}-hands")
+    view_shot(page, f"42-{lang}-cards")
+    page.locator("#players-panel").screenshot(path=str(ARTIFACTS / f"42-{lang}-hands.png"))
     assert page.errors == []
 
 
