@@ -248,7 +248,7 @@ def test_blast_without_a_blaster_insertions_and_a_blast_from_the_page(stack, bro
     assert page.locator("#blaster-slots .slot").count() == 4
     assert visible_ids(page, "launcher-state", "hopper", "reload-box", "last-burst", "now-launcher") == dict.fromkeys(
         ["launcher-state", "hopper", "reload-box", "last-burst", "now-launcher"], False)
-    assert not page.locator("#players th.col-presses").is_visible()
+    expect_text(page, "#players th.col-presses", "^Inserts$")  # each player's insertions, not presses
     assert "presses the button" not in page.inner_text("body")
     tap_card(page, "draw-one")  # on the red pile: its colour, no question
     expect_text(page, "#now", r"Bob.*inserts 1")
@@ -264,6 +264,7 @@ def test_blast_without_a_blaster_insertions_and_a_blast_from_the_page(stack, bro
     expect_text(page, "#now", r"Ann.*play a card, or insert one")
     expect_text(page, "#blaster-last", "0 of 4")  # the blast emptied the slots
     expect_text(page, "td[data-hand='Cy']", "^10$")  # 7 dealt and the blast's 3
+    assert page.locator("tr[data-player='Cy'] td.col-presses").inner_text() == "1"  # one insertion
     shot(page, "34-blast")
     # Ann holds 6 (the table dealt 7; she played one): her last card is a Discard Color laying the
     # rest, all red, beneath it.

@@ -332,8 +332,10 @@ function renderPlayers(game) {
   if (!game) { body.replaceChildren(); return; }
   const owed = owedBy(game);
   const totals = game.match.totals || {};
-  // Blast without a blaster: nobody presses a button (its Presses would count insertions).
-  $("#players").classList.toggle("no-presses", deviceOf(game) === "blaster");
+  // Blast: nobody presses a button; the column counts each player's insertions, and says so.
+  const pressesHead = $("#players th.col-presses");
+  pressesHead.dataset.i18n = deviceOf(game) === "blaster" ? "insertsCol" : "presses";
+  pressesHead.textContent = t(pressesHead.dataset.i18n);
   body.replaceChildren(...game.players.map((p, seat) => el("tr", { class: p.name === game.turn ? "current" : "", "data-player": p.name },
     el("td", {}, p.name), el("td", { "data-hand": p.name, class: "hand-size", title: t("handTitle") }, handText(game, seat)),
     el("td", { "data-owes": p.name }, owed[p.name] === undefined ? "–" : owed[p.name]),
