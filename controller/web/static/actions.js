@@ -147,6 +147,8 @@ function bind() {
     if (await pick(t("abandonSure"), [{ value: "yes", label: t("yesAbandon") }])) act("/api/game/abandon", {}, t("abandon"));
   });
   $("#reload-cards").addEventListener("input", () => { $("#reload-cards").dataset.typed = "1"; });
+  // The bar's prompt (a reload, the launcher's trouble) opens what it points at.
+  $("#now-launcher").addEventListener("click", () => { if (!$("#reload-box").hidden && dealReload(state.game)) $("#reload-box").open = true; });
   $("#reload-box").addEventListener("toggle", () => { if ($("#reload-box").open) proposeRefill(); });
 }
 

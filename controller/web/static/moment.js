@@ -433,6 +433,8 @@ function updateHands() {
 function renderScores() {
   const table = $("#scores");
   const scores = state.scores;
+  // Nothing scored yet: the panel waits for the first round's end (a shorter page, #40).
+  $("#scores-panel").hidden = !scores || (!scores.rounds.length && !scores.match_over);
   if (!scores) {
     table.replaceChildren();
     $("#scores-line").textContent = t("noMatch");
