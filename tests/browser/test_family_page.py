@@ -153,3 +153,22 @@ def test_the_language_switch_says_the_log_and_the_last_answer_in_the_new_languag
     expect(page.locator("#now-reply")).to_be_hidden()  # the answer said in English is not left
     assert not re.search(r"\bdeal\b|\bthe hopper\b", page.locator("#now").inner_text())
     view_shot(page, "43-fr-switched")
+
+
+def test_blast_without_a_blaster_is_the_blasters_view_in_french(stack, browser_context):
+    """The English one is test_every_ruleset's Blast test: here the same view in French."""
+    from playwright.sync_api import expect
+
+    code = stack.code()
+    assert stack.post("/api/game/new", {"rules": "blast", "players": ["Ann", "Bob", "Cy"]}, code)[0] == 200
+    page = browser_context.new_page()
+    page.goto(f"{stack.url}/?code={code}")
+    page.click(".langs button[data-lang='fr']")
+    expect_text(page, "#link", "en direct")
+    expect_text(page, "#launcher-title", "^Blaster$")
+    expect_text(page, "#blaster-last", "0 sur 4")
+    expect_text(page, "#players th.col-presses", "^Insertions$")
+    for launcher_only in ("#launcher-state", "#hopper", "#reload-box", "#last-burst", "#now-launcher"):
+        expect(page.locator(launcher_only)).to_be_hidden()
+    assert "appuie sur le bouton" not in page.inner_text("body")
+    page.locator("#launcher").screenshot(path=str(ARTIFACTS / "44-fr-blast-without-a-blaster.png"))
