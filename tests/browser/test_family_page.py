@@ -15,11 +15,11 @@ import pytest
 from harness.browser import ARTIFACTS, PHONE, expect_text
 
 TEXTS = {
-    "en": {"refused": "needs the table's join code", "where": "table display", "steps": "Join", "hand": "Hand",
+    "en": {"first": "enter the table's join code just below", "refused": "needs the table's join code", "where": "table display", "steps": "Join", "hand": "Hand",
            "load": r"Load 83 cards into the launcher", "reload_deal": r"Load the other 83 cards into the launcher",
            "deal": r"deal 7 cards each by hand \(28\), turn one up, load the other 83 into the launcher and reload"
                    r" the hopper: 83 cards", "owes": r"owes 2 presses"},
-    "fr": {"refused": "il faut le code de la table", "where": "affichage de la table", "steps": "Rejoindre",
+    "fr": {"first": "saisissez le code de la table juste en dessous", "refused": "il faut le code de la table", "where": "affichage de la table", "steps": "Rejoindre",
            "hand": "Main", "load": r"Chargez 83 cartes dans le lanceur", "reload_deal": r"Chargez les 83 cartes restantes",
            "deal": r"distribuez 7 cartes à chacun à la main \(28\), retournez-en une, chargez les 83 autres dans le"
                    r" lanceur et rechargez le réservoir : 83 cartes", "owes": r"doit 2 appuis"},
@@ -62,6 +62,7 @@ def test_a_first_game_guided_step_by_step_with_the_hands_in_view(stack, browser_
     expect_text(page, "#link", "●")
     # A first-time table: the steps, then the join code (and where it is), then New game.
     expect(page.locator("#steps li[data-step='1']")).to_have_class("step-now")
+    expect_text(page, "#now-what", said["first"])
     assert visible_sections(page)[:4] == ["turn", "steps", "join-panel", "new-game"]
     expect_text(page, "#join-help", said["where"])
     assert "launcherctl game code" in page.locator("#join-help").inner_text()

@@ -191,7 +191,7 @@ function renderNow(game) {
   const what = $("#now-what");
   if (!game) {
     who.textContent = t("noGame");
-    what.textContent = t("nowNoGame");
+    what.textContent = t(joinFirst() ? "nowJoinFirst" : "nowNoGame");
     $("#now-said").hidden = true;
     lastChain = null;
     return;
