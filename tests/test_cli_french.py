@@ -46,9 +46,10 @@ def test_an_attack_round_played_with_launcherctl_in_french(daemon_process):
     status = ok(french(launcherd, "game", "status"))
     assert status[0] == "attack-mega-hit - manche 1 - Cy distribue"
     assert status[1] == "À Cy - poser une carte ou appuyer"
-    assert status[3].split() == ["joueur", "cartes", "prises", "appuis", "score"]
+    assert status[3].split() == ["joueur", "main", "cartes", "prises", "appuis", "score"]
     assert status[-1].startswith("partie 1, journal de jeu dans ")
-    assert next(line for line in status if line.startswith("Bob")).split()[1:3] == ["3", "1"]
+    # Bob's hand (the 7 dealt and the 3 taken), his cards taken, his presses.
+    assert next(line for line in status if line.startswith("Bob")).split()[1:4] == ["10", "3", "1"]
 
     attack = ok(french(launcherd, "game", "play", "Double attaque", "--color", "bleu", "--target", "Ann"))
     assert attack[:2] == ["Cy joue Double attaque (bleu) contre Ann",

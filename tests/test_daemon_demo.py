@@ -135,3 +135,33 @@ def test_the_lid_opened_and_closed_refills_whatever_is_left_as_the_readme_says(t
         running.wait_for(lambda s: not s["lid_open"] and s["hopper"] == 112)
         running.in_loop(view.draw)
     assert "refilled: 112 cards (102 before)" in frame(screen)
+
+
+def test_the_screen_speaks_french_when_the_demo_is_asked_to(tmp_path, monkeypatch):
+    """``make demo DEMO_LANG=fr`` (LC_MESSAGES=fr_FR.UTF-8): the screen's own words too, not only
+    the catalogues' texts it shows."""
+    from firmware import i18n
+    from firmware.tools.demo import DemoView
+
+    monkeypatch.setenv("LAUNCHER_WEB_URL", "http://127.0.0.1:8080/")
+    monkeypatch.setenv("LC_MESSAGES", "fr_FR.UTF-8")
+    monkeypatch.setattr(i18n, "_daemon_language", None)
+    assert i18n.daemon_language() == "fr"
+    config = '[sim]\nhopper = 0\n[ejection]\nprofile = "fixed"\nsequence = [3]\n[timing]\nfeed_timeout_ms = 200\n'
+    with ThreadDaemon(tmp_path, config) as running:
+        screen = Screen()
+        view = DemoView(running.daemon, out=screen)
+        running.in_loop(running.daemon.subscribe, view.on_event)
+        running.in_loop(view.fetch_join_code)
+        code = running.call("game/code")["code"]
+        running.in_loop(view.on_key, "j")
+        running.call("launcher/launch")  # nothing in the hopper: the launcher says it is empty
+        running.wait_for(lambda s: s["state"] == "empty")
+        running.in_loop(view.draw)
+        last = frame(screen)
+    assert f"page de la table : http://127.0.0.1:8080/   code de la table {code}" in last
+    assert "j : la prochaine carte se coincera" in last
+    assert "réservoir vide : remplissez-le, puis l deux fois" in last
+    assert "Espace/Entrée appuyer" in last and "derniers événements" in last
+    for english in ("recent events", "table page", "hopper empty", "presses   ", "Space/Enter"):
+        assert english not in last, english

@@ -40,7 +40,7 @@ def test_status_has_every_documented_key():
     keys = {
         "ruleset", "round", "players", "dealer", "first_card", "turn", "aim", "direction", "owed",
         "queue", "chain", "awaiting", "top_card", "color", "catchable", "uno_called", "round_over",
-        "winner", "last_card_attack", "options", "colors", "named_color", "resumes", "catchable_players", "choices",
+        "winner", "last_card_attack", "options", "colors", "named_color", "resumes", "catchable_players", "choices", "hand_sizes",
     }
     assert set(status(game())) == keys
 

@@ -114,7 +114,10 @@ def test_every_action_without_the_code_is_refused_and_logged_once_a_minute(stack
     for path in paths:
         status, reply = stack.post(path, {})
         assert status == 403, path
-        assert reply["error"]["code"] == "join_code" and "X-Join-Code" in reply["error"]["message"]
+        # Said to people: where to enter the code and where it is, no header's name (#40).
+        said = reply["error"]["message"]
+        assert reply["error"]["code"] == "join_code" and "Join code" in said and "launcherctl game code" in said
+        assert "X-Join-Code" not in said
     # The first refusal at once; the others go into the next minute's count, not a line each.
     assert "refused POST /api/game/new from 127.0.0.1: no join code" in stack.web_log()
     assert stack.web_log().count("no join code") == 1

@@ -144,9 +144,14 @@ def test_launcher_webs_own_refusals_in_the_readers_language():
     async def check(client, daemon, app):
         response = await client.post("/api/game/undo?lang=fr", json={})
         assert response.status == 403
-        assert (await response.json())["error"]["message"] == "cette action demande le code de la table (X-Join-Code)"
+        said = (await response.json())["error"]["message"]
+        assert said.startswith("il faut le code de la table : saisissez-le sous Code de la table")
         response = await client.post("/api/game/undo", json={})
-        assert (await response.json())["error"]["message"] == "this action needs the table's join code (X-Join-Code)"
+        english = (await response.json())["error"]["message"]
+        assert english.startswith("this needs the table's join code: enter it under Join code")
+        # Said to people: where the code is, and no header's name.
+        assert "launcherctl game code" in english and "table display" in english
+        assert "X-Join-Code" not in said + english
 
     with_web(check, lang="en")
 

@@ -148,6 +148,14 @@ def format_damage(damage: dict[str, Any]) -> list[str]:
     return [f"game log: {_said(damage, 'what')}", f"what to do: {_said(damage, 'todo')}"]
 
 
+def _hand(size: list[int] | None) -> str:
+    """A hand of ``hand_sizes``: one number when exact, "5-7" when a range, "?" when not counted."""
+    if not size:
+        return "?"
+    low, high = size
+    return str(low) if low == high else f"{low}-{high}"
+
+
 def format_status(status: dict[str, Any]) -> str:
     """``game status``: the move, the round, a line per player, the standing, the hopper, the log."""
     if "ruleset" not in status:  # no table to show: only what is wrong and where
@@ -165,12 +173,15 @@ def format_status(status: dict[str, Any]) -> str:
         detail.append(text(message("status_catchable", player=status["catchable"])))
     table.append(", ".join(detail))
     totals = match.get("totals") or {}
-    labels = [text({"id": f"label_{key}"}) for key in ("player", "cards_taken", "presses", "score")]
-    widths = [max(width, len(label)) for width, label in zip((12, 11, 8, 6), labels)]
-    table.append(f"{labels[0]:<{widths[0]}} {labels[1]:>{widths[1]}} {labels[2]:>{widths[2]}} {labels[3]:>{widths[3]}}")
-    for player in status["players"]:
-        table.append(f"{player['name']:<{widths[0]}} {player['cards_taken']:>{widths[1]}}"
-                     f" {player['presses']:>{widths[2]}} {totals.get(player['name'], 0):>{widths[3]}}")
+    labels = [text({"id": f"label_{key}"}) for key in ("player", "hand", "cards_taken", "presses", "score")]
+    widths = [max(width, len(label)) for width, label in zip((12, 5, 11, 8, 6), labels)]
+    table.append(f"{labels[0]:<{widths[0]}} {labels[1]:>{widths[1]}} {labels[2]:>{widths[2]}} {labels[3]:>{widths[3]}}"
+                 f" {labels[4]:>{widths[4]}}")
+    sizes = status.get("hand_sizes") or []
+    for seat, player in enumerate(status["players"]):
+        hand = _hand(sizes[seat] if seat < len(sizes) else None)
+        table.append(f"{player['name']:<{widths[0]}} {hand:>{widths[1]}} {player['cards_taken']:>{widths[2]}}"
+                     f" {player['presses']:>{widths[3]}} {totals.get(player['name'], 0):>{widths[4]}}")
     out = text({"id": "status_out"})
     for name in match.get("eliminated") or ():
         table.append(f"{name:<{widths[0]}} {out:>{widths[1]}}")

@@ -57,7 +57,7 @@ from controller.rules.state import (
     Chain, GameState, Owed, aim, bump, check_by, checked, direction_word, find, new_action, next_seat,
     owed_press, plays, refuse_when_over, replace, require_color, takes_turn, turn_seat,
 )
-from controller.rules.uno import owed_json
+from controller.rules.uno import hand_sizes, owed_json
 from controller.text import wording
 
 PENALTIES = frozenset({"uno", "hint"})  # obligations owed out of turn, pressed before anything else
@@ -563,6 +563,7 @@ def status(state: GameState) -> dict:
                 zip(state.players, state.cards_taken, state.presses)
             )
         ],
+        "hand_sizes": hand_sizes(state),  # per seat, [fewest, most] cards (controller/rules/uno.py)
         "dealer": state.players[state.dealer],
         "first_card": state.first_card,
         "turn": None if turn is None else state.players[turn],

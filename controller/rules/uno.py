@@ -184,6 +184,12 @@ def owed_json(state: GameState, owed: Owed) -> dict[str, Any]:
             "presses": owed.presses, "until_cards": owed.until_cards}
 
 
+def hand_sizes(state: GameState) -> list[list[int] | None]:
+    """The status's ``hand_sizes``: per seat, ``[low, high]`` from the hand model (``hands.bounds``)."""
+    return [None if high == 99 else [low, high]
+            for low, high in (hands.bounds(state, s) for s in range(len(state.players)))]
+
+
 def base_status(state: GameState, rs: FlowRuleset, owed_view: Callable[[GameState, Owed], dict],
                 choices: Callable[[GameState], list[str]]) -> dict[str, Any]:
     """The status every UNO flow reports; ``owed_view`` and ``choices`` are the flow's own."""
@@ -196,6 +202,9 @@ def base_status(state: GameState, rs: FlowRuleset, owed_view: Callable[[GameStat
         "players": [{"name": n, "seat": s, "cards_taken": t, "presses": p,
                      **({"hand": state.hands[s]} if state.hands else {}), **hands.status_view(state, s)}
                     for s, (n, t, p) in enumerate(zip(state.players, state.cards_taken, state.presses))],
+        # Each seat's hand as [fewest, most] cards, in seat order (equal when exact); None where
+        # nothing is counted (a state from before the ranges were kept).
+        "hand_sizes": hand_sizes(state),
         "dealer": state.players[state.dealer],
         "first_card": state.first_card,
         "turn": name,

@@ -211,6 +211,7 @@ TABLE: dict[str, Text] = {
     "status_match_log": entry("match %(match)s, game log in %(dir)s", match="raw", dir="raw"),
     "label_player": entry("player"),
     "label_cards_taken": entry("cards taken"),
+    "label_hand": entry("hand"),
     "label_presses": entry("presses"),
     "label_score": entry("score"),
     "label_round": entry("round"),

@@ -25,7 +25,7 @@ LAUNCHER_ADVICE = {
     "sleeping": ("☾", {"en": "asleep: one press wakes it (that press launches nothing)",
                        "fr": "en veille : un appui le réveille (cet appui ne lance rien)"}),
     "lid_open": ("⚠", {"en": "lid open: close the hopper lid", "fr": "couvercle ouvert : fermez le couvercle"}),
-    "halted": ("⛔", {"en": "halted: {reason}; fix it, then tap Reset",
+    "halted": ("✖", {"en": "halted: {reason}; fix it, then tap Reset",
                      "fr": "arrêté : {reason} ; corrigez, puis touchez Réinitialiser"}),
     "starting": ("…", {"en": "starting", "fr": "démarrage"}),
 }
@@ -40,8 +40,12 @@ BLASTER_ADVICE = {
 # launcher-web's own texts; launcherd's come rendered in the request's language.
 TEXTS = {
     "no_game": {"en": "no game yet: start one below", "fr": "pas encore de partie : lancez-en une ci-dessous"},
-    "no_code": {"en": f"this action needs the table's join code ({CODE_HEADER})",
-                "fr": f"cette action demande le code de la table ({CODE_HEADER})"},
+    # Said to people: no header name. Where the code is: the table display, the demo's terminal,
+    # launcherctl game code on the launcher.
+    "no_code": {"en": "this needs the table's join code: enter it under Join code (it is on the table display,"
+                      " in the demo's terminal, or ask the launcher: launcherctl game code)",
+                "fr": "il faut le code de la table : saisissez-le sous Code de la table (il est sur l'affichage"
+                      " de la table, dans le terminal de la démo, ou demandez-le au lanceur : launcherctl game code)"},
     "wrong_code": {"en": "wrong join code: ask the table for the current one",
                    "fr": "mauvais code : demandez le code actuel à la table"},
     "too_many_codes": {"en": "too many join codes tried: wait {seconds:.0f} s",
@@ -119,7 +123,7 @@ def launcher_advice(status: dict[str, Any], lang: str = "en") -> dict[str, str]:
     reason = shown(status.get("reason_object"), lang, status.get("reason")) or ""
     if state == "ready" and status.get("press_means") == "nothing" and status.get("press_reason"):
         # Ready, but the game has a press deal nothing now (a decision pending): say what to settle.
-        return {"state": state, "symbol": "⏸",
+        return {"state": state, "symbol": "⚠",
                 "text": shown(status["press_reason"], lang, status.get("press_reason_text")) or ""}
     return {"state": state, "symbol": symbol, "text": texts[lang].format(reason=reason)}
 

@@ -23,8 +23,22 @@ from firmware.events import Action, Chime, EStop, Led, Reset, SleepNow, Wake
 if TYPE_CHECKING:  # the daemon starts the demo (launcherd --demo): no import at run time
     from firmware.daemon.driver import Daemon
 
-KEYS = "Space/Enter press   j jam   c clear   l lid   r reload   d deal 7   s sleep   w wake   e e-stop   x reset   q quit"
-BLASTER_KEYS = "Space/Enter insert   1-8 insert in slot N   j jam   c clear   s sleep   w wake   e e-stop   x reset   q quit"
+
+def _l(en: str, fr: str) -> str:
+    """The demo's own words in the daemon's language (``LC_MESSAGES``, as ``make demo DEMO_LANG=fr``
+    sets it): the screen speaks the language of the texts it shows from the catalogues."""
+    return fr if i18n.daemon_language() == "fr" else en
+
+
+def keys_line(blaster: bool) -> str:
+    if blaster:
+        return _l("Space/Enter insert   1-8 insert in slot N   j jam   c clear   s sleep   w wake   e e-stop   x reset   q quit",
+                  "Espace/Entrée insérer   1-8 insérer en fente N   j coincer   c dégager   s veille   w réveil"
+                  "   e arrêt d'urgence   x réinitialiser   q quitter")
+    return _l("Space/Enter press   j jam   c clear   l lid   r reload   d deal 7   s sleep   w wake   e e-stop   x reset   q quit",
+              "Espace/Entrée appuyer   j coincer   c dégager   l couvercle   r recharger   d distribuer 7   s veille"
+              "   w réveil   e arrêt d'urgence   x réinitialiser   q quitter")
+
 
 
 def device_lines(s: dict[str, Any]) -> list[str]:
@@ -33,17 +47,22 @@ def device_lines(s: dict[str, Any]) -> list[str]:
     if s.get("device") == "blaster":
         slots = " ".join("X" if full else "." for full in s["slots"])
         return [
-            f"  slots     [{slots}]   ejected {s['cards_ejected']}   profile {s['profile']}",
-            "  last      " + (f"slot {last['slot']}: {last['outcome']}"
-                              + (f", {last['cards']} card(s)" if last["outcome"] == "blast" else "")
-                              if last else "-"),
+            _l(f"  slots     [{slots}]   ejected {s['cards_ejected']}   profile {s['profile']}",
+               f"  fentes    [{slots}]   éjectées {s['cards_ejected']}   profil {s['profile']}"),
+            _l("  last      ", "  dernier   ") + (_l(f"slot {last['slot']}: {last['outcome']}", f"fente {last['slot']} : {last['outcome']}")
+                                                + (_l(f", {last['cards']} card(s)", f", {last['cards']} carte(s)") if last["outcome"] == "blast" else "")
+                                                if last else "-"),
         ]
     sim = s.get("sim") or {}
     return [
-        "  motor     " + (f"{s['motor']['direction']} {round(100 * s['motor']['duty'])}%" if s["motor"]["on"] else "off"),
-        f"  presses   {s['presses']}   dry streak {s['dry_streak']}   profile {s['profile']}",
-        "  last      " + (f"{last['outcome']}, {last['cards']} card(s)" if last else "-"),
-        f"  hopper    {s['hopper']} (estimate)   {sim.get('hopper')} (truth)   ejected {s['cards_ejected']}",
+        _l("  motor     ", "  moteur    ") + (f"{s['motor']['direction']} {round(100 * s['motor']['duty'])}%" if s["motor"]["on"]
+                                              else _l("off", "arrêté")),
+        _l(f"  presses   {s['presses']}   dry streak {s['dry_streak']}   profile {s['profile']}",
+           f"  appuis    {s['presses']}   série à vide {s['dry_streak']}   profil {s['profile']}"),
+        _l("  last      ", "  dernier   ") + (_l(f"{last['outcome']}, {last['cards']} card(s)", f"{last['outcome']}, {last['cards']} carte(s)")
+                                              if last else "-"),
+        _l(f"  hopper    {s['hopper']} (estimate)   {sim.get('hopper')} (truth)   ejected {s['cards_ejected']}",
+           f"  réservoir {s['hopper']} (estimé)   {sim.get('hopper')} (réel)   éjectées {s['cards_ejected']}"),
     ]
 
 
@@ -51,21 +70,27 @@ def advice_lines(s: dict[str, Any]) -> list[str]:
     """What to do now, for the states a player must act on."""
     state = s.get("state")
     if state == "jammed":
-        return ["", "  a card is stuck in the exit slot: c clears it (on the Pi, pull the card out);",
-                "  presses are ignored until then"]
+        return ["", _l("  a card is stuck in the exit slot: c clears it (on the Pi, pull the card out);",
+                       "  une carte est coincée dans la fente de sortie : c la dégage (sur le Pi, retirez-la) ;"),
+                _l("  presses are ignored until then", "  les appuis sont ignorés d'ici là")]
     if state == "empty":
-        return ["", "  hopper empty: refill it, then l twice (lid open, lid closed) tells the launcher;",
-                "  on the Pi, hold the button 2 s, or open and close the lid"]
+        return ["", _l("  hopper empty: refill it, then l twice (lid open, lid closed) tells the launcher;",
+                       "  réservoir vide : remplissez-le, puis l deux fois (couvercle ouvert, fermé) le dit au lanceur ;"),
+                _l("  on the Pi, hold the button 2 s, or open and close the lid",
+                   "  sur le Pi, tenez le bouton 2 s, ou ouvrez et fermez le couvercle")]
     if state == "lid_open":
-        return ["", "  lid open: l closes it, and closing it counts as a refill"]
+        return ["", _l("  lid open: l closes it, and closing it counts as a refill",
+                       "  couvercle ouvert : l le ferme, et le fermer compte comme un remplissage")]
     if state == "halted":
-        return ["", "  halted: x resets it once the cause is dealt with"]
+        return ["", _l("  halted: x resets it once the cause is dealt with", "  arrêté : x le réinitialise une fois la cause réglée")]
     if state == "sleeping":
-        return ["", "  asleep: w or a press (Space) wakes it"]
+        return ["", _l("  asleep: w or a press (Space) wakes it", "  en veille : w ou un appui (Espace) le réveille")]
     if (s.get("bringup") or {}).get("bench"):
-        return ["", "  bench mode (selftest/calibrate/inputs): presses launch nothing"]
+        return ["", _l("  bench mode (selftest/calibrate/inputs): presses launch nothing",
+                       "  mode banc (selftest/calibrate/inputs) : les appuis ne lancent rien")]
     if s.get("pending"):
-        return ["", f"  {s.get('pending_text') or 'something waits'}: a press (Space) goes on"]
+        return ["", f"  {s.get('pending_text') or _l('something waits', 'quelque chose attend')}"
+                + _l(": a press (Space) goes on", " : un appui (Espace) continue")]
     return []
 
 
@@ -74,9 +99,11 @@ def _text(value: Any) -> str:
     return i18n.render(value) if i18n.is_message(value) else str(value)
 
 
-_ENDED = {"jam": "then a card jammed", "empty": "then the hopper ran empty", "lid": "the lid was opened",
-          "stop": "stopped", "estop": "emergency stop", "halt": "halted", "cancel": "cancelled",
-          "sleep": "went to sleep"}
+_ENDED = {"jam": ("then a card jammed", "puis une carte s'est coincée"),
+          "empty": ("then the hopper ran empty", "puis le réservoir s'est vidé"),
+          "lid": ("the lid was opened", "le couvercle a été ouvert"), "stop": ("stopped", "arrêté"),
+          "estop": ("emergency stop", "arrêt d'urgence"), "halt": ("halted", "arrêté"),
+          "cancel": ("cancelled", "annulé"), "sleep": ("went to sleep", "mis en veille")}
 # State changes that every launch makes: the launch's own line says it.
 _ROUTINE_STATES = {("launching", "ready"), ("ready", "launching"), ("empty", "launching"), ("launching", "empty")}
 
@@ -85,58 +112,63 @@ def event_line(name: str, p: dict[str, Any]) -> str | None:
     """A short line for the screen about one event (None: not worth a line)."""
     if name == "launched":
         cards, requested, outcome = p.get("cards", 0), p.get("requested", 0), p.get("outcome")
-        head = f"press {p.get('press_id')}" + ("" if p.get("source") in (None, "button") else f" ({p['source']})")
+        head = _l("press", "appui") + f" {p.get('press_id')}" + ("" if p.get("source") in (None, "button") else f" ({p['source']})")
         if outcome == "dry":
-            text = "nothing came out (a dry press)"
+            text = _l("nothing came out (a dry press)", "rien n'est sorti (un appui à vide)")
         elif outcome == "empty":
-            text = "nothing came out: the hopper is empty"
+            text = _l("nothing came out: the hopper is empty", "rien n'est sorti : le réservoir est vide")
         else:
-            text = (f"{cards} of {requested} cards" if requested and cards != requested
-                    else f"{cards} card{'s' if cards != 1 else ''}")
+            text = (_l(f"{cards} of {requested} cards", f"{cards} cartes sur {requested}") if requested and cards != requested
+                    else _l(f"{cards} card{'s' if cards != 1 else ''}", f"{cards} carte{'s' if cards > 1 else ''}"))
         ended = p.get("ended")
         if ended and ended != "done":
-            text += ", " + _ENDED.get(ended, ended)
-        return f"{head}: {text}"
+            text += ", " + _l(*_ENDED[ended]) if ended in _ENDED else ", " + ended
+        return f"{head}: {text}" if i18n.daemon_language() != "fr" else f"{head} : {text}"
     if name == "press":
         return None  # the launch's own line follows, or the line that says why nothing did
     if name == "state":
         if (p.get("previous"), p.get("state")) in _ROUTINE_STATES:
             return None
-        return f"now {str(p.get('state')).upper().replace('_', ' ')} (was {str(p.get('previous')).replace('_', ' ')})"
+        state, previous = str(p.get("state")).upper().replace("_", " "), str(p.get("previous")).replace("_", " ")
+        return _l(f"now {state} (was {previous})", f"maintenant {state} (avant : {previous})")
     if name == "jammed":
-        return "a card is stuck in the exit slot: c clears it"
+        return _l("a card is stuck in the exit slot: c clears it", "une carte est coincée dans la fente de sortie : c la dégage")
     if name == "empty":
-        return _text(p["message"]) if p.get("message") else "the hopper is empty"
+        return _text(p["message"]) if p.get("message") else _l("the hopper is empty", "le réservoir est vide")
     if name == "halted":
-        return f"halted: {_text(p.get('reason'))}"
+        return _l("halted: ", "arrêté : ") + _text(p.get("reason"))
     if name == "refused":
-        wait = f" (again in {p['retry_after_s']} s)" if p.get("retry_after_s") else ""
-        return f"refused: {_text(p.get('reason'))}{wait}"
+        wait = _l(f" (again in {p['retry_after_s']} s)", f" (de nouveau dans {p['retry_after_s']} s)") if p.get("retry_after_s") else ""
+        return _l("refused: ", "refusé : ") + f"{_text(p.get('reason'))}{wait}"
     if name == "ignored":
-        return f"press ignored ({_text(p.get('reason'))})"
+        return _l("press ignored", "appui ignoré") + f" ({_text(p.get('reason'))})"
     if name == "refill_wanted":
-        how = "lid closed" if p.get("source") == "lid" else "button held"
-        return f"{how}: the launcher takes it as a refill"
+        how = _l("lid closed", "couvercle fermé") if p.get("source") == "lid" else _l("button held", "bouton tenu")
+        return how + _l(": the launcher takes it as a refill", " : le lanceur le prend comme un remplissage")
     if name == "refilled":
         cards, previous = p.get("cards"), p.get("previous")
-        return ("refilled: " + ("count unknown" if cards is None else f"{cards} cards")
-                + (f" ({previous} before)" if previous is not None else ""))
+        return (_l("refilled: ", "rempli : ") + (_l("count unknown", "nombre inconnu") if cards is None
+                                                  else _l(f"{cards} cards", f"{cards} cartes"))
+                + (_l(f" ({previous} before)", f" ({previous} avant)") if previous is not None else ""))
     if name == "pending":
-        return f"waiting for a press to go on ({_text(p['pending'])})" if p.get("pending") else None
+        return _l("waiting for a press to go on", "attend un appui pour continuer") + f" ({_text(p['pending'])})" if p.get("pending") else None
     if name == "resume":
-        return "a press let it go on"
+        return _l("a press let it go on", "un appui l'a fait continuer")
     if name == "reset":
-        return "reset: the launcher is ready again" + ("" if p.get("source") in (None, "api") else f" ({p['source']})")
+        return (_l("reset: the launcher is ready again", "réinitialisé : le lanceur est de nouveau prêt")
+                + ("" if p.get("source") in (None, "api") else f" ({p['source']})"))
     if name == "bench":
-        return "bench mode " + ("on: presses launch nothing" if p.get("on") else "off")
+        return _l("bench mode ", "mode banc ") + (_l("on: presses launch nothing", "actif : les appuis ne lancent rien")
+                                                if p.get("on") else _l("off", "inactif"))
     if name == "jogged":
-        return f"jogged {p.get('direction')} {p.get('ms')} ms"
+        return _l("jogged", "moteur poussé") + f" {p.get('direction')} {p.get('ms')} ms"
     if name == "insert":
-        return f"card into slot {p.get('slot')}: {p.get('outcome')}"
+        return _l(f"card into slot {p.get('slot')}: {p.get('outcome')}", f"carte dans la fente {p.get('slot')} : {p.get('outcome')}")
     if name == "blast":
-        return f"blast from slot {p.get('slot')}: {p.get('cards')} card(s)" + (", one stuck: c clears it" if p.get("jammed") else "")
+        return (_l(f"blast from slot {p.get('slot')}: {p.get('cards')} card(s)", f"tir depuis la fente {p.get('slot')} : {p.get('cards')} carte(s)")
+                + (_l(", one stuck: c clears it", ", une coincée : c la dégage") if p.get("jammed") else ""))
     if name == "removed":
-        return f"card taken out of slot {p.get('slot')}"
+        return _l(f"card taken out of slot {p.get('slot')}", f"carte retirée de la fente {p.get('slot')}")
     if name in ("card", "trace"):
         return None
     # Anything else (a layer's event): its name and what it carries, message objects as text.
@@ -192,8 +224,8 @@ class DemoView:
 
     def on_feedback(self, action: Action) -> None:
         if isinstance(action, Led):
-            self.led = {"off": "off", "on": f"on {round(action.brightness * 100)}%",
-                        "flash": f"flashing every {action.period_ms} ms"}[action.mode]
+            self.led = {"off": _l("off", "éteinte"), "on": _l("on", "allumée") + f" {round(action.brightness * 100)}%",
+                        "flash": _l(f"flashing every {action.period_ms} ms", f"clignote toutes les {action.period_ms} ms")}[action.mode]
         elif isinstance(action, Chime):
             self.chimes += 1
             self.last_chime = "♪ " * min(action.count, 8) + f" ({action.count} x {action.ms} ms)"
@@ -209,7 +241,7 @@ class DemoView:
             if future.cancelled():
                 return
             if future.exception() is not None:
-                self.say(f"refused: {future.exception()}")
+                self.say(_l("refused: ", "refusé : ") + str(future.exception()))
             elif done_line is not None:
                 self.say(done_line(future.result()))
             self.draw()
@@ -222,22 +254,26 @@ class DemoView:
         blaster = s.get("device") == "blaster"
         lines = [
             "\x1b[H\x1b[2J",
-            f"  CARD {'BLASTER' if blaster else 'LAUNCHER'}  (simulation)",
+            _l(f"  CARD {'BLASTER' if blaster else 'LAUNCHER'}  (simulation)",
+               f"  {'BLASTER' if blaster else 'LANCEUR'} DE CARTES  (simulation)"),
             "",
-            f"  state     {s['state'].upper()}" + (f"  ({s['reason']})" if s.get("reason") else ""),
+            _l("  state     ", "  état      ") + s["state"].upper() + (f"  ({s['reason']})" if s.get("reason") else ""),
             f"  LED       {self.led}",
-            f"  chime     {self.last_chime or '-'}   ({self.chimes} so far)",
+            _l("  chime     ", "  carillon  ") + f"{self.last_chime or '-'}   "
+            + _l(f"({self.chimes} so far)", f"({self.chimes} jusqu'ici)"),
             *device_lines(s),
             *advice_lines(s),
             "",
-            "  recent events:",
+            _l("  recent events:", "  derniers événements :"),
             *[f"    {e}" for e in self.events],
             "",
-            "  " + (BLASTER_KEYS if blaster else KEYS),
-            f"  launcherctl talks to it too: launcherctl --socket {self.daemon.socket_path} status",
+            "  " + keys_line(blaster),
+            _l("  launcherctl talks to it too: ", "  launcherctl lui parle aussi : ")
+            + f"launcherctl --socket {self.daemon.socket_path} status",
         ]
         if self.web_url:
-            lines.append(f"  table page: {self.web_url}" + (f"   join code {self.join_code}" if self.join_code else ""))
+            lines.append(_l("  table page: ", "  page de la table : ") + self.web_url
+                         + (_l(f"   join code {self.join_code}", f"   code de la table {self.join_code}") if self.join_code else ""))
         if self.voice_line:
             lines.append(f"  {self.voice_line}")
         self.out.write("\n".join(lines) + "\n")
@@ -248,59 +284,66 @@ class DemoView:
         daemon, sim = self.daemon, self.daemon.sim
         blaster = daemon.config.device.kind == "blaster"
         status = daemon.get_status()
-        name = "Space" if key == " " else "Enter" if key in ("\r", "\n") else key
+        name = _l("Space", "Espace") if key == " " else _l("Enter", "Entrée") if key in ("\r", "\n") else key
         if blaster and (key in (" ", "\r", "\n") or key.isdigit()):
             slot = int(key) if key.isdigit() else None
-            self.say(f"{name}: a card into " + (f"slot {slot}" if slot is not None else "the first empty slot"))
+            self.say(_l(f"{name}: a card into ", f"{name} : une carte dans ")
+                     + (_l(f"slot {slot}", f"la fente {slot}") if slot is not None else _l("the first empty slot", "la première fente vide")))
             # A full or unknown slot is the sim/insert error; the screen shows it as a line.
             self._then_draw(daemon.call("sim/insert", {"slot": slot}))
         elif blaster and key in ("l", "r", "d"):
-            self.say(f"{name}: a blaster has no " + {"l": "lid", "r": "hopper", "d": "dealer"}[key])
+            self.say(_l(f"{name}: a blaster has no ", f"{name} : un blaster n'a pas de ")
+                     + _l(*{"l": ("lid", "couvercle"), "r": ("hopper", "réservoir"), "d": ("dealer", "distributeur")}[key]))
         elif key in (" ", "\r", "\n"):
-            self.say(f"{name}: the launch button")
+            self.say(_l(f"{name}: the launch button", f"{name} : le bouton de lancement"))
             sim.press()
         elif key == "j":
-            self.say("j: the next card will jam in the exit slot (c clears it)")
+            self.say(_l("j: the next card will jam in the exit slot (c clears it)",
+                        "j : la prochaine carte se coincera dans la fente de sortie (c la dégage)"))
             sim.jam_next()
         elif key == "c":
             stuck = status.get("state") == "jammed" or bool(status.get("beam_blocked"))
-            self.say("c: the stuck card is pulled out" if stuck else "c: no card is stuck (j jams the next one)")
+            self.say(_l("c: the stuck card is pulled out", "c : la carte coincée est retirée") if stuck
+                     else _l("c: no card is stuck (j jams the next one)", "c : aucune carte n'est coincée (j coince la prochaine)"))
             sim.clear()
         elif key == "l":
             opening = not status.get("lid_open")
-            self.say("l: lid open (the motor stops; l again closes it, which counts as a refill)" if opening
-                     else "l: lid closed")
+            self.say(_l("l: lid open (the motor stops; l again closes it, which counts as a refill)",
+                        "l : couvercle ouvert (le moteur s'arrête ; l encore le ferme, ce qui compte comme un remplissage)")
+                     if opening else _l("l: lid closed", "l : couvercle fermé"))
             try:
                 sim.set_lid(opening)
             except Exception as exc:  # no lid switch configured
                 self.say(f"l: {exc}")
         elif key == "r":
             cards = daemon.config.sim.hopper
-            self.say(f"r: reload {cards} cards")
+            self.say(_l(f"r: reload {cards} cards", f"r : recharger {cards} cartes"))
             self._then_draw(daemon.call("launcher/reload", {"cards": cards}),
-                            lambda result: f"reloaded: the hopper holds {cards} cards")
+                            lambda result: _l(f"reloaded: the hopper holds {cards} cards",
+                                              f"rechargé : le réservoir contient {cards} cartes"))
         elif key == "d":
-            self.say("d: deal 7 cards")
+            self.say(_l("d: deal 7 cards", "d : distribuer 7 cartes"))
             self._then_draw(daemon.call("launcher/dispense", {"count": 7}),
-                            lambda result: f"dealt {result.get('cards')} of 7 cards"
+                            lambda result: _l(f"dealt {result.get('cards')} of 7 cards", f"{result.get('cards')} cartes sur 7 distribuées")
                             + (f": {_text(result['reason'])}" if result.get("reason") else ""))
         elif key == "s":
-            self.say("s: sleep")
+            self.say(_l("s: sleep", "s : veille"))
             daemon.feed(SleepNow())
         elif key == "w":
-            self.say("w: wake")
+            self.say(_l("w: wake", "w : réveil"))
             daemon.feed(Wake())
         elif key == "e":
-            self.say("e: emergency stop (x resets)")
-            daemon.feed(EStop("emergency stop from the demo"))
+            self.say(_l("e: emergency stop (x resets)", "e : arrêt d'urgence (x réinitialise)"))
+            daemon.feed(EStop(_l("emergency stop from the demo", "arrêt d'urgence depuis la démo")))
         elif key == "x":
-            self.say("x: reset")
+            self.say(_l("x: reset", "x : réinitialiser"))
             daemon.feed(Reset())
         elif key in ("q", "\x03"):
-            self.say("q: quitting")
+            self.say(_l("q: quitting", "q : fin de la démo"))
             daemon.request_stop()
         elif key.strip():
-            self.say(f"{name}: not a key of the demo (the keys are below)")
+            self.say(_l(f"{name}: not a key of the demo (the keys are below)",
+                        f"{name} : pas une touche de la démo (les touches sont en dessous)"))
         self.draw()
 
 

@@ -32,7 +32,8 @@ def test_a_reload_prefilled_with_the_count_the_game_proposes(stack, browser_cont
     page = browser_context.new_page()
     page.goto(f"{stack.url}/?code={code}")
     expect_text(page, "#turn-name", "^Ann$")
-    page.click("#reload-box summary")
+    # The deal asks to load the rest of the deck: the reload is open by itself (#40).
+    expect(page.locator("#reload-box")).to_have_attribute("open", "")
     expect(page.locator("#reload-cards")).to_have_value(str(proposed), timeout=TIMEOUT_MS)
     expect_text(page, "#reload-proposed", f"proposes {proposed} cards")
     shot(page, "40-reload")
@@ -58,9 +59,10 @@ def test_a_match_set_aside_and_resumed_from_the_page(stack, browser_context):
     expect_text(page, "#turn-name", "No game")
     expect(page.locator("#matches-panel")).to_be_visible()
     expect(page.locator("#turn-color")).to_be_hidden()  # no game, no colour
-    # Without a game, the matches set aside come right under the turn panel, then New game.
-    assert page.evaluate("""[...document.querySelectorAll('main > section')].map((s) => s.id).slice(0, 3).join()""") == (
-        "turn,matches-panel,new-game")
+    # Without a game, the matches set aside come right under the turn panel and the first game's
+    # steps, then New game.
+    assert page.evaluate("""[...document.querySelectorAll('main > section')].map((s) => s.id).slice(0, 4).join()""") == (
+        "turn,steps,matches-panel,new-game")
     expect_text(page, "#matches li[data-match='1']", "^Match 1 · UNO Attack Mega Hit · Ann, Bob, Cy, Dee · 0 rounds")
     shot(page, "41-set-aside")
     page.click("#matches button[data-resume='1']")

@@ -8,6 +8,11 @@ from __future__ import annotations
 from harness.browser import ARTIFACTS, PHONE, expect_text, shot
 
 
+def first_sections(page, n: int) -> str:
+    return page.evaluate("""(n) => [...document.querySelectorAll('main > section:not([hidden])')]
+        .map((s) => s.id).slice(0, n).join()""", n)
+
+
 def use_code(page, code: str) -> None:
     page.fill("#code", code)
     page.click("#code-form button[type=submit]")
@@ -30,10 +35,10 @@ def test_a_game_from_a_phone(stack, browser_context):
     # A wrong code: the action is refused and the page says so.
     use_code(page, wrong)
     expect_text(page, "#code-status", "wrong code")
-    # Without a game, New game is open right under the turn panel, as the top says.
+    # Without a game, the first game's steps, the join code (refused: still to give) and New game,
+    # open, come first under the turn panel, as the top says.
     expect(page.locator("#new-game-box")).to_have_attribute("open", "")
-    assert page.evaluate("""[...document.querySelectorAll('main > section:not([hidden])')]
-        .map((s) => s.id).slice(0, 2).join()""") == "turn,new-game"
+    assert first_sections(page, 4) == "turn,steps,join-panel,new-game"
     page.fill("#new-players", "Ann, Bob, Cy, Dee")
     page.select_option("#new-rules", "attack-mega-hit")
     page.click("#new-game-form button[type=submit]")
@@ -45,6 +50,9 @@ def test_a_game_from_a_phone(stack, browser_context):
     # The right code: a 4-player attack-mega-hit game, set up from the page.
     use_code(page, code)
     expect_text(page, "#code-status", "accepted")
+    # The code accepted, the join step is done: New game is the step now.
+    expect(page.locator("#steps li[data-step='1']")).to_have_class("done")
+    assert first_sections(page, 3) == "turn,steps,new-game"
     page.click("#new-game-form button[type=submit]")
     expect_text(page, "#turn-name", "^Ann$")
     expect_text(page, "#turn-what", "plays a card or presses")

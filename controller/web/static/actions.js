@@ -51,6 +51,10 @@ function bind() {
   for (const button of document.querySelectorAll(".langs button")) {
     button.addEventListener("click", async () => {
       localStorage.setItem(LANG_KEY, button.dataset.lang);  // remembered on this phone
+      // The last answer and refusal were said in the other language: they go, rather than stay in it
+      // (the log, the moment and every label are drawn again in the new one).
+      $("#now-reply").hidden = true;
+      clearError();
       await showLanguage(button.dataset.lang);
       rules = {};  // the rule set names in the new language
       refresh();
@@ -70,11 +74,16 @@ function bind() {
     try {
       await api("POST", "/api/code/check", {});
       $("#code-status").textContent = t("codeAccepted");
+      $("#code-status").dataset.said = "codeAccepted";  // said again in a new language
       $("#code-status").className = "small ok";
+      codeState = "ok";
       clearError();
+      if (state) render();
     } catch (error) {
       $("#code-status").textContent = error.status === 403 ? t("wrongCode") : `✖ ${error.message}`;
+      $("#code-status").dataset.said = error.status === 403 ? "wrongCode" : "";
       $("#code-status").className = "small bad";
+      if (error.status === 403) { codeState = "wrong"; if (state) render(); }
     }
   });
   $("#press").addEventListener("click", () => act("/api/press", {}, t("pressed")));
@@ -101,7 +110,7 @@ function bind() {
     event.preventDefault();
     const cards = Number($("#reload-cards").value);
     act("/api/reload", { cards }, `${t("reloaded")}: ${count(cards, "card")}`).then((ok) => {
-      if (ok) { delete $("#reload-cards").dataset.typed; $("#reload-box").open = false; }
+      if (ok) { delete $("#reload-cards").dataset.typed; $("#reload-box").open = false; reloadedForTheDeal(); render(); }
     });
   });
   $("#winner").addEventListener("change", updateHands);
@@ -127,16 +136,19 @@ function bind() {
     const body = { rules: $("#new-rules").value, players, options, scoring: $("#new-scoring").value,
       target: Number($("#new-target").value) || 500 };
     if ($("#new-force").checked) body.force = true;
-    if (await act("/api/game/new", body)) $("#new-game-box").open = false;
+    if (await act("/api/game/new", body)) {
+      $("#new-game-box").open = false;
+      window.scrollTo(0, 0);  // the next step (loading the cards, the first move) is at the top
+    }
   });
   $("#stats-box").addEventListener("toggle", () => { if ($("#stats-box").open) loadStats(); });
   $("#qr-show").addEventListener("click", showQr);
-  // A long answer is cut to two lines in the bar; a tap shows it whole.
-  for (const id of ["#now-reply", "#now-said"]) $(id).addEventListener("click", () => $(id).classList.toggle("open"));
   $("#abandon").addEventListener("click", async () => {
     if (await pick(t("abandonSure"), [{ value: "yes", label: t("yesAbandon") }])) act("/api/game/abandon", {}, t("abandon"));
   });
   $("#reload-cards").addEventListener("input", () => { $("#reload-cards").dataset.typed = "1"; });
+  // The bar's prompt (a reload, the launcher's trouble) opens what it points at.
+  $("#now-launcher").addEventListener("click", () => { if (!$("#reload-box").hidden && dealReload(state.game)) $("#reload-box").open = true; });
   $("#reload-box").addEventListener("toggle", () => { if ($("#reload-box").open) proposeRefill(); });
 }
 

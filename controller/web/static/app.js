@@ -11,6 +11,10 @@ let state = null;       // the last /api/state
 let rules = {};         // ruleset id -> its game/rules entry
 let scorings = {};
 let refreshTimer = null;
+// What the page knows of the join code it holds: "ok" (accepted, or an action went through),
+// "wrong" (refused), "unknown" (kept from an earlier visit, not yet used). Without a code, or with
+// a refused one, the join step comes first (render.js placeSections).
+let codeState = "unknown";
 
 // ---- small helpers ----------------------------------------------------------------------------
 
@@ -78,7 +82,7 @@ function clearError() { $("#banner").hidden = true; }
 function reply(text, bad) {
   const line = $("#now-reply");
   line.textContent = text;
-  line.className = `now-reply ${bad ? "bad" : "ok"}`;  // cut to two lines again
+  line.className = `now-reply ${bad ? "bad" : "ok"}`;
   line.hidden = !text;
 }
 
@@ -108,6 +112,7 @@ async function applyTap(path, body, label) {
     const before = $("#moment").dataset.key;
     const answer = await api("POST", path, body === undefined ? {} : body);
     clearError();
+    if (code()) codeState = "ok";
     reply(replyText(answer, label), false);
     await refresh();
     // This tap brought a decision (accept or challenge, the Minions counts...): its buttons come
@@ -118,6 +123,14 @@ async function applyTap(path, body, label) {
   } catch (error) {
     showError(error);
     reply($("#banner-text").textContent, true);
+    if (error.status === 403 && error.body && error.body.error && error.body.error.code === "join_code") {
+      // Refused for the code: the join step comes up first, its field ready to type in.
+      codeState = "wrong";
+      if (state) render();
+      // Its top under the "what now" bar, which stays over the page's top.
+      window.scrollTo(0, Math.max(0, $("#join-panel").getBoundingClientRect().top + window.scrollY - $("#now").offsetHeight - 8));
+      $("#code").focus({ preventScroll: true });
+    }
     return null;
   }
 }

@@ -182,13 +182,16 @@ function renderNow(game) {
   // press): said in the bar too, a tap away from its button.
   const advice = state.launcher_advice;
   const trouble = !["ready", "launching", "firing", "sleeping"].includes(advice.state) || Boolean(state.launcher.pending);
-  $("#now-launcher").hidden = !trouble;
-  if (trouble) $("#now-launcher").textContent = state.launcher.pending ? `⏸ ${state.launcher.pending_text}` : `${advice.symbol} ${advice.text}`;
+  const deal = dealReload(game);
+  $("#now-launcher").hidden = !trouble && !deal;
+  // "⚠", not a pause sign: a glyph the default fonts of Raspberry Pi OS (DejaVu) and phones have.
+  if (trouble) $("#now-launcher").textContent = state.launcher.pending ? `⚠ ${state.launcher.pending_text}` : `${advice.symbol} ${advice.text}`;
+  else if (deal) $("#now-launcher").textContent = t("nowReload", deal.wanted);
   const who = $("#now-who");
   const what = $("#now-what");
   if (!game) {
     who.textContent = t("noGame");
-    what.textContent = t("nowNoGame");
+    what.textContent = t(joinFirst() ? "nowJoinFirst" : "nowNoGame");
     $("#now-said").hidden = true;
     lastChain = null;
     return;
@@ -223,11 +226,39 @@ function renderNow(game) {
 let lastChain = null;
 let chainNote = null;
 
+// The deal's reload (issue #40): the game's dealing advice asks the table to load the rest of the
+// deck into the launcher and reload the hopper. Until the hopper is reloaded (its count changes
+// from when the advice was first seen, or it holds the count asked) or the round is under way,
+// the bar and the launcher panel prompt it. Blast's deal loads no launcher.
+const DEAL_IDS = { dealing_advice: "rest", dealing_advice_dealer: "deck", dealing_advice_any_deck: null };
+let dealSeen = null;  // { n, hopper, done }
+
+function dealReload(game) {
+  if (!game || game.round_over || game.match.match_over || deviceOf(game) === "blaster") return null;
+  const advice = [...state.messages].reverse().find((m) => m.message && Object.hasOwn(DEAL_IDS, m.message.id));
+  if (!advice) return null;
+  const key = DEAL_IDS[advice.message.id];
+  const wanted = key ? advice.message[key] : null;
+  const hopper = state.launcher.hopper;
+  if (!dealSeen || dealSeen.n !== advice.n) dealSeen = { n: advice.n, hopper, done: wanted !== null && hopper === wanted };
+  else if (hopper !== dealSeen.hopper) dealSeen.done = true;
+  const started = game.players.some((p) => p.cards_taken || p.presses) || (deviceOf(game) === "launcher" && game.top_card !== null);
+  return dealSeen.done || started ? null : { wanted };
+}
+
+function reloadedForTheDeal() { if (dealSeen) dealSeen.done = true; }
+
 function renderLauncher() {
   const advice = state.launcher_advice;
   const line = $("#launcher-state");
   line.textContent = `${advice.symbol} ${advice.text}`;
   line.classList.toggle("trouble", !["ready", "launching", "firing"].includes(advice.state));
+  // Blast played without a blaster fitted: the launcher has no part in it (nobody presses, nothing
+  // is loaded); the panel is the blaster's, its slots as the insertions told them.
+  const game = state.game;
+  const tableBlast = Boolean(game && deviceOf(game) === "blaster" && !blasterFitted());
+  $("#launcher-title").textContent = t(game && deviceOf(game) === "blaster" ? "blaster" : "launcher");
+  line.hidden = tableBlast && ["ready", "launching", "firing", "sleeping"].includes(advice.state);
   const burst = state.last_burst;
   $("#last-burst").textContent = !burst ? t("noPress")
     : burst.cards ? t("took", burst.player, burst.cards) : t("pressedNothing", burst.player);
@@ -243,10 +274,13 @@ function renderLauncher() {
   const halted = state.launcher.state === "halted";
   $("#halted").hidden = !halted;
   $("#halted-text").textContent = halted ? state.launcher.reason : "";
-  const blaster = state.launcher.device === "blaster";
+  const blaster = state.launcher.device === "blaster" || tableBlast;
   for (const id of ["#hopper", "#last-burst", "#reload-box"]) $(id).hidden = blaster;
-  const needed = !blaster && ((reload && reload.reload) || advice.state === "empty");
-  $("#reload-text").textContent = needed ? t("reloadNow") : "";
+  const deal = blaster ? null : dealReload(game);
+  const needed = !blaster && ((reload && reload.reload) || advice.state === "empty" || Boolean(deal));
+  $("#reload-text").textContent = !needed ? "" : deal ? t("reloadDeal", deal.wanted) : t("reloadNow");
+  const input = $("#reload-cards");
+  if (deal && deal.wanted !== null && !input.dataset.typed && !input.value) input.value = deal.wanted;
   $("#reload-text").hidden = !needed;
   if (needed && !$("#reload-box").dataset.opened) {
     $("#reload-box").open = true;  // once: a reader who closes it keeps it closed
@@ -255,9 +289,13 @@ function renderLauncher() {
   if (!needed) delete $("#reload-box").dataset.opened;
   if ($("#reload-box").open) proposeRefill();
   // With a blaster fitted: its slots and what it did last (status/get's blaster keys).
-  const slots = state.launcher.slots;
+  const slots = tableBlast ? Array.from({ length: 4 }, (_, i) => i < (game.blaster_cards || 0)) : state.launcher.slots;
   $("#blaster").hidden = !Array.isArray(slots);
-  if (Array.isArray(slots)) {
+  if (tableBlast) {
+    $("#blaster-slots").replaceChildren(...slots.map((full, i) => el("span", { class: `slot ${full ? "full" : ""}`,
+      "data-slot": i + 1, title: t("slot", i + 1, full), "aria-label": t("slot", i + 1, full) }, String(i + 1))));
+    $("#blaster-last").textContent = `${t("blasterCards", game.blaster_cards || 0)}. ${t("blasterTable")}`;
+  } else if (Array.isArray(slots)) {
     $("#blaster-slots").replaceChildren(...slots.map((full, i) => el("span", { class: `slot ${full ? "full" : ""}`,
       "data-slot": i + 1, title: t("slot", i + 1, full), "aria-label": t("slot", i + 1, full) }, String(i + 1))));
     const last = state.launcher.last;
@@ -279,14 +317,30 @@ async function proposeRefill() {
   } catch (error) { /* no code yet, or no round: the reader types the count */ }
 }
 
+// A hand as the game counts it (game/status's hand_sizes, else the player's hand_min/hand_max):
+// one number when exact, "5–7" when a range, "?" when not counted.
+function handText(game, seat) {
+  const sizes = Array.isArray(game.hand_sizes) ? game.hand_sizes[seat] : null;
+  const p = game.players[seat];
+  const [low, high] = sizes || (p.hand_min !== undefined ? [p.hand_min, p.hand_max] : [null, null]);
+  if (low === null || low === undefined) return "?";
+  return low === high ? String(low) : `${low}–${high}`;
+}
+
 function renderPlayers(game) {
   const body = $("#players tbody");
   if (!game) { body.replaceChildren(); return; }
   const owed = owedBy(game);
   const totals = game.match.totals || {};
-  body.replaceChildren(...game.players.map((p) => el("tr", { class: p.name === game.turn ? "current" : "", "data-player": p.name },
-    el("td", {}, p.name), el("td", { "data-owes": p.name }, owed[p.name] === undefined ? "–" : owed[p.name]),
-    el("td", { "data-cards": p.name }, p.cards_taken), el("td", {}, p.presses), el("td", {}, totals[p.name] ?? 0))));
+  // Blast: nobody presses a button; the column counts each player's insertions, and says so.
+  const pressesHead = $("#players th.col-presses");
+  pressesHead.dataset.i18n = deviceOf(game) === "blaster" ? "insertsCol" : "presses";
+  pressesHead.textContent = t(pressesHead.dataset.i18n);
+  body.replaceChildren(...game.players.map((p, seat) => el("tr", { class: p.name === game.turn ? "current" : "", "data-player": p.name },
+    el("td", {}, p.name), el("td", { "data-hand": p.name, class: "hand-size", title: t("handTitle") }, handText(game, seat)),
+    el("td", { "data-owes": p.name }, owed[p.name] === undefined ? "–" : owed[p.name]),
+    el("td", { "data-cards": p.name, class: "col-taken", title: t("takenTitle") }, p.cards_taken),
+    el("td", { class: "col-presses" }, p.presses), el("td", {}, totals[p.name] ?? 0))));
 }
 
 function renderActions(game) {
@@ -324,6 +378,12 @@ function renderActions(game) {
     }));
   }
   if (!playing) delete box.dataset.ruleset;
+  // The cards in the colour a tap plays them in (the pile's, as playCard sends it; a card like the
+  // pile's top card or an answer to a Mega Hit asks its colour): they look like the cards in hand.
+  box.dataset.color = playing && game.color && game.top_card && !game.chain ? game.color : "";
+  for (const cardButton of box.querySelectorAll("button")) {
+    cardButton.classList.toggle("asks", cardButton.dataset.card === (game && game.top_card));
+  }
   for (const cardButton of box.querySelectorAll("button")) cardButton.hidden = hitsOnly && !cardButton.classList.contains("attack");
   $("#first-attack-box").hidden = !allowed.has("first-attack");
   const catchButton = $("#catch");
@@ -373,6 +433,8 @@ function updateHands() {
 function renderScores() {
   const table = $("#scores");
   const scores = state.scores;
+  // Nothing scored yet: the panel waits for the first round's end (a shorter page, #40).
+  $("#scores-panel").hidden = !scores || (!scores.rounds.length && !scores.match_over);
   if (!scores) {
     table.replaceChildren();
     $("#scores-line").textContent = t("noMatch");

@@ -53,7 +53,7 @@ function renderTurn(game) {
   $("#direction").textContent = t(game.direction === "clockwise" ? "clockwise" : "counterclockwise");
   if (match.match_over) {
     const winner = Array.isArray(match.winner) ? match.winner.join(t("and")) : match.winner;
-    $("#turn-name").textContent = `🏆 ${winner}`;
+    $("#turn-name").textContent = `★ ${winner}`;
     $("#turn-what").textContent = t("winsMatch");
   } else if (game.owed && deviceOf(game) !== "launcher") {
     // Classic, Despicable Me 4: the launcher deals what is owed; Blast: insertions owed.
@@ -121,27 +121,65 @@ async function renderMatches(game) {
     el("button", { type: "button", "data-resume": m.id, onclick: () => act("/api/game/resume", { match: m.id }, t("resume")) }, t("resume")))));
 }
 
-function placeNewGame(game) {
-  // Without a game, New game comes first under the turn panel, open: the top says it is below.
-  // The matches set aside come first: resuming one is as likely as starting anew.
-  const section = $("#new-game");
-  if (!game) {
-    if ($("#turn").nextElementSibling !== $("#matches-panel")) {
-      $("#turn").after($("#matches-panel"));
-      $("#matches-panel").after(section);
-      $("#new-game-box").open = true;
-    }
-  } else if ($("#turn").nextElementSibling === $("#matches-panel")) {
-    $("#messages-panel").before(section);
-    section.before($("#matches-panel"));
-    $("#new-game-box").open = false;
+// The page orders itself by what the table needs now (issue #40): the turn and its instruction,
+// then the step the moment asks (the join code, New game, the launcher's reload, the hands at the
+// end of a round, the cards to play), then the rest.
+function needsLauncher(game) {
+  const advice = state.launcher_advice;
+  const reload = game ? game.reload_advice : null;
+  return Boolean(state.launcher.pending) || state.launcher.state === "halted" || Boolean(dealReload(game))
+    || !["ready", "launching", "firing", "sleeping"].includes(advice.state) || Boolean(reload && reload.reload);
+}
+
+function joinFirst() { return !code() || codeState === "wrong"; }
+
+let sectionsKey = null;
+let hadGame = null;
+function placeSections(game) {
+  const join = joinFirst() ? ["join-panel"] : [];
+  const rest = ["players-panel", "launcher", "end-round", "scores-panel", "messages-panel", "stats-panel",
+    "matches-panel", "new-game", "join-panel", "qr-panel"];
+  let first;
+  if (!game) first = ["turn", "steps", ...join, "matches-panel", "new-game", "launcher"];
+  else if (game.round_over || game.match.match_over) first = ["turn", ...join, "end-round", "scores-panel", "players-panel"];
+  else if (needsLauncher(game)) first = ["turn", "steps", ...join, "launcher", "act", "players-panel"];
+  else first = ["turn", "steps", ...join, "act", "players-panel"];
+  const order = [...first, ...rest.filter((id) => !first.includes(id)), "act"].filter((id, i, all) => all.indexOf(id) === i);
+  const key = order.join();
+  if (key === sectionsKey) return;
+  if (hadGame !== Boolean(game)) {
+    hadGame = Boolean(game);
+    $("#new-game-box").open = !game;  // open when it is the step, folded once a game runs
   }
+  sectionsKey = key;
+  const main = $("main");
+  // Only the sections that move are moved: a moved node loses the focus of what it holds.
+  order.forEach((id, i) => {
+    const section = document.getElementById(id);
+    if (main.children[i] !== section) main.insertBefore(section, main.children[i]);
+  });
+}
+
+// The first game's steps, one at a time: join, New game, load the cards, play; until the first move.
+function renderSteps(game) {
+  const started = game && (game.round > 1 || game.round_over || game.top_card !== null
+    || game.players.some((p) => p.cards_taken || p.presses) || (game.match.totals && Object.values(game.match.totals).some(Boolean)));
+  const panel = $("#steps");
+  panel.hidden = Boolean(started) || document.body.classList.contains("table-view");
+  if (panel.hidden) return;
+  const done = [!joinFirst(), Boolean(game), Boolean(game) && !dealReload(game), false];
+  const now = done.indexOf(false);
+  $("#steps-list").replaceChildren(...t("steps").map((label, i) => el("li", {
+    class: done[i] ? "done" : i === now ? "step-now" : "later", "data-step": i + 1, "aria-current": i === now ? "step" : "false" },
+  done[i] ? `✔ ${label}` : label)));
 }
 
 function render() {
   const game = state.game;
   renderGameLayer();
-  placeNewGame(game);
+  if ($("#code-status").dataset.said) $("#code-status").textContent = t($("#code-status").dataset.said);
+  placeSections(game);
+  renderSteps(game);
   renderTurn(game);
   renderDamage(game);
   renderLauncher();
