@@ -95,6 +95,13 @@ def thread_count(pid: int) -> int:
 
 # ---- launcherd ---------------------------------------------------------------------------------
 
+def unit_nice(unit: str) -> int:
+    """The Nice= of one of the product's units (0 when it sets none): what the bench starts beside
+    launcherd runs as its unit runs it on a Pi, where the motor's daemon wins a busy CPU."""
+    text = (ROOT / "systemd" / unit).read_text()
+    return next((int(line.split("=", 1)[1]) for line in text.splitlines() if line.startswith("Nice=")), 0)
+
+
 def launcherd(directory: Path, config: dict | None = None, **options) -> DaemonProcess:
     """``launcherd --sim`` in ``directory`` (its socket and state there) on ``config`` as given
     (None: launcherd's defaults), its log discarded: what is measured is the daemon alone."""

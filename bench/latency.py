@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gpiozero import Button, DigitalOutputDevice  # noqa: E402
 
-from bench.common import for_measurement, percentile  # noqa: E402
+from bench.common import for_measurement, percentile, unit_nice  # noqa: E402
 from firmware.client import Client  # noqa: E402
 from firmware.config import build_config  # noqa: E402
 from firmware.daemon.driver import Daemon  # noqa: E402
@@ -44,6 +44,7 @@ from firmware.launcher.sim import sim_pin_factory  # noqa: E402
 
 # The game's process beside the in-process daemon: the console script of this interpreter's venv.
 GAME_BIN = Path(sys.executable).parent / "launcher-game"
+GAME_NICE = unit_nice("launcher-game.service")  # as systemd runs it (and launcherd --sim starts it)
 GAME_READY_S = 120.0  # its start, its log, its catch-up: "it never came" only
 # What the game process logs once the start's replay of what an older log lacks is over
 # (controller/match/stats.py): the readers' figures are then the kept ones.
@@ -108,7 +109,8 @@ class GameProcess:
         self.process = subprocess.Popen(
             [str(GAME_BIN), "--socket", str(socket_path), "--state-dir", str(state_dir)],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            env={key: value for key, value in os.environ.items() if key not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")})
+            env={key: value for key, value in os.environ.items() if key not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")},
+            preexec_fn=lambda: os.nice(GAME_NICE))
         threading.Thread(target=self._read, daemon=True).start()
 
     @property

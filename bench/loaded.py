@@ -48,15 +48,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import long_log  # noqa: E402
-from bench.common import percentile  # noqa: E402
+from bench.common import percentile, unit_nice  # noqa: E402
 from bench.latency import InProcessDaemon  # noqa: E402
 from firmware.client import Client  # noqa: E402
 
 LOG_ACTIONS = 100_000
 COMMIT_DELAY_MS = 500
 PROBE_S = 0.002
-TARGETS = {"press_p99_vs_idle": 1.5, "lateness_max_ms": 20.0, "jam_later_than_idle_ms": 5.0,
+# Issue 38's targets, once the game had a process of its own (issue 19's were 1.5x and 20 ms).
+TARGETS = {"press_p99_vs_idle": 1.2, "lateness_max_ms": 5.0, "jam_later_than_idle_ms": 5.0,
            "count_later_than_idle_ms": 5.0}
+
+
+# The readers stand for launcher-web's phones (and the voice): they run at its unit's Nice=.
+CLIENT_NICE = unit_nice("launcher-web.service")
 # A client of the daemon in a process of its own: its JSON decoding does not compete with the
 # daemon's threads for the daemon's GIL, as a real client's does not.
 READER = """
@@ -122,7 +127,8 @@ def _us(samples: list[float]) -> dict:
 
 def _clients(socket: Path, methods: list[str], count: int, lang: str = "") -> list[subprocess.Popen]:
     """``count`` client processes calling ``methods`` in turn, without pause, until killed."""
-    return [subprocess.Popen([sys.executable, "-c", READER, str(ROOT), str(socket), lang, *methods])
+    return [subprocess.Popen([sys.executable, "-c", READER, str(ROOT), str(socket), lang, *methods],
+                             preexec_fn=lambda: os.nice(CLIENT_NICE))
             for _ in range(count)]
 
 

@@ -186,3 +186,17 @@ def test_launcherd_restarted_under_a_running_game_it_reconnects_and_catches_up(t
                 pass
             game.terminate()
             game.wait(HANG_S)
+
+
+def test_the_game_launcherd_starts_yields_the_cpu_to_it_as_its_unit_makes_it_on_a_pi(tmp_path):
+    """launcher-game.service's Nice=: launcherd --sim starts the game so too, and launcherd keeps
+    its own priority (when the machine is short of CPU, the motor's daemon wins)."""
+    unit = Path(__file__).resolve().parent.parent / "systemd" / "launcher-game.service"
+    unit_nice = [int(line.split("=", 1)[1]) for line in unit.read_text().splitlines() if line.startswith("Nice=")]
+
+    def nice_of(pid: int) -> int:  # /proc/PID/stat's 19th field, after the command in parentheses
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+    with DaemonProcess(tmp_path, SLOW) as daemon:
+        game, launcherd = nice_of(game_pid(daemon)), nice_of(daemon.pid)
+    assert unit_nice == [game] and game > 0
+    assert launcherd == os.nice(0)

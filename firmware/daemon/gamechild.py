@@ -26,6 +26,7 @@ log = logging.getLogger("launcherd.game")
 WATCHDOG_S = 15.0
 READY_WITHIN_S = 120.0
 RESTART_FIRST_S = 1.0
+GAME_NICE = 5  # launcher-game.service's Nice= (tests/test_install_game_unit.py holds them equal)
 RESTART_MAX_S = 16.0
 STOP_WAIT_S = 5.0
 PR_SET_PDEATHSIG = 1
@@ -41,11 +42,14 @@ def game_command() -> list[str] | None:
     return [found] if found else None
 
 
-def _die_with_parent() -> None:
+def _in_the_child() -> None:
+    """In the game process before it starts: it ends with launcherd, and yields the CPU to it as
+    launcher-game.service's Nice= makes it yield on a Pi."""
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):
         pass
+    os.nice(GAME_NICE)
 
 
 class GameChild:
@@ -95,7 +99,7 @@ class GameChild:
         try:
             self.process = subprocess.Popen(
                 [*command, "--socket", str(self.socket_path), "--state-dir", str(self.state_dir)],
-                env=env, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+                env=env, stdin=subprocess.DEVNULL, preexec_fn=_in_the_child)
         except OSError as exc:
             log.error("launcher-game could not be started: %s", exc)
             self.process = None
