@@ -27,8 +27,8 @@ demo: $(STAMP)
 	voice=; voice_line=$$($(BIN)/python -m controller.voice.sound --lang $$lang $(if $(filter-out 0,$(MUTE)),--mute)) \
 		&& { $(BIN)/launcher-voice --socket "$$sock" --lang $$lang 2>.demo-state/launcher-voice.log & voice=$$!; }; \
 	trap 'kill $$web $$voice 2>/dev/null; echo "table page and voice stopped"' EXIT; \
-	page=$$($(BIN)/python -m controller.web.lan --listen $(WEB_LISTEN)); \
-	echo "table page: $$page (join code: $(BIN)/launcherctl game code; with it the page's Table display shows the code and a QR code of this address; its log: .demo-state/launcher-web.log)"; \
+	page=$$($(BIN)/python -m controller.web.lan --listen $(WEB_LISTEN) 2>/dev/null); \
+	$(BIN)/python -m controller.web.lan --listen $(WEB_LISTEN) --lang $$lang --announce .demo-state/launcher-web.log; \
 	echo "$$voice_line"; \
 	LC_MESSAGES=$$locale LAUNCHER_WEB_URL=$$page LAUNCHER_DEMO_VOICE="$$voice_line" \
 		$(BIN)/launcherd --sim --demo --state-dir .demo-state

@@ -64,3 +64,14 @@ def test_the_qr_codes_base_address(monkeypatch, tmp_path):
     assert local.page_base(request) == "http://127.0.0.1:8080/"
     given = WebApp(tmp_path / "sock", "http://table.local:8080/", listen=("0.0.0.0", 8080))
     assert given.page_base(request) == "http://table.local:8080/"
+
+
+def test_make_demo_says_where_the_page_is_in_its_language(capsys):
+    """`make demo DEMO_LANG=fr` prints the page's address, and why phones cannot open it, in French."""
+    assert lan.main(["--listen", "127.0.0.1:8080", "--lang", "fr", "--announce", "web.log"]) == 0
+    said = capsys.readouterr()
+    assert said.out.startswith("page de la table : http://127.0.0.1:8080/ (code de la table : launcherctl game code")
+    assert "web.log" in said.out and "les téléphones ne peuvent pas l'ouvrir" in said.err
+    assert lan.main(["--listen", "127.0.0.1:8080"]) == 0
+    said = capsys.readouterr()
+    assert said.out == "http://127.0.0.1:8080/\n" and "phones cannot open it" in said.err

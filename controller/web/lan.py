@@ -131,19 +131,40 @@ def page_url(host: str, port: int) -> str | None:
     return f"http://{shown}:{port}/"
 
 
+# What `make demo` prints about the page, in the demo's language (DEMO_LANG, else the locale's).
+_SAID = {
+    "en": {"page": "table page: {url} (join code: {code}; with it the page's Table display shows the code and a QR"
+                   " code of this address; its log: {log})",
+           "no_address": "no address on a network found: only this machine can open the page",
+           "one_address": "listening on {host} only: phones cannot open it (listening on 0.0.0.0:{port},"
+                          " WEB_LISTEN in make demo, lets them in)"},
+    "fr": {"page": "page de la table : {url} (code de la table : {code} ; avec lui, l'Affichage table de la page"
+                   " montre le code et un QR code de cette adresse ; son journal : {log})",
+           "no_address": "aucune adresse sur un réseau : seule cette machine peut ouvrir la page",
+           "one_address": "à l'écoute sur {host} seulement : les téléphones ne peuvent pas l'ouvrir (à l'écoute"
+                          " sur 0.0.0.0:{port}, WEB_LISTEN de make demo, les laisse entrer)"},
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m controller.web.lan",
                                      description="print the table page's address on the table's network")
     parser.add_argument("--listen", default="0.0.0.0:8080", metavar="HOST:PORT")
+    parser.add_argument("--lang", choices=sorted(_SAID), default="en", help="the language of what is said")
+    parser.add_argument("--announce", metavar="LOG", help="say the page's address as a sentence, with its log's path")
     args = parser.parse_args(argv)
+    said = _SAID[args.lang]
     host, port = parse_listen(args.listen)
     url = page_url(host, port)
     if url is None:
-        print("no address on a network found: only this machine can open the page", file=sys.stderr)
+        print(said["no_address"], file=sys.stderr)
     elif not listens_everywhere(host):
-        print(f"listening on {host} only: phones cannot open it (listening on 0.0.0.0:{port}, WEB_LISTEN in make demo, lets them in)",
-              file=sys.stderr)
-    print(url or f"http://127.0.0.1:{port}/")
+        print(said["one_address"].format(host=host, port=port), file=sys.stderr)
+    url = url or f"http://127.0.0.1:{port}/"
+    if args.announce:
+        print(said["page"].format(url=url, code="launcherctl game code", log=args.announce))
+    else:
+        print(url)
     return 0
 
 
