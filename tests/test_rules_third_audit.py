@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from firmware.errors import ApiError
+from harness.deck import new_with_deck
 from harness.launcherd import ThreadDaemon
 from harness.waits import wait_until
 from test_rules_audit import (
@@ -14,13 +15,13 @@ from test_rules_audit import (
 
 
 def attack(running, players=P3, **params) -> dict:
-    return running.call("game/new", {"rules": "attack-mega-hit", "players": players, "force": True, **params})
+    return new_with_deck(running.call, {"rules": "attack-mega-hit", "players": players, "force": True, **params})
 
 
 def blast(running, players=P3, **params) -> dict:
     params.setdefault("first_card", "5")
     params.setdefault("color", "red")
-    return running.call("game/new", {"rules": "blast", "players": players, "force": True, **params})
+    return new_with_deck(running.call, {"rules": "blast", "players": players, "force": True, **params})
 
 
 def hand(status, name) -> tuple[int, int]:
@@ -225,7 +226,7 @@ def test_blasts_draw_one_insertion_is_its_victims_turn(tmp_path):
 
 def test_classic_waits_for_its_first_card_before_any_draw_or_play(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
-        running.call("game/new", {"rules": "classic", "players": P3, "options": NO_PAUSE})
+        new_with_deck(running.call, {"rules": "classic", "players": P3, "options": NO_PAUSE})
         status = settled(running)
         assert status["top_card"] is None and status["choices"] == ["turn_up"]
         out = cards_out(running)
@@ -241,7 +242,7 @@ def test_classic_waits_for_its_first_card_before_any_draw_or_play(tmp_path):
         shown = running.ctl("--lang", "fr", "game", "status")
         assert ("Ann commence une fois la première carte retournée : personne ne joue, n'appuie ni ne pioche"
                 " avant (dans un terminal : launcherctl dispense 1, launcherctl game turn-up") in shown.stdout
-        started = running.call("game/new", {"rules": "classic", "players": P3, "options": NO_PAUSE, "force": True})
+        started = new_with_deck(running.call, {"rules": "classic", "players": P3, "options": NO_PAUSE, "force": True})
         said = " ".join(started["messages"])
         assert "after the deal the launcher turns up the first card" not in said
         assert "then have it deal one more card (the page's Turn up button)" in said

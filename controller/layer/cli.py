@@ -101,6 +101,8 @@ _TURN_UP = "launcherctl dispense 1, launcherctl game turn-up CARD --color C"  # 
 def _move(status: dict[str, Any]) -> str:
     """:func:`move` in the language launcherctl speaks; before a dealer game's first card, with the
     commands that turn it up (the launcher deals it)."""
+    if status.get("load_deck") and status.get("what_now_object"):  # the opening deal waits for the deck
+        return _with_command(status["what_now_object"])
     said = move(status)
     if said["id"] == "status_turn_up" and status.get("device") == "launcher":
         return text(message("cli_at_a_terminal", said=text(said), command=_TURN_UP))
@@ -123,6 +125,8 @@ _COMMANDS: dict[str, Callable[[dict[str, Any]], str]] = {
     "first_ignored": lambda said: "launcherctl game turn-up CARD --color C",
     "tell_turned_up": lambda said: "launcherctl game turn-up CARD --color C",
     "first_ignored_dealer": lambda said: _TURN_UP,
+    "load_deck": lambda said: f"launcherctl reload {said['deck']}; launcherctl press",
+    "load_deck_unknown": lambda said: f"launcherctl reload {said['deck']}; launcherctl press",
 }
 
 
@@ -329,7 +333,9 @@ def _dealt(client: Client, result: dict[str, Any]) -> dict[str, Any]:
     """The reply of `game new`, once nothing is owed for the opening deal (the launcher dealt it)."""
     deadline = time.monotonic() + DEAL_WAIT_S
     status = result
-    while (status.get("owed") or {}).get("reason") == "deal":
+    # A deal that waits for the deck to be loaded first (status load_deck) is not waited for: the
+    # reply says what to load, and a press of the button deals once it is loaded.
+    while (status.get("owed") or {}).get("reason") == "deal" and not status.get("load_deck"):
         if time.monotonic() > deadline:
             raise SystemExit(f"launcherctl: the deal is not finished after {DEAL_WAIT_S:.0f} s:"
                              " see launcherctl game status")

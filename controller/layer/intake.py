@@ -183,7 +183,9 @@ class OutcomeIntake:
             return False
         if not cards and owes_deal(state):
             # A dry press while cards are owed: nobody moved, the deal goes on (or, held by an
-            # undo, starts again: a person pressed for it).
+            # undo, starts again: a person pressed for it), once the deck it waits for is loaded.
+            if self._deck_loaded_press():
+                return False
             self._deal_held = False
             self._follow_deals()
             self.tell_press_meaning()
@@ -250,6 +252,8 @@ class OutcomeIntake:
         self._pressed.set()  # the press a pause between piles waits for (deal_pause=press)
         if self.table is None or not dealer_mode(self.table.game):
             return
+        if owes_deal(self.table.game) and self._deck_loaded_press():
+            return  # the opening deal waited for the deck: dealt now if it is loaded, else asked again
         if owes_deal(self.table.game) and self._deal_held:
             self._deal_held = False  # held by an undo: a person pressed for it
             self._follow_deals()

@@ -223,6 +223,18 @@ def deal_held_first(player: str, cards: int) -> Message:
     return message("deal_held_first", player=player, cards=cards)
 
 
+def load_deck(deck: int, hopper: int | None) -> Message:
+    """The opening deal waits for the whole deck of ``deck`` cards; the launcher counts ``hopper``."""
+    if hopper is None:
+        return message("load_deck_unknown", deck=deck)
+    return message("load_deck", deck=deck, hopper=hopper)
+
+
+def press_deals_deck(deck: int) -> Message:
+    """What a press does while the opening deal waits for the deck: it deals once the deck is in."""
+    return message("press_deals_deck", deck=deck)
+
+
 def press_deals_held(player: str, cards: int) -> Message:
     """What a press does while the deal owed waits for one: it deals it, ``player`` first."""
     return message("press_deals_held", player=player, cards=cards)

@@ -365,6 +365,14 @@ TABLE: dict[str, Text] = {
     "press_deals_held": entry("the card owed to %(player)s waited for a press: this one deals it",
                               "the %(cards)d cards owed (%(player)s's first) waited for a press: this one"
                               " deals them", "cards", player="name", cards="int"),
+    # The opening deal waits for the whole deck in the hopper (controller/layer/dealing.py, #40).
+    "load_deck": entry("load the deck before the deal: the whole shuffled deck, %(deck)d cards, in the hopper"
+                       " (it holds %(hopper)d now) and tell the launcher so; then press the button to deal",
+                       deck="int", hopper="int"),
+    "load_deck_unknown": entry("load the deck before the deal: the whole shuffled deck, %(deck)d cards, in the"
+                               " hopper, and tell the launcher so; then press the button to deal", deck="int"),
+    "press_deals_deck": entry("the deal waits for the deck: once the %(deck)d cards are loaded, a press of the"
+                              " button deals", deck="int"),
     "status_turn_up": entry("%(player)s starts once the first card is turned up: nobody plays, presses or"
                             " draws before it", player="name"),
 }
