@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import socket
 import time
 from typing import Any, Callable
@@ -22,6 +21,7 @@ from firmware.errors import ApiError
 from firmware.i18n import message
 from firmware.tools.cli import print_result
 
+from controller.text.advice import action_said
 from controller.text.wording import text
 from controller.rules.ruledoc import format_rules
 from controller.rules.rulesets import DEFAULT_RULESET
@@ -201,17 +201,12 @@ def format_reply(result: dict[str, Any]) -> str:
 def format_log(result: dict[str, Any]) -> str:
     """``game log``: one line per action, undone ones marked."""
     match = result["match"]
-    lines = [f"match {match['id']} ({match['rules']}), started {match['started']}"]
+    lines = [f"match {match['id']} ({text({'id': 'ruleset:' + str(match['rules'])})}), started {match['started']}"]
     for record in result["actions"]:
-        action = dict(record["action"])
-        kind = action.pop("type")
-        # Who acted first: the player whose move it was, or the one who called, was caught, gave advice.
-        who = action.pop("by", None) or action.pop("player", None)
-        args = " ".join(f"{key}={value if isinstance(value, str) else json.dumps(value)}"
-                        for key, value in action.items() if value is not None)
+        # The action in words, as the box names cards and colours (#40); --json keeps the ids.
+        line = text(action_said(record["action"]))
         mark = "  (undone)" if record["undone"] else ""
-        line = f"{who}: {kind}" if who else kind
-        lines.append(f"{record['seq']:>5} {record['ts'][11:19]} {line} {args}".rstrip() + mark)
+        lines.append(f"{record['seq']:>5} {record['ts'][11:19]} {line}".rstrip() + mark)
     return "\n".join(lines)
 
 

@@ -81,6 +81,18 @@ class Dealing:
         its opening deal waits for the whole deck when the hopper does not hold it."""
         self._deck_wait = self._deck_missing()
 
+    def _recheck_deck(self) -> None:
+        """Cards of this round's opening deal were taken in after the deck was asked for (a restart
+        caught up on a deal under way): the deal has begun, and goes on as any deal does."""
+        if self._deck_wait is not None and self._deck_missing() is None:
+            self._deck_wait = None
+            self._follow_deals()
+            self.tell_press_meaning()
+
+    async def _orphans_then_deck(self) -> None:
+        await self._end_orphans()
+        self._recheck_deck()
+
     def _deck_loaded_press(self) -> bool:
         """A person's press while the opening deal waits for the deck: the deal starts when the
         deck is in the hopper now (the press is its cause), else the table hears again what to
@@ -248,6 +260,7 @@ class Dealing:
         except ApiError as exc:
             self.publish_message(advice.uncounted_deal(cards, player, advice.reason(exc)))
             return None if isinstance(exc, GameUnavailable) else False
+        self._recheck_deck()
         return True
 
     def _busy_dealing(self) -> bool:

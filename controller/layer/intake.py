@@ -21,6 +21,11 @@ log = logging.getLogger("launcherd.game")
 
 # Presses that are moves of the game; "dispense" deals exact counts outside the flow.
 GAME_PRESS_SOURCES = frozenset({"button", "api"})
+# How a burst is cut short before the launcher meant it to end: the press's log says so (#40).
+CUT_SHORT = frozenset({"jam", "empty", "lid"})
+# Why the launcher ignores a press in a game of bursts, said to the table (#40): not a press.
+IGNORED_SAID = {"jammed": "press_ignored_jammed", "lid_open": "press_ignored_lid", "halted": "press_ignored_halted",
+                "beam_blocked": "press_ignored_beam"}
 
 
 class OutcomeIntake:
@@ -201,13 +206,27 @@ class OutcomeIntake:
             self._background(self._draw_for(presser))
             return False
         press = {"type": "press", "cards": cards, "press_id": press_id}
+        ended = params.get("ended")
+        cut = ended if ended in CUT_SHORT and params.get("outcome") == "burst" else None
+        if cut is not None:
+            press["ended"] = cut  # the log (what happened) says the burst was cut short, and how
         try:
             self.act(press if presser is None else {**press, "by": presser}, outcome_seq=seq)
         except ApiError as exc:
             self.publish_message(advice.uncounted_press(press_id, cards, advice.reason(exc)))
             return None if isinstance(exc, GameUnavailable) else False
         self._last_press = (press_id, presser)
+        if cut is not None and presser is not None:
+            self.publish_message(advice.burst_cut(presser, cards, cut, self._still_owed(presser)))
         return True
+
+    def _still_owed(self, player: str) -> int | None:
+        """The presses ``player`` still owes now (0: none; None: until cards come out)."""
+        state = self.table.game
+        owed = state.queue[0] if state.queue else None
+        if owed is None or state.players[owed.seat] != player:
+            return 0
+        return owed.presses
 
     def _dealt(self, params: dict[str, Any], seq: int | None) -> bool | None:
         """A run of a dispense: the cards of the deal under way, logged with the outcome's seq, so
@@ -240,6 +259,14 @@ class OutcomeIntake:
         deals for the game (a second press after a draw)."""
         if params.get("reason") == "decision_pending" and params.get("source") in GAME_PRESS_SOURCES:
             self._decision_press(params.get("message_object"))
+            return
+        said = IGNORED_SAID.get(str(params.get("reason")))
+        if (said is not None and params.get("source") in GAME_PRESS_SOURCES and self.table is not None
+                and not dealer_mode(self.table.game) and not game.ruleset(self.table.game.ruleset).blaster):
+            # A press the launcher did not take (a card stuck, the lid open, halted): no move of
+            # the game, and the table hears why, and whose a stuck card is (#40).
+            owner = self._last_press[1] if self._last_press is not None and said == "press_ignored_jammed" else None
+            self.publish_message(advice.press_ignored(said, turn(self.table.game), owner))
             return
         if params.get("source") != "button" or self.table is None or not dealer_mode(self.table.game):
             return

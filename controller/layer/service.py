@@ -203,7 +203,11 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         self._orphaned = owes_deal(self.table.game)
         self._ask_deck()
         self._follow_deals()
-        self._wait_press = "restart" if self._dealing is not None else False
+        if self._deck_wait is not None and self._orphaned:
+            # A dispense of the previous layer may still be dealing this round's first pile: it is
+            # ended and its cards taken in first; then the deal, begun, goes on (_recheck_deck).
+            self._background(self._orphans_then_deck())
+        self._wait_press = "restart" if self._dealing is not None or self._deck_wait is not None else False
 
     def _table(self) -> table.Table:
         if self.table is None:
@@ -550,6 +554,7 @@ def begin(service: GameService) -> None:
     """The second half, once registered: catch up on the outcomes, say what a press means."""
     service.follow_hopper()  # the core is built before the game: its estimate is there already
     service.catch_up()
+    service._recheck_deck()  # a deal caught up on has begun: it waits for the deck no more
     service.tell_press_meaning()  # a dealer's press means nothing until this is told
 
 
