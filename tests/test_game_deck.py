@@ -86,3 +86,20 @@ def test_launcherctl_game_new_wait_says_to_load_the_deck_and_a_press_after_the_r
         assert status["hopper"] == 108 - 21
         french = running.call("game/status", lang="fr")
         assert french["load_deck"] is None and "paquet" not in french["what_now"]
+
+
+def test_a_deal_waiting_for_its_deck_still_waits_after_the_game_restarts(tmp_path):
+    with ThreadDaemon(tmp_path) as running:
+        running.call("launcher/reload", {"cards": 90})
+        assert running.call("game/new", CLASSIC)["load_deck"] == {"cards": 108, "hopper": 90}
+        running.stop_game()
+        running.start_game()  # a restart of the game process: nothing it asked is dealt by itself
+        status = running.call("game/status")
+        assert status["load_deck"] == {"cards": 108, "hopper": 90}
+        assert running.call("status/get")["dealer"]["current"] is None
+        assert running.call("launcher/press")["event"] == "ignored"  # the deck is not in yet
+        assert running.call("status/get")["sim"]["cards_out"] == 0
+        running.call("launcher/reload", {"cards": 108})
+        running.call("launcher/press")
+        status = running.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None)
+        assert status["hopper"] == 108 - 21 and dealt_cards(running) == 21

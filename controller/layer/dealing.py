@@ -77,15 +77,38 @@ class Dealing:
         return deck_wanted(self.table.game, self._hopper_read)
 
     def _ask_deck(self) -> None:
-        """A round begins (a new game, the next round, a match resumed or the layer restarted):
-        its opening deal waits for the whole deck when the hopper does not hold it."""
-        self._deck_wait = self._deck_missing()
+        """A round begins (a new game, the next round, a match resumed): its opening deal waits
+        for the whole deck when the hopper does not hold it."""
+        self._set_deck_wait(self._deck_missing())
+
+    def _set_deck_wait(self, deck: int | None) -> None:
+        """The deck the opening deal waits for (None: none), kept in the log's meta for a restart."""
+        self._deck_wait = deck
+        if self.store is None or self.damage is not None:
+            return
+        kept = "" if deck is None or self.table is None else f"{self.match_id}:{self.table.game.round_no}"
+        try:
+            if self.store.deck_wait() != kept:
+                with self._writing() as store:
+                    store.set_deck_wait(kept)
+        except ApiError as exc:
+            log.warning("game: the deck awaited could not be noted in the log: %s", exc)
+
+    def _kept_deck_wait(self) -> None:
+        """After a restart: the deck the round's opening deal waited for before it, if it still has
+        not begun (the hopper is not asked: cards of a deal under way may have come out unlogged)."""
+        deck = deck_wanted(self.table.game, None) if self.table is not None else None
+        try:
+            kept = self.store.deck_wait()
+        except Exception:  # an unreadable meta: as if nothing waited (the keeper still holds the deal)
+            kept = ""
+        self._deck_wait = deck if kept == f"{self.match_id}:{self.table.game.round_no}" else None
 
     def _recheck_deck(self) -> None:
         """Cards of this round's opening deal were taken in after the deck was asked for (a restart
         caught up on a deal under way): the deal has begun, and goes on as any deal does."""
         if self._deck_wait is not None and self._deck_missing() is None:
-            self._deck_wait = None
+            self._set_deck_wait(None)
             self._follow_deals()
             self.tell_press_meaning()
 
@@ -101,7 +124,9 @@ class Dealing:
             return False
         self._ask_deck()
         if self._deck_wait is None:
-            self._deal_held = False
+            # This press is the person's, at the launcher: it deals (a wait after a restart, for
+            # somebody to be there, is over with it; the keeper judges the press all the same).
+            self._deal_held, self._wait_press = False, False
             self._follow_deals()
         else:
             self.publish_message(advice.load_deck(self._deck_wait, self._hopper_read))

@@ -201,7 +201,7 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         self._aim_at_turn()
         # What the log does not show dealt is dealt, unless an undo holds it, once a person presses.
         self._orphaned = owes_deal(self.table.game)
-        self._ask_deck()
+        self._kept_deck_wait()
         self._follow_deals()
         if self._deck_wait is not None and self._orphaned:
             # A dispense of the previous layer may still be dealing this round's first pile: it is
@@ -375,7 +375,8 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
             store.set_current(None)
         self._stop_dealing()
         abandoned = self.match_id
-        self.table, self.match_id, self._last_press, self._deck_wait = None, None, None, None
+        self._set_deck_wait(None)
+        self.table, self.match_id, self._last_press = None, None, None
         said = advice.set_aside(abandoned)
         self.publish_message(said)
         self.tell_press_meaning()
@@ -396,7 +397,7 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
                        winner=_winner_text(current) if current.match_over else None)
         self._stop_dealing()  # never dealt again by an undo: the next undo may take back its cause
         self.table, self._last_press, self._deal_held = current, None, True
-        self._deck_wait = None  # (an undo never begins a round: the deal it leaves owed is held)
+        self._set_deck_wait(None)  # (an undo never begins a round: the deal it leaves owed is held)
         self.daemon.publish("game/action", {"seq": last.seq, "match_id": self.match_id, "undone": True})
         # Whose cards they are: the press's own record, or (older logs) whose move it is again.
         who = last.action.get("by") or turn(current.game)
