@@ -410,6 +410,7 @@ def test_a_match_ended_by_a_correction_mid_deal_stops_the_deal_and_owes_nothing(
         classic(running, target=100)
         down_to(running, 1)
         play(running, "3")  # Ann's last card
+        running.call("launcher/reload", {"cards": 108})  # the deck gathered, shuffled and loaded for round 2
         running.call("sim/jam")
         running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 10, "Cy": 10}})  # round 2 is dealt
         jammed_deal(running)  # its first card sticks

@@ -174,6 +174,7 @@ def test_a_wild_draw_four_accepted_or_challenged_leaves_the_window_open(tmp_path
             status = running.call("game/status")
             assert status["catchable"] == "Ann", answer
             running.call("game/catch", {"player": "Ann"})
+            settled(running)  # its cards are out before the next game's deck is loaded
 
 
 def test_a_player_caught_and_penalised_is_not_caught_again_for_that_card(tmp_path):

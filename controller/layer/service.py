@@ -354,7 +354,9 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         self.table, self.match_id, self._last_press, self.damage = current, match_id, None, None
         # A resumed match deals nothing by itself: what it owes waits for a person's press (#36).
         self._deal_held = held or owes_deal(current.game)
-        self._ask_deck()
+        # Only a deal that waited for its deck when it was set aside waits for it: cards of a deal
+        # under way may have come out uncounted, and the hopper says nothing of that.
+        self._kept_deck_wait()
         self._aim_at_turn()
         self._follow_deals()
         said = [advice.resumed(match_id)]
@@ -375,8 +377,8 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
             store.set_current(None)
         self._stop_dealing()
         abandoned = self.match_id
-        self._set_deck_wait(None)
-        self.table, self.match_id, self._last_press = None, None, None
+        # (a deck it waited for stays noted in the log: resumed, it still waits for it)
+        self.table, self.match_id, self._last_press, self._deck_wait = None, None, None, None
         said = advice.set_aside(abandoned)
         self.publish_message(said)
         self.tell_press_meaning()
