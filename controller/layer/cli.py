@@ -22,6 +22,7 @@ from firmware.i18n import message
 from firmware.tools.cli import print_result
 
 from controller.text.advice import action_said
+from controller.text.messages import CATALOGUE
 from controller.text.wording import text
 from controller.rules.ruledoc import format_rules
 from controller.rules.rulesets import DEFAULT_RULESET
@@ -53,7 +54,9 @@ def _flow_owed(owed: dict[str, Any]) -> dict[str, Any] | None:
             return message("status_inserts_until", player=owed["player"], details=details)
         return message("status_owes_inserts", player=owed["player"], cards=owed["inserts"], details=details)
     if "cards" in owed:
-        return message("status_dealt", player=owed["player"], cards=owed["cards"], reason=owed["reason"])
+        reason = f"deal_reason:{owed['reason']}"  # in words; a reason this version has no word for, as it is
+        reason = {"id": reason} if reason in CATALOGUE else owed["reason"]
+        return message("status_dealt", player=owed["player"], cards=owed["cards"], reason=reason)
     return None
 
 

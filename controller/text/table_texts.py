@@ -225,7 +225,16 @@ TABLE: dict[str, Text] = {
     "status_inserts_until": entry("%(player)s's move - inserts until the blast in the blaster%(details)s",
                                   player="name", details="parts"),
     "status_dealt": entry("%(player)s is dealt %(cards)s by the launcher (%(reason)s)", player="name",
-                          cards="cards", reason="raw"),
+                          cards="cards", reason="text"),
+    # Why the launcher deals (a dealer round's owed reason, controller/rules/classic.py), in words (#40).
+    "deal_reason:deal": entry("the deal"),
+    "deal_reason:draw-two": entry("a Draw Two"),
+    "deal_reason:wild-draw-four": entry("a Wild Draw Four"),
+    "deal_reason:challenge-lost": entry("a challenge lost"),
+    "deal_reason:illegal-wild-draw-four": entry("an illegal Wild Draw Four"),
+    "deal_reason:last-card-draw": entry("the last card's Draw"),
+    "deal_reason:minions": entry("the Minions"),
+    "deal_reason:uno": entry("Uno not called"),
     "status_play_or_draw": entry("%(turn)s's move - play the card drawn if it matches (game play) or keep"
                                  " it: game pass", turn="name"),
     "status_challenge_or_accept": entry(
