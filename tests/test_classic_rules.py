@@ -78,10 +78,10 @@ def test_decks_are_the_boxes():
 
 
 def test_colours_are_the_rulesets():
-    with pytest.raises(InvalidParams, match="unknown colour 'orange'; colours of classic"):
+    with pytest.raises(InvalidParams, match="unknown colour 'orange'; colours of UNO"):
         classic.apply(start(), play("wild", "orange"))
     run(start("despicable-me-4"), play("wild", "purple"))
-    with pytest.raises(InvalidParams, match="'wild-mega-minions' is not a card of classic"):
+    with pytest.raises(InvalidParams, match="'wild-mega-minions' is not a card of UNO"):
         classic.apply(start(), play("wild-mega-minions", "red"))
 
 

@@ -103,3 +103,15 @@ def test_a_deal_waiting_for_its_deck_still_waits_after_the_game_restarts(tmp_pat
         running.call("launcher/press")
         status = running.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None)
         assert status["hopper"] == 108 - 21 and dealt_cards(running) == 21
+
+
+def test_an_undo_while_the_deal_waits_for_its_deck_leaves_it_waiting(tmp_path):
+    with ThreadDaemon(tmp_path) as running:
+        running.call("launcher/reload", {"cards": 90})
+        running.call("game/new", CLASSIC)
+        running.call("game/uno", {"player": "Ann"})
+        undone = running.call("game/undo")
+        assert undone["load_deck"] == {"cards": 108, "hopper": 90}
+        assert running.call("launcher/press")["event"] == "ignored"  # not the deal: the deck is not in
+        status = running.call("status/get")
+        assert (status["sim"]["cards_out"], status["dealer"]["current"]) == (0, None)

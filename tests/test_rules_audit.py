@@ -241,16 +241,16 @@ def test_a_negative_or_meaningless_hand_is_refused_with_what_is_allowed(tmp_path
         new_with_deck(daemon.call, {"rules": "attack-mega-hit", "players": P3})
         daemon.call("game/play", {"card": "discard-all", "color": "red", "last": True})  # seven red: out
         for hand, said in (("Bob=-3", "Bob's hand: points cannot be negative (-3): enter a total of 0 or more,"
-                                      " or the cards, e.g. 7,hit-2,wild"),
-                           ("Bob=7,-3", "'-3' is not a card of attack-mega-hit"),
+                                      " or the cards, e.g. 7, Hit 2, Wild"),
+                           ("Bob=7,-3", "'-3' is not a card of UNO Attack Mega Hit"),
                            ("Bob=٣", "points must be a whole number, not '٣': enter a total of 0 or more"),
                            ("Bob=7,,wild", "Bob's hand: a card is missing between two commas in '7,,wild': name"
-                                           " each card once, separated by commas, e.g. 7,hit-2,wild")):
+                                           " each card once, separated by commas, e.g. 7, Hit 2, Wild")):
             ended = daemon.ctl("game", "end-round", "--winner", "Ann", hand, "Cy=3")
             assert ended.returncode == 1 and said in ended.stderr, ended.stderr
         with pytest.raises(ApiError) as error:  # a list of no cards is no hand: 0 is typed as 0
             daemon.call("game/end-round", {"winner": "Ann", "hands": {"Bob": [], "Cy": 3}})
-        assert error.value.message == "Bob's hand: empty hand: enter a total (0 for none) or cards, e.g. 7,hit-2,wild"
+        assert error.value.message == "Bob's hand: empty hand: enter a total (0 for none) or cards, e.g. 7, Hit 2, Wild"
         assert daemon.call("game/scores")["rounds"] == []
         shown = daemon.ctl("game", "insert", "--help")
         assert "a fitted blaster reports its insertions itself, and this is refused" in " ".join(shown.stdout.split())
@@ -294,9 +294,9 @@ def test_an_ignored_first_card_asks_for_the_next_and_turn_up_records_it(tmp_path
                              if m.get("event") == "game/message")
             assert asked == {"id": "tell_turned_up"}
             said = running.call("game/turn-up", {"card": "skip", "color": "red"})["messages"]
-            assert said == ["skip turned up: ignored; deal another card from the launcher, then say which it is"]
+            assert said == ["Skip turned up: ignored; deal another card from the launcher, then say which it is"]
         else:
-            assert "skip turned up: ignored; turn up another card and say which it is" in started["messages"]
+            assert "Skip turned up: ignored; turn up another card and say which it is" in started["messages"]
         reply = running.call("game/turn-up", {"card": "4", "color": "rouge"})
         assert (reply["top_card"], reply["color"]) == ("4", "red")
         assert reply["messages"][0] == "the pile starts with 4 (red)"
@@ -319,7 +319,7 @@ def test_wording_of_the_audit(tmp_path):
         classic(running, force=True)
         for move, params in (("hint", {"player": "Bob"}), ("insert", {})):
             error = refused(running.call, f"game/{move}", params)
-            assert error.message.startswith(f"{move} is not a move of classic; its moves: play, draw, pass,")
+            assert error.message.startswith(f"{move} is not a move of UNO; its moves: play, draw, pass,")
             assert error.message.endswith(", and a press of the launch button")
 
         new_with_deck(running.call, {"rules": "blast", "players": P3, "force": True})

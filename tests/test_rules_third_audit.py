@@ -104,9 +104,9 @@ def test_hands_that_cannot_be_are_refused_at_the_end_of_a_round(tmp_path):
         play(running, "discard-all", last=True)  # Ann lays seven red cards at once
         for hands, said in (
                 ({"Bob": 0, "Cy": 40}, "Bob's hand: 0 points, but only the winner emptied their hand and"
-                                       " attack-mega-hit has no 0 card"),
+                                       " UNO Attack Mega Hit has no 0 card"),
                 ({"Bob": "7,7,7,7,7,1,2", "Cy": "7,7,7,7,3,4,5"}, "9 copies of 7 entered, but the"
-                                                               " attack-mega-hit box holds 8"),
+                                                               " UNO Attack Mega Hit box holds 8"),
                 ({"Bob": "7,7", "Cy": 40}, "Bob's hand: 2 cards entered, but Bob holds 7 cards by the count"),
                 ({"Bob": 400, "Cy": 40}, "Bob's hand: 400 points is more than the cards can make")):
             ended = running.ctl("game", "end-round", "--winner", "Ann",
@@ -127,9 +127,9 @@ def test_a_correction_of_an_ended_round_is_held_to_the_same_hands(tmp_path):
         assert ended.returncode == 0, ended.stderr
         play(running, "5", color="blue")  # round 2 goes on: Bob holds 6 in it
         for hands, said in (
-                (["Bob=0"], "Bob's hand: 0 points, but only the winner emptied their hand and attack-mega-hit"
+                (["Bob=0"], "Bob's hand: 0 points, but only the winner emptied their hand and UNO Attack Mega Hit"
                             " has no 0 card"),
-                (["Cy=7,7,7,7,7,1,2"], "9 copies of 7 entered, but the attack-mega-hit box holds 8"),
+                (["Cy=7,7,7,7,7,1,2"], "9 copies of 7 entered, but the UNO Attack Mega Hit box holds 8"),
                 (["Cy=1,2,3,4,5,6"], "Cy's hand: 6 cards entered, but Cy holds 7 cards by the count")):
             edited = running.ctl("game", "edit-round", "1", *hands)
             assert edited.returncode == 1 and said in edited.stderr, (hands, edited.stderr)

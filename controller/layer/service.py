@@ -399,7 +399,8 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
                        winner=_winner_text(current) if current.match_over else None)
         self._stop_dealing()  # never dealt again by an undo: the next undo may take back its cause
         self.table, self._last_press, self._deal_held = current, None, True
-        self._set_deck_wait(None)  # (an undo never begins a round: the deal it leaves owed is held)
+        # An undo never begins a round: a deal that waited for its deck still does, if it is owed.
+        self._set_deck_wait(self._deck_missing() if self._deck_wait is not None else None)
         self.daemon.publish("game/action", {"seq": last.seq, "match_id": self.match_id, "undone": True})
         # Whose cards they are: the press's own record, or (older logs) whose move it is again.
         who = last.action.get("by") or turn(current.game)
