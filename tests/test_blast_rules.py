@@ -128,7 +128,7 @@ def test_two_players_the_player_of_draw_one_plays_again_after_the_insertion():
 
 
 def test_wild_names_a_colour():
-    with pytest.raises(InvalidParams, match="wild names a colour"):
+    with pytest.raises(InvalidParams, match="Wild names a colour"):
         blast.apply(start(), play("wild"))
     s = run(start(), play("wild", "blue"))
     assert st(s)["color"] == "blue" and st(s)["turn"] == "Bob"

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from firmware.errors import ApiError
+
 from harness.launcherd import ThreadDaemon
 
 P3 = ["Ann", "Bob", "Cy"]
@@ -113,5 +117,8 @@ def test_an_undo_while_the_deal_waits_for_its_deck_leaves_it_waiting(tmp_path):
         undone = running.call("game/undo")
         assert undone["load_deck"] == {"cards": 108, "hopper": 90}
         assert running.call("launcher/press")["event"] == "ignored"  # not the deal: the deck is not in
+        with pytest.raises(ApiError) as refused:  # nor a draw, a card of the wrong deck
+            running.call("game/draw")
+        assert refused.value.data["message_object"] == {"id": "load_deck", "deck": 108, "hopper": 90}
         status = running.call("status/get")
         assert (status["sim"]["cards_out"], status["dealer"]["current"]) == (0, None)

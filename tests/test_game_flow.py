@@ -72,7 +72,7 @@ def test_the_log_says_who_acted(tmp_path):
         assert re.search(r" Ann plays Hit 1 \(red\)$", shown[2])
         assert re.search(r" Bob pressed: 3 cards$", shown[3])
         assert re.search(r" Cy called Uno$", shown[4])
-        actions = running.call("game/log")["actions"]
+        actions = running.call("game/log", {"words": True})["actions"]  # each action in words too
         assert actions[1]["action"] == {"type": "play", "card": "hit-1", "color": "red", "by": "Ann"}
         assert actions[3]["said"] == {"id": "action_uno", "player": "Cy"} and actions[3]["text"] == "Cy called Uno"
 

@@ -323,6 +323,8 @@ class Dealing:
             raise Refused(advice.no_draw_blast())
         if not dealer_mode(current.game):
             raise Refused(advice.no_draw(current.game.ruleset))
+        if self._deck_wait is not None:  # the opening deal waits for its deck: no card before it
+            raise Refused(advice.load_deck(self._deck_wait, self._hopper_read))
         player = turn(current.game)
         table.apply(current, {"type": "press", "cards": 1, "by": by or player})  # refused here if not due
         if self._busy_dealing():

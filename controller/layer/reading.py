@@ -56,7 +56,8 @@ class Reading:
                     hands[action["by"]] = max(0, hands[action["by"]] - 1)
         return {"cards": max(0, size - sum(hands.values()) - 1)}
 
-    def log_of_match(self, limit: int | None = None, before: int | None = None) -> dict[str, Any]:
+    def log_of_match(self, limit: int | None = None, before: int | None = None,
+                     words: bool = False) -> dict[str, Any]:
         """``game/log``: the current match and its actions, undone ones included, in log order.
         ``limit``: only its last so many (of those before seq ``before``), a page at a time; ``more``
         says whether older ones come before the page (ask again with ``before`` its first seq).
@@ -71,7 +72,10 @@ class Reading:
                 more = False
             else:
                 rows, more = store.last_actions(self.match_id, limit, before)
-            return {"match": store.match(self.match_id).to_json(), "actions": [_in_words(r.to_json()) for r in rows],
+            # ``words``: each action in words too (#40: for a reader who shows the log to people;
+            # launcherctl game log says them itself); the ids stay in the actions.
+            shown = _in_words if words else (lambda record: record)
+            return {"match": store.match(self.match_id).to_json(), "actions": [shown(r.to_json()) for r in rows],
                     "more": more}
 
     def scores(self, csv: bool) -> dict[str, Any]:
