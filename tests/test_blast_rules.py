@@ -128,7 +128,7 @@ def test_two_players_the_player_of_draw_one_plays_again_after_the_insertion():
 
 
 def test_wild_names_a_colour():
-    with pytest.raises(InvalidParams, match="wild names a colour"):
+    with pytest.raises(InvalidParams, match="Wild names a colour"):
         blast.apply(start(), play("wild"))
     s = run(start(), play("wild", "blue"))
     assert st(s)["color"] == "blue" and st(s)["turn"] == "Bob"
@@ -189,8 +189,8 @@ def test_the_last_card_ends_the_round_and_a_last_wild_blast_blasts_nobody():
     (boom(0), "a blast 1 or more"),
     (safe(cards=2), "a safe insertion gives 0 cards"),
     ({"type": "insert", "cards": 0}, "insert: blast is required"),
-    ({"type": "press", "cards": 1}, "press is not a move of blast; its moves: play, insert, uno, catch"),
-    (play("hit-2", "red"), "'hit-2' is not a card of blast"),
+    ({"type": "press", "cards": 1}, "press is not a move of UNO Blast; its moves: play, insert, uno, catch"),
+    (play("hit-2", "red"), "'hit-2' is not a card of UNO Blast"),
     (play("wild", "orange"), "unknown colour 'orange'"),
 ])
 def test_malformed_actions_are_refused(action, message):

@@ -78,10 +78,10 @@ def test_decks_are_the_boxes():
 
 
 def test_colours_are_the_rulesets():
-    with pytest.raises(InvalidParams, match="unknown colour 'orange'; colours of classic"):
+    with pytest.raises(InvalidParams, match="unknown colour 'orange'; colours of UNO"):
         classic.apply(start(), play("wild", "orange"))
     run(start("despicable-me-4"), play("wild", "purple"))
-    with pytest.raises(InvalidParams, match="'wild-mega-minions' is not a card of classic"):
+    with pytest.raises(InvalidParams, match="'wild-mega-minions' is not a card of UNO"):
         classic.apply(start(), play("wild-mega-minions", "red"))
 
 
@@ -166,7 +166,7 @@ def test_skip_reverse_and_two_players():
 
 
 def test_wild_names_a_colour_and_a_mismatch_is_refused():
-    with pytest.raises(InvalidParams, match="wild names a colour"):
+    with pytest.raises(InvalidParams, match="Wild names a colour"):
         classic.apply(start(), play("wild"))
     assert st(run(start(), play("wild", "green")))["color"] == "green"
     with pytest.raises(Refused, match="a blue 7 does not go on the red 5"):
@@ -184,7 +184,7 @@ def test_wild_draw_four_accepted_deals_four_and_the_turn_is_lost():
     s = four()
     assert st(s)["awaiting"] == "challenge_or_accept" and st(s)["turn"] == "Bob"
     assert st(s)["challenge"] == {"challenger": "Bob", "player": "Ann"}
-    with pytest.raises(Refused, match="first settles the wild-draw-four"):
+    with pytest.raises(Refused, match="first settles the Wild Draw Four"):
         classic.apply(s, play("5", "blue"))
     s = run(s, {"type": "accept", "by": "Bob"})
     assert owed(s) == ("Bob", 4, "wild-draw-four")
@@ -195,7 +195,7 @@ def test_wild_draw_four_accepted_deals_four_and_the_turn_is_lost():
 def test_wild_draw_four_challenged_and_legal_deals_six_to_the_challenger():
     s = run(four(), {"type": "challenge"})
     assert st(s)["awaiting"] == "challenge_result"
-    with pytest.raises(Refused, match="no wild-draw-four to accept"):
+    with pytest.raises(Refused, match="no Wild Draw Four to accept"):
         classic.apply(s, {"type": "accept"})
     s = run(s, {"type": "challenge-result", "result": "legal"})
     assert owed(s) == ("Bob", 6, "challenge-lost")

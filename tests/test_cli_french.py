@@ -32,7 +32,7 @@ def test_an_attack_round_played_with_launcherctl_in_french(daemon_process):
 
     started = ok(french(launcherd, "game", "new", "--rules", "attack-mega-hit", "--players", "Ann,Bob,Cy"))
     assert started == [
-        "manche 1 de attack-mega-hit : Cy distribue",
+        "manche 1 de UNO Attack Mega Hit : Cy distribue",
         "distribuez 7 cartes à chacun à la main (21), retournez-en une, chargez les 90 autres dans le"
         " lanceur et rechargez le réservoir : 90 cartes (dans un terminal : launcherctl reload 90)",
         "À Ann - poser une carte ou appuyer",
@@ -44,7 +44,7 @@ def test_an_attack_round_played_with_launcherctl_in_french(daemon_process):
                    "À Bob - doit 1 appui ou pose une carte Appuyer (s'arrête dès que des cartes sortent)"]
     ok(french(launcherd, "press"))  # Bob: 3 cards, his press is done
     status = ok(french(launcherd, "game", "status"))
-    assert status[0] == "attack-mega-hit - manche 1 - Cy distribue"
+    assert status[0] == "UNO Attack Mega Hit - manche 1 - Cy distribue"
     assert status[1] == "À Cy - poser une carte ou appuyer"
     assert status[3].split() == ["joueur", "main", "cartes", "prises", "appuis", "score"]
     assert status[-1].startswith("partie 1, journal de jeu dans ")

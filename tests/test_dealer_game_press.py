@@ -14,6 +14,7 @@ import pytest
 
 from harness.waits import HANG_S, wait_until
 
+from harness.deck import new_with_deck
 from harness.launcherd import ThreadDaemon, game_dies
 from controller.layer.service import GameService
 from firmware.tools.cli import format_outcome
@@ -42,7 +43,7 @@ def draws(running) -> list[tuple]:
 
 def test_a_press_in_a_classic_game_is_the_draw_of_exactly_one_card_whatever_the_profile(tmp_path):
     with ThreadDaemon(tmp_path, BURSTS) as running:
-        running.call("game/new", CLASSIC)
+        new_with_deck(running.call, CLASSIC)
         status = dealt(running)
         assert (status["press_means"], status["press_cards"], status["press_for"]) == ("cards", 1, "Ann")
         out = status["sim"]["cards_out"]
@@ -68,7 +69,7 @@ def test_a_press_in_a_classic_game_is_the_draw_of_exactly_one_card_whatever_the_
 
 def test_a_press_in_despicable_me_4_is_a_draw_of_one_too(tmp_path):
     with ThreadDaemon(tmp_path, BURSTS) as running:
-        running.call("game/new", {**CLASSIC, "rules": "despicable-me-4", "color": "orange"})
+        new_with_deck(running.call, {**CLASSIC, "rules": "despicable-me-4", "color": "orange"})
         out = dealt(running)["sim"]["cards_out"]
         assert running.call("launcher/press")["cards"] == 1
         status = running.wait_for(lambda s: s["game"]["awaiting"] == "play_or_pass")
@@ -78,7 +79,7 @@ def test_a_press_in_despicable_me_4_is_a_draw_of_one_too(tmp_path):
 def test_a_press_while_a_wild_draw_four_waits_deals_nothing_and_names_who_settles_what(tmp_path):
     with ThreadDaemon(tmp_path, BURSTS) as running, running.client() as events:
         events.call("events/subscribe")
-        running.call("game/new", CLASSIC)
+        new_with_deck(running.call, CLASSIC)
         dealt(running)
         running.call("game/play", {"card": "wild-draw-four", "color": "blue"})
         status = running.wait_for(lambda s: s["press_means"] == "nothing")
@@ -116,7 +117,7 @@ def test_a_press_while_a_wild_draw_four_waits_deals_nothing_and_names_who_settle
 
 def test_minions_counts_pending_say_who_discards(tmp_path):
     with ThreadDaemon(tmp_path, BURSTS) as running:
-        running.call("game/new", {**CLASSIC, "rules": "despicable-me-4", "color": "orange"})
+        new_with_deck(running.call, {**CLASSIC, "rules": "despicable-me-4", "color": "orange"})
         dealt(running)
         running.call("game/play", {"card": "wild-mega-minions", "color": "blue"})
         status = running.wait_for(lambda s: s["press_means"] == "nothing")
@@ -132,9 +133,9 @@ def test_with_no_dealer_match_a_press_is_the_policys_burst(tmp_path):
         status = running.call("status/get")
         assert (status["press_means"], status["press_cards"], status["press_reason"]) == ("policy", None, None)
         assert running.call("launcher/press")["cards"] == 6
-        running.call("game/new", {"rules": "attack-mega-hit", "players": P3})
+        new_with_deck(running.call, {"rules": "attack-mega-hit", "players": P3})
         assert running.call("status/get")["press_means"] == "policy"
-        running.call("game/new", {**CLASSIC, "force": True})
+        new_with_deck(running.call, {**CLASSIC, "force": True})
         dealt(running)
         running.call("game/abandon")  # no match at the table: the launcher is a launcher again
         running.wait_for(lambda s: s["press_means"] == "policy")
@@ -143,7 +144,7 @@ def test_with_no_dealer_match_a_press_is_the_policys_burst(tmp_path):
 
 def test_a_restarted_launcherd_serves_once_the_game_said_what_a_press_means(tmp_path):
     with ThreadDaemon(tmp_path, BURSTS) as running:
-        running.call("game/new", CLASSIC)
+        new_with_deck(running.call, CLASSIC)
         dealt(running)
     with ThreadDaemon(tmp_path, BURSTS) as running:
         # The very first request: the core has the game's meaning before the socket serves.
@@ -163,7 +164,7 @@ def test_a_draw_made_as_the_game_dies_is_attributed_once_when_it_comes_back(tmp_
 
     monkeypatch.setattr(GameService, "on_event", dies_at_the_draw)
     with ThreadDaemon(tmp_path, BURSTS) as running:
-        running.call("game/new", CLASSIC)
+        new_with_deck(running.call, CLASSIC)
         dealt(running)
         assert running.call("launcher/press")["cards"] == 1  # heard by the game, which dies
         running.wait_for(lambda s: s["game_layer"]["state"] == "down")
@@ -202,7 +203,7 @@ def test_between_piles_a_press_ignored_as_pending_hands_the_next_pile_on(tmp_pat
 
 def test_a_press_deals_a_deal_an_undo_held(tmp_path):
     with ThreadDaemon(tmp_path, BURSTS) as running:
-        running.call("game/new", CLASSIC)
+        new_with_deck(running.call, CLASSIC)
         dealt(running)
         running.call("game/play", {"card": "draw-two", "color": "red"})  # Bob is dealt 2
         running.wait_for(lambda s: s["game"]["owed"] is None and s["dealer"]["current"] is None, timeout=30)
@@ -219,7 +220,7 @@ def test_a_press_deals_a_deal_an_undo_held(tmp_path):
 def test_a_second_press_while_the_draws_card_comes_out_deals_nothing_more(tmp_path):
     waits = BURSTS + "[timing]\nfeed_timeout_ms = 1500\n"  # longer than a slow card's way out
     with ThreadDaemon(tmp_path, waits) as running, running.client() as events, running.client() as presser:
-        running.call("game/new", CLASSIC)
+        new_with_deck(running.call, CLASSIC)
         out = dealt(running)["sim"]["cards_out"]
         running.in_loop(running.daemon.sim.set_feed_rate, 2.0)  # the opening deal was quick; the draw is not
         events.call("events/subscribe")
@@ -286,7 +287,7 @@ def test_a_game_that_fails_to_set_up_leaves_the_launcher_a_launcher_whose_press_
 
 def test_a_finished_dealer_match_deals_nothing_at_a_press_and_says_to_start_a_new_game(tmp_path):
     with ThreadDaemon(tmp_path, BURSTS) as running:
-        running.call("game/new", {**CLASSIC, "target": 10})
+        new_with_deck(running.call, {**CLASSIC, "target": 10})
         dealt(running)
         for _ in range(19):  # six red 3s each, then Ann's last card (a winner empties their hand, #39)
             running.call("game/play", {"card": "3", "color": "red"})

@@ -62,7 +62,9 @@ class Launcher:
         return {"event": "launched", "press_id": next(self._ids), "source": "dispense", "cards": cards,
                 "requested": count, "ended": "done" if cards == count else "jam"}
 
-    hopper = None  # the launcher's estimate, as LayerHost.hopper gives it
+    # The launcher's estimate, as LayerHost.hopper gives it: the whole classic deck is loaded (a
+    # dealer game's opening deal waits for its deck in the hopper, tests/test_game_deck.py).
+    hopper = 108
 
     def launcher_status(self):
         return {"state": self.state}
@@ -275,6 +277,7 @@ def test_a_daemon_restarted_mid_deal_deals_what_the_log_does_not_show_dealt(tmp_
 
 def dealt_table(tmp_path, rules="classic", players=P3):
     launcher, service = table(tmp_path, servo=True)
+    launcher.hopper = 112 if rules == "despicable-me-4" else 108  # the whole deck
     service.start(new(rules, players))
     return launcher, service
 
@@ -409,6 +412,7 @@ def test_a_deal_to_ten_seats_gives_seventy_through_launcherd_and_launcherctl(tmp
     import json
 
     with ThreadDaemon(tmp_path) as launcherd:
+        launcherd.ctl("reload", "108", check=True)  # the whole deck (the sim starts with 112)
         players = [f"P{n}" for n in range(1, 11)]
         # No pause between seats (2 s by default): the deal, not the table's rhythm, is what is checked.
         new = launcherd.ctl("game", "new", "--rules", "classic", "--players", ",".join(players),
@@ -420,7 +424,7 @@ def test_a_deal_to_ten_seats_gives_seventy_through_launcherd_and_launcherctl(tmp
         log = json.loads(launcherd.ctl("game", "log", "--json", check=True).stdout)["actions"]
         dealt = [(r["action"]["by"], r["action"]["cards"]) for r in log if r["action"]["type"] == "press"]
         assert sum(cards for _, cards in dealt) == 70 and {by for by, _ in dealt} == set(players)
-        assert launcherd.call("status/get")["hopper"] == 112 - 70  # the sim's hopper: exactly 70 came out
+        assert launcherd.call("status/get")["hopper"] == 108 - 70  # the sim's hopper: exactly 70 came out
 
         refused = launcherd.ctl("game", "draw")  # nothing before the first card (#39)
         assert refused.returncode == 1 and "the first card is not turned up yet" in refused.stderr
@@ -428,7 +432,7 @@ def test_a_deal_to_ten_seats_gives_seventy_through_launcherd_and_launcherctl(tmp
         drawn = launcherd.ctl("game", "draw", check=True)
         assert "P1 draws 1 card" in drawn.stdout
         launcherd.ctl("game", "pass", check=True)
-        assert launcherd.call("status/get")["hopper"] == 112 - 71
+        assert launcherd.call("status/get")["hopper"] == 108 - 71
 
 
 def test_a_blast_game_is_played_with_insertions_typed_by_hand(tmp_path):

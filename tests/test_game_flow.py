@@ -68,9 +68,13 @@ def test_the_log_says_who_acted(tmp_path):
         assert running.call("launcher/launch")["cards"] == 3  # Bob's press
         running.call("game/uno", {"player": "Cy"})
         shown = ctl(running, "log").stdout.splitlines()
-        assert re.search(r" Ann: play card=hit-1 color=red$", shown[2])
-        assert re.search(r" Bob: press cards=3 press_id=1$", shown[3])
-        assert re.search(r" Cy: uno$", shown[4])
+        # In words (#40); the ids stay in the log's actions (--json).
+        assert re.search(r" Ann plays Hit 1 \(red\)$", shown[2])
+        assert re.search(r" Bob pressed: 3 cards$", shown[3])
+        assert re.search(r" Cy called Uno$", shown[4])
+        actions = running.call("game/log", {"words": True})["actions"]  # each action in words too
+        assert actions[1]["action"] == {"type": "play", "card": "hit-1", "color": "red", "by": "Ann"}
+        assert actions[3]["said"] == {"id": "action_uno", "player": "Cy"} and actions[3]["text"] == "Cy called Uno"
 
 
 def test_replies_follow_a_reload_made_while_the_launcher_was_ready(tmp_path):
@@ -105,7 +109,7 @@ def test_undoing_a_press_says_the_cards_came_out_and_who_holds_them(tmp_path):
         assert running.call("launcher/launch")["cards"] == 3  # Ann's press: 3 cards, her turn is over
         undone = ctl(running, "undo")
         assert undone.returncode == 0, undone.stderr
-        assert ("undone: Ann: press cards=3 press_id=1. Those 3 cards did come out of the launcher and"
+        assert ("undone: Ann pressed: 3 cards. Those 3 cards did come out of the launcher and"
                 " Ann holds them") in undone.stdout
         assert "then reload the hopper with how many it holds" in undone.stdout
         status = running.call("game/status")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from harness.deck import new_with_deck
 from harness.launcherd import ThreadDaemon, game_dies
 from controller.layer.service import GameService
 
@@ -42,7 +43,7 @@ def layer_up_again(running, held_restart) -> None:
 def test_a_game_layer_that_dies_mid_deal_catches_up_on_its_cards_once(tmp_path, monkeypatch, held_restart):
     die_at_first(monkeypatch, lambda name, params: name == "launched" and params.get("source") == "dispense")
     with ThreadDaemon(tmp_path, "[sim]\nhopper = 200\n") as running:
-        running.call("game/new", CLASSIC)  # Ann's 7 come out; the layer dies as it hears them
+        new_with_deck(running.call, CLASSIC)  # Ann's 7 come out; the layer dies as it hears them
         layer_up_again(running, held_restart)
         status = running.wait_for(lambda s: s["pending"] is not None, timeout=30)  # the rest waits
         # What came out while the game was away (Ann's pile, and Bob's if the dead game had asked
@@ -62,7 +63,7 @@ def test_a_dispense_left_running_by_a_dead_layer_is_cancelled_and_its_cards_coun
     slow = "[sim]\nhopper = 200\ncards_per_second = 2.0\n[timing]\nfeed_timeout_ms = 1500\n"
     die_at_first(monkeypatch, lambda name, params: name == "card")  # Ann's first card: her pile goes on
     with ThreadDaemon(tmp_path, slow) as running:
-        running.call("game/new", CLASSIC)
+        new_with_deck(running.call, CLASSIC)
         layer_up_again(running, held_restart)  # while Ann's dispense still runs: the new layer cancels it
         status = running.wait_for(lambda s: s["pending"] is not None, timeout=30)
         first = status["sim"]["cards_out"]

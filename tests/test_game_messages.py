@@ -45,13 +45,13 @@ def test_the_english_of_the_objects_is_the_text_the_game_said_before():
     with i18n.speaking("en"):
         steps = play_a_mega_hit()
     assert [said(effects) for effects in steps] == [
-        ["round 1 of attack-mega-hit: Cy deals"],
-        ["Ann plays hit-1 (red)", "Bob owes 1 press or answers with a Hit card"],
-        ["Bob plays hit-2 (red)", "Mega Hit: 3 hits pass to Cy, who presses or stacks a Hit card"],
+        ["round 1 of UNO Attack Mega Hit: Cy deals"],
+        ["Ann plays Hit 1 (red)", "Bob owes 1 press or answers with a Hit card"],
+        ["Bob plays Hit 2 (red)", "Mega Hit: 3 hits pass to Cy, who presses or stacks a Hit card"],
         ["Cy pressed: 0 cards, still owes 2 presses"],
         ["Cy pressed: 2 cards, done", "play resumes with Bob, after Ann who started the Mega Hit"],
         ["Ann calls Uno"],
-        ["Bob plays wild-attack (blue) at Cy", "Cy owes 2 presses or answers with a Hit card"],
+        ["Bob plays Wild Attack-Attack (blue) at Cy", "Cy owes 2 presses or answers with a Hit card"],
     ]
     for effects in steps:
         for effect in effects:
@@ -95,7 +95,7 @@ def test_the_status_line_of_launcherctl_speaks_its_language():
     reply = {**status, "messages": ["Ann plays hit-2"],
              "message_objects": [{"id": "plays", "player": "Ann", "card": "hit-2"}]}
     with i18n.speaking("en"):
-        assert cli.format_reply(reply) == ("Ann plays hit-2\nBob's move - owes 2 presses or stacks a Hit card"
+        assert cli.format_reply(reply) == ("Ann plays Hit 2\nBob's move - owes 2 presses or stacks a Hit card"
                                            " (stops when cards come out)")
     with i18n.speaking("fr"):
         assert cli.format_reply(reply) == ("Ann joue Appuyer 2 fois\nÀ Bob - doit 2 appuis ou pose une carte"
@@ -109,7 +109,7 @@ def test_a_game_in_french_through_the_api_with_french_card_names(tmp_path):
     with ThreadDaemon(tmp_path) as running:
         with Client(running.daemon.socket_path, timeout=30, lang="fr") as french:
             started = french.call("game/new", THREE)
-            assert started["messages"][0] == "manche 1 de attack-mega-hit : Cy distribue"
+            assert started["messages"][0] == "manche 1 de UNO Attack Mega Hit : Cy distribue"
             assert started["message_objects"][0] == {"id": "round_deals", "round": 1,
                                                      "ruleset": "attack-mega-hit", "dealer": "Cy"}
             played = french.call("game/play", {"card": "Double attaque", "color": "rouge", "target": "Cy"})
@@ -124,7 +124,7 @@ def test_a_game_in_french_through_the_api_with_french_card_names(tmp_path):
         # The same reply in English for a request that does not ask for French.
         assert running.call("game/status")["turn"] == "Cy"
         stacked = running.call("game/play", {"card": "appuyer 2 fois", "color": "green"})
-        assert stacked["messages"][0] == "Cy plays hit-2 (green)"
+        assert stacked["messages"][0] == "Cy plays Hit 2 (green)"
 
 
 def test_the_game_message_event_carries_the_object_and_the_daemons_text(tmp_path):

@@ -20,6 +20,7 @@ import pytest
 
 from firmware.client import Client
 from firmware.errors import ApiError
+from harness.deck import new_with_deck
 from harness.launcherd import BIN, DaemonProcess
 from harness.waits import HANG_S, wait_until
 
@@ -78,7 +79,7 @@ def press_in_background(daemon: DaemonProcess) -> tuple[threading.Thread, list]:
 
 def test_the_game_killed_mid_launch_the_motor_stops_on_the_count_and_the_launch_is_taken_in_once(tmp_path):
     with DaemonProcess(tmp_path, SLOW) as daemon:
-        daemon.call("game/new", ATTACK)
+        new_with_deck(daemon.call, ATTACK)
         pid = game_pid(daemon)
         thread, outcome = press_in_background(daemon)
         motor_on(daemon)
@@ -94,7 +95,7 @@ def test_the_game_killed_mid_launch_the_motor_stops_on_the_count_and_the_launch_
 
 def test_the_game_killed_mid_deal_the_pile_stops_on_its_count_and_the_rest_waits_for_a_press(tmp_path):
     with DaemonProcess(tmp_path, SLOW) as daemon:
-        daemon.call("game/new", CLASSIC)
+        new_with_deck(daemon.call, CLASSIC)
         pid = game_pid(daemon)
         wait_until(lambda: daemon.call("status/get")["cards_ejected"] >= 2, what="the deal under way",
                    interval=0.005)
@@ -115,7 +116,7 @@ def test_the_game_killed_mid_deal_the_pile_stops_on_its_count_and_the_rest_waits
 
 def test_the_game_stopped_the_launcher_never_waits_and_the_game_is_started_again(tmp_path):
     with DaemonProcess(tmp_path, SLOW) as daemon:
-        daemon.call("game/new", ATTACK)
+        new_with_deck(daemon.call, ATTACK)
         pid = game_pid(daemon)
         os.kill(pid, signal.SIGSTOP)  # never continued: the watchdog of launcherd --sim kills it
         assert daemon.call("launcher/press")["cards"] == 6  # the press meaning is the core's
@@ -158,7 +159,7 @@ def test_launcherd_restarted_under_a_running_game_it_reconnects_and_catches_up(t
         game = subprocess.Popen([str(BIN / "launcher-game"), "--socket", str(first.socket),
                                  "--state-dir", str(state / "game")], stdin=subprocess.DEVNULL)
         first.wait_for_game()
-        first.call("game/new", ATTACK)
+        new_with_deck(first.call, ATTACK)
         assert first.call("launcher/press")["cards"] == 6
         wait_until(lambda: presses(first) == [6], what="the press logged")
         # The game stopped, a press, then launcherd killed and started again: the press is in the

@@ -657,7 +657,7 @@ def test_a_card_that_matches_neither_the_colour_nor_the_card_on_the_pile_is_refu
     for fits in (play("3", color="red"), play("5", color="blue"), play("wild", color="blue")):
         apply(state, fits)  # same colour, same card, a wild
     named = run(state, play("wild", color="green"))
-    with pytest.raises(Refused, match="on the green wild: play a green card or a wild"):
+    with pytest.raises(Refused, match="on the green Wild: play a green card or a wild"):
         apply(named, play("7", color="yellow"))
     # A coloured card without its colour would leave the pile unchecked: refused, with what is legal.
     with pytest.raises(InvalidParams, match="7 has a colour: give color, one of red$"):
@@ -694,8 +694,8 @@ def _refusal(call, *args) -> InvalidParams:
     (rulesets.get, ("nope",), "unknown ruleset 'nope'; rulesets: attack-mega-hit, attack-2005, attack-2010",
      "règle du jeu inconnue 'nope' ; règles : attack-mega-hit, attack-2005, attack-2010"),
     (rulesets.resolve_options, (rulesets.get("attack-2005"), {"speed": "1"}),
-     "unknown option 'speed' for attack-2005; options: early_stop",
-     "option inconnue 'speed' pour attack-2005 ; options : early_stop"),
+     "unknown option 'speed' for UNO Attack (2005); options: early_stop",
+     "option inconnue 'speed' pour UNO Attack (2005) ; options : early_stop"),
     (rulesets.resolve_options, (rulesets.get("attack-2005"), {"early_stop": "maybe"}),
      "option early_stop='maybe' is not allowed; choices: true, false",
      "l'option early_stop='maybe' n'est pas permise ; choix : true, false"),

@@ -34,6 +34,12 @@ def ctl(socket, *args: str) -> dict:
     return json.loads(result.stdout)
 
 
+def ctl_classic(socket) -> dict:
+    """The classic deck reloaded (its opening deal waits for it, #40), then ``game new``."""
+    ctl(socket, "reload", "108")
+    return ctl(socket, *CLASSIC)
+
+
 def dealt(call) -> dict:
     """The status once nothing is owed or being dealt."""
     from harness.waits import wait_for_status
@@ -72,7 +78,7 @@ def draw_two_undone(socket, call) -> int:
 
 def test_after_an_undo_the_next_unrelated_action_deals_nothing_and_a_press_deals_the_cards(tmp_path):
     with ThreadDaemon(tmp_path) as running:
-        ctl(running.daemon.socket_path, *CLASSIC)
+        ctl_classic(running.daemon.socket_path)
         dealt(running.call)
         out = draw_two_undone(running.daemon.socket_path, running.call)
 
@@ -99,7 +105,7 @@ def test_after_an_undo_the_next_unrelated_action_deals_nothing_and_a_press_deals
 
 def test_after_an_undo_and_a_kill_the_next_unrelated_action_deals_nothing(tmp_path):
     first = DaemonProcess(tmp_path).start()
-    ctl(first.socket, *CLASSIC)
+    ctl_classic(first.socket)
     dealt(first.call)
     draw_two_undone(first.socket, first.call)
     first.process.kill()
@@ -122,7 +128,7 @@ def test_an_action_with_cards_of_its_own_deals_nothing_an_undo_held_before_a_pre
     with ThreadDaemon(tmp_path) as running:
         socket = running.daemon.socket_path
         ctl(socket, "reload", "108")
-        ctl(socket, *CLASSIC)
+        ctl_classic(socket)
         dealt(running.call)
         for _ in range(5):  # each plays a card, five times round: Ann holds 2
             for _ in PLAYERS.split(","):
@@ -151,7 +157,7 @@ def _abandoned_mid_deal(socket, call) -> int:
     """A classic deal under way, set aside: its match number."""
     from harness.waits import wait_for_status
 
-    match = ctl(socket, *CLASSIC)["match_id"]
+    match = ctl_classic(socket)["match_id"]
     wait_for_status(call, lambda s: s["motor"]["on"] and s["cards_ejected"] >= 2, timeout=30)
     ctl(socket, "game", "abandon")
     wait_for_status(call, lambda s: s["dealer"]["current"] is None and not s["motor"]["on"], timeout=30)
@@ -194,7 +200,7 @@ def test_a_restart_mid_deal_then_abandon_and_resume_deals_nothing_until_a_press(
     from harness.waits import wait_for_status
 
     first = DaemonProcess(tmp_path, SLOW).start()
-    match = ctl(first.socket, *CLASSIC)["match_id"]
+    match = ctl_classic(first.socket)["match_id"]
     wait_for_status(first.call, lambda s: s["motor"]["on"] and s["cards_ejected"] >= 2, timeout=30)
     first.stop()  # SIGTERM mid-deal: the motor stops, the deal waits for a press at the next start
     with DaemonProcess(tmp_path) as second:

@@ -92,7 +92,7 @@ class Table:
         return wait_for_status(self.call, quiet, timeout=60)
 
     def new_game(self) -> None:
-        self.call("launcher/reload", {"cards": 3000})
+        self.call("launcher/reload", {"cards": 108})  # the whole deck: the opening deal waits for it
         self.match = self.call("game/new", {"rules": "classic", "players": PLAYERS, "first_card": "5",
                                             "color": "red", "force": True})["match_id"]
 

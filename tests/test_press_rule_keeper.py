@@ -13,7 +13,7 @@ import pytest
 from controller.layer import service as game_service
 from firmware.daemon.keeper import PressKeeper
 from harness.launcherd import ThreadDaemon
-from test_press_rule import CLASSIC, SLOW, ctl, dealt, draw_two_undone, settled
+from test_press_rule import SLOW, ctl, ctl_classic, dealt, draw_two_undone, settled
 
 
 def held_after(status: dict) -> dict:
@@ -33,7 +33,7 @@ def test_a_game_that_deals_after_an_unrelated_action_is_held_for_a_press(tmp_pat
     monkeypatch.setattr(game_service.GameService, "act", clearing_the_hold)
     with ThreadDaemon(tmp_path) as running:
         socket = running.daemon.socket_path
-        ctl(socket, *CLASSIC)
+        ctl_classic(socket)
         dealt(running.call)
         out = draw_two_undone(socket, running.call)
         ctl(socket, "game", "uno", "Ann")

@@ -63,7 +63,7 @@ def test_the_readme_game_example_runs_as_written(tmp_path):
             if words[1:3] == ["game", "status"]:
                 assert f"game log in {tmp_path / 'state-home' / 'card-launcher' / 'sim'}" in done.stdout
             if words[1:3] == ["game", "log"]:
-                assert "Ann: play card=hit-1" in done.stdout and "Bob: play card=hit-2" in done.stdout
+                assert "Ann plays Hit 1 (red)" in done.stdout and "Bob plays Hit 2 (blue)" in done.stdout
     finally:
         if daemon is not None:
             daemon.terminate()

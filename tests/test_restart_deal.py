@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+from harness.deck import new_with_deck
 from harness.launcherd import DaemonProcess, ThreadDaemon, launcherctl_in_process
 from harness.waits import HANG_S
 from test_game_dealer import new, table, settle
@@ -39,6 +40,7 @@ def test_a_restarted_game_asks_its_first_deal_to_wait_for_a_press(tmp_path):
 def test_a_kill_mid_deal_leaves_the_motor_off_until_a_reset_and_a_press(tmp_path):
     first = DaemonProcess(tmp_path, SLOW).start()
     # launcherctl's own main, as typed: the process under test is launcherd's, killed below.
+    assert launcherctl_in_process(first.socket, "reload", "108").returncode == 0  # the whole deck
     new = launcherctl_in_process(first.socket, "game", "new", "--rules", "classic", "--players", PLAYERS)
     assert new.returncode == 0, new.stderr
     deadline = time.monotonic() + 20
@@ -77,7 +79,7 @@ def test_a_deal_halted_by_an_estop_waits_after_the_reset_for_a_press(tmp_path):
     presses (status ``pending``), and then exactly the rest of the deal (#20)."""
     with ThreadDaemon(tmp_path, SLOW) as running, running.client() as events:
         events.call("events/subscribe")
-        running.call("game/new", {"rules": "classic", "players": PLAYERS.split(","),
+        new_with_deck(running.call, {"rules": "classic", "players": PLAYERS.split(","),
                                   "options": {"deal_pause_s": "0"}, "first_card": "5", "color": "red"})
         running.wait_for(lambda s: s["motor"]["on"] and s["cards_ejected"] >= 2, timeout=30)
         running.call("system/estop")

@@ -13,6 +13,7 @@ import os
 
 import pytest
 
+from harness.deck import new_with_deck
 from harness.launcherd import BLASTER, ThreadDaemon, launcherctl
 from firmware.errors import ApiError
 
@@ -40,7 +41,7 @@ def settled(daemon, timeout: float = 60.0) -> dict:
 def classic(running, players=P3, rules="classic", **params) -> dict:
     params.setdefault("first_card", "5")
     params.setdefault("color", "red" if rules == "classic" else "blue")
-    running.call("game/new", {"rules": rules, "players": players, "options": NO_PAUSE, **params})
+    new_with_deck(running.call, {"rules": rules, "players": players, "options": NO_PAUSE, **params})
     return settled(running)
 
 
@@ -184,7 +185,7 @@ def test_a_coloured_card_needs_its_colour_in_every_ruleset(tmp_path):
             if rules == "classic":
                 classic(running, force=True)
             else:
-                running.call("game/new", {"rules": rules, "players": P3, "force": True, **first})
+                new_with_deck(running.call, {"rules": rules, "players": P3, "force": True, **first})
             play(running, "draw-two" if rules == "classic" else "8")
             if rules == "classic":
                 settled(running)
@@ -218,7 +219,7 @@ def test_thirty_replaced_matches_deal_no_more_than_the_last_ones_deal(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER_SLOW_JAM) as running:
         running.call("sim/jam")
         for _ in range(30):
-            running.call("game/new", {"rules": "classic", "players": ten, "options": NO_PAUSE,
+            new_with_deck(running.call, {"rules": "classic", "players": ten, "options": NO_PAUSE,
                                       "first_card": "5", "color": "red", "force": True})
         # The card sticks, whichever deal it is in.
         running.wait_for(lambda s: s["state"] == "jammed", timeout=60)
@@ -237,19 +238,19 @@ def test_thirty_replaced_matches_deal_no_more_than_the_last_ones_deal(tmp_path):
 
 def test_a_negative_or_meaningless_hand_is_refused_with_what_is_allowed(tmp_path):
     with ThreadDaemon(tmp_path) as daemon:
-        daemon.call("game/new", {"rules": "attack-mega-hit", "players": P3})
+        new_with_deck(daemon.call, {"rules": "attack-mega-hit", "players": P3})
         daemon.call("game/play", {"card": "discard-all", "color": "red", "last": True})  # seven red: out
         for hand, said in (("Bob=-3", "Bob's hand: points cannot be negative (-3): enter a total of 0 or more,"
-                                      " or the cards, e.g. 7,hit-2,wild"),
-                           ("Bob=7,-3", "'-3' is not a card of attack-mega-hit"),
+                                      " or the cards, e.g. 7, Hit 2, Wild"),
+                           ("Bob=7,-3", "'-3' is not a card of UNO Attack Mega Hit"),
                            ("Bob=٣", "points must be a whole number, not '٣': enter a total of 0 or more"),
                            ("Bob=7,,wild", "Bob's hand: a card is missing between two commas in '7,,wild': name"
-                                           " each card once, separated by commas, e.g. 7,hit-2,wild")):
+                                           " each card once, separated by commas, e.g. 7, Hit 2, Wild")):
             ended = daemon.ctl("game", "end-round", "--winner", "Ann", hand, "Cy=3")
             assert ended.returncode == 1 and said in ended.stderr, ended.stderr
         with pytest.raises(ApiError) as error:  # a list of no cards is no hand: 0 is typed as 0
             daemon.call("game/end-round", {"winner": "Ann", "hands": {"Bob": [], "Cy": 3}})
-        assert error.value.message == "Bob's hand: empty hand: enter a total (0 for none) or cards, e.g. 7,hit-2,wild"
+        assert error.value.message == "Bob's hand: empty hand: enter a total (0 for none) or cards, e.g. 7, Hit 2, Wild"
         assert daemon.call("game/scores")["rounds"] == []
         shown = daemon.ctl("game", "insert", "--help")
         assert "a fitted blaster reports its insertions itself, and this is refused" in " ".join(shown.stdout.split())
@@ -261,7 +262,7 @@ def test_a_negative_or_meaningless_hand_is_refused_with_what_is_allowed(tmp_path
 def test_game_status_in_blast_with_an_insertion_owed_prints(tmp_path):
     with ThreadDaemon(tmp_path) as daemon:
         socket = daemon.daemon.socket_path
-        daemon.call("game/new", {"rules": "blast", "players": P3, "first_card": "5", "color": "red"})
+        new_with_deck(daemon.call, {"rules": "blast", "players": P3, "first_card": "5", "color": "red"})
         played = daemon.ctl("game", "play", "draw-one", "--color", "red")
         assert played.returncode == 0, played.stderr
         assert "Bob's move - inserts 1 card in the blaster" in played.stdout
@@ -272,7 +273,7 @@ def test_game_status_in_blast_with_an_insertion_owed_prints(tmp_path):
 
 def test_a_typed_insert_is_refused_when_a_blaster_is_fitted(tmp_path):
     with ThreadDaemon(tmp_path, BLASTER) as running:
-        running.call("game/new", {"rules": "blast", "players": P3, "first_card": "5", "color": "red"})
+        new_with_deck(running.call, {"rules": "blast", "players": P3, "first_card": "5", "color": "red"})
         error = refused(running.call, "game/insert", {})
         assert error.data["message_object"] == {"id": "blaster_counts_inserts"}
         assert "put the card in an empty slot" in error.message
@@ -282,7 +283,7 @@ def test_a_typed_insert_is_refused_when_a_blaster_is_fitted(tmp_path):
 @pytest.mark.parametrize("rules", ["classic", "blast"])
 def test_an_ignored_first_card_asks_for_the_next_and_turn_up_records_it(tmp_path, rules):
     with ThreadDaemon(tmp_path, HOPPER) as running:
-        started = running.call("game/new", {"rules": rules, "players": P3, "options": NO_PAUSE} if rules == "classic"
+        started = new_with_deck(running.call, {"rules": rules, "players": P3, "options": NO_PAUSE} if rules == "classic"
                                else {"rules": rules, "players": P3, "first_card": "skip", "color": "red"})
         if rules == "classic":
             settled(running)
@@ -293,9 +294,9 @@ def test_an_ignored_first_card_asks_for_the_next_and_turn_up_records_it(tmp_path
                              if m.get("event") == "game/message")
             assert asked == {"id": "tell_turned_up"}
             said = running.call("game/turn-up", {"card": "skip", "color": "red"})["messages"]
-            assert said == ["skip turned up: ignored; deal another card from the launcher, then say which it is"]
+            assert said == ["Skip turned up: ignored; deal another card from the launcher, then say which it is"]
         else:
-            assert "skip turned up: ignored; turn up another card and say which it is" in started["messages"]
+            assert "Skip turned up: ignored; turn up another card and say which it is" in started["messages"]
         reply = running.call("game/turn-up", {"card": "4", "color": "rouge"})
         assert (reply["top_card"], reply["color"]) == ("4", "red")
         assert reply["messages"][0] == "the pile starts with 4 (red)"
@@ -309,7 +310,7 @@ def test_an_ignored_first_card_asks_for_the_next_and_turn_up_records_it(tmp_path
 
 def test_wording_of_the_audit(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
-        running.call("game/new", {"rules": "attack-mega-hit", "players": P3, "scoring": "elimination",
+        new_with_deck(running.call, {"rules": "attack-mega-hit", "players": P3, "scoring": "elimination",
                                   "target": 10})
         play(running, "discard-all", last=True)
         ended = running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 20, "Cy": 3}})
@@ -318,10 +319,10 @@ def test_wording_of_the_audit(tmp_path):
         classic(running, force=True)
         for move, params in (("hint", {"player": "Bob"}), ("insert", {})):
             error = refused(running.call, f"game/{move}", params)
-            assert error.message.startswith(f"{move} is not a move of classic; its moves: play, draw, pass,")
+            assert error.message.startswith(f"{move} is not a move of UNO; its moves: play, draw, pass,")
             assert error.message.endswith(", and a press of the launch button")
 
-        running.call("game/new", {"rules": "blast", "players": P3, "force": True})
+        new_with_deck(running.call, {"rules": "blast", "players": P3, "force": True})
         error = refused(running.call, "game/draw", {})
         assert "takes the top card of the draw pile and inserts it in the blaster" in error.message
 
@@ -409,6 +410,7 @@ def test_a_match_ended_by_a_correction_mid_deal_stops_the_deal_and_owes_nothing(
         classic(running, target=100)
         down_to(running, 1)
         play(running, "3")  # Ann's last card
+        running.call("launcher/reload", {"cards": 108})  # the deck gathered, shuffled and loaded for round 2
         running.call("sim/jam")
         running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 10, "Cy": 10}})  # round 2 is dealt
         jammed_deal(running)  # its first card sticks

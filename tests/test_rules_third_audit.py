@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from firmware.errors import ApiError
+from harness.deck import new_with_deck
 from harness.launcherd import ThreadDaemon
 from harness.waits import wait_until
 from test_rules_audit import (
@@ -14,13 +15,13 @@ from test_rules_audit import (
 
 
 def attack(running, players=P3, **params) -> dict:
-    return running.call("game/new", {"rules": "attack-mega-hit", "players": players, "force": True, **params})
+    return new_with_deck(running.call, {"rules": "attack-mega-hit", "players": players, "force": True, **params})
 
 
 def blast(running, players=P3, **params) -> dict:
     params.setdefault("first_card", "5")
     params.setdefault("color", "red")
-    return running.call("game/new", {"rules": "blast", "players": players, "force": True, **params})
+    return new_with_deck(running.call, {"rules": "blast", "players": players, "force": True, **params})
 
 
 def hand(status, name) -> tuple[int, int]:
@@ -103,9 +104,9 @@ def test_hands_that_cannot_be_are_refused_at_the_end_of_a_round(tmp_path):
         play(running, "discard-all", last=True)  # Ann lays seven red cards at once
         for hands, said in (
                 ({"Bob": 0, "Cy": 40}, "Bob's hand: 0 points, but only the winner emptied their hand and"
-                                       " attack-mega-hit has no 0 card"),
+                                       " UNO Attack Mega Hit has no 0 card"),
                 ({"Bob": "7,7,7,7,7,1,2", "Cy": "7,7,7,7,3,4,5"}, "9 copies of 7 entered, but the"
-                                                               " attack-mega-hit box holds 8"),
+                                                               " UNO Attack Mega Hit box holds 8"),
                 ({"Bob": "7,7", "Cy": 40}, "Bob's hand: 2 cards entered, but Bob holds 7 cards by the count"),
                 ({"Bob": 400, "Cy": 40}, "Bob's hand: 400 points is more than the cards can make")):
             ended = running.ctl("game", "end-round", "--winner", "Ann",
@@ -126,9 +127,9 @@ def test_a_correction_of_an_ended_round_is_held_to_the_same_hands(tmp_path):
         assert ended.returncode == 0, ended.stderr
         play(running, "5", color="blue")  # round 2 goes on: Bob holds 6 in it
         for hands, said in (
-                (["Bob=0"], "Bob's hand: 0 points, but only the winner emptied their hand and attack-mega-hit"
+                (["Bob=0"], "Bob's hand: 0 points, but only the winner emptied their hand and UNO Attack Mega Hit"
                             " has no 0 card"),
-                (["Cy=7,7,7,7,7,1,2"], "9 copies of 7 entered, but the attack-mega-hit box holds 8"),
+                (["Cy=7,7,7,7,7,1,2"], "9 copies of 7 entered, but the UNO Attack Mega Hit box holds 8"),
                 (["Cy=1,2,3,4,5,6"], "Cy's hand: 6 cards entered, but Cy holds 7 cards by the count")):
             edited = running.ctl("game", "edit-round", "1", *hands)
             assert edited.returncode == 1 and said in edited.stderr, (hands, edited.stderr)
@@ -173,6 +174,7 @@ def test_a_wild_draw_four_accepted_or_challenged_leaves_the_window_open(tmp_path
             status = running.call("game/status")
             assert status["catchable"] == "Ann", answer
             running.call("game/catch", {"player": "Ann"})
+            settled(running)  # its cards are out before the next game's deck is loaded
 
 
 def test_a_player_caught_and_penalised_is_not_caught_again_for_that_card(tmp_path):
@@ -225,7 +227,7 @@ def test_blasts_draw_one_insertion_is_its_victims_turn(tmp_path):
 
 def test_classic_waits_for_its_first_card_before_any_draw_or_play(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
-        running.call("game/new", {"rules": "classic", "players": P3, "options": NO_PAUSE})
+        new_with_deck(running.call, {"rules": "classic", "players": P3, "options": NO_PAUSE})
         status = settled(running)
         assert status["top_card"] is None and status["choices"] == ["turn_up"]
         out = cards_out(running)
@@ -241,7 +243,7 @@ def test_classic_waits_for_its_first_card_before_any_draw_or_play(tmp_path):
         shown = running.ctl("--lang", "fr", "game", "status")
         assert ("Ann commence une fois la première carte retournée : personne ne joue, n'appuie ni ne pioche"
                 " avant (dans un terminal : launcherctl dispense 1, launcherctl game turn-up") in shown.stdout
-        started = running.call("game/new", {"rules": "classic", "players": P3, "options": NO_PAUSE, "force": True})
+        started = new_with_deck(running.call, {"rules": "classic", "players": P3, "options": NO_PAUSE, "force": True})
         said = " ".join(started["messages"])
         assert "after the deal the launcher turns up the first card" not in said
         assert "then have it deal one more card (the page's Turn up button)" in said

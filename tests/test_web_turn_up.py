@@ -9,6 +9,7 @@ from harness.waits import wait_until
 
 def test_turn_up_deals_one_card_with_the_join_code_only(stack):
     code = stack.code()
+    stack.call("launcher/reload", {"cards": 108})  # the whole deck: the deal waits for it (#40)
     assert stack.post("/api/game/new", {"rules": "classic", "players": ["Ann", "Bob"],
                                         "options": {"deal_pause_s": "0"}}, code)[0] == 200
     wait_until(lambda: not stack.post("/api/game/status")[1]["owed"], 30, "the deal never ended")

@@ -5,6 +5,7 @@ a Mega Hit, and whom a catch makes sense against (``catchable_players``). Throug
 
 from __future__ import annotations
 
+from harness.deck import new_with_deck
 from harness.launcherd import ThreadDaemon
 
 P3 = ["Ann", "Bob", "Cy"]
@@ -23,14 +24,14 @@ def what_now(running, lang: str | None = None) -> str:
 
 def test_attack_names_the_player_and_the_choice_in_english_and_french(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
-        running.call("game/new", {"rules": "attack-mega-hit", "players": P3})
+        new_with_deck(running.call, {"rules": "attack-mega-hit", "players": P3})
         assert what_now(running) == "Ann: play a card, or press the button"
         assert what_now(running, "fr") == "Ann : jouez une carte, ou appuyez sur le bouton"
         running.call("game/play", {"card": "hit-2", "color": "red"})
         assert what_now(running) == "Bob: press the button, 2 presses, or answer with a Hit card"
         assert what_now(running, "fr") == "Bob : appuyez sur le bouton, 2 appuis, ou répondez avec une carte Appuyer"
         running.call("game/uno", {"player": "Cy"})
-        running.call("game/new", {"rules": "attack-mega-hit", "players": P3, "force": True})
+        new_with_deck(running.call, {"rules": "attack-mega-hit", "players": P3, "force": True})
         for _ in range(15):  # five plays each: everyone holds two
             running.call("game/play", {"card": "5", "color": "red"})
         running.call("game/play", {"card": "hit-2", "color": "red"})  # Ann's next-to-last card, no Uno
@@ -41,7 +42,7 @@ def test_attack_names_the_player_and_the_choice_in_english_and_french(tmp_path):
 def test_after_a_mega_hit_the_table_hears_where_play_resumes_and_why(tmp_path):
     dry = HOPPER + "[ejection]\nprofile = \"fixed\"\nsequence = [0]\n"
     with ThreadDaemon(tmp_path, dry) as running, running.client() as events:
-        running.call("game/new", {"rules": "attack-mega-hit", "players": ["Dad", "Mum", "Tom", "Lea"]})
+        new_with_deck(running.call, {"rules": "attack-mega-hit", "players": ["Dad", "Mum", "Tom", "Lea"]})
         running.call("game/play", {"card": "hit-1", "color": "red"})  # Dad starts it at Mum
         running.call("game/play", {"card": "hit-2", "color": "red"})  # Mum stacks: 3 hits at Tom
         status = running.call("game/status")
@@ -60,7 +61,7 @@ def test_after_a_mega_hit_the_table_hears_where_play_resumes_and_why(tmp_path):
 
 def test_classic_says_every_moment_of_a_wild_draw_four_and_the_colour_it_named(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
-        running.call("game/new", CLASSIC)
+        new_with_deck(running.call, CLASSIC)
         running.wait_for(lambda s: s["game"] and s["game"]["owed"] is not None)
         assert what_now(running).startswith("the launcher deals 7 cards to ")
         dealt(running)
@@ -88,7 +89,7 @@ def test_classic_says_every_moment_of_a_wild_draw_four_and_the_colour_it_named(t
 
 def test_a_round_won_and_a_match_over_say_what_comes_next(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
-        running.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob"], "target": 10})
+        new_with_deck(running.call, {"rules": "attack-mega-hit", "players": ["Ann", "Bob"], "target": 10})
         running.call("game/play", {"card": "discard-all", "color": "red", "last": True})  # all seven red
         assert what_now(running) == "Ann won round 1: enter everyone's hands to score it"
         running.call("game/end-round", {"winner": "Ann", "hands": {"Bob": 30}})
@@ -98,7 +99,7 @@ def test_a_round_won_and_a_match_over_say_what_comes_next(tmp_path):
 
 def test_blast_says_insert_in_the_blaster(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
-        running.call("game/new", {"rules": "blast", "players": P3, "first_card": "5", "color": "red"})
+        new_with_deck(running.call, {"rules": "blast", "players": P3, "first_card": "5", "color": "red"})
         assert what_now(running) == "Ann: play a card, or insert one in the blaster"
         running.call("game/play", {"card": "draw-one", "color": "red"})
         assert what_now(running) == "Bob: insert in the blaster, 1 insertion"
@@ -106,7 +107,7 @@ def test_blast_says_insert_in_the_blaster(tmp_path):
 
 def test_catch_is_offered_only_for_a_player_who_may_be_on_their_last_card(tmp_path):
     with ThreadDaemon(tmp_path, HOPPER) as running:
-        running.call("game/new", {"rules": "attack-mega-hit", "players": P3})
+        new_with_deck(running.call, {"rules": "attack-mega-hit", "players": P3})
         status = running.call("game/play", {"card": "5", "color": "red"})
         # A first card of seven: six left, no catch (#39).
         assert status["catchable_players"] == [] and status["catchable"] is None
@@ -116,12 +117,12 @@ def test_catch_is_offered_only_for_a_player_who_may_be_on_their_last_card(tmp_pa
                 assert status["catchable_players"] == []  # two left
         # Ann played six of her seven and took nothing: on her last card, no Uno called.
         assert status["catchable_players"] == ["Ann"]
-        running.call("game/new", {"rules": "attack-mega-hit", "players": P3, "force": True})
+        new_with_deck(running.call, {"rules": "attack-mega-hit", "players": P3, "force": True})
         status = running.call("game/play", {"card": "discard-all", "color": "red"})
         assert status["catchable_players"] == ["Ann"]  # a colour discarded: she may hold one card
         assert status["players"][0]["hand_min"] == 1 and status["players"][0]["hand_max"] == 6
 
-        running.call("game/new", {**CLASSIC, "force": True})
+        new_with_deck(running.call, {**CLASSIC, "force": True})
         dealt(running)
         status = running.call("game/play", {"card": "7", "color": "red"})
         assert status["catchable_players"] == [] and status["catchable"] is None  # six in hand
@@ -137,11 +138,11 @@ def test_choices_list_what_the_moment_allows_and_only_that(tmp_path):
         assert error.value.code == ApiError.REFUSED, error.value
 
     with ThreadDaemon(tmp_path, HOPPER) as running:
-        running.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob"], "target": 10})
+        new_with_deck(running.call, {"rules": "attack-mega-hit", "players": ["Ann", "Bob"], "target": 10})
         assert running.call("game/status")["choices"] == ["play", "press"]
         assert running.call("game/play", {"card": "hit-1", "color": "red"})["choices"] == ["press", "play"]
 
-        running.call("game/new", {**CLASSIC, "rules": "despicable-me-4", "color": "orange", "force": True})
+        new_with_deck(running.call, {**CLASSIC, "rules": "despicable-me-4", "color": "orange", "force": True})
         assert running.call("game/status")["choices"] == []  # the launcher deals: nothing to do but wait
         assert dealt(running)["choices"] == ["play", "draw"]
         assert running.call("game/play", {"card": "wild-draw-four", "color": "blue"})["choices"] == [

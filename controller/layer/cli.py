@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import socket
 import time
 from typing import Any, Callable
@@ -22,6 +21,8 @@ from firmware.errors import ApiError
 from firmware.i18n import message
 from firmware.tools.cli import print_result
 
+from controller.text.advice import action_said
+from controller.text.messages import CATALOGUE
 from controller.text.wording import text
 from controller.rules.ruledoc import format_rules
 from controller.rules.rulesets import DEFAULT_RULESET
@@ -53,7 +54,9 @@ def _flow_owed(owed: dict[str, Any]) -> dict[str, Any] | None:
             return message("status_inserts_until", player=owed["player"], details=details)
         return message("status_owes_inserts", player=owed["player"], cards=owed["inserts"], details=details)
     if "cards" in owed:
-        return message("status_dealt", player=owed["player"], cards=owed["cards"], reason=owed["reason"])
+        reason = f"deal_reason:{owed['reason']}"  # in words; a reason this version has no word for, as it is
+        reason = {"id": reason} if reason in CATALOGUE else owed["reason"]
+        return message("status_dealt", player=owed["player"], cards=owed["cards"], reason=reason)
     return None
 
 
@@ -101,6 +104,8 @@ _TURN_UP = "launcherctl dispense 1, launcherctl game turn-up CARD --color C"  # 
 def _move(status: dict[str, Any]) -> str:
     """:func:`move` in the language launcherctl speaks; before a dealer game's first card, with the
     commands that turn it up (the launcher deals it)."""
+    if status.get("load_deck") and status.get("what_now_object"):  # the opening deal waits for the deck
+        return _with_command(status["what_now_object"])
     said = move(status)
     if said["id"] == "status_turn_up" and status.get("device") == "launcher":
         return text(message("cli_at_a_terminal", said=text(said), command=_TURN_UP))
@@ -123,6 +128,8 @@ _COMMANDS: dict[str, Callable[[dict[str, Any]], str]] = {
     "first_ignored": lambda said: "launcherctl game turn-up CARD --color C",
     "tell_turned_up": lambda said: "launcherctl game turn-up CARD --color C",
     "first_ignored_dealer": lambda said: _TURN_UP,
+    "load_deck": lambda said: f"launcherctl reload {said['deck']}; launcherctl press",
+    "load_deck_unknown": lambda said: f"launcherctl reload {said['deck']}; launcherctl press",
 }
 
 
@@ -208,17 +215,12 @@ def format_reply(result: dict[str, Any]) -> str:
 def format_log(result: dict[str, Any]) -> str:
     """``game log``: one line per action, undone ones marked."""
     match = result["match"]
-    lines = [f"match {match['id']} ({match['rules']}), started {match['started']}"]
+    lines = [f"match {match['id']} ({text({'id': 'ruleset:' + str(match['rules'])})}), started {match['started']}"]
     for record in result["actions"]:
-        action = dict(record["action"])
-        kind = action.pop("type")
-        # Who acted first: the player whose move it was, or the one who called, was caught, gave advice.
-        who = action.pop("by", None) or action.pop("player", None)
-        args = " ".join(f"{key}={value if isinstance(value, str) else json.dumps(value)}"
-                        for key, value in action.items() if value is not None)
+        # The action in words, as the box names cards and colours (#40); --json keeps the ids.
+        line = text(action_said(record["action"]))
         mark = "  (undone)" if record["undone"] else ""
-        line = f"{who}: {kind}" if who else kind
-        lines.append(f"{record['seq']:>5} {record['ts'][11:19]} {line} {args}".rstrip() + mark)
+        lines.append(f"{record['seq']:>5} {record['ts'][11:19]} {line}".rstrip() + mark)
     return "\n".join(lines)
 
 
@@ -340,7 +342,9 @@ def _dealt(client: Client, result: dict[str, Any]) -> dict[str, Any]:
     """The reply of `game new`, once nothing is owed for the opening deal (the launcher dealt it)."""
     deadline = time.monotonic() + DEAL_WAIT_S
     status = result
-    while (status.get("owed") or {}).get("reason") == "deal":
+    # A deal that waits for the deck to be loaded first (status load_deck) is not waited for: the
+    # reply says what to load, and a press of the button deals once it is loaded.
+    while (status.get("owed") or {}).get("reason") == "deal" and not status.get("load_deck"):
         if time.monotonic() > deadline:
             raise SystemExit(f"launcherctl: the deal is not finished after {DEAL_WAIT_S:.0f} s:"
                              " see launcherctl game status")

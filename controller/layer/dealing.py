@@ -17,7 +17,8 @@ from firmware.errors import ApiError, Refused, Unavailable
 from controller.log.damage import GameUnavailable
 from controller.match import table
 from controller.rules import game
-from controller.rules.state import GameState, turn
+from controller.rules.rulesets import deck_size
+from controller.rules.state import HAND, GameState, turn
 from controller.text import advice
 
 log = logging.getLogger("launcherd.game")
@@ -37,6 +38,21 @@ def owes_deal(state: GameState) -> bool:
     return dealer_mode(state) and bool(state.queue)
 
 
+def deck_wanted(state: GameState, hopper: int | None) -> int | None:
+    """The deck a round's opening deal needs in the hopper, when it is not there: its size while
+    the opening deal has not begun (7 owed to every seat, none dealt) and the launcher's count is
+    not the deck's (or is unknown); else None. A deal from whatever else is loaded (the 90 cards
+    left by an UNO Attack game) would deal the wrong cards (#40)."""
+    if not owes_deal(state) or state.round_over:
+        return None
+    if any(owed.reason != "deal" for owed in state.queue):
+        return None
+    if sum(owed.presses or 0 for owed in state.queue) != HAND * len(state.players):
+        return None
+    size = deck_size(game.ruleset(state.ruleset))
+    return None if size is None or hopper == size else size
+
+
 
 class Dealing:
     """Part of :class:`~controller.layer.service.GameService`: the deal of what the round owes, and draws."""
@@ -48,7 +64,74 @@ class Dealing:
             return
         if self._dealing is not None and not self._dealing.done():
             return
+        if self._deck_wait is not None:
+            return  # the deck is loaded first; then a person's press deals (never the reload itself)
         self._dealing = self._background(self._deal(self.match_id))
+
+    def _deck_missing(self) -> int | None:
+        """The deck's size when the round's opening deal waits for it to be loaded (asked of the
+        launcher now: a reload while it is ready is no event)."""
+        if self.table is None:
+            return None
+        self._hopper_read = self.daemon.hopper
+        return deck_wanted(self.table.game, self._hopper_read)
+
+    def _ask_deck(self) -> None:
+        """A round begins (a new game, the next round, a match resumed): its opening deal waits
+        for the whole deck when the hopper does not hold it."""
+        self._set_deck_wait(self._deck_missing())
+
+    def _set_deck_wait(self, deck: int | None) -> None:
+        """The deck the opening deal waits for (None: none), kept in the log's meta for a restart."""
+        self._deck_wait = deck
+        if self.store is None or self.damage is not None:
+            return
+        kept = "" if deck is None or self.table is None else f"{self.match_id}:{self.table.game.round_no}"
+        try:
+            if self.store.deck_wait() != kept:
+                with self._writing() as store:
+                    store.set_deck_wait(kept)
+        except ApiError as exc:
+            log.warning("game: the deck awaited could not be noted in the log: %s", exc)
+
+    def _kept_deck_wait(self) -> None:
+        """After a restart: the deck the round's opening deal waited for before it, if it still has
+        not begun (the hopper is not asked: cards of a deal under way may have come out unlogged)."""
+        deck = deck_wanted(self.table.game, None) if self.table is not None else None
+        try:
+            kept = self.store.deck_wait()
+        except Exception:  # an unreadable meta: as if nothing waited (the keeper still holds the deal)
+            kept = ""
+        self._deck_wait = deck if kept == f"{self.match_id}:{self.table.game.round_no}" else None
+
+    def _recheck_deck(self) -> None:
+        """Cards of this round's opening deal were taken in after the deck was asked for (a restart
+        caught up on a deal under way): the deal has begun, and goes on as any deal does."""
+        if self._deck_wait is not None and self._deck_missing() is None:
+            self._set_deck_wait(None)
+            self._follow_deals()
+            self.tell_press_meaning()
+
+    async def _orphans_then_deck(self) -> None:
+        await self._end_orphans()
+        self._recheck_deck()
+
+    def _deck_loaded_press(self) -> bool:
+        """A person's press while the opening deal waits for the deck: the deal starts when the
+        deck is in the hopper now (the press is its cause), else the table hears again what to
+        load. True when the press was for the deck."""
+        if self._deck_wait is None or self.table is None:
+            return False
+        self._ask_deck()
+        if self._deck_wait is None:
+            # This press is the person's, at the launcher: it deals (a wait after a restart, for
+            # somebody to be there, is over with it; the keeper judges the press all the same).
+            self._deal_held, self._wait_press = False, False
+            self._follow_deals()
+        else:
+            self.publish_message(advice.load_deck(self._deck_wait, self._hopper_read))
+        self.tell_press_meaning()
+        return True
 
     def _stop_dealing(self) -> None:
         """The deal the table owed is over (an undo, a match replaced, abandoned or ended): the
@@ -202,6 +285,7 @@ class Dealing:
         except ApiError as exc:
             self.publish_message(advice.uncounted_deal(cards, player, advice.reason(exc)))
             return None if isinstance(exc, GameUnavailable) else False
+        self._recheck_deck()
         return True
 
     def _busy_dealing(self) -> bool:
@@ -239,6 +323,8 @@ class Dealing:
             raise Refused(advice.no_draw_blast())
         if not dealer_mode(current.game):
             raise Refused(advice.no_draw(current.game.ruleset))
+        if self._deck_wait is not None:  # the opening deal waits for its deck: no card before it
+            raise Refused(advice.load_deck(self._deck_wait, self._hopper_read))
         player = turn(current.game)
         table.apply(current, {"type": "press", "cards": 1, "by": by or player})  # refused here if not due
         if self._busy_dealing():

@@ -21,6 +21,11 @@ log = logging.getLogger("launcherd.game")
 
 # Presses that are moves of the game; "dispense" deals exact counts outside the flow.
 GAME_PRESS_SOURCES = frozenset({"button", "api"})
+# How a burst is cut short before the launcher meant it to end: the press's log says so (#40).
+CUT_SHORT = frozenset({"jam", "empty", "lid"})
+# Why the launcher ignores a press in a game of bursts, said to the table (#40): not a press.
+IGNORED_SAID = {"jammed": "press_ignored_jammed", "lid_open": "press_ignored_lid", "halted": "press_ignored_halted",
+                "beam_blocked": "press_ignored_beam"}
 
 
 class OutcomeIntake:
@@ -183,7 +188,9 @@ class OutcomeIntake:
             return False
         if not cards and owes_deal(state):
             # A dry press while cards are owed: nobody moved, the deal goes on (or, held by an
-            # undo, starts again: a person pressed for it).
+            # undo, starts again: a person pressed for it), once the deck it waits for is loaded.
+            if self._deck_loaded_press():
+                return False
             self._deal_held = False
             self._follow_deals()
             self.tell_press_meaning()
@@ -199,13 +206,27 @@ class OutcomeIntake:
             self._background(self._draw_for(presser))
             return False
         press = {"type": "press", "cards": cards, "press_id": press_id}
+        ended = params.get("ended")
+        cut = ended if ended in CUT_SHORT and params.get("outcome") == "burst" else None
+        if cut is not None:
+            press["ended"] = cut  # the log (what happened) says the burst was cut short, and how
         try:
             self.act(press if presser is None else {**press, "by": presser}, outcome_seq=seq)
         except ApiError as exc:
             self.publish_message(advice.uncounted_press(press_id, cards, advice.reason(exc)))
             return None if isinstance(exc, GameUnavailable) else False
         self._last_press = (press_id, presser)
+        if cut is not None and presser is not None:
+            self.publish_message(advice.burst_cut(presser, cards, cut, self._still_owed(presser)))
         return True
+
+    def _still_owed(self, player: str) -> int | None:
+        """The presses ``player`` still owes now (0: none; None: until cards come out)."""
+        state = self.table.game
+        owed = state.queue[0] if state.queue else None
+        if owed is None or state.players[owed.seat] != player:
+            return 0
+        return owed.presses
 
     def _dealt(self, params: dict[str, Any], seq: int | None) -> bool | None:
         """A run of a dispense: the cards of the deal under way, logged with the outcome's seq, so
@@ -239,6 +260,14 @@ class OutcomeIntake:
         if params.get("reason") == "decision_pending" and params.get("source") in GAME_PRESS_SOURCES:
             self._decision_press(params.get("message_object"))
             return
+        said = IGNORED_SAID.get(str(params.get("reason")))
+        if (said is not None and params.get("source") in GAME_PRESS_SOURCES and self.table is not None
+                and not dealer_mode(self.table.game) and not game.ruleset(self.table.game.ruleset).blaster):
+            # A press the launcher did not take (a card stuck, the lid open, halted): no move of
+            # the game, and the table hears why, and whose a stuck card is (#40).
+            owner = self._last_press[1] if self._last_press is not None and said == "press_ignored_jammed" else None
+            self.publish_message(advice.press_ignored(said, turn(self.table.game), owner))
+            return
         if params.get("source") != "button" or self.table is None or not dealer_mode(self.table.game):
             return
         if (self._dispensing is not None and not self._dispensing.done()) or params.get("reason") == "launching":
@@ -250,6 +279,8 @@ class OutcomeIntake:
         self._pressed.set()  # the press a pause between piles waits for (deal_pause=press)
         if self.table is None or not dealer_mode(self.table.game):
             return
+        if owes_deal(self.table.game) and self._deck_loaded_press():
+            return  # the opening deal waited for the deck: dealt now if it is loaded, else asked again
         if owes_deal(self.table.game) and self._deal_held:
             self._deal_held = False  # held by an undo: a person pressed for it
             self._follow_deals()

@@ -114,10 +114,12 @@ def register(daemon: Any, service: Any) -> None:
     r("game/undo", lambda p: service.undo(), doc="take back the last action of the match")
     r("game/status", lambda p: service.fresh_status(),
       doc="the round, whose move it is, the match, where the log is and what is wrong with it")
-    r("game/log", lambda p: service.log_of_match(p["limit"], p["before"]), {
+    r("game/log", lambda p: service.log_of_match(p["limit"], p["before"], p["words"]), {
         "limit": Param(int, None, minimum=1, maximum=LOG_PAGE_MAX), "before": Param(int, None, minimum=1),
+        "words": Param(bool, False),
     }, doc="the match's actions, undone ones included (limit: only the last so many, before: of those"
-           " before that seq, a page at a time; more: older ones come before)",
+           " before that seq, a page at a time; more: older ones come before; words: each action also"
+           " in words, said and text)",
       version=lambda: log_version(service))
     r("game/end-round", lambda p: act({"type": "end_round", **_present(_named(p))}), {
         "winner": str, "hands": dict, "first_card": (str, None), "color": color,

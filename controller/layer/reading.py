@@ -20,7 +20,7 @@ from controller.match.stats import OneReplay
 from controller.rules import game
 from controller.rules.rulesets import deck_size
 from controller.rules.state import HAND
-from controller.text import advice
+from controller.text import advice, wording
 
 # The longest page of game/log one request may ask for (the whole log: no limit).
 LOG_PAGE_MAX = 1000
@@ -56,7 +56,8 @@ class Reading:
                     hands[action["by"]] = max(0, hands[action["by"]] - 1)
         return {"cards": max(0, size - sum(hands.values()) - 1)}
 
-    def log_of_match(self, limit: int | None = None, before: int | None = None) -> dict[str, Any]:
+    def log_of_match(self, limit: int | None = None, before: int | None = None,
+                     words: bool = False) -> dict[str, Any]:
         """``game/log``: the current match and its actions, undone ones included, in log order.
         ``limit``: only its last so many (of those before seq ``before``), a page at a time; ``more``
         says whether older ones come before the page (ask again with ``before`` its first seq).
@@ -71,7 +72,10 @@ class Reading:
                 more = False
             else:
                 rows, more = store.last_actions(self.match_id, limit, before)
-            return {"match": store.match(self.match_id).to_json(), "actions": [r.to_json() for r in rows],
+            # ``words``: each action in words too (#40: for a reader who shows the log to people;
+            # launcherctl game log says them itself); the ids stay in the actions.
+            shown = _in_words if words else (lambda record: record)
+            return {"match": store.match(self.match_id).to_json(), "actions": [shown(r.to_json()) for r in rows],
                     "more": more}
 
     def scores(self, csv: bool) -> dict[str, Any]:
@@ -193,3 +197,10 @@ def _summary(replayed: table.Table) -> dict[str, Any]:
 def encoded(value: Any) -> Encoded:
     """``value``'s JSON text, sent as it is (a kept history line is encoded once)."""
     return value if isinstance(value, Encoded) else Encoded(json.dumps(value, separators=(",", ":"), default=str))
+
+
+def _in_words(record: dict[str, Any]) -> dict[str, Any]:
+    """A log record with its action in words (#40): ``said`` (the message) and ``text`` (in the
+    request's language) beside the action, whose ids stay as they are."""
+    said = advice.action_said(record["action"])
+    return {**record, "said": said, "text": wording.text(said)}

@@ -84,7 +84,7 @@ log = logging.getLogger("launcherd.game")
 TURN_ACTIONS = frozenset({"play", "first_attack", "press", "insert", "pass", "challenge", "accept"})
 
 
-def press_meaning(current: table.Table | None, held: bool = False) -> dict[str, Any]:
+def press_meaning(current: table.Table | None, held: bool = False, deck: int | None = None) -> dict[str, Any]:
     """What a press of the button means at this table (``launcher/press-means``'s params).
 
     No dealer match at the table (none, or UNO Attack, Blast): the ejection policy's burst. A dealer
@@ -92,11 +92,14 @@ def press_meaning(current: table.Table | None, held: bool = False) -> dict[str, 
     draw; else nothing, with what to settle first (a deal owed, a challenge, the Minions counts,
     the first card, a card just drawn, the round's hands, a new game once the match is over).
     ``held``: the deal owed waits for a person's press (an undo, a resumed match): the press the
-    core takes as nothing lets it go on, and says so."""
+    core takes as nothing lets it go on, and says so. ``deck``: the opening deal waits for the
+    deck of that many cards to be loaded: a press once it is loaded deals."""
     if current is None or not dealer_mode(current.game):
         return {"means": "policy"}
     if not current.match_over and classic.draw_allowed(current.game):
         return {"means": "cards", "cards": 1, "player": turn(current.game)}
+    if deck is not None and owes_deal(current.game):
+        return {"means": "nothing", "reason": advice.press_deals_deck(deck)}
     if held and owes_deal(current.game):
         first = current.game.queue[0]
         return {"means": "nothing", "reason": advice.press_deals_held(current.game.players[first.seat],
@@ -144,6 +147,9 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         self._aim_stale = False  # an undo changed whose move it is without turning the launcher
         # An undo leaves what it took back owed again: nothing is dealt until a person moves on.
         self._deal_held = False
+        # The round's opening deal waits for the whole deck in the hopper (its size), loaded by a
+        # person; a press once it is loaded deals it (#40). None: nothing waits for the deck.
+        self._deck_wait: int | None = None
         # The next deal's dispense waits for a person's press (the dealer's wait_press): launcherd
         # (or the game layer) has just started, or the last one was cut short by a halt or refused;
         # nobody may be at the launcher, and a reset is no press. False, or what it waits after
@@ -195,8 +201,13 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         self._aim_at_turn()
         # What the log does not show dealt is dealt, unless an undo holds it, once a person presses.
         self._orphaned = owes_deal(self.table.game)
+        self._kept_deck_wait()
         self._follow_deals()
-        self._wait_press = "restart" if self._dealing is not None else False
+        if self._deck_wait is not None and self._orphaned:
+            # A dispense of the previous layer may still be dealing this round's first pile: it is
+            # ended and its cards taken in first; then the deal, begun, goes on (_recheck_deck).
+            self._background(self._orphans_then_deck())
+        self._wait_press = "restart" if self._dealing is not None or self._deck_wait is not None else False
 
     def _table(self) -> table.Table:
         if self.table is None:
@@ -222,7 +233,13 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
             # Who moves now and what they may do, in words (the object beside it for any language).
             said = advice.what_now(self.table)
             shown["what_now"], shown["what_now_object"] = wording.text(said), said
-            shown["press_means"] = press_meaning(self.table, self._deal_held)
+            shown["press_means"] = press_meaning(self.table, self._deal_held, self._deck_wait)
+            if self._deck_wait is not None:
+                said = advice.load_deck(self._deck_wait, self._hopper_read)
+                shown["what_now"], shown["what_now_object"] = wording.text(said), said
+            # The deck the opening deal waits for: {"cards": its size, "hopper": the launcher's count}.
+            shown["load_deck"] = (None if self._deck_wait is None
+                                  else {"cards": self._deck_wait, "hopper": self._hopper_read})
         shown["reload_advice"] = advice.reload_advice(self._hopper_read)
         shown["state_dir"] = str(self.daemon.state_dir)
         if self.damage is not None:
@@ -284,6 +301,9 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         self.daemon.publish("game/action", {"seq": seq, "match_id": self.match_id, "action": action})
         if action["type"] == "end_round" and not current.match_over:
             effects.append(wording.effect(advice.dealing_advice(current.game.ruleset, len(current.game.players))))
+            self._ask_deck()  # the next round's deal: from the whole deck, shuffled again
+            if self._deck_wait is not None:
+                effects.append(wording.effect(advice.load_deck(self._deck_wait, self._hopper_read)))
         if action["type"] == "turn_up" and not dealer_mode(current.game):  # the draw pile is one card less
             effects.append(wording.effect(advice.draw_pile(current.game.ruleset, len(current.game.players),
                                                          current.game.turned)))
@@ -302,11 +322,14 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
             self.match_id = store.start_match(action)
         self._stop_dealing()  # the previous match's deal: its cards are not this match's
         self.table, self._last_press, self._deal_held = current, None, False
+        self._ask_deck()
         self._follow_deals()
         if self.damage is not None:  # an unreplayable match no longer stands in the way
             self.damage = None
         self.daemon.publish("game/action", {"seq": None, "match_id": self.match_id, "action": action})
         effects.append(wording.effect(advice.dealing_advice(current.game.ruleset, len(action["players"]))))
+        if self._deck_wait is not None:  # said on its own, after how the launcher deals
+            effects.append(wording.effect(advice.load_deck(self._deck_wait, self._hopper_read)))
         if previous is not None:
             effects.insert(0, wording.effect(advice.set_aside(previous)))
         return self._reply(effects)
@@ -331,10 +354,15 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         self.table, self.match_id, self._last_press, self.damage = current, match_id, None, None
         # A resumed match deals nothing by itself: what it owes waits for a person's press (#36).
         self._deal_held = held or owes_deal(current.game)
+        # Only a deal that waited for its deck when it was set aside waits for it: cards of a deal
+        # under way may have come out uncounted, and the hopper says nothing of that.
+        self._kept_deck_wait()
         self._aim_at_turn()
         self._follow_deals()
         said = [advice.resumed(match_id)]
-        if owes_deal(current.game):
+        if self._deck_wait is not None:
+            said.append(advice.load_deck(self._deck_wait, self._hopper_read))
+        elif owes_deal(current.game):
             owed = current.game.queue[0]
             said.append(advice.deal_waits_resumed(current.game.players[owed.seat], owed.presses))
         if previous is not None:
@@ -349,7 +377,8 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
             store.set_current(None)
         self._stop_dealing()
         abandoned = self.match_id
-        self.table, self.match_id, self._last_press = None, None, None
+        # (a deck it waited for stays noted in the log: resumed, it still waits for it)
+        self.table, self.match_id, self._last_press, self._deck_wait = None, None, None, None
         said = advice.set_aside(abandoned)
         self.publish_message(said)
         self.tell_press_meaning()
@@ -370,6 +399,8 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
                        winner=_winner_text(current) if current.match_over else None)
         self._stop_dealing()  # never dealt again by an undo: the next undo may take back its cause
         self.table, self._last_press, self._deal_held = current, None, True
+        # An undo never begins a round: a deal that waited for its deck still does, if it is owed.
+        self._set_deck_wait(self._deck_missing() if self._deck_wait is not None else None)
         self.daemon.publish("game/action", {"seq": last.seq, "match_id": self.match_id, "undone": True})
         # Whose cards they are: the press's own record, or (older logs) whose move it is again.
         who = last.action.get("by") or turn(current.game)
@@ -413,7 +444,7 @@ class GameService(LogKeeping, OutcomeIntake, Dealing, Reading):
         """Tell the launcher what a press means now, when it changed (``press_meaning``): the core
         applies it at the press, so the motor's loop never waits on the game. In the background, in
         order; a launcher that could not be told is told again at the next change."""
-        meaning = press_meaning(self.table, self._deal_held)
+        meaning = press_meaning(self.table, self._deal_held, self._deck_wait)
         if meaning == self._told:
             return
         self._told = meaning
@@ -527,6 +558,7 @@ def begin(service: GameService) -> None:
     """The second half, once registered: catch up on the outcomes, say what a press means."""
     service.follow_hopper()  # the core is built before the game: its estimate is there already
     service.catch_up()
+    service._recheck_deck()  # a deal caught up on has begun: it waits for the deck no more
     service.tell_press_meaning()  # a dealer's press means nothing until this is told
 
 

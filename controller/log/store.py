@@ -318,6 +318,16 @@ class Store:
             self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('outcome_record', ?)", (record,))
             self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('outcome_seq', ?)", (outcome_seq,))
 
+    def deck_wait(self) -> str:
+        """Which round's opening deal waits for its deck to be loaded ("MATCH:ROUND"; "" none): kept
+        across a restart, so that a deal asked for its deck is not dealt from whatever is loaded (#40)."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'deck_wait'").fetchone()
+        return str(row[0]) if row is not None and row[0] else ""
+
+    def set_deck_wait(self, value: str) -> None:
+        with self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('deck_wait', ?)", (value,))
+
     def _set_outcome_seq(self, outcome_seq: int) -> None:
         # Never backwards: a dispense's outcome may be taken in after a later press's.
         self._db.execute(

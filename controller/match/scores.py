@@ -35,6 +35,7 @@ from controller.rules.state import new_action
 from firmware.errors import InvalidParams, NotFound, Refused
 from firmware.i18n import message
 
+from controller.text.messages import card_id
 from controller.text.wording import text
 
 __all__ = [
@@ -146,8 +147,15 @@ def _cards(ruleset: str, names: Sequence[object], entered: object = None) -> Han
         if not name.strip():
             shown = entered if isinstance(entered, str) else ",".join(map(str, names))
             raise InvalidParams(message("hand_card_missing", hand=shown))
-        # Players type "Hit 2" as readily as "hit-2": both are the table's "hit-2".
-        cards.append(re.sub(r"[\s_]+", "-", name.strip().lower()))
+        # Players type "Hit 2" as readily as "hit-2", or the French "Appuyer 2 fois": all are the
+        # table's "hit-2" (the names the texts show, in either language, #40).
+        typed = re.sub(r"[\s_]+", "-", name.strip().lower())
+        if any(c.isalpha() for c in name):  # a name ("-3" is no card, not a 3)
+            try:
+                typed = card_id(name)
+            except InvalidParams:
+                pass  # refused below with the ruleset's cards
+        cards.append(typed)
     table = _table(ruleset)
     unknown = next((card for card in cards if card not in table), None)
     if unknown is not None:

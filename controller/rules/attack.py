@@ -98,7 +98,8 @@ ACTIONS: dict[str, dict[str, tuple[type, bool]]] = {
         "last": (bool, False),
         "by": (str, False),
     },
-    "press": {"cards": (int, True), "press_id": (int, False), "by": (str, False)},
+    # ``ended``: how a burst cut short ended ("jam", "empty", "lid"), kept for the log to say (#40).
+    "press": {"cards": (int, True), "press_id": (int, False), "by": (str, False), "ended": (str, False)},
     "cards": {"cards": (int, True), "press_id": (int, False), "by": (str, False)},
     "uno": {"player": (str, True)},
     "catch": {"player": (str, True)},

@@ -59,8 +59,40 @@ def undone(action: dict[str, Any], who: str | None) -> Message:
     """The undo reply: what was taken back and, for cards that came out, who holds them now."""
     cards = action.get("cards") if action["type"] in ("press", "cards") else None
     if cards:
-        return message("undone_cards", action=describe(action), cards=cards, player=str(who))
-    return message("undone", action=describe(action))
+        return message("undone_cards", action=action_said(action), cards=cards, player=str(who))
+    return message("undone", action=action_said(action))
+
+
+# Action types the table hears by a word of their own (``action:TYPE``, controller/text/table_texts.py).
+ACTION_WORDS = ("new", "uno", "catch", "hint", "first_attack", "end_round", "edit_round", "insert", "pass",
+                "challenge", "challenge-result", "accept", "minions", "turn_up", "draw")
+
+
+def action_said(action: dict[str, Any]) -> Message:
+    """An action of the log in words, as the box names cards and colours ("Dad plays 3 (green)"):
+    for undo lines and the log (#40); the ids stay in the action itself."""
+    kind = str(action.get("type"))
+    who = action.get("by") or action.get("player")
+    if kind == "play" and isinstance(action.get("card"), str) and who:
+        color, target = action.get("color"), action.get("target")
+        said = "plays" + ("_color" if color else "") + ("_at" if target else "")
+        params = {"player": who, "card": action["card"]}
+        if color:
+            params["color"] = color
+        if target:
+            params["target"] = target
+        return message(said, **params)
+    if kind in ("press", "cards") and isinstance(action.get("cards"), int) and who:
+        ended = action.get("ended")
+        if ended in ("jam", "empty", "lid"):
+            return message(f"action_press_cut_{ended}", player=who, cards=action["cards"])
+        return message("action_press" if kind == "press" else "action_late_cards", player=who, cards=action["cards"])
+    if kind in ACTION_WORDS:
+        what = {"id": f"action:{kind}"}
+        if kind in ("catch", "uno", "hint") and action.get("player"):
+            return message(f"action_{kind}", player=action["player"])
+        return message("action_by", player=who, action=what) if isinstance(who, str) else what
+    return message("action_other")
 
 
 def still_running(match_id: int, players: list[str], round_no: int) -> Message:
@@ -221,6 +253,35 @@ def deal_held(player: str, cards: int, undone: dict[str, Any] | None = None) -> 
 def deal_held_first(player: str, cards: int) -> Message:
     """An action owes cards of its own while an undo holds a deal: that comes first, both wait."""
     return message("deal_held_first", player=player, cards=cards)
+
+
+def burst_cut(player: str, cards: int, ended: str, owed: int | None) -> Message:
+    """A press's burst cut short (a jam, the launcher empty, the lid): what came out and is
+    ``player``'s, what is stuck (a jam: theirs too), and what they still owe (#40)."""
+    if owed == 0:
+        still = message("burst_owes_nothing", player=player)
+    else:
+        still = message("burst_still_owes", player=player, presses=owed)
+    return message(f"burst_cut_{ended}", player=player, cards=cards, owed=still)
+
+
+def press_ignored(said: str, player: str | None, owner: str | None) -> Message:
+    """A press the launcher ignored in a game of bursts: why, and nothing counted (#40)."""
+    if said == "press_ignored_jammed" and owner is not None:
+        return message("press_ignored_jammed_owner", owner=owner)
+    return message(said)
+
+
+def load_deck(deck: int, hopper: int | None) -> Message:
+    """The opening deal waits for the whole deck of ``deck`` cards; the launcher counts ``hopper``."""
+    if hopper is None:
+        return message("load_deck_unknown", deck=deck)
+    return message("load_deck", deck=deck, hopper=hopper)
+
+
+def press_deals_deck(deck: int) -> Message:
+    """What a press does while the opening deal waits for the deck: it deals once the deck is in."""
+    return message("press_deals_deck", deck=deck)
 
 
 def press_deals_held(player: str, cards: int) -> Message:

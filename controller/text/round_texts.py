@@ -29,6 +29,13 @@ WORDS: dict[str, Text] = {
     "color:orange": entry("orange"),
     "color:purple": entry("purple"),
     # What a classic round waits for before anything else (controller/rules/classic.py).
+    # The rulesets by the name of their box (controller/rules/, #40).
+    "ruleset:attack-mega-hit": entry("UNO Attack Mega Hit"),
+    "ruleset:attack-2005": entry("UNO Attack (2005)"),
+    "ruleset:attack-2010": entry("UNO Attack (2010)"),
+    "ruleset:blast": entry("UNO Blast"),
+    "ruleset:classic": entry("UNO"),
+    "ruleset:despicable-me-4": entry("UNO Despicable Me 4"),
     "awaiting:play_or_pass": entry("play or pass"),
     "awaiting:challenge_or_accept": entry("challenge or accept"),
     "awaiting:challenge_result": entry("challenge result"),
@@ -46,7 +53,7 @@ WORDS: dict[str, Text] = {
 # What the game's rules say as a round is played (controller/rules/).
 ROUND: dict[str, Text] = {
     "round_deals": entry("round %(round)d of %(ruleset)s: %(dealer)s deals",
-                         round="int", ruleset="name", dealer="name"),
+                         round="int", ruleset="ruleset", dealer="name"),
     "first_reverse": entry("Reverse turned up: %(dealer)s (the dealer) starts, play goes %(direction)s",
                            dealer="name", direction="direction"),
     "first_skip": entry("Skip turned up: %(player)s is skipped", player="name"),
@@ -111,10 +118,10 @@ ROUND: dict[str, Text] = {
     "names_another_player": entry("%(card)s names another player, not %(player)s", card="card",
                                   player="name"),
     "first_names_color_target": entry(
-        "%(player)s first names the colour and target of the turned-up wild-attack", player="name"),
+        "%(player)s first names the colour and target of the turned-up Wild Attack-Attack", player="name"),
     "owes_first": entry("%(player)s owes %(presses)s first", player="name", presses="presses"),
     "owes_first_no_mega_hit": entry("%(player)s owes %(presses)s first; %(ruleset)s has no Mega Hit stacking",
-                                    player="name", presses="presses", ruleset="name"),
+                                    player="name", presses="presses", ruleset="ruleset"),
     "only_hit_answers": entry("only a Hit card (%(cards)s) answers a Mega Hit; or %(player)s presses",
                               cards="card_list", player="name"),
     "cannot_end_on": entry("a round cannot end on %(card)s", card="card"),
@@ -129,20 +136,20 @@ ROUND: dict[str, Text] = {
     "nobody_pressed": entry("nobody has pressed yet this round: the cards belong to no one"),
     "last_press_was": entry("the last press was %(player)s's, not %(by)s's", player="name", by="name"),
     "no_advice_penalty": entry("%(ruleset)s has no advice penalty (the 2005 and 2010 boxes only)",
-                               ruleset="name"),
+                               ruleset="ruleset"),
     "called_uno": entry("%(player)s called Uno", player="name"),
-    "no_first_attack_waiting": entry("no turned-up wild-attack waits for a colour and a target"),
+    "no_first_attack_waiting": entry("no turned-up Wild Attack-Attack waits for a colour and a target"),
     "unknown_colour": entry("unknown colour '%(color)s'; colours: %(colors)s", color="raw",
                             colors="color_list"),
     "unknown_colour_of": entry("unknown colour '%(color)s'; colours of %(ruleset)s: %(colors)s",
-                               color="raw", ruleset="name", colors="color_list"),
+                               color="raw", ruleset="ruleset", colors="color_list"),
     "minions_count": entry("minions: %(player)s's count is a whole number of 0 or more, not %(count)s",
                            player="name", count="raw"),
     "minions_twice": entry("minions: %(player)s is named twice", player="name"),
     "minions_missing": entry("minions: give the count of every other player; missing: %(players)s",
                              players="list"),
     "not_a_card": entry("'%(card)s' is not a card of %(ruleset)s; cards: %(cards)s", card="raw",
-                        ruleset="name", cards="card_list"),
+                        ruleset="ruleset", cards="card_list"),
     "names_a_color": entry("%(card)s names a colour: give color, one of %(colors)s", card="card",
                            colors="color_list"),
     "names_a_target": entry("%(card)s names another player: give target", card="card"),
@@ -157,9 +164,9 @@ ROUND: dict[str, Text] = {
     "unknown_ruleset": entry("unknown ruleset %(ruleset)s; rulesets: %(rulesets)s", ruleset="raw",
                              rulesets="list"),
     "unknown_option": entry("unknown option %(option)s for %(ruleset)s; options: %(options)s",
-                            option="raw", ruleset="name", options="list"),
+                            option="raw", ruleset="ruleset", options="list"),
     "unknown_option_none": entry("unknown option %(option)s for %(ruleset)s; options: none",
-                                 option="raw", ruleset="name"),
+                                 option="raw", ruleset="ruleset"),
     "option_not_allowed": entry("option %(option)s=%(value)s is not allowed; choices: %(choices)s",
                                 option="raw", value="raw", choices="list"),
     # several messages as one: "a; b", or one per line
@@ -167,7 +174,7 @@ ROUND: dict[str, Text] = {
     "lines": entry("%(lines)s", lines="lines"),
     # controller/rules/classic.py and controller/rules/blast.py: the UNO flows
     "round_deals_each": entry("round %(round)d of %(ruleset)s: %(dealer)s deals %(hand)d to each seat",
-                              round="int", ruleset="name", dealer="name", hand="int"),
+                              round="int", ruleset="ruleset", dealer="name", hand="int"),
     "first_ignored": entry("%(card)s turned up: ignored; turn up another card and say which it is",
                            card="card"),
     "first_ignored_dealer": entry("%(card)s turned up: ignored; deal another card from the launcher, then say which"
@@ -178,10 +185,10 @@ ROUND: dict[str, Text] = {
                           card="card", color="raw"),
     "pile_starts": entry("the pile starts with %(card)s (%(color)s)", card="card", color="color"),
     "not_a_move_of": entry("%(move)s is not a move of %(ruleset)s; its moves: %(moves)s",
-                           move="raw", ruleset="name", moves="list"),
+                           move="raw", ruleset="ruleset", moves="list"),
     "not_a_move_of_or_press": entry("%(move)s is not a move of %(ruleset)s; its moves: %(moves)s, and a press of the"
                                   " launch button",
-                                    move="raw", ruleset="name", moves="list"),
+                                    move="raw", ruleset="ruleset", moves="list"),
     "needs_its_color": entry("%(card)s has a colour: give color, one of %(colors)s", card="card",
                              colors="color_list"),
     "minions_more_than_held": entry("%(player)s cannot discard %(count)d: %(player)s holds %(cards)s",
@@ -216,8 +223,8 @@ ROUND: dict[str, Text] = {
                            cards="cards", left="int"),
     "pass_after_draw": entry("pass only after drawing a card; a player who will not play draws first"),
     "keeps_card": entry("%(player)s keeps the card; turn over", player="name"),
-    "no_challenge_now": entry("no wild-draw-four to challenge now"),
-    "no_accept_now": entry("no wild-draw-four to accept now"),
+    "no_challenge_now": entry("no Wild Draw Four to challenge now"),
+    "no_accept_now": entry("no Wild Draw Four to accept now"),
     "challenges": entry("%(player)s challenges: %(challenged)s shows the hand; give the result, legal"
                         " or illegal", player="name", challenged="name"),
     "accepts": entry("%(player)s accepts: dealt 4, turn lost", player="name"),
@@ -275,13 +282,13 @@ ROUND: dict[str, Text] = {
                                 player="name", entered="int", holds="text"),
     "hand_zero_no_zero_card": entry("%(player)s's hand: 0 points, but only the winner emptied their hand and"
                                     " %(ruleset)s has no 0 card: enter the points of the cards %(player)s"
-                                    " holds", player="name", ruleset="name"),
+                                    " holds", player="name", ruleset="ruleset"),
     "hand_points_too_many": entry("%(player)s's hand: %(points)d points is more than the cards can make:"
                                   " %(holds)s, 50 points at most each", player="name", points="int",
                                   holds="text"),
     "more_copies_than_the_box": entry("%(count)d copies of %(card)s entered, but the %(ruleset)s box holds"
                                       " %(boxed)d: check the hands", count="int", card="card",
-                                      ruleset="name", boxed="int"),
+                                      ruleset="ruleset", boxed="int"),
     "first_card_first": entry("the first card is not turned up yet: nobody plays or draws before it. Have"
                               " the launcher deal one card (the page's Turn up button), turn it face up and"
                               " say which card it is; then %(player)s starts", player="name"),

@@ -65,16 +65,16 @@ TABLE: dict[str, Text] = {
     "match_over_edit": entry("the match is over (%(winners)s won); edit a round to correct it",
                              winners="names"),
     "hand_points_whole": entry("points must be a whole number, not %(points)s: enter a total of 0 or more"
-                               " (digits 0-9), or the cards, e.g. 7,hit-2,wild", points="raw"),
+                               " (digits 0-9), or the cards, e.g. 7, Hit 2, Wild", points="raw"),
     "hand_points_negative": entry("points cannot be negative (%(points)d): enter a total of 0 or more, or"
-                                  " the cards, e.g. 7,hit-2,wild", points="int"),
-    "empty_hand": entry("empty hand: enter a total (0 for none) or cards, e.g. 7,hit-2,wild"),
+                                  " the cards, e.g. 7, Hit 2, Wild", points="int"),
+    "empty_hand": entry("empty hand: enter a total (0 for none) or cards, e.g. 7, Hit 2, Wild"),
     "hand_card_missing": entry("a card is missing between two commas in '%(hand)s': name each card once,"
-                               " separated by commas, e.g. 7,hit-2,wild", hand="raw"),
+                               " separated by commas, e.g. 7, Hit 2, Wild", hand="raw"),
     "hand_card_not_a_name": entry("%(card)s is not a card's name: name the cards as text, e.g."
-                                  " [\"7\", \"hit-2\", \"wild\"], or enter a total", card="raw"),
+                                  " [\"7\", \"Hit 2\", \"Wild\"], or enter a total", card="raw"),
     "not_a_card_in_hand": entry("'%(card)s' is not a card of %(ruleset)s; its cards are: %(cards)s",
-                                card="raw", ruleset="name", cards="card_list"),
+                                card="raw", ruleset="ruleset", cards="card_list"),
     "hand_of": entry("%(player)s's hand: %(reason)s", player="name", reason="text"),
     "no_player_in_match": entry("no player '%(name)s'; players: %(players)s", name="name", players="list"),
     "winner_not_seated": entry("%(player)s is no longer seated; seated: %(seated)s", player="name",
@@ -200,7 +200,7 @@ TABLE: dict[str, Text] = {
     "status_first_discard_any": entry("%(player)s's move - discard all your cards of the Discard All's colour"
                                       " or press", player="name"),
     # the game status and scores tables
-    "status_head": entry("%(ruleset)s - round %(round)d - dealer %(dealer)s", ruleset="name", round="int",
+    "status_head": entry("%(ruleset)s - round %(round)d - dealer %(dealer)s", ruleset="ruleset", round="int",
                          dealer="name"),
     "status_on_card": entry("on %(color)s %(card)s", color="color", card="card"),
     "status_on_color": entry("on %(color)s", color="color"),
@@ -226,7 +226,16 @@ TABLE: dict[str, Text] = {
     "status_inserts_until": entry("%(player)s's move - inserts until the blast in the blaster%(details)s",
                                   player="name", details="parts"),
     "status_dealt": entry("%(player)s is dealt %(cards)s by the launcher (%(reason)s)", player="name",
-                          cards="cards", reason="raw"),
+                          cards="cards", reason="text"),
+    # Why the launcher deals (a dealer round's owed reason, controller/rules/classic.py), in words (#40).
+    "deal_reason:deal": entry("the deal"),
+    "deal_reason:draw-two": entry("a Draw Two"),
+    "deal_reason:wild-draw-four": entry("a Wild Draw Four"),
+    "deal_reason:challenge-lost": entry("a challenge lost"),
+    "deal_reason:illegal-wild-draw-four": entry("an illegal Wild Draw Four"),
+    "deal_reason:last-card-draw": entry("the last card's Draw"),
+    "deal_reason:minions": entry("the Minions"),
+    "deal_reason:uno": entry("Uno not called"),
     "status_play_or_draw": entry("%(turn)s's move - play the card drawn if it matches (game play) or keep"
                                  " it: game pass", turn="name"),
     "status_challenge_or_accept": entry(
@@ -291,7 +300,7 @@ TABLE: dict[str, Text] = {
                          " again", player="name", reason="text"),
     "no_card_came_out": entry("no card came out (%(ended)s)", ended="text"),
     "no_draw": entry("%(ruleset)s is not played with the launcher as dealer: press the button instead",
-                     ruleset="name"),
+                     ruleset="ruleset"),
     "draw_pile_now": entry("the draw pile now holds %(rest)d cards (%(turned)d turned up to start the pile)",
                            rest="int", turned="int"),
     "tell_turned_up": entry("a card was dealt to start the pile: say which it is"),
@@ -366,6 +375,64 @@ TABLE: dict[str, Text] = {
     "press_deals_held": entry("the card owed to %(player)s waited for a press: this one deals it",
                               "the %(cards)d cards owed (%(player)s's first) waited for a press: this one"
                               " deals them", "cards", player="name", cards="int"),
+    # An action of the log in words (controller/text/advice.py action_said, #40).
+    "action_press": entry("%(player)s pressed: %(cards)s", player="name", cards="cards"),
+    "action_press_cut_jam": entry("%(player)s pressed: %(cards)s, cut short by a jam (the stuck card counted)",
+                                  player="name", cards="cards"),
+    "action_press_cut_empty": entry("%(player)s pressed: %(cards)s, cut short: the launcher ran empty",
+                                    player="name", cards="cards"),
+    "action_press_cut_lid": entry("%(player)s pressed: %(cards)s, cut short: the lid was opened",
+                                  player="name", cards="cards"),
+    "action_late_cards": entry("%(cards)s that came out late, for %(player)s", player="name", cards="cards"),
+    "action_catch": entry("%(player)s caught without calling Uno", player="name"),
+    "action_uno": entry("%(player)s called Uno", player="name"),
+    "action_hint": entry("a hint about %(player)s", player="name"),
+    "action_by": entry("%(player)s: %(action)s", player="name", action="text"),
+    "action_other": entry("an action"),
+    "action:new": entry("a new game"),
+    "action:uno": entry("Uno called"),
+    "action:catch": entry("a catch"),
+    "action:hint": entry("a hint"),
+    "action:first_attack": entry("the turned-up Wild Attack-Attack's colour and player"),
+    "action:end_round": entry("the end of the round"),
+    "action:edit_round": entry("a round corrected"),
+    "action:insert": entry("a card into the blaster"),
+    "action:pass": entry("passed"),
+    "action:challenge": entry("a challenge of the Wild Draw Four"),
+    "action:challenge-result": entry("the challenge's result"),
+    "action:accept": entry("the Wild Draw Four accepted"),
+    "action:minions": entry("the Minions' discards"),
+    "action:turn_up": entry("the first card turned up"),
+    "action:draw": entry("a card drawn"),
+    # A burst cut short, and a press the launcher ignored (controller/layer/intake.py, #40).
+    "burst_cut_jam": entry("%(player)s's burst stopped at a jam: %(cards)s for %(player)s, counting the card"
+                           " stuck in the slot (pull it out: it is %(player)s's too); %(owed)s",
+                           player="name", cards="cards", owed="text"),
+    "burst_cut_empty": entry("%(player)s's burst stopped: the launcher ran empty after %(cards)s, all %(player)s's;"
+                             " shuffle the discard pile into the launcher and reload it; %(owed)s",
+                             player="name", cards="cards", owed="text"),
+    "burst_cut_lid": entry("%(player)s's burst stopped: the lid was opened after %(cards)s, all %(player)s's;"
+                           " close the lid; %(owed)s", player="name", cards="cards", owed="text"),
+    "burst_owes_nothing": entry("%(player)s owes no more presses", player="name"),
+    "burst_still_owes": entry("%(player)s still owes %(presses)s", player="name", presses="presses"),
+    "press_ignored_jammed": entry("that press was ignored, nothing counted: a card is stuck in the launcher; pull"
+                                  " it out, then press again"),
+    "press_ignored_jammed_owner": entry("that press was ignored, nothing counted: a card is stuck in the launcher"
+                                        " (it is %(owner)s's); pull it out, then press again", owner="name"),
+    "press_ignored_lid": entry("that press was ignored, nothing counted: the lid is open; close it, then press"
+                               " again"),
+    "press_ignored_halted": entry("that press was ignored, nothing counted: the launcher has stopped; see why"
+                                  " on the table page and reset it, then press again"),
+    "press_ignored_beam": entry("that press was ignored, nothing counted: something is in the exit slot; clear"
+                                " it, then press again"),
+    # The opening deal waits for the whole deck in the hopper (controller/layer/dealing.py, #40).
+    "load_deck": entry("load the deck before the deal: the whole shuffled deck, %(deck)d cards, in the hopper"
+                       " (it holds %(hopper)d now) and tell the launcher so; then press the button to deal",
+                       deck="int", hopper="int"),
+    "load_deck_unknown": entry("load the deck before the deal: the whole shuffled deck, %(deck)d cards, in the"
+                               " hopper, and tell the launcher so; then press the button to deal", deck="int"),
+    "press_deals_deck": entry("the deal waits for the deck: once the %(deck)d cards are loaded, a press of the"
+                              " button deals", deck="int"),
     "status_turn_up": entry("%(player)s starts once the first card is turned up: nobody plays, presses or"
                             " draws before it", player="name"),
 }

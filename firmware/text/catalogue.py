@@ -72,6 +72,7 @@ KINDS = MappingProxyType({
     "presses": "a count of presses ('2 presses'), or null: until cards come out",
     "cards": "a count of cards ('2 cards')",
     "card": "a card id ('hit-2'), shown by its name in the language",
+    "ruleset": "a ruleset id ('attack-mega-hit'), shown by the name of its box in the language",
     "color": "red, yellow, green or blue",
     "direction": "clockwise or counterclockwise",
     "ended": "how a launch ended: timeout, jam, lid, empty (a dispense: done, halt, refused)",
@@ -265,6 +266,11 @@ def _shown(message_id: str, name: str, kind: str, value: Any, lang: str) -> Any:
         if kind == "seconds":
             return numbers.seconds(value, lang)
         return numbers.decimal(value, lang)
+    if kind == "ruleset":
+        if not isinstance(value, str):
+            raise _bad(message_id, name, kind, value)
+        # An unknown ruleset (a refusal of one) is shown as it was given.
+        return word(f"ruleset:{value}", lang) if i18n.catalogue_of(f"ruleset:{value}") is not None else value
     if kind == "card":
         if not isinstance(value, str):
             raise _bad(message_id, name, kind, value)

@@ -718,7 +718,7 @@ def halted_five_times(pid: int, mech: rig.Mechanism, runs: int, restarts: list[f
 
 
 def test_scenario_11_a_restart_mid_deal_waits_for_a_press(chip, pins, mech):
-    rig.sh("launcherctl", "reload", "1000")
+    rig.sh("launcherctl", "reload", "108")  # the whole classic deck: the deal waits for it (#40)
     out = mech.cards
     try:
         rig.sh("launcherctl", "game", "new", "--rules", "classic", "--players", "Ann,Bob,Cy", "--force")
