@@ -42,6 +42,18 @@ def new_game_from_the_page(page, rules: str, players: str, **options: str) -> No
     page.click("#new-game-form button[type=submit]")
 
 
+def load_the_deck_from_the_page(page, cards: int) -> None:
+    """A dealer game waits for its whole deck in the hopper (#40): the launcher panel's reload is
+    open, filled in with the deck's size; once it is reloaded, the button's press deals."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#reload-box")).to_have_attribute("open", "")
+    expect(page.locator("#reload-cards")).to_have_value(str(cards))
+    page.click("#reload-form button[type=submit]")
+    expect_text(page, "#now-reply", rf"\b{cards}\b")  # "✔ Reloaded: 108 cards", "Rechargé : 108 cartes"
+    page.click("#press")
+
+
 def tap_card(page, card: str, color: str | None = None, target: str | None = None) -> None:
     page.click(f"#cards button[data-card='{card}']")
     if color:
@@ -107,6 +119,7 @@ def plays_at_the_table(stack, plays: str) -> None:
 def test_a_double_tap_on_a_card_plays_it_once(stack, browser_context):
     page = phone(stack, browser_context)
     new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
+    load_the_deck_from_the_page(page, 108)
     expect_text(page, "td[data-cards='Cy']", "^7$")
     turn_up_first_card(page, "5", "red")
     # A red 7 on the red 5 asks nothing. The second tap of a double tap would be Bob's: a 7 on
@@ -129,6 +142,7 @@ def test_classic_a_round_and_the_wild_draw_four_both_ways(stack, browser_context
 
     page = phone(stack, browser_context)
     new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
+    load_the_deck_from_the_page(page, 108)
     expect_text(page, "td[data-cards='Cy']", "^7$")  # the launcher dealt 7 each
     expect_text(page, "#now", r"Ann starts once the first card is turned up")
     shot(page, "30-classic-dealt")
@@ -201,7 +215,7 @@ def test_classic_a_round_and_the_wild_draw_four_both_ways(stack, browser_context
 
 def test_despicable_me_4_minions_counts_from_the_page(stack, browser_context):
     page = phone(stack, browser_context)
-    new_game_from_the_page(page, "despicable-me-4", "Ann, Bob, Cy", deal_pause_s="0")
+    new_game_from_the_page(page, "despicable-me-4", "Ann, Bob, Cy", deal_pause_s="0")  # the sim holds its 112
     expect_text(page, "td[data-cards='Cy']", "^7$")
     # An action card turned up first is ignored: the page asks for the next one.
     page.click("#turn-up")
@@ -285,6 +299,7 @@ def test_a_press_in_a_dealer_game_deals_exactly_one_card(stack, browser_context)
     sequence gives 0, then 3 cards; in a dealer game each press is a draw of exactly one."""
     page = phone(stack, browser_context)
     new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
+    load_the_deck_from_the_page(page, 108)
     expect_text(page, "td[data-cards='Cy']", "^7$")
     turn_up_first_card(page, "5", "red")
     page.click("#press")
@@ -433,6 +448,7 @@ def test_the_wild_draw_four_moment_in_french(stack, browser_context):
     page.click(".langs button[data-lang='fr']")
     expect_text(page, "#new-rules option[value='classic']", "^UNO classique$")
     new_game_from_the_page(page, "classic", "Ann, Bob, Cy", deal_pause_s="0")
+    load_the_deck_from_the_page(page, 108)
     expect_text(page, "td[data-cards='Cy']", "^7$")
     expect_text(page, "#now", r"Ann commence une fois la première carte retournée")
     page.click("#turn-up")

@@ -230,11 +230,14 @@ let chainNote = null;
 // deck into the launcher and reload the hopper. Until the hopper is reloaded (its count changes
 // from when the advice was first seen, or it holds the count asked) or the round is under way,
 // the bar and the launcher panel prompt it. Blast's deal loads no launcher.
-const DEAL_IDS = { dealing_advice: "rest", dealing_advice_dealer: "deck", dealing_advice_any_deck: null };
+// A dealer game's deck is the game's own word (load_deck), not this advice.
+const DEAL_IDS = { dealing_advice: "rest", dealing_advice_any_deck: null };
 let dealSeen = null;  // { n, hopper, done }
 
 function dealReload(game) {
   if (!game || game.round_over || game.match.match_over || deviceOf(game) === "blaster") return null;
+  // A dealer game waits for its whole deck in the hopper (game/status load_deck): the deck's size.
+  if (game.load_deck) return { wanted: game.load_deck.cards };
   const advice = [...state.messages].reverse().find((m) => m.message && Object.hasOwn(DEAL_IDS, m.message.id));
   if (!advice) return null;
   const key = DEAL_IDS[advice.message.id];
@@ -280,14 +283,16 @@ function renderLauncher() {
   const needed = !blaster && ((reload && reload.reload) || advice.state === "empty" || Boolean(deal));
   $("#reload-text").textContent = !needed ? "" : deal ? t("reloadDeal", deal.wanted) : t("reloadNow");
   const input = $("#reload-cards");
-  if (deal && deal.wanted !== null && !input.dataset.typed && !input.value) input.value = deal.wanted;
+  // Prefilled unless a person typed; the deck a deal waits for replaces a count proposed before.
+  if (deal && deal.wanted !== null && !input.dataset.typed && (game.load_deck || !input.value)) input.value = deal.wanted;
   $("#reload-text").hidden = !needed;
   if (needed && !$("#reload-box").dataset.opened) {
     $("#reload-box").open = true;  // once: a reader who closes it keeps it closed
     $("#reload-box").dataset.opened = "1";
   }
   if (!needed) delete $("#reload-box").dataset.opened;
-  if ($("#reload-box").open) proposeRefill();
+  // The deck a deal waits for is the count to load; a refill's count is for a round under way.
+  if ($("#reload-box").open && !(game && game.load_deck)) proposeRefill();
   // With a blaster fitted: its slots and what it did last (status/get's blaster keys).
   const slots = tableBlast ? Array.from({ length: 4 }, (_, i) => i < (game.blaster_cards || 0)) : state.launcher.slots;
   $("#blaster").hidden = !Array.isArray(slots);
@@ -311,7 +316,7 @@ async function proposeRefill() {
   refillAsked = Date.now();
   try {
     const { cards } = await api("POST", "/api/game/refill-count", {});
-    if (cards === null || cards === undefined || input.dataset.typed) return;
+    if (cards === null || cards === undefined || input.dataset.typed || (state.game && state.game.load_deck)) return;
     input.value = cards;
     $("#reload-proposed").textContent = t("proposed", cards);
   } catch (error) { /* no code yet, or no round: the reader types the count */ }
@@ -349,7 +354,10 @@ function renderActions(game) {
   const hitsOnly = Boolean(game && !allowed.has("play") && allowed.has("play-hit"));
   const playing = Boolean(game && (allowed.has("play") || hitsOnly));
   // The sim's button: not while a decision is pending, and a blaster has none.
-  $("#press").hidden = !state.sim || blasterFitted() || Boolean(game && !game.round_over && !game.match.match_over && !allowed.has("press"));
+  // The opening deal waiting for its deck (load_deck): a person's press deals it once it is loaded.
+  const pressDeals = Boolean(game && game.load_deck);
+  $("#press").hidden = !state.sim || blasterFitted()
+    || Boolean(game && !game.round_over && !game.match.match_over && !allowed.has("press") && !pressDeals);
   renderMoment(game, allowed);
   $("#players-panel").hidden = !game;
   $("#end-round").hidden = !game || game.match.match_over;
