@@ -9,7 +9,6 @@ service's background tasks run until they wait for something.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 
 from controller.layer.service import GameService
@@ -68,9 +67,6 @@ class Launcher:
 
     def launcher_status(self):
         return {"state": self.state}
-
-    def commit_fence(self):
-        return contextlib.nullcontext()
 
     def outcomes_after(self, seq, record=None):
         return []

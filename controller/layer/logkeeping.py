@@ -185,7 +185,7 @@ class LogKeeping:
     def _open_store(self) -> Damage | None:
         """Open the log as ``store``, with the outcome it took in last; else what keeps it from opening."""
         try:
-            store = Store.in_dir(self.daemon.state_dir, self.daemon.commit_fence)
+            store = Store.in_dir(self.daemon.state_dir)
         except (sqlite3.Error, OSError) as exc:
             return damage.on_open(self.log_path, exc)
         try:

@@ -32,7 +32,6 @@ import json
 import logging
 import socket
 import threading
-from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, Callable
 
@@ -401,10 +400,6 @@ class SocketHost:
 
     def outcomes_logged(self, seq: int) -> None:
         self.tell("outcomes/logged", {"seq": seq})
-
-    def commit_fence(self) -> Any:
-        """One game process at a time holds the state dir's lock (process.py): no fence is needed."""
-        return nullcontext()
 
 
 # How many replies of one read method are kept for one version of what it reads (params differ).

@@ -8,8 +8,8 @@ that was acknowledged. Undo marks an action undone instead of deleting it, so th
 whole story of the table.
 
 One connection, used from the game process's loop only (launcher-game, never launcherd): a commit
-may take long on an SD card. Each commit passes the fence given (a no-op now: one game process at a
-time holds the state dir's lock, controller/layer/process.py). The test hook
+may take long on an SD card (one game process at a time holds the state dir's lock,
+controller/layer/process.py). The test hook
 ``LAUNCHER_TEST_COMMIT_DELAY_MS`` (read when the store opens, default 0) makes every commit wait that
 long first, as a slow SD card would, for the bench and the tests of a slow commit.
 
@@ -31,11 +31,11 @@ import json
 import os
 import sqlite3
 import time
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from firmware import test_hooks
 from firmware.errors import LauncherError, NotFound, Refused
@@ -139,9 +139,8 @@ def _encode(action: dict[str, Any]) -> str:
 class Store:
     """The SQLite log of matches and their actions."""
 
-    def __init__(self, path: str | Path, fence: Callable[[], AbstractContextManager[Any]] = nullcontext):
+    def __init__(self, path: str | Path):
         self.path = Path(path)
-        self._fence = fence
         self._commit_delay_s = test_hooks.seconds(COMMIT_DELAY_VARIABLE, 0.0)
         # Each match written through this connection: the version its last write ended with. A
         # reading kept for every match but the table's one stays true while none of them is here
@@ -194,10 +193,9 @@ class Store:
                 _action(row)
 
     @classmethod
-    def in_dir(cls, state_dir: str | Path,
-               fence: Callable[[], AbstractContextManager[Any]] = nullcontext) -> "Store":
-        """The store of a daemon's state directory; ``fence()`` wraps each commit."""
-        return cls(Path(state_dir) / FILENAME, fence)
+    def in_dir(cls, state_dir: str | Path) -> "Store":
+        """The store of a game's state directory."""
+        return cls(Path(state_dir) / FILENAME)
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -207,8 +205,7 @@ class Store:
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield
-            with self._fence():
-                self._db.execute("COMMIT")
+            self._db.execute("COMMIT")
         except BaseException:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")

@@ -8,7 +8,6 @@ controller.
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Protocol, runtime_checkable
 
@@ -64,9 +63,6 @@ class LayerHost(Protocol):
     def outcomes_logged(self, seq: int) -> None:
         """Every outcome up to ``seq`` is in the layer's own log: the record may let them go."""
 
-    def commit_fence(self) -> AbstractContextManager[None]:
-        """Wrap each commit of the layer's log in it (a no-op now: one game process at a time holds
-        its state dir's lock, controller/layer/process.py)."""
 
 
 __all__ = ["Handler", "LayerHost", "Listener"]
