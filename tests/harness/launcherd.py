@@ -124,6 +124,13 @@ def launcherctl_in_process(socket_path: Path, *args: str, check: bool = False) -
     return result
 
 
+def game_is_up(status: dict) -> bool:
+    """The game process registered, its status in launcherd's, and what a press means said: until
+    then a press means nothing (``press_game_starting``), which a busy machine makes a long moment."""
+    starting = status.get("press_means") == "nothing" and (status.get("press_reason") or {}).get("id") == "press_game_starting"
+    return status.get("game_layer", {}).get("state") == "up" and "game" in status and not starting
+
+
 class DaemonProcess:
     """launcherd --sim as a real process, the way a user starts it.
 
@@ -171,9 +178,9 @@ class DaemonProcess:
         return self
 
     def wait_for_game(self, timeout: float = HANG_S) -> dict:
-        """Until the game process is registered (at once when no game is expected)."""
-        return self.wait_for(lambda s: "game_layer" not in s or (
-            s["game_layer"]["state"] == "up" and "game" in s), timeout)
+        """Until the game process is registered and has said what a press means (at once when no
+        game is expected)."""
+        return self.wait_for(lambda s: "game_layer" not in s or game_is_up(s), timeout)
 
     @property
     def pid(self) -> int:
@@ -302,8 +309,7 @@ class ThreadDaemon:
             self.game = None
 
     def wait_for_game(self, timeout: float = HANG_S) -> dict:
-        return wait_for_status(self.call, lambda s: s.get("game_layer", {}).get("state") == "up"
-                               and "game" in s, timeout)
+        return wait_for_status(self.call, game_is_up, timeout)
 
     def __exit__(self, *exc) -> None:
         self.stop_game()
