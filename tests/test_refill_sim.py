@@ -123,3 +123,24 @@ def test_during_a_game_the_refill_is_the_deck_less_the_hands(tmp_path):
         finally:
             events.close()
     assert refilled["cards"] == 112 - (4 * 7 - 1) - 1
+
+
+def test_the_deck_a_dealer_game_waits_for_is_counted_whole_by_the_refill_gesture(tmp_path):
+    """A classic game whose hopper does not hold its deck (#40): the table loads all 108 and closes
+    the lid; the gesture counts the whole deck, not the deck less hands nobody was dealt yet, and the
+    opening deal then waits only for a person's press."""
+    with BringupDaemon(tmp_path, SMALL_HOPPER) as d:
+        reply = d.call("game/new", {"rules": "classic", "players": ["Ann", "Bob", "Cy"]})
+        assert reply["load_deck"] == {"cards": 108, "hopper": 3}
+        assert d.call("game/refill-count") == {"cards": 108}
+        events = d.events()
+        try:
+            d.call("sim/lid", {"open": True})
+            d.call("sim/lid", {"open": False})
+            refilled = events.wait_for("refilled")
+        finally:
+            events.close()
+        assert refilled["cards"] == 108
+        status = d.call("game/status")
+        assert status["load_deck"] == {"cards": 108, "hopper": 108}  # loaded; the deal waits for the press
+        assert d.call("status/get")["sim"]["cards_out"] == 0  # the lid deals nothing: a press will

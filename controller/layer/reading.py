@@ -36,10 +36,14 @@ class Reading:
         dealt, plus every card its player received this round, less one card per play: a Discard
         All lays more than one, so hands are over-counted and the refill under-counted, and the
         reload advice comes early rather than late. None without a running round or a known deck.
+        While the round's opening deal waits for its deck (``load_deck``), the whole deck: the table
+        loads it all, and the refill gesture (the lid closed) must not count it short of the deck.
         """
         current = self.table
         if self.match_id is None or current is None or current.match_over:
             return {"cards": None}
+        if self._deck_wait is not None:
+            return {"cards": self._deck_wait}
         ruleset = current.game.ruleset
         size = deck_size(game.ruleset(ruleset))
         if size is None:
