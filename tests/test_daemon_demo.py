@@ -37,11 +37,11 @@ def test_demo_and_daemon_do_not_import_each_other():
     assert result.stdout.strip() == "False"
 
 
-def test_the_screen_shows_the_table_page_with_its_join_code_and_how_to_refill(tmp_path, monkeypatch):
+def empty_hopper_screen(tmp_path, keys: str = "") -> tuple[str, str]:
+    """The demo's screen over a launcherd --sim whose hopper is empty after a launch (``keys``
+    typed first): the join code, and the last frame drawn."""
     from firmware.tools.demo import DemoView
 
-    monkeypatch.setenv("LAUNCHER_WEB_URL", "http://127.0.0.1:8080/")
-    monkeypatch.setenv("LAUNCHER_DEMO_VOICE", "voice: silent, no sound card")
     config = '[sim]\nhopper = 0\n[ejection]\nprofile = "fixed"\nsequence = [3]\n[timing]\nfeed_timeout_ms = 200\n'
     with ThreadDaemon(tmp_path, config) as running:
         screen = Screen()
@@ -49,10 +49,18 @@ def test_the_screen_shows_the_table_page_with_its_join_code_and_how_to_refill(tm
         running.in_loop(running.daemon.subscribe, view.on_event)
         running.in_loop(view.fetch_join_code)
         code = running.call("game/code")["code"]
+        for key in keys:
+            running.in_loop(view.on_key, key)
         running.call("launcher/launch")  # nothing in the hopper: the launcher says it is empty
         running.wait_for(lambda s: s["state"] == "empty")
         running.in_loop(view.draw)
-        last = screen.getvalue().rsplit("\x1b[H", 1)[-1]
+        return code, frame(screen)
+
+
+def test_the_screen_shows_the_table_page_with_its_join_code_and_how_to_refill(tmp_path, monkeypatch):
+    monkeypatch.setenv("LAUNCHER_WEB_URL", "http://127.0.0.1:8080/")
+    monkeypatch.setenv("LAUNCHER_DEMO_VOICE", "voice: silent, no sound card")
+    code, last = empty_hopper_screen(tmp_path)
     assert f"table page: http://127.0.0.1:8080/   join code {code}" in last
     assert "l twice (lid open, lid closed)" in last
     assert "  voice: silent, no sound card" in last  # what make demo found about its voice
@@ -141,24 +149,12 @@ def test_the_screen_speaks_french_when_the_demo_is_asked_to(tmp_path, monkeypatc
     """``make demo DEMO_LANG=fr`` (LC_MESSAGES=fr_FR.UTF-8): the screen's own words too, not only
     the catalogues' texts it shows."""
     from firmware import i18n
-    from firmware.tools.demo import DemoView
 
     monkeypatch.setenv("LAUNCHER_WEB_URL", "http://127.0.0.1:8080/")
     monkeypatch.setenv("LC_MESSAGES", "fr_FR.UTF-8")
     monkeypatch.setattr(i18n, "_daemon_language", None)
     assert i18n.daemon_language() == "fr"
-    config = '[sim]\nhopper = 0\n[ejection]\nprofile = "fixed"\nsequence = [3]\n[timing]\nfeed_timeout_ms = 200\n'
-    with ThreadDaemon(tmp_path, config) as running:
-        screen = Screen()
-        view = DemoView(running.daemon, out=screen)
-        running.in_loop(running.daemon.subscribe, view.on_event)
-        running.in_loop(view.fetch_join_code)
-        code = running.call("game/code")["code"]
-        running.in_loop(view.on_key, "j")
-        running.call("launcher/launch")  # nothing in the hopper: the launcher says it is empty
-        running.wait_for(lambda s: s["state"] == "empty")
-        running.in_loop(view.draw)
-        last = frame(screen)
+    code, last = empty_hopper_screen(tmp_path, keys="j")
     assert f"page de la table : http://127.0.0.1:8080/   code de la table {code}" in last
     assert "j : la prochaine carte se coincera" in last
     assert "réservoir vide : remplissez-le, puis l deux fois" in last

@@ -24,6 +24,20 @@ def run_dry(d) -> None:
     assert outcome["ended"] == "empty" and d.call("status/get")["state"] == "empty"
 
 
+def lid_refill(d, dry_first: bool = True) -> dict:
+    """The lid opened and closed (after the hopper ran dry, unless ``dry_first`` is False): the
+    ``refilled`` event it gives."""
+    events = d.events()
+    try:
+        if dry_first:
+            run_dry(d)
+        d.call("sim/lid", {"open": True})
+        d.call("sim/lid", {"open": False})
+        return events.wait_for("refilled")
+    finally:
+        events.close()
+
+
 def hold_button(d, pressed: bool) -> None:
     pin = d.daemon.pin_factory.pin(d.daemon.config.pins.button)
     d.daemon.loop.call_soon_threadsafe(pin.drive_low if pressed else pin.drive_high)
@@ -74,14 +88,7 @@ def test_the_game_layers_count_wins_over_the_last_reload(tmp_path):
 def test_a_layer_that_knows_nothing_leaves_the_last_reload(tmp_path):
     with BringupDaemon(tmp_path, NO_GAME) as d:
         d.daemon.registry.register("game/refill-count", lambda params: {"cards": None})
-        events = d.events()
-        try:
-            run_dry(d)
-            d.call("sim/lid", {"open": True})
-            d.call("sim/lid", {"open": False})
-            refilled = events.wait_for("refilled")
-        finally:
-            events.close()
+        refilled = lid_refill(d)
     assert refilled == {"source": "lid", "cards": 3, "previous": 0}
 
 
@@ -97,14 +104,7 @@ def test_a_short_press_while_empty_is_only_an_empty_press(tmp_path):
 def test_a_nonsense_answer_of_the_layer_falls_back_to_the_last_reload(tmp_path):
     with BringupDaemon(tmp_path, NO_GAME) as d:
         d.daemon.registry.register("game/refill-count", lambda params: {"cards": -4})
-        events = d.events()
-        try:
-            run_dry(d)
-            d.call("sim/lid", {"open": True})
-            d.call("sim/lid", {"open": False})
-            refilled = events.wait_for("refilled")
-        finally:
-            events.close()
+        refilled = lid_refill(d)
     assert refilled["cards"] == 3
 
 
@@ -114,14 +114,7 @@ def test_during_a_game_the_refill_is_the_deck_less_the_hands(tmp_path):
         d.call("game/new", {"rules": "attack-mega-hit", "players": ["Ann", "Bob", "Cy", "Dee"]})
         d.call("game/play", {"card": "hit-2", "color": "red"})
         assert d.call("game/refill-count") == {"cards": 112 - (4 * 7 - 1) - 1}
-        events = d.events()
-        try:
-            run_dry(d)
-            d.call("sim/lid", {"open": True})
-            d.call("sim/lid", {"open": False})
-            refilled = events.wait_for("refilled")
-        finally:
-            events.close()
+        refilled = lid_refill(d)
     assert refilled["cards"] == 112 - (4 * 7 - 1) - 1
 
 
@@ -133,13 +126,7 @@ def test_the_deck_a_dealer_game_waits_for_is_counted_whole_by_the_refill_gesture
         reply = d.call("game/new", {"rules": "classic", "players": ["Ann", "Bob", "Cy"]})
         assert reply["load_deck"] == {"cards": 108, "hopper": 3}
         assert d.call("game/refill-count") == {"cards": 108}
-        events = d.events()
-        try:
-            d.call("sim/lid", {"open": True})
-            d.call("sim/lid", {"open": False})
-            refilled = events.wait_for("refilled")
-        finally:
-            events.close()
+        refilled = lid_refill(d, dry_first=False)  # the deck loaded whole, the lid closed
         assert refilled["cards"] == 108
         status = d.call("game/status")
         assert status["load_deck"] == {"cards": 108, "hopper": 108}  # loaded; the deal waits for the press
