@@ -162,9 +162,9 @@ if ! boot; then
         mv "$RESULTS/console.log" "$RESULTS/console-panicked.log"
         ids=$(sed 's/ [A-Z]*$//' <<< "$reported_tests" | tr '\n' ' ')
         echo "SYSTEMTEST_DESELECT='$ids'" >> "$RESULTS/env"
-        say "the guest's kernel panicked after $(grep -c . <<< "$reported_tests") tests ($RESULTS/console-panicked.log): the rest in a fresh boot"
+        say "the guest's kernel panicked with $(grep -c . <<< "$reported_tests") test(s) reported ($RESULTS/console-panicked.log): the rest in a fresh boot"
         if boot; then
-            RERUN="the guest's kernel panicked after $(grep -c . <<< "$reported_tests") tests; the rest ran in a second boot"
+            RERUN="the guest's kernel panicked with $(grep -c . <<< "$reported_tests") test(s) reported; the rest ran in a second boot"
             say "$RERUN"
         else
             echo "make systemtest: the second boot stopped before the tests finished too: see $RESULTS/console.log" >&2
