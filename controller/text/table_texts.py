@@ -307,8 +307,8 @@ TABLE: dict[str, Text] = {
     "press_while_dealing": entry("the launcher is already dealing, %(player)s: this press deals nothing more (a"
                                " draw is one card; then play it or pass)",
                                  player="name"),
-    "no_draw_blast": entry("blast has no draw: a player who cannot or will not play takes the top card of the"
-                           " draw pile and inserts it in the blaster, and the turn is over"),
+    "no_draw_blast": entry("%(ruleset)s has no draw: a player who cannot or will not play takes the top card of"
+                           " the draw pile and inserts it in the blaster, and the turn is over", ruleset="ruleset"),
     "blaster_counts_inserts": entry("the blaster is fitted and counts every insertion itself: put the card in an empty"
                                   " slot; an insertion is told by hand only at a table without a blaster"),
     "busy_dealing": entry("the launcher is dealing: draw once the cards owed are dealt"),
