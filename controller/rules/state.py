@@ -245,7 +245,7 @@ def checked(action: object, shapes: Mapping[str, Mapping[str, tuple[type, bool]]
     ``dealer``: the launcher deals in that ruleset, so a press is also a draw.
     """
     if not isinstance(action, dict):
-        raise InvalidParams(message("action_not_json", given=type(action).__name__))
+        raise InvalidParams(message("action_not_json"))
     kind = action.get("type")
     if kind not in shapes and ruleset is not None and isinstance(kind, str):
         raise InvalidParams(_not_a_move(kind, ruleset, shapes, dealer))
@@ -256,7 +256,7 @@ def checked(action: object, shapes: Mapping[str, Mapping[str, tuple[type, bool]]
     if extra == ["target"] and ruleset is not None:  # a card that attacks, in a box that has none
         raise InvalidParams(message("no_targets_in", ruleset=ruleset))
     if extra:
-        raise InvalidParams(message("action_unknown_key", move=kind, key=extra[0], keys=list(spec)))
+        raise InvalidParams(message("action_unknown_key", move=kind, key=repr(extra[0])))
     params = {}
     for key, (kind_of, required) in spec.items():
         value = action.get(key)
