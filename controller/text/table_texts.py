@@ -454,4 +454,14 @@ VOICE: dict[str, Text] = {
     "voice_halted": entry("The launcher has stopped: see the table page"),
     "voice_log_trouble": entry("Trouble with the game log: see the table page"),
     "voice_round_won": entry("%(player)s wins round %(round)d", player="name", round="int"),
+    # make demo's one line about its voice (controller/voice/sound.py): it speaks, or why not.
+    "language:en": entry("English"),
+    "language:fr": entry("French"),
+    "demo_voice_speaks": entry("voice: launcher-voice speaks %(language)s; make demo MUTE=1 turns it off"
+                               " (launcher-voice --mute prints the phrases)", language="text"),
+    "demo_voice_muted": entry("voice: off (MUTE=1); launcher-voice --mute prints what it would say"),
+    "demo_voice_no_aplay": entry("voice: silent, aplay is missing (%(install)s)", install="raw"),
+    "demo_voice_no_espeak": entry("voice: silent, espeak-ng is missing (%(install)s)", install="raw"),
+    "demo_voice_no_sound_card": entry("voice: silent, no sound card (aplay -l lists none); launcher-voice --mute"
+                                      " prints what it would say"),
 }
