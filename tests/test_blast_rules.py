@@ -186,10 +186,11 @@ def test_the_last_card_ends_the_round_and_a_last_wild_blast_blasts_nobody():
 
 
 @pytest.mark.parametrize("action, message", [
-    (boom(0), "a blast 1 or more"),
-    (safe(cards=2), "a safe insertion gives 0 cards"),
-    ({"type": "insert", "cards": 0}, "insert: blast is required"),
-    ({"type": "press", "cards": 1}, "press is not a move of UNO Blast; its moves: play, insert, uno, catch"),
+    (boom(0), "a blast gives 1 card or more, not 0"),
+    (safe(cards=2), "a safe insertion gives no card, not 2"),
+    ({"type": "insert", "cards": 0}, "a card into the blaster: say whether it fired"),
+    ({"type": "press", "cards": 1}, r"UNO Blast has no such move \(a press of the launch button\); its moves: playing a"
+                                    r" card, a card into the blaster, calling Uno, catching"),
     (play("hit-2", "red"), "'hit-2' is not a card of UNO Blast"),
     (play("wild", "orange"), "unknown colour 'orange'"),
 ])

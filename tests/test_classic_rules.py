@@ -117,7 +117,7 @@ def test_deal_pause_options():
     assert {e["pause"] for e in effects if e["type"] == "deal"} == {"press"}
     _, effects = classic.new_game("classic", P3, options={"deal_pause_s": "5"})
     assert {e["pause"] for e in effects if e["type"] == "deal"} == {5.0}
-    with pytest.raises(InvalidParams, match="deal_pause_s='99' is not allowed"):
+    with pytest.raises(InvalidParams, match="deal_pause_s cannot be '99'"):
         classic.new_game("classic", P3, options={"deal_pause_s": "99"})
 
 

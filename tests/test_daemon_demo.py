@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import io
 import subprocess
 import sys
@@ -161,3 +162,44 @@ def test_the_screen_speaks_french_when_the_demo_is_asked_to(tmp_path, monkeypatc
     assert "Espace/Entrée appuyer" in last and "derniers événements" in last
     for english in ("recent events", "table page", "hopper empty", "presses   ", "Space/Enter"):
         assert english not in last, english
+
+
+def test_under_demo_lang_fr_every_line_of_the_screen_is_french(tmp_path, monkeypatch):
+    """``make demo DEMO_LANG=fr``: the voice line as make demo gets it (controller.voice.sound --lang
+    fr), the launcher's states and outcomes in the catalogue's French words, and no English word of
+    the catalogues anywhere but in the commands the screen shows."""
+    from controller.text.messages import render
+    from firmware import i18n
+    from test_plain_refusals import english_only_words
+
+    voice = subprocess.run([sys.executable, "-m", "controller.voice.sound", "--lang", "fr", "--mute"],
+                           capture_output=True, text=True, timeout=30).stdout.strip()
+    assert voice == render({"id": "demo_voice_muted"}, "fr")
+    monkeypatch.setenv("LAUNCHER_DEMO_VOICE", voice)
+    monkeypatch.setenv("LAUNCHER_WEB_URL", "http://127.0.0.1:8080/")
+    monkeypatch.setenv("LC_MESSAGES", "fr_FR.UTF-8")
+    monkeypatch.setattr(i18n, "_daemon_language", None)
+    from firmware.tools.demo import DemoView
+
+    config = '[sim]\nhopper = 40\n[ejection]\nprofile = "fixed"\nsequence = [3]\n'
+    with ThreadDaemon(tmp_path, config) as running:
+        screen = Screen()
+        view = DemoView(running.daemon, out=screen)
+        running.in_loop(running.daemon.subscribe, view.on_event)
+        running.in_loop(view.on_key, " ")
+        running.wait_for(lambda s: s["last"] is not None and s["state"] == "ready")
+        running.in_loop(view.on_key, "j")
+        running.in_loop(view.on_key, " ")
+        running.wait_for(lambda s: s["state"] == "jammed")
+        running.in_loop(view.draw)
+        last = frame(screen)
+    word = {key: render({"id": key}, "fr") for key in ("state:jammed", "state:launching", "outcome:burst")}
+    assert f"  {voice}" in last.splitlines()
+    assert f"état      {word['state:jammed'].upper()}" in last
+    assert f"{word['state:jammed'].upper()} (avant : {word['state:launching']})" in last
+    assert f"dernier   {word['outcome:burst']}," in last
+    # Commands stay as typed: the launcherctl command line, make's and launcher-voice's options.
+    said = re.sub(r"\S*launcher\S*|--\S+|\S+=\S+|/\S*", " ",
+                  "\n".join(line for line in last.splitlines() if "launcherctl --socket" not in line))
+    english = english_only_words()
+    assert sorted({w for w in re.findall(r"[^\W\d_]{3,}", said) if w.casefold() in english}) == []

@@ -313,7 +313,7 @@ def test_trade_hands_names_another_player_and_passes_the_turn():
     state, effects = apply(game("attack-2005"), play("trade-hands", target="Dee"))
     assert turn(state) == "Bob"
     assert any("swap hands" in e.get("text", "") for e in effects)
-    with pytest.raises(InvalidParams, match="target"):
+    with pytest.raises(InvalidParams, match="Trade Hands names another player: say which player it attacks"):
         apply(game("attack-2005"), play("trade-hands"))
     with pytest.raises(Refused):
         apply(game("attack-2005"), play("trade-hands", target="Ann"))
@@ -660,9 +660,9 @@ def test_a_card_that_matches_neither_the_colour_nor_the_card_on_the_pile_is_refu
     with pytest.raises(Refused, match="on the green Wild: play a green card or a wild"):
         apply(named, play("7", color="yellow"))
     # A coloured card without its colour would leave the pile unchecked: refused, with what is legal.
-    with pytest.raises(InvalidParams, match="7 has a colour: give color, one of red$"):
+    with pytest.raises(InvalidParams, match="7 has a colour: say which, one of red$"):
         apply(state, {"type": "play", "card": "7"})
-    with pytest.raises(InvalidParams, match="5 has a colour: give color, one of red, yellow, green, blue"):
+    with pytest.raises(InvalidParams, match="5 has a colour: say which, one of red, yellow, green, blue"):
         apply(state, {"type": "play", "card": "5"})
     apply(game(), play("2", color="blue"))  # nothing known about the pile
 
@@ -691,14 +691,14 @@ def _refusal(call, *args) -> InvalidParams:
      "un nom a de 1 à 24 caractères, sans caractère de contrôle, sans '=' ni espaces autour : ' Bob'"),
     (rulesets.seating, (["Ann", "ann"],), "two players are named 'Ann' (names ignore case)",
      "deux joueurs s'appellent 'Ann' (les noms ignorent la casse)"),
-    (rulesets.get, ("nope",), "unknown ruleset 'nope'; rulesets: attack-mega-hit, attack-2005, attack-2010",
-     "règle du jeu inconnue 'nope' ; règles : attack-mega-hit, attack-2005, attack-2010"),
+    (rulesets.get, ("nope",), "unknown ruleset 'nope'; rulesets: UNO Attack Mega Hit, UNO Attack (2005), UNO Attack (2010)",
+     "règle du jeu inconnue 'nope' ; règles : UNO Attack Mega Hit, UNO Attack (2005), UNO Attack (2010)"),
     (rulesets.resolve_options, (rulesets.get("attack-2005"), {"speed": "1"}),
      "unknown option 'speed' for UNO Attack (2005); options: early_stop",
      "option inconnue 'speed' pour UNO Attack (2005) ; options : early_stop"),
     (rulesets.resolve_options, (rulesets.get("attack-2005"), {"early_stop": "maybe"}),
-     "option early_stop='maybe' is not allowed; choices: true, false",
-     "l'option early_stop='maybe' n'est pas permise ; choix : true, false"),
+     "option early_stop cannot be 'maybe'; choices: true, false",
+     "l'option early_stop ne peut pas valoir 'maybe' ; choix : true, false"),
 ])
 def test_the_table_refusals_read_as_before_in_english_and_are_french_in_french(call, args, english, french):
     with i18n.speaking("en"):

@@ -110,7 +110,7 @@ def test_a_number_passes_the_turn_clockwise_and_sets_the_colour():
 
 def test_a_coloured_card_without_its_colour_is_refused_with_the_colours_it_may_have():
     state = run(game(), play("wild", color="green"))
-    with pytest.raises(InvalidParams, match="5 has a colour: give color, one of green$"):
+    with pytest.raises(InvalidParams, match="5 has a colour: say which, one of green$"):
         apply(state, {"type": "play", "card": "5"})
     assert status(state)["color"] == "green"
 
@@ -248,7 +248,7 @@ def test_a_card_the_box_does_not_have_is_refused():
 
 def test_colour_on_a_coloured_card_is_required_and_checked():
     assert status(run(game(), play("skip", color="yellow")))["color"] == "yellow"
-    with pytest.raises(InvalidParams, match="Skip has a colour: give color"):
+    with pytest.raises(InvalidParams, match="Skip has a colour: say which"):
         apply(game(), {"type": "play", "card": "skip"})
     with pytest.raises(InvalidParams):
         apply(game(), play("skip", color="orange"))

@@ -203,7 +203,7 @@ def test_launcherctl_fills_in_the_only_legal_colour(tmp_path):
         assert "Ann plays 7 (red)" in done.stdout
         same_card = running.ctl("game", "play", "7")  # a 7 on a 7: any colour, so it asks
         assert same_card.returncode == 1
-        assert "7 has a colour: give color, one of red, yellow, green, blue" in same_card.stderr
+        assert "7 has a colour: say which, one of red, yellow, green, blue" in same_card.stderr
 
 
 # A card is judged stuck once it has blocked the beam jam_ms. The simulated card crosses it in a
@@ -319,7 +319,9 @@ def test_wording_of_the_audit(tmp_path):
         classic(running, force=True)
         for move, params in (("hint", {"player": "Bob"}), ("insert", {})):
             error = refused(running.call, f"game/{move}", params)
-            assert error.message.startswith(f"{move} is not a move of UNO; its moves: play, draw, pass,")
+            said = {"hint": "the penalty for advice", "insert": "a card into the blaster"}[move]
+            assert error.message.startswith(f"UNO has no such move ({said}); its moves: playing a card, drawing a card,"
+                                            " passing after drawing,")
             assert error.message.endswith(", and a press of the launch button")
 
         new_with_deck(running.call, {"rules": "blast", "players": P3, "force": True})

@@ -251,5 +251,5 @@ def test_a_blast_round_inserts_through_the_table():
                     {"type": "insert", "blast": True, "cards": 3}])
     status = match_table.status(table)
     assert status["turn"] == "Cy" and [p["cards_taken"] for p in status["players"]] == [0, 3, 0]
-    with pytest.raises(InvalidParams, match="insert is not a move of UNO Attack Mega Hit; its moves: play, "):
+    with pytest.raises(InvalidParams, match=r"UNO Attack Mega Hit has no such move \(a card into the blaster\); its moves: playing a card, "):
         run([NEW, {"type": "insert", "blast": False, "cards": 0}])

@@ -215,11 +215,11 @@ def format_reply(result: dict[str, Any]) -> str:
 def format_log(result: dict[str, Any]) -> str:
     """``game log``: one line per action, undone ones marked."""
     match = result["match"]
-    lines = [f"match {match['id']} ({text({'id': 'ruleset:' + str(match['rules'])})}), started {match['started']}"]
+    lines = [text(message("cli_log_head", match=match["id"], ruleset=str(match["rules"]), started=match["started"]))]
     for record in result["actions"]:
         # The action in words, as the box names cards and colours (#40); --json keeps the ids.
         line = text(action_said(record["action"]))
-        mark = "  (undone)" if record["undone"] else ""
+        mark = "  " + text(message("cli_log_undone")) if record["undone"] else ""
         lines.append(f"{record['seq']:>5} {record['ts'][11:19]} {line}".rstrip() + mark)
     return "\n".join(lines)
 
@@ -253,19 +253,21 @@ def format_scores(result: dict[str, Any]) -> str:
 def format_history(result: list[dict[str, Any]]) -> str:
     """``game history``: one line per match."""
     if not result:
-        return "no game played yet"
+        return text(message("cli_history_none"))
     lines = []
     for match in result:
         if match["finished"]:
-            state = f"won by {match['winner']}"
+            winner = match["winner"]
+            state = message("cli_history_won", winner=winner if isinstance(winner, list) else [str(winner)])
         elif match.get("current"):
-            state = "being played"
+            state = message("cli_history_playing")
         else:
-            state = f"not finished (game resume {match['id']})"
+            state = message("cli_history_unfinished", match=match["id"])
         totals = ", ".join(f"{name} {points}" for name, points in (match.get("totals") or {}).items())
-        lines.append(f"{match['id']:>4} {match['started'][:16].replace('T', ' ')} {match['rules']}:"
-                     f" {', '.join(match['players'])} - {match['rounds']} round(s), {state}"
-                     + (f" - {totals}" if totals else ""))
+        # The ruleset by its box's name (#40); --json keeps the id.
+        said = message("cli_history_line", started=match["started"][:16].replace("T", " "), ruleset=str(match["rules"]),
+                       players=list(match["players"]), rounds=match["rounds"], state=state)
+        lines.append(f"{match['id']:>4} {text(said)}" + (f" - {totals}" if totals else ""))
     return "\n".join(lines)
 
 
@@ -289,7 +291,7 @@ def format_code(result: dict[str, Any]) -> str:
         return result["code"]
     drawn = io.StringIO()
     segno.make(result["url"], error="m").terminal(out=drawn, compact=True)
-    return f"{drawn.getvalue().rstrip()}\n{result['url']}\njoin code {result['code']}"
+    return f"{drawn.getvalue().rstrip()}\n{result['url']}\n{text(message('cli_join_code', code=result['code']))}"
 
 
 def act(args: argparse.Namespace, client: Client, method: str, params: dict[str, Any]) -> int:

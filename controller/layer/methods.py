@@ -13,7 +13,6 @@ from controller.layer.reading import LOG_PAGE_MAX
 from controller.log.joincode import JoinCode
 from controller.match.scores import SCORINGS, looks_like_total
 from controller.match.stats import log_version
-from controller.rules.game import RULESET_IDS
 from controller.rules.ruledoc import rules_data
 from controller.text.messages import card_id, color_id
 
@@ -70,7 +69,8 @@ def register(daemon: Any, service: Any) -> None:
     act = service.act
 
     r("game/new", lambda p: _new(service, dict(p)), {
-        "rules": Param(str, choices=RULESET_IDS), "players": list, "dealer": (str, None),
+        # The ruleset is checked by the game, whose refusal names the boxes (#40).
+        "rules": str, "players": list, "dealer": (str, None),
         "first_card": (str, None), "color": color, "options": (dict, None),
         "scoring": Param(str, "standard", choices=SCORINGS), "target": Param(int, 500, minimum=1),
         "force": (bool, False),

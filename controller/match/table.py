@@ -69,10 +69,10 @@ def _checked(action: object, kind: str) -> dict[str, Any]:
         raise InvalidParams(f"expected a {kind!r} action, got {action!r}")
     unknown = sorted(set(action) - _KEYS[kind] - {"type"})
     if unknown:
-        raise InvalidParams(f"{kind}: unknown key {unknown[0]!r}; keys: " + ", ".join(sorted(_KEYS[kind])))
+        raise InvalidParams(message("action_unknown_key", move=kind, key=repr(unknown[0])))
     missing = sorted(key for key in _REQUIRED[kind] if action.get(key) is None)
     if missing:
-        raise InvalidParams(f"{kind}: {missing[0]} is required")
+        raise InvalidParams(message("action_key_missing", move=kind, key=missing[0]))
     return {key: action.get(key) for key in _KEYS[kind]}
 
 
@@ -120,7 +120,7 @@ def apply(table: Table, action: dict[str, Any]) -> tuple[Table, Effects]:
     if kind == "edit_round":
         return _edit_round(table, _checked(action, "edit_round"))
     known = sorted(game.ACTION_TYPES | {"end_round", "edit_round"})
-    raise InvalidParams(f"unknown action type {kind!r}; types: " + ", ".join(known))
+    raise InvalidParams(message("action_unknown", move=repr(kind), moves=known))
 
 
 def replay(actions: Iterable[dict[str, Any]]) -> Table:

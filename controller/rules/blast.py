@@ -116,8 +116,8 @@ def _play(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
 def _insert(state: GameState, p: dict) -> tuple[GameState, list[dict]]:
     blast, cards = p["blast"], p["cards"]
     if cards < 0 or (blast and cards < 1) or (not blast and cards):
-        raise InvalidParams(f"insert: a safe insertion gives 0 cards, a blast 1 or more; not"
-                            f" blast={blast} cards={cards}")
+        raise InvalidParams(message("insert_cards_bad", cards=cards) if blast
+                            else message("insert_safe_gives_none", cards=cards))
     if not state.queue:
         refuse_when_over(state)
     seat = turn_seat(state)

@@ -94,7 +94,7 @@ def get(ruleset_id: str) -> FlowRuleset:
     try:
         return RULESETS[ruleset_id]
     except (KeyError, TypeError):
-        raise InvalidParams(f"unknown ruleset {ruleset_id!r}; rulesets: " + ", ".join(RULESETS)) from None
+        raise InvalidParams(message("unknown_ruleset", ruleset=repr(ruleset_id), rulesets=list(RULESETS))) from None
 
 
 def draw_allowed(state: GameState) -> bool:

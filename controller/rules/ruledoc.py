@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from firmware.errors import InvalidParams
+from firmware.i18n import message
 
 from controller.match.scores import DEFAULT_TARGET, SCORING_RULES
 from controller.rules import game
@@ -119,7 +120,7 @@ def rules_data(ruleset: str | None = None) -> dict[str, Any]:
     elif ruleset in RULESET_IDS:
         chosen = [ruleset]
     else:
-        raise InvalidParams(f"unknown ruleset {ruleset!r}; rulesets: " + ", ".join(RULESET_IDS))
+        raise InvalidParams(message("unknown_ruleset", ruleset=repr(ruleset), rulesets=list(RULESET_IDS)))
     return {
         "rulesets": [_shown(name) for name in chosen],
         "scorings": dict(SCORING_RULES),

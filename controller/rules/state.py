@@ -207,22 +207,17 @@ def require_color(state: GameState, colors: tuple[str, ...], card: str, color: s
         raise InvalidParams(message("needs_its_color", card=card, colors=legal))
 
 
-def _command(kind: str) -> str:
-    """An action type as launcherctl's command names it: ``first_attack`` is ``game first-attack``."""
-    return kind.replace("_", "-")
-
-
 def _not_a_move(kind: str, ruleset: str, shapes: Mapping[str, object], dealer: bool) -> dict:
-    """What a table may do instead, as ``launcherctl game`` commands: a ``press`` is the launch
-    button (where the launcher deals, also ``game draw``) and ``cards`` (a late card) is the launcher's own."""
+    """What a table may do instead, as moves in words (the ``move`` kind, #40): a ``press`` is the
+    launch button (where the launcher deals, also a draw) and ``cards`` (a late card) is the launcher's own."""
     moves = []
     for known in shapes:
         if known == "press" and dealer:
             moves.append("draw")
         elif known not in ("press", "cards"):
-            moves.append(_command(known))
+            moves.append(known)
     said = "not_a_move_of_or_press" if "press" in shapes else "not_a_move_of"
-    return message(said, move=_command(kind), ruleset=ruleset, moves=moves)
+    return message(said, move=kind, ruleset=ruleset, moves=moves)
 
 
 def legal_colors(colors: tuple[str, ...], card: str, top_card: str | None, pile_color: str | None) -> list[str]:
@@ -250,25 +245,27 @@ def checked(action: object, shapes: Mapping[str, Mapping[str, tuple[type, bool]]
     ``dealer``: the launcher deals in that ruleset, so a press is also a draw.
     """
     if not isinstance(action, dict):
-        raise InvalidParams(f"an action is a JSON object, not {type(action).__name__}")
+        raise InvalidParams(message("action_not_json"))
     kind = action.get("type")
     if kind not in shapes and ruleset is not None and isinstance(kind, str):
         raise InvalidParams(_not_a_move(kind, ruleset, shapes, dealer))
     if kind not in shapes:
-        raise InvalidParams(f"unknown action type {kind!r}; types: " + ", ".join(shapes))
+        raise InvalidParams(message("action_unknown", move=repr(kind), moves=list(shapes)))
     spec = shapes[kind]
     extra = sorted(set(action) - set(spec) - {"type"})
+    if extra == ["target"] and ruleset is not None:  # a card that attacks, in a box that has none
+        raise InvalidParams(message("no_targets_in", ruleset=ruleset))
     if extra:
-        raise InvalidParams(f"{kind}: unknown key {extra[0]!r}; keys: " + ", ".join(spec))
+        raise InvalidParams(message("action_unknown_key", move=kind, key=repr(extra[0])))
     params = {}
     for key, (kind_of, required) in spec.items():
         value = action.get(key)
         if value is None:
             if required:
-                raise InvalidParams(f"{kind}: {key} is required")
+                raise InvalidParams(message("action_key_missing", move=kind, key=key))
         # bool is an int in Python: a card count of `true` is a mistake, not 1.
         elif not isinstance(value, kind_of) or (kind_of is int and isinstance(value, bool)):
-            raise InvalidParams(f"{kind}: {key} must be {kind_of.__name__}, not {value!r}")
+            raise InvalidParams(message("action_key_type", move=kind, key=key, given=repr(value)))
         params[key] = value
     return kind, params
 

@@ -170,7 +170,8 @@ def turn_up_action(state: GameState, p: dict, rs: FlowRuleset) -> tuple[GameStat
     """``turn_up``: the card turned up after an ignored one (or one not told at the start)."""
     refuse_when_over(state)
     if state.top_card is not None:
-        raise Refused(message("pile_started", card=state.top_card, color=str(state.color)))
+        raise Refused(message("pile_started", card=state.top_card, color=state.color) if state.color is not None
+                      else message("pile_started_no_color", card=state.top_card))
     state, said = turn_up(state, rs, p["card"], p["color"])
     if state.top_card is not None:
         said = [wording.said("pile_starts", card=state.top_card, color=state.color)]

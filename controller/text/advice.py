@@ -232,7 +232,7 @@ def tell_turned_up() -> Message:
 
 
 def no_draw_blast() -> Message:
-    return message("no_draw_blast")
+    return message("no_draw_blast", ruleset="blast")
 
 
 def blaster_counts_inserts() -> Message:

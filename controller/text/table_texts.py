@@ -209,6 +209,18 @@ TABLE: dict[str, Text] = {
     "status_out": entry("(out)"),
     "status_scoring": entry("scoring %(scoring)s to %(target)d", scoring="name", target="int"),
     "status_match_log": entry("match %(match)s, game log in %(dir)s", match="raw", dir="raw"),
+    # launcherctl game's own lines (controller/layer/cli.py): the log's head, the history, the join code.
+    "cli_log_head": entry("match %(match)d (%(ruleset)s), started %(started)s", match="int", ruleset="ruleset",
+                          started="raw"),
+    "cli_log_undone": entry("(undone)"),
+    "cli_history_none": entry("no game played yet"),
+    "cli_history_line": entry("%(started)s %(ruleset)s: %(players)s - %(rounds)d round, %(state)s",
+                              "%(started)s %(ruleset)s: %(players)s - %(rounds)d rounds, %(state)s", "rounds",
+                              started="raw", ruleset="ruleset", players="list", rounds="int", state="text"),
+    "cli_history_won": entry("won by %(winner)s", winner="names"),
+    "cli_history_playing": entry("being played"),
+    "cli_history_unfinished": entry("not finished (game resume %(match)d)", match="int"),
+    "cli_join_code": entry("join code %(code)s", code="raw"),
     "label_player": entry("player"),
     "label_cards_taken": entry("cards taken"),
     "label_hand": entry("hand"),
@@ -307,8 +319,8 @@ TABLE: dict[str, Text] = {
     "press_while_dealing": entry("the launcher is already dealing, %(player)s: this press deals nothing more (a"
                                " draw is one card; then play it or pass)",
                                  player="name"),
-    "no_draw_blast": entry("blast has no draw: a player who cannot or will not play takes the top card of the"
-                           " draw pile and inserts it in the blaster, and the turn is over"),
+    "no_draw_blast": entry("%(ruleset)s has no draw: a player who cannot or will not play takes the top card of"
+                           " the draw pile and inserts it in the blaster, and the turn is over", ruleset="ruleset"),
     "blaster_counts_inserts": entry("the blaster is fitted and counts every insertion itself: put the card in an empty"
                                   " slot; an insertion is told by hand only at a table without a blaster"),
     "busy_dealing": entry("the launcher is dealing: draw once the cards owed are dealt"),
@@ -454,4 +466,14 @@ VOICE: dict[str, Text] = {
     "voice_halted": entry("The launcher has stopped: see the table page"),
     "voice_log_trouble": entry("Trouble with the game log: see the table page"),
     "voice_round_won": entry("%(player)s wins round %(round)d", player="name", round="int"),
+    # make demo's one line about its voice (controller/voice/sound.py): it speaks, or why not.
+    "language:en": entry("English"),
+    "language:fr": entry("French"),
+    "demo_voice_speaks": entry("voice: launcher-voice speaks %(language)s; make demo MUTE=1 turns it off"
+                               " (launcher-voice --mute prints the phrases)", language="text"),
+    "demo_voice_muted": entry("voice: off (MUTE=1); launcher-voice --mute prints what it would say"),
+    "demo_voice_no_aplay": entry("voice: silent, aplay is missing (%(install)s)", install="raw"),
+    "demo_voice_no_espeak": entry("voice: silent, espeak-ng is missing (%(install)s)", install="raw"),
+    "demo_voice_no_sound_card": entry("voice: silent, no sound card (aplay -l lists none); launcher-voice --mute"
+                                      " prints what it would say"),
 }

@@ -15,10 +15,11 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from controller.text.messages import LANGUAGES, default_language
+from typing import Any
+
+from controller.text.messages import LANGUAGES, default_language, render
 
 INSTALL = "sudo apt install espeak-ng alsa-utils"
-LANGUAGE_NAMES = {"en": "English", "fr": "French"}
 # `aplay -l` lists each playback device as "card 0: PCH [HDA Intel PCH], device 0: ...".
 _CARD_LINE = re.compile(r"^card \d+:", re.MULTILINE)
 
@@ -26,7 +27,13 @@ _CARD_LINE = re.compile(r"^card \d+:", re.MULTILINE)
 @dataclass(frozen=True)
 class Decision:
     speaks: bool
-    line: str  # what the demo prints about its voice
+    message: dict[str, Any]  # what the demo prints about its voice, as a message object
+    lang: str
+
+    @property
+    def line(self) -> str:
+        """The line the demo prints, in its language."""
+        return render(self.message, self.lang)
 
 
 def sound_cards(aplay_list: str) -> int:
@@ -38,16 +45,14 @@ def decide(aplay_list: str | None, espeak: bool, mute: bool, lang: str) -> Decis
     """Whether the demo speaks, from ``aplay -l``'s listing (None: aplay is missing), whether
     espeak-ng is installed, ``MUTE`` and the language."""
     if mute:
-        return Decision(False, "voice: off (MUTE=1); launcher-voice --mute prints what it would say")
+        return Decision(False, {"id": "demo_voice_muted"}, lang)
     if aplay_list is None:
-        return Decision(False, f"voice: silent, aplay is missing ({INSTALL})")
+        return Decision(False, {"id": "demo_voice_no_aplay", "install": INSTALL}, lang)
     if not espeak:
-        return Decision(False, f"voice: silent, espeak-ng is missing ({INSTALL})")
+        return Decision(False, {"id": "demo_voice_no_espeak", "install": INSTALL}, lang)
     if not sound_cards(aplay_list):
-        return Decision(False, "voice: silent, no sound card (aplay -l lists none);"
-                               " launcher-voice --mute prints what it would say")
-    return Decision(True, f"voice: launcher-voice speaks {LANGUAGE_NAMES[lang]};"
-                          " make demo MUTE=1 turns it off (launcher-voice --mute prints the phrases)")
+        return Decision(False, {"id": "demo_voice_no_sound_card"}, lang)
+    return Decision(True, {"id": "demo_voice_speaks", "language": {"id": f"language:{lang}"}}, lang)
 
 
 def aplay_listing() -> str | None:

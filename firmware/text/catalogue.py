@@ -67,12 +67,16 @@ KINDS = MappingProxyType({
     "lines": "a list of message objects, one per line",
     "card_list": "a list of card ids, shown by their names 'x, y'",
     "color_list": "a list of colours, shown by their names 'x, y'",
+    "ruleset_list": "a list of ruleset ids, shown by the names of their boxes 'x, y'",
+    "move_list": "a list of action types, shown as moves in words 'x, y'",
     "inserts": "a count of insertions ('2 insertions'), or null: until the blast",
     "awaiting": "what a classic round waits for: play_or_pass, challenge_or_accept, ...",
     "presses": "a count of presses ('2 presses'), or null: until cards come out",
     "cards": "a count of cards ('2 cards')",
     "card": "a card id ('hit-2'), shown by its name in the language",
     "ruleset": "a ruleset id ('attack-mega-hit'), shown by the name of its box in the language",
+    "move": "an action type ('first_attack'), shown as the move in words in the language",
+    "param": "a key of an action ('color'), shown as what it says in words in the language",
     "color": "red, yellow, green or blue",
     "direction": "clockwise or counterclockwise",
     "ended": "how a launch ended: timeout, jam, lid, empty (a dispense: done, halt, refused)",
@@ -237,7 +241,7 @@ def _shown(message_id: str, name: str, kind: str, value: Any, lang: str) -> Any:
             raise _bad(message_id, name, kind, value)
         separator = {"items": ", ", "messages": "; ", "parts": "", "lines": "\n"}[kind]
         return separator.join(i18n.render(v, lang) for v in value)
-    if kind in ("card_list", "color_list"):
+    if kind in ("card_list", "color_list", "ruleset_list", "move_list"):
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
             raise _bad(message_id, name, kind, value)
         one = kind.removesuffix("_list")
@@ -266,16 +270,12 @@ def _shown(message_id: str, name: str, kind: str, value: Any, lang: str) -> Any:
         if kind == "seconds":
             return numbers.seconds(value, lang)
         return numbers.decimal(value, lang)
-    if kind == "ruleset":
+    if kind in ("ruleset", "card", "move", "param"):
         if not isinstance(value, str):
             raise _bad(message_id, name, kind, value)
-        # An unknown ruleset (a refusal of one) is shown as it was given.
-        return word(f"ruleset:{value}", lang) if i18n.catalogue_of(f"ruleset:{value}") is not None else value
-    if kind == "card":
-        if not isinstance(value, str):
-            raise _bad(message_id, name, kind, value)
-        # Numbers are the same in every language; an unknown card is shown as it was given.
-        return word(f"card:{value}", lang) if i18n.catalogue_of(f"card:{value}") is not None else value
+        # Numbers are the same in every language; an unknown ruleset, card, move or key (a refusal
+        # of one) is shown as it was given.
+        return word(f"{kind}:{value}", lang) if i18n.catalogue_of(f"{kind}:{value}") is not None else value
     key = f"{kind}:{value}"
     if i18n.catalogue_of(key) is None:
         raise _bad(message_id, name, kind, value)

@@ -30,6 +30,13 @@ def _l(en: str, fr: str) -> str:
     return fr if i18n.daemon_language() == "fr" else en
 
 
+def _word(kind: str, value: Any) -> str:
+    """A state, an outcome, how a launch ended or a motor's direction in the catalogue's words, in the
+    daemon's language (#40: the screen shows no id); a value the catalogue has no word for, as it is."""
+    key = f"{kind}:{value}"
+    return i18n.render({"id": key}) if i18n.catalogue_of(key) is not None else str(value)
+
+
 def keys_line(blaster: bool) -> str:
     if blaster:
         return _l("Space/Enter insert   1-8 insert in slot N   j jam   c clear   s sleep   w wake   e e-stop   x reset   q quit",
@@ -49,17 +56,20 @@ def device_lines(s: dict[str, Any]) -> list[str]:
         return [
             _l(f"  slots     [{slots}]   ejected {s['cards_ejected']}   profile {s['profile']}",
                f"  fentes    [{slots}]   éjectées {s['cards_ejected']}   profil {s['profile']}"),
-            _l("  last      ", "  dernier   ") + (_l(f"slot {last['slot']}: {last['outcome']}", f"fente {last['slot']} : {last['outcome']}")
+            _l("  last      ", "  dernier   ") + (_l(f"slot {last['slot']}: {_word('outcome', last['outcome'])}",
+                                                    f"fente {last['slot']} : {_word('outcome', last['outcome'])}")
                                                 + (_l(f", {last['cards']} card(s)", f", {last['cards']} carte(s)") if last["outcome"] == "blast" else "")
                                                 if last else "-"),
         ]
     sim = s.get("sim") or {}
     return [
-        _l("  motor     ", "  moteur    ") + (f"{s['motor']['direction']} {round(100 * s['motor']['duty'])}%" if s["motor"]["on"]
+        _l("  motor     ", "  moteur    ") + (f"{_word('motor_direction', s['motor']['direction'])}"
+                                              f" {round(100 * s['motor']['duty'])}%" if s["motor"]["on"]
                                               else _l("off", "arrêté")),
         _l(f"  presses   {s['presses']}   dry streak {s['dry_streak']}   profile {s['profile']}",
            f"  appuis    {s['presses']}   série à vide {s['dry_streak']}   profil {s['profile']}"),
-        _l("  last      ", "  dernier   ") + (_l(f"{last['outcome']}, {last['cards']} card(s)", f"{last['outcome']}, {last['cards']} carte(s)")
+        _l("  last      ", "  dernier   ") + (_l(f"{_word('outcome', last['outcome'])}, {last['cards']} card(s)",
+                                                f"{_word('outcome', last['outcome'])}, {last['cards']} carte(s)")
                                               if last else "-"),
         _l(f"  hopper    {s['hopper']} (estimate)   {sim.get('hopper')} (truth)   ejected {s['cards_ejected']}",
            f"  réservoir {s['hopper']} (estimé)   {sim.get('hopper')} (réel)   éjectées {s['cards_ejected']}"),
@@ -122,14 +132,14 @@ def event_line(name: str, p: dict[str, Any]) -> str | None:
                     else _l(f"{cards} card{'s' if cards != 1 else ''}", f"{cards} carte{'s' if cards > 1 else ''}"))
         ended = p.get("ended")
         if ended and ended != "done":
-            text += ", " + _l(*_ENDED[ended]) if ended in _ENDED else ", " + ended
+            text += ", " + (_l(*_ENDED[ended]) if ended in _ENDED else _word("ended", ended))
         return f"{head}: {text}" if i18n.daemon_language() != "fr" else f"{head} : {text}"
     if name == "press":
         return None  # the launch's own line follows, or the line that says why nothing did
     if name == "state":
         if (p.get("previous"), p.get("state")) in _ROUTINE_STATES:
             return None
-        state, previous = str(p.get("state")).upper().replace("_", " "), str(p.get("previous")).replace("_", " ")
+        state, previous = _word("state", p.get("state")).upper(), _word("state", p.get("previous"))
         return _l(f"now {state} (was {previous})", f"maintenant {state} (avant : {previous})")
     if name == "jammed":
         return _l("a card is stuck in the exit slot: c clears it", "une carte est coincée dans la fente de sortie : c la dégage")
@@ -141,7 +151,8 @@ def event_line(name: str, p: dict[str, Any]) -> str | None:
         wait = _l(f" (again in {p['retry_after_s']} s)", f" (de nouveau dans {p['retry_after_s']} s)") if p.get("retry_after_s") else ""
         return _l("refused: ", "refusé : ") + f"{_text(p.get('reason'))}{wait}"
     if name == "ignored":
-        return _l("press ignored", "appui ignoré") + f" ({_text(p.get('reason'))})"
+        reason = p.get("reason")
+        return _l("press ignored", "appui ignoré") + f" ({_text(reason) if i18n.is_message(reason) else _word('state', reason)})"
     if name == "refill_wanted":
         how = _l("lid closed", "couvercle fermé") if p.get("source") == "lid" else _l("button held", "bouton tenu")
         return how + _l(": the launcher takes it as a refill", " : le lanceur le prend comme un remplissage")
@@ -161,16 +172,19 @@ def event_line(name: str, p: dict[str, Any]) -> str | None:
         return _l("bench mode ", "mode banc ") + (_l("on: presses launch nothing", "actif : les appuis ne lancent rien")
                                                 if p.get("on") else _l("off", "inactif"))
     if name == "jogged":
-        return _l("jogged", "moteur poussé") + f" {p.get('direction')} {p.get('ms')} ms"
+        return _l("jogged", "moteur poussé") + f" {_word('motor_direction', p.get('direction'))} {p.get('ms')} ms"
     if name == "insert":
-        return _l(f"card into slot {p.get('slot')}: {p.get('outcome')}", f"carte dans la fente {p.get('slot')} : {p.get('outcome')}")
+        return _l(f"card into slot {p.get('slot')}: {_word('outcome', p.get('outcome'))}",
+                  f"carte dans la fente {p.get('slot')} : {_word('outcome', p.get('outcome'))}")
     if name == "blast":
         return (_l(f"blast from slot {p.get('slot')}: {p.get('cards')} card(s)", f"tir depuis la fente {p.get('slot')} : {p.get('cards')} carte(s)")
                 + (_l(", one stuck: c clears it", ", une coincée : c la dégage") if p.get("jammed") else ""))
     if name == "removed":
         return _l(f"card taken out of slot {p.get('slot')}", f"carte retirée de la fente {p.get('slot')}")
-    if name in ("card", "trace"):
-        return None
+    if name in ("card", "trace", "game/action", "game/round_over", "game/code_changed"):
+        return None  # a move of the game is said by its game/message, in words
+    if name == "game/message" and i18n.is_message(p.get("message")):
+        return _text(p["message"])
     # Anything else (a layer's event): its name and what it carries, message objects as text.
     shown = [f"{key}={_text(value)}" for key, value in p.items()
              if value is not None and not key.endswith("_object") and not key.endswith("_id")]
@@ -184,7 +198,7 @@ class DemoView:
         self.daemon = daemon
         self.out = out
         self.events: collections.deque[str] = collections.deque(maxlen=12)
-        self.led = "on"
+        self.led = _l("on", "allumée")
         self.chimes = 0
         self.last_chime = ""
         self.join_code: str | None = None
@@ -257,7 +271,8 @@ class DemoView:
             _l(f"  CARD {'BLASTER' if blaster else 'LAUNCHER'}  (simulation)",
                f"  {'BLASTER' if blaster else 'LANCEUR'} DE CARTES  (simulation)"),
             "",
-            _l("  state     ", "  état      ") + s["state"].upper() + (f"  ({s['reason']})" if s.get("reason") else ""),
+            _l("  state     ", "  état      ") + _word("state", s["state"]).upper()
+            + (f"  ({_text(s['reason'])})" if s.get("reason") else ""),
             f"  LED       {self.led}",
             _l("  chime     ", "  carillon  ") + f"{self.last_chime or '-'}   "
             + _l(f"({self.chimes} so far)", f"({self.chimes} jusqu'ici)"),
