@@ -54,7 +54,8 @@ function bind() {
       // The last answer and refusal are said again in the new language (app.js sayAgain), as the
       // log, the moment and every label are drawn again in it.
       delete document.body.dataset.saidIn;
-      await showLanguage(button.dataset.lang);
+      // Drawn once the state is in the new language: launcherd's texts in it, not the old ones.
+      await showLanguage(button.dataset.lang, false);
       rules = {};  // the rule set names in the new language
       await refresh();
       await sayAgain();

@@ -118,7 +118,9 @@ function showError(error) {
 function drawError() {
   const text = shownError ? errorText(shownError) : null;
   $("#banner-text").textContent = text || "";
-  $("#banner").hidden = !text;
+  // A tap's refusal is said under the bar, which stays in view: not twice on a phone's first screen.
+  const said = Boolean(shownReply && shownError && shownReply.parts === shownError.parts && !$("#now-reply").hidden);
+  $("#banner").hidden = !text || said;
 }
 
 function clearError() { shownError = null; $("#banner").hidden = true; }
@@ -142,6 +144,7 @@ function drawReply() {
   line.textContent = text || "";
   line.className = `now-reply ${shownReply && shownReply.bad ? "bad" : "ok"}`;
   line.hidden = !text;
+  drawError();
 }
 
 function replyParts(answer, label) {

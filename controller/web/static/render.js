@@ -149,7 +149,7 @@ let joinWasFirst = null;
 function placeSections(game) {
   const join = joinFirst() ? ["join-panel"] : [];
   const rest = ["players-panel", "launcher", "end-round", "scores-panel", "messages-panel", "stats-panel",
-    "matches-panel", "new-game", "join-panel", "qr-panel"];
+    "matches-panel", "new-game", "join-panel"];
   let first;
   if (!game) first = ["turn", "steps", ...join, "matches-panel", "new-game", "launcher"];
   else if (game.round_over || game.match.match_over) first = ["turn", ...join, "end-round", "scores-panel", "players-panel"];
@@ -223,7 +223,7 @@ function renderTableCode() {
   $("#table-code").classList.toggle("small", !on);
   if (!table) return;
   // Nobody taps a table display: its code, its QR code and the log are shown unfolded.
-  $("#qr-box").open = true;
+  $("#join-box").open = true;
   $("#messages-box").open = true;
   if (!on) { $("#table-code").textContent = t("tableNeedsCode"); return; }
   $("#table-code").textContent = `${t("joinCode")}: ${code()}`;

@@ -17,7 +17,7 @@ const TEXTS = {
     tableView: "Table display", phoneView: "Phone view", dismiss: "Dismiss", repair: "Repair the game log",
     launcher: "Launcher", hopperCards: "Cards now in the hopper", reloaded: "Reloaded", goOn: "Go on", resetLauncher: "Reset", players: "Players",
     player: "Player", owes: "Owes", cards: "Taken", presses: "Presses", handCol: "Hand", insertsCol: "Inserts", score: "Score", play: "Play",
-    joinCode: "Join code", codeDigits: "8 digits", useCode: "Use code",
+    joinCode: "Join code", joinFold: "Join: the code, the QR code for a phone", codeDigits: "8 digits", useCode: "Use code",
     firstAttack: "Name the colour and the player to attack", lastCard: "it is the player's last card",
     pressSim: "Press the button (simulation)", uno: "Uno!", hintPenalty: "Advice penalty…", undo: "Undo last action",
     endRound: "End of round: enter the hands", winner: "Winner", handsHelp: (cards) => `For each player, tap + card for every card left in the hand, or type the cards (${cards}) or their points (37).`,
@@ -122,7 +122,7 @@ const TEXTS = {
     tableView: "Affichage table", phoneView: "Vue téléphone", dismiss: "Fermer", repair: "Réparer le journal de partie",
     launcher: "Lanceur", hopperCards: "Cartes dans le réservoir", reloaded: "Rechargé", goOn: "Continuer", resetLauncher: "Réinitialiser", players: "Joueurs",
     player: "Joueur", owes: "Doit", cards: "Prises", presses: "Appuis", handCol: "Main", insertsCol: "Insertions", score: "Score", play: "Jouer",
-    joinCode: "Code de la table", codeDigits: "8 chiffres", useCode: "Valider le code",
+    joinCode: "Code de la table", joinFold: "Rejoindre : le code, le QR code pour un téléphone", codeDigits: "8 chiffres", useCode: "Valider le code",
     firstAttack: "Nommer la couleur et le joueur à attaquer", lastCard: "c'est la dernière carte du joueur",
     pressSim: "Appuyer sur le bouton (simulation)", uno: "Uno !", hintPenalty: "Pénalité de conseil…",
     undo: "Annuler la dernière action", endRound: "Fin de manche : saisir les mains", winner: "Gagnant",
@@ -250,7 +250,7 @@ function t(key, ...args) {
 }
 
 // The labels of index.html, the switch and the names of cards and colours in the page's language.
-async function showLanguage(wanted) {
+async function showLanguage(wanted, draw = true) {
   lang = wanted;
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
@@ -262,7 +262,7 @@ async function showLanguage(wanted) {
   for (const button of document.querySelectorAll(".langs button")) button.setAttribute("aria-pressed", String(button.dataset.lang === lang));
   if ($("#link").classList.contains("up")) $("#link").textContent = t("live");  // said before the switch
   try { words = await api("GET", `/api/words?lang=${lang}`); } catch (error) { words = null; }
-  if (state) render();
+  if (state && draw) render();
 }
 
 // "1 press", "2 presses"; French keeps the singular for 0 and 1.
