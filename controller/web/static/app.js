@@ -89,6 +89,7 @@ function partText(part) {
 function textPart(text, object) {
   if (object && typeof object.id === "string") {
     renders[lang] = renders[lang] || new Map();
+    if (renders[lang].size > 200) renders[lang].clear();  // a long evening's answers: only a few are in view
     renders[lang].set(JSON.stringify(object), text);
     return { object, text, lang };
   }
