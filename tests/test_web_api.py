@@ -12,6 +12,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from harness.waits import wait_until
 from harness.web import SEQUENCE, Stack
 
 from controller.web.guard import READ_PER_S, WRONG_CODES_ALLOWED, WRONG_CODES_WINDOW_S, CodeGuard  # noqa: E402
@@ -348,8 +349,14 @@ def test_a_daemon_restart_is_survived_and_said(stack):
             return seen
 
     asyncio.run(watch())
-    status, state = stack.get("/api/state")
-    assert status == 200 and state["game"]["turn"] == "Ann"  # the match came back from the log
+    # launcherd serves its socket before the game process it starts has registered (it never
+    # waits for it): the game is back once that process is, with the match from its log.
+    def with_the_game():
+        status, state = stack.get("/api/state")
+        return status == 200 and state["game"] is not None and state
+
+    state = wait_until(with_the_game, what="the game back in the page's state")
+    assert state["game"]["turn"] == "Ann"  # the match came back from the log
     assert stack.post("/api/game/play", {"card": "skip", "color": "red"}, code)[0] == 200
     assert "lost launcherd" in stack.web_log()
 

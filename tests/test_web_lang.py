@@ -20,7 +20,9 @@ from harness.web import Stack
 
 from controller.text.messages import render  # noqa: E402
 from firmware.client import reply_error  # noqa: E402
-from controller.web.page_texts import choose_language, launcher_advice, localized_params, words  # noqa: E402
+from controller.web.page_texts import (  # noqa: E402
+    choose_language, launcher_advice, localized_params, own_text, words,
+)
 from controller.web.server import WebApp  # noqa: E402
 
 OWES = {"id": "owes", "player": "Bob", "presses": 2}
@@ -152,6 +154,29 @@ def test_launcher_webs_own_refusals_in_the_readers_language():
         # Said to people: where the code is, and no header's name.
         assert "launcherctl game code" in english and "table display" in english
         assert "X-Join-Code" not in said + english
+
+    with_web(check, lang="en")
+
+
+def test_the_answers_a_page_kept_are_said_again_in_the_language_it_switched_to():
+    """POST /api/render: the message objects of the answers and refusals a page shows (launcherd's
+    and launcher-web's own, which carry one too), in the reader's language; no code needed, and
+    what is no message renders as null rather than failing the rest (#40)."""
+    async def check(client, daemon, app):
+        refused = await (await client.post("/api/game/undo", json={})).json()
+        own = refused["error"]["message_object"]
+        assert own["id"] == "web:no_code"
+        kept = [OWES, own, FakeDaemon.REFUSAL["message_object"], {"id": "no_such_message"}, {"id": "owes"}, "text"]
+        response = await client.post("/api/render?lang=fr", json={"messages": kept})
+        assert response.status == 200
+        said = await response.json()
+        assert said["lang"] == "fr"
+        assert said["texts"][:3] == [render(OWES, "fr"), own_text("no_code", "fr"),
+                                     render(FakeDaemon.REFUSAL["message_object"], "fr")]
+        assert said["texts"][3:] == [None, None, None]
+        assert not any(r["method"] == "game/code/check" for r in daemon.requests)
+        too_many = await client.post("/api/render", json={"messages": [OWES] * 33})
+        assert too_many.status == 400
 
     with_web(check, lang="en")
 

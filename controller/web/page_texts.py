@@ -64,9 +64,18 @@ TEXTS = {
 }
 
 
+# The id of launcher-web's own texts as message objects: {"id": "web:no_code", ...its params}.
+OWN_PREFIX = "web:"
+
+
 def own_text(key: str, lang: str, **params: Any) -> str:
     """One of launcher-web's own texts (:data:`TEXTS`) in ``lang``."""
     return TEXTS[key][lang].format(**params)
+
+
+def own_message(key: str, **params: Any) -> dict[str, Any]:
+    """One of launcher-web's own texts as a message object, which :func:`shown` renders."""
+    return {"id": OWN_PREFIX + key, **params}
 
 
 def choose_language(asked: str | None, accept_language: str | None, default: str) -> str:
@@ -96,10 +105,26 @@ def shown(message: Any, lang: str, fallback: str | None) -> str | None:
     version's catalogue (a newer launcherd)."""
     if not is_message(message):
         return fallback
+    if message["id"].startswith(OWN_PREFIX):
+        key = message["id"].removeprefix(OWN_PREFIX)
+        params = {name: value for name, value in message.items() if name != "id"}
+        try:
+            return own_text(key, lang, **params) if key in TEXTS else fallback
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+            return fallback  # not the parameters this text takes
     try:
         return render(message, lang)
     except MessageError:
         return fallback
+
+
+def shown_sent(message: Any, lang: str) -> str | None:
+    """A message object a page sent back (POST /api/render), in ``lang``; None for what does not
+    render: the page's objects are what the API gave it, but the request is anyone's."""
+    try:
+        return shown(message, lang, None)
+    except Exception:  # noqa: BLE001 - a bad object is a null text, never a failed request
+        return None
 
 
 def localized_params(params: dict[str, Any], lang: str) -> dict[str, Any]:

@@ -41,7 +41,8 @@ from controller.web.guard import HEAVY_READ_COST, CodeGuard, HostRule, ReadLimit
 from controller.web.lan import listens_everywhere, page_url, parse_listen
 from controller.web.link import DaemonDown, Link
 from controller.web.page_texts import (
-    CODE_HEADER, choose_language, last_burst, launcher_advice, localized_params, own_text, shown, words,
+    CODE_HEADER, choose_language, last_burst, launcher_advice, localized_params, own_message, own_text, shown,
+    shown_sent, words,
 )
 
 log = logging.getLogger("launcher-web")
@@ -65,6 +66,8 @@ HTTP_STATUS = {
 HEAVY_READS = frozenset({"/api/stats", "/api/scores.csv", "/api/game/stats", "/api/game/history",
                          "/api/game/log"})
 MESSAGES_KEPT = 30
+# POST /api/render: the message objects said again at once (a page keeps a few: its answer, its refusal).
+RENDERED_AT_ONCE = 32
 # /api/state's page of the match's log (game/log's last actions), where it finds the last burst.
 STATE_LOG_ACTIONS = 100
 # Events waiting for one page; a burst of cards is a few dozen. Past this the page is not reading.
@@ -117,6 +120,7 @@ class WebApp:
         app.router.add_get("/api/qr.svg", self.qr)
         app.router.add_get("/api/events", self.events)
         app.router.add_post("/api/code/check", self.code_check)
+        app.router.add_post("/api/render", self.render_messages)
         app.router.add_post("/api/press", self.press)
         app.router.add_post("/api/reload", self.reload)
         app.router.add_post("/api/resume", self.resume)
@@ -155,20 +159,20 @@ class WebApp:
         host = request.headers.get("Host")
         if host is not None and not self.hosts.allows(host):
             self.refused_requests.note(address, f"{address} asked for the foreign host {host[:80]!r}")
-            raise _json_error(421, "host", own_text("foreign_host", lang, host=host[:80]))
+            raise _own_error(421, "host", lang, "foreign_host", {"host": host[:80]})
         origin = request.headers.get("Origin")
         acts = request.method not in ("GET", "HEAD") or request.headers.get("Upgrade", "").lower() == "websocket"
         if acts and origin is not None and not self.hosts.same_origin(origin, host or "", _local_address(request)):
             self.refused_requests.note(address, f"{request.method} {request.path} from {address}"
                                                 f" of the origin {origin[:80]!r}")
-            raise _json_error(403, "origin", own_text("foreign_origin", lang, origin=origin[:80]))
+            raise _own_error(403, "origin", lang, "foreign_origin", {"origin": origin[:80]})
         joined = self.guard.session_holds(request.cookies.get(SESSION_COOKIE), None)
         if not joined and not _acts_on_the_table(request):
             wait = self.reads.take(address, HEAVY_READ_COST if request.path in HEAVY_READS else 1.0)
             if wait:
                 self.refused_requests.note(address, f"{address} reads too fast ({request.path})")
-                raise _json_error(429, "too_many", own_text("too_many_reads", lang, seconds=max(1.0, wait)),
-                                  headers={"Retry-After": str(max(1, round(wait)))})
+                raise _own_error(429, "too_many", lang, "too_many_reads", {"seconds": max(1.0, wait)},
+                                 headers={"Retry-After": str(max(1, round(wait)))})
         if self.gate is not None:
             self.gate.request_started(request.transport)
         try:
@@ -267,16 +271,16 @@ class WebApp:
         wait = self.guard.wait_s(address)
         if wait:
             self.refused_codes.note(address, f"{refused}: too many join codes tried")
-            raise _json_error(429, "join_code", own_text("too_many_codes", lang, seconds=max(1.0, wait)),
-                              headers={"Retry-After": str(max(1, round(wait)))})
+            raise _own_error(429, "join_code", lang, "too_many_codes", {"seconds": max(1.0, wait)},
+                             headers={"Retry-After": str(max(1, round(wait)))})
         if not code:
             self.refused_codes.note(address, f"{refused}: no join code")
-            raise _json_error(403, "join_code", own_text("no_code", lang))
+            raise _own_error(403, "join_code", lang, "no_code")
         guess = self.guard.begin(address)
         answer = await self._call("game/code/check", {"code": code}, lang)
         if not answer.get("valid"):
             self.refused_codes.note(address, f"{refused}: wrong join code")
-            raise _json_error(403, "join_code", own_text("wrong_code", lang))
+            raise _own_error(403, "join_code", lang, "wrong_code")
         self.guard.proved_right(guess)
         request[NEW_SESSION] = self.guard.open_session(code)
 
@@ -288,8 +292,7 @@ class WebApp:
             async with asyncio.timeout(HEADER_TIMEOUT_S):
                 raw = await request.read()
         except TimeoutError:
-            raise _json_error(408, ApiError.INVALID_REQUEST,
-                              own_text("slow_body", lang, seconds=HEADER_TIMEOUT_S)) from None
+            raise _own_error(408, ApiError.INVALID_REQUEST, lang, "slow_body", {"seconds": HEADER_TIMEOUT_S}) from None
         try:
             body = json.loads(raw)
         except RecursionError:
@@ -445,6 +448,16 @@ class WebApp:
                 return url
         return f"{request.scheme}://{request.host}/"
 
+    async def render_messages(self, request: web.Request) -> web.Response:
+        """``{"messages": [objects]}`` as ``{"lang", "texts"}`` in the reader's language: a page's answers
+        said again after a switch of language (#40); null for what does not render. No code needed."""
+        lang = self.language(request)
+        messages = (await self._body(request)).get("messages")
+        if not isinstance(messages, list) or len(messages) > RENDERED_AT_ONCE:
+            raise _json_error(400, ApiError.INVALID_PARAMS,
+                              f"messages must be a list of at most {RENDERED_AT_ONCE} message objects")
+        return web.json_response({"lang": lang, "texts": [shown_sent(message, lang) for message in messages]})
+
     async def code_check(self, request: web.Request) -> web.Response:
         await self._require_code(request)
         return web.json_response({"valid": True})
@@ -484,7 +497,7 @@ def _acts_on_the_table(request: web.Request) -> bool:
     if request.method != "POST":
         return request.path == "/api/qr.svg"
     method = request.path.removeprefix("/api/")
-    return method not in READ_METHODS
+    return method not in READ_METHODS and method != "render"
 
 
 def _json_error(status: int, code: Any, message: str, message_object: dict[str, Any] | None = None,
@@ -500,12 +513,21 @@ def _json_error(status: int, code: Any, message: str, message_object: dict[str, 
     return kind(text=json.dumps({**body, **extra}), content_type="application/json", headers=headers)
 
 
+def _own_error(status: int, code: Any, lang: str, key: str, params: dict[str, Any] | None = None,
+               headers: dict[str, str] | None = None, **extra: Any) -> web.HTTPException:
+    """An HTTP error in launcher-web's own words (:data:`page_texts.TEXTS`), with its message object
+    (:func:`page_texts.own_message`): a page that switches language says it again in the new one."""
+    params = params or {}
+    return _json_error(status, code, own_text(key, lang, **params), message_object=own_message(key, **params),
+                       headers=headers, **extra)
+
+
 def _too_deep(lang: str) -> web.HTTPException:
-    return _json_error(400, ApiError.INVALID_PARAMS, own_text("too_deep", lang, levels=MAX_NESTING))
+    return _own_error(400, ApiError.INVALID_PARAMS, lang, "too_deep", {"levels": MAX_NESTING})
 
 
 def _unreachable(exc: DaemonDown, lang: str) -> web.HTTPException:
-    return _json_error(503, "unreachable", own_text("unreachable", lang, reason=exc), connected=False)
+    return _own_error(503, "unreachable", lang, "unreachable", {"reason": str(exc)}, connected=False)
 
 
 # ---- command line ----------------------------------------------------------------------------

@@ -33,6 +33,8 @@ def new_game_from_the_page(page, rules: str, players: str, **options: str) -> No
     expect(page.locator("#new-game-box")).to_have_attribute("open", "")
     page.fill("#new-players", players)
     page.select_option("#new-rules", rules)
+    if options:  # the rules' options are folded under Settings (a short page, #40): one tap opens them
+        page.click("#new-more summary")
     for name, value in options.items():
         page.select_option(f"#new-options select[data-option='{name}']", value)
     # Plain words: no option keys, no section or seed numbers, a line of explanation for each option.
@@ -92,8 +94,11 @@ def turn_up_first_card(page, card: str, color: str) -> None:
 
 
 def end_round_by_tapping(page, hands: dict[str, list[str]], winner: str | None = None) -> None:
-    """End of round: each hand tapped card by card from the ruleset's cards."""
-    page.click("#end-round-box summary")
+    """End of round: each hand tapped card by card from the ruleset's cards, in the form that opened
+    by itself when the round ended (the step now, #40)."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#end-round-box")).to_have_attribute("open", "")
     if winner:
         page.select_option("#winner", winner)
     for player, cards in hands.items():

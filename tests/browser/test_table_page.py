@@ -95,7 +95,7 @@ def test_a_game_from_a_phone(stack, browser_context):
     page.check("#last-card")
     page.click("#cards button[data-card='discard-all']")  # on the red pile: its colour, no question
     expect_text(page, "#turn-name", "Cy won round 1")
-    page.click("#end-round-box summary")
+    expect(page.locator("#end-round-box")).to_have_attribute("open", "")  # the step now: open by itself
     expect(page.locator("#winner")).to_have_value("Cy")
     page.fill("#hands input[name='Ann']", "10")
     page.fill("#hands input[name='Bob']", "7, hit-2, 1, 2, 3, 4, 5, 6, 8, 9")  # 85

@@ -51,13 +51,15 @@ function bind() {
   for (const button of document.querySelectorAll(".langs button")) {
     button.addEventListener("click", async () => {
       localStorage.setItem(LANG_KEY, button.dataset.lang);  // remembered on this phone
-      // The last answer and refusal were said in the other language: they go, rather than stay in it
-      // (the log, the moment and every label are drawn again in the new one).
-      $("#now-reply").hidden = true;
-      clearError();
-      await showLanguage(button.dataset.lang);
+      // The last answer and refusal are said again in the new language (app.js sayAgain), as the
+      // log, the moment and every label are drawn again in it.
+      delete document.body.dataset.saidIn;
+      // Drawn once the state is in the new language: launcherd's texts in it, not the old ones.
+      await showLanguage(button.dataset.lang, false);
       rules = {};  // the rule set names in the new language
-      refresh();
+      await refresh();
+      await sayAgain();
+      document.body.dataset.saidIn = lang;  // everything in view is said in it now
     });
   }
   $("#banner-close").addEventListener("click", clearError);
@@ -78,6 +80,7 @@ function bind() {
       $("#code-status").className = "small ok";
       codeState = "ok";
       clearError();
+      if (shownReply && shownReply.bad) reply(null);  // a refusal for want of the code is answered now
       if (state) render();
     } catch (error) {
       $("#code-status").textContent = error.status === 403 ? t("wrongCode") : `✖ ${error.message}`;
@@ -86,7 +89,8 @@ function bind() {
       if (error.status === 403) { codeState = "wrong"; if (state) render(); }
     }
   });
-  $("#press").addEventListener("click", () => act("/api/press", {}, t("pressed")));
+  $("#press").addEventListener("click", () => act("/api/press", {}, (answer) => (answer && Number.isInteger(answer.cards)
+    ? said("pressedCards", answer.cards) : said("pressed"))));
   $("#resume").addEventListener("click", () => act("/api/resume"));
   $("#reset").addEventListener("click", () => act("/api/reset"));
   $("#undo").addEventListener("click", () => act("/api/game/undo"));
@@ -109,7 +113,7 @@ function bind() {
   $("#reload-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const cards = Number($("#reload-cards").value);
-    act("/api/reload", { cards }, `${t("reloaded")}: ${count(cards, "card")}`).then((ok) => {
+    act("/api/reload", { cards }, said("reloadedCards", cards)).then((ok) => {
       if (ok) { delete $("#reload-cards").dataset.typed; $("#reload-box").open = false; reloadedForTheDeal(); render(); }
     });
   });
@@ -144,7 +148,7 @@ function bind() {
   $("#stats-box").addEventListener("toggle", () => { if ($("#stats-box").open) loadStats(); });
   $("#qr-show").addEventListener("click", showQr);
   $("#abandon").addEventListener("click", async () => {
-    if (await pick(t("abandonSure"), [{ value: "yes", label: t("yesAbandon") }])) act("/api/game/abandon", {}, t("abandon"));
+    if (await pick(t("abandonSure"), [{ value: "yes", label: t("yesAbandon") }])) act("/api/game/abandon", {}, said("abandon"));
   });
   $("#reload-cards").addEventListener("input", () => { $("#reload-cards").dataset.typed = "1"; });
   // The bar's prompt (a reload, the launcher's trouble) opens what it points at.
@@ -242,8 +246,8 @@ function listen() {
       return;
     }
     if (event === "game/code_changed") {
-      showError(new Error(t("codeChanged")));
-      reply(t("codeChanged"), true);
+      showError(Object.assign(new Error(""), { part: said("codeChanged") }));
+      reply([said("codeChanged")], true, { plain: true });
       $("#code-status").textContent = "";
     }
     scheduleRefresh();

@@ -65,31 +65,114 @@ async function api(method, path, body) {
   return data;
 }
 
-function showError(error) {
-  const banner = $("#banner");
-  let text = error.message;
-  if (error.status === 403) text = t("refused", error.message);
-  else if (error.status === 503) text = `⟳ ${error.message}`;
-  else text = `✖ ${text}`;
-  $("#banner-text").textContent = text;
-  banner.hidden = false;
+// What the page says of a tap (its answer under the bar, a refusal in the banner) is kept as what
+// it is made of, not as text: the page's own words by their key, launcherd's and launcher-web's by
+// their message objects. A switch of language says them again in the new one (sayAgain), never
+// leaves them in the other (#40).
+const said = (key, ...args) => ({ key, args });
+// Message objects as rendered in each language: {lang: Map(JSON of the object -> text)}.
+const renders = { en: new Map(), fr: new Map() };
+let shownReply = null;  // { parts, bad }
+let shownError = null;  // { parts, status }
+
+// A part as a text in the page's language, or null when it is not known in it (yet).
+function partText(part) {
+  if (part.key) return t(part.key, ...part.args);
+  if (part.object) {
+    const rendered = renders[lang] && renders[lang].get(JSON.stringify(part.object));
+    if (rendered !== undefined && rendered !== null) return rendered;
+  }
+  return part.lang === lang ? part.text : null;
 }
 
-function clearError() { $("#banner").hidden = true; }
+// A text the API sent in the page's language, with its message object when it came with one.
+function textPart(text, object) {
+  if (object && typeof object.id === "string") {
+    renders[lang] = renders[lang] || new Map();
+    if (renders[lang].size > 200) renders[lang].clear();  // a long evening's answers: only a few are in view
+    renders[lang].set(JSON.stringify(object), text);
+    return { object, text, lang };
+  }
+  return { text, lang };
+}
+
+function errorParts(error) {
+  const body = error.body && error.body.error;
+  if (error.part) return [error.part];
+  return [textPart(error.message, body ? body.message_object : null)];
+}
+
+function errorText(model) {
+  const texts = model.parts.map(partText);
+  if (texts.some((x) => x === null)) return null;
+  const text = texts.join(" · ");
+  if (model.status === 403) return t("refused", text);
+  if (model.status === 503) return `⟳ ${text}`;
+  return model.plain ? text : `✖ ${text}`;
+}
+
+function showError(error) {
+  shownError = { parts: errorParts(error), status: error.status, plain: Boolean(error.part) };
+  drawError();
+}
+
+function drawError() {
+  const text = shownError ? errorText(shownError) : null;
+  $("#banner-text").textContent = text || "";
+  // A tap's refusal is said under the bar, which stays in view: not twice on a phone's first screen.
+  const said = Boolean(shownReply && shownError && shownReply.parts === shownError.parts && !$("#now-reply").hidden);
+  $("#banner").hidden = !text || said;
+}
+
+function clearError() { shownError = null; $("#banner").hidden = true; }
 
 // Each tap is answered next to the "what now" bar, which stays in view: the daemon's own words
-// when it says any (texts in the page's language), else the page's label for what was done.
-function reply(text, bad) {
-  const line = $("#now-reply");
-  line.textContent = text;
-  line.className = `now-reply ${bad ? "bad" : "ok"}`;
-  line.hidden = !text;
+// when it says any (in the page's language), else the page's label for what was done.
+function reply(parts, bad, extra = {}) {
+  shownReply = parts && parts.length ? { parts, bad, ...extra } : null;
+  drawReply();
 }
 
-function replyText(answer, label) {
-  const said = answer && Array.isArray(answer.messages) ? answer.messages.filter(Boolean) : [];
-  if (said.length) return t("said", said.join(" · "));
-  return label ? t("said", label) : t("done");
+function drawReply() {
+  const line = $("#now-reply");
+  let text = null;
+  if (shownReply) {
+    const texts = shownReply.parts.map(partText);
+    if (!texts.some((x) => x === null)) {
+      text = shownReply.bad ? errorText(shownReply) : t("said", texts.join(" · "));
+    }
+  }
+  line.textContent = text || "";
+  line.className = `now-reply ${shownReply && shownReply.bad ? "bad" : "ok"}`;
+  line.hidden = !text;
+  drawError();
+}
+
+function replyParts(answer, label) {
+  const texts = answer && Array.isArray(answer.messages) ? answer.messages : [];
+  const objects = answer && Array.isArray(answer.message_objects) ? answer.message_objects : [];
+  const parts = texts.map((text, i) => (text ? textPart(text, objects[i]) : null)).filter(Boolean);
+  if (parts.length) return parts;
+  if (label) return [label];
+  return [said("doneWord")];
+}
+
+// After a switch of language: the message objects of the answer and the refusal in view are
+// rendered in the new language by launcher-web (POST /api/render), then said again. What cannot be
+// said in it goes rather than stay in the other language.
+async function sayAgain() {
+  const parts = [...(shownReply ? shownReply.parts : []), ...(shownError ? shownError.parts : [])];
+  renders[lang] = renders[lang] || new Map();
+  const missing = parts.filter((p) => p.object && !renders[lang].has(JSON.stringify(p.object))).map((p) => p.object);
+  drawReply();
+  drawError();
+  if (!missing.length) return;
+  const asked = lang;
+  try {
+    const { texts } = await api("POST", `/api/render?lang=${asked}`, { messages: missing });
+    missing.forEach((object, i) => renders[asked].set(JSON.stringify(object), texts[i]));
+  } catch (error) { /* not said again: drawn as unknown, i.e. not at all */ }
+  if (asked === lang) { drawReply(); drawError(); }
 }
 
 // The page's game taps (POST /api/game/...) are applied one at a time, in the order tapped: each is
@@ -113,7 +196,7 @@ async function applyTap(path, body, label) {
     const answer = await api("POST", path, body === undefined ? {} : body);
     clearError();
     if (code()) codeState = "ok";
-    reply(replyText(answer, label), false);
+    reply(replyParts(answer, typeof label === "function" ? label(answer) : label), false);
     await refresh();
     // This tap brought a decision (accept or challenge, the Minions counts...): its buttons come
     // into view under the bar, wherever the tap was made.
@@ -122,7 +205,7 @@ async function applyTap(path, body, label) {
     return answer || {};
   } catch (error) {
     showError(error);
-    reply($("#banner-text").textContent, true);
+    reply(shownError.parts, true, { status: shownError.status, plain: shownError.plain });
     if (error.status === 403 && error.body && error.body.error && error.body.error.code === "join_code") {
       // Refused for the code: the join step comes up first, its field ready to type in.
       codeState = "wrong";

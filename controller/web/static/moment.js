@@ -28,8 +28,8 @@ function daemonWhatNow(game) {
 }
 
 function momentText(game) {
-  const said = daemonWhatNow(game);
-  if (said) return said;
+  const spoken = daemonWhatNow(game);
+  if (spoken) return spoken;
   const p = game.turn;
   const challenge = game.challenge || {};
   switch (game.awaiting) {
@@ -124,11 +124,11 @@ function renderMoment(game, allowed) {
     parts.push(button("turn-up", t(deviceOf(game) === "dealer" ? "turnUp" : "turnUpByHand"), turnUp, "accent"));
   }
   if (allowed.has("accept")) {
-    parts.push(button("accept", t("accept", challenge.challenger || game.turn), () => act("/api/game/accept", {}, t("accept", challenge.challenger || game.turn)), "accent"));
+    parts.push(button("accept", t("accept", challenge.challenger || game.turn), () => act("/api/game/accept", {}, said("accept", challenge.challenger || game.turn)), "accent"));
   }
   if (allowed.has("challenge")) {
-    const label = t("challenge", challenge.challenger || game.turn, challenge.player || "?");
-    parts.push(button("challenge", label, () => act("/api/game/challenge", {}, label), "accent"));
+    const label = said("challenge", challenge.challenger || game.turn, challenge.player || "?");
+    parts.push(button("challenge", partText(label), () => act("/api/game/challenge", {}, label), "accent"));
   }
   if (allowed.has("challenge-result")) {
     parts.push(button("legal", t("legal", challenge.challenger || game.turn), () => act("/api/game/challenge-result", { result: "legal" }), "accent"));
@@ -148,8 +148,8 @@ function renderMoment(game, allowed) {
     });
     parts.push(form);
   }
-  if (allowed.has("draw")) parts.push(button("draw", t("draw"), () => act("/api/game/draw", {}, t("draw"))));
-  if (allowed.has("pass")) parts.push(button("pass", t("pass"), () => act("/api/game/pass", {}, t("pass"))));
+  if (allowed.has("draw")) parts.push(button("draw", t("draw"), () => act("/api/game/draw", {}, said("draw"))));
+  if (allowed.has("pass")) parts.push(button("pass", t("pass"), () => act("/api/game/pass", {}, said("pass"))));
   if (allowed.has("insert") && !blasterFitted()) {
     const p = game.queue.length ? game.queue[0].player : game.turn;
     parts.push(button("insert-safe", t("insertSafe", p), () => act("/api/game/insert", { blast: false, cards: 0 })));
@@ -166,7 +166,7 @@ function blasterFitted() { return Boolean(state && state.launcher && Array.isArr
 async function turnUp() {
   // The launcher deals one card face up; then the table says which it is (an action card is
   // ignored by the rules: the button stays, for the next one).
-  if (deviceOf(state.game) === "dealer" && !(await act("/api/turn-up", {}, t("turnUp")))) return;
+  if (deviceOf(state.game) === "dealer" && !(await act("/api/turn-up", {}, said("turnUp")))) return;
   const rs = rules[state.game.ruleset];
   const card = await pick(t("whichFirst"), rs.cards.map((c) => ({ value: c.card, label: cardName(c.card) })));
   if (!card) return;
@@ -215,13 +215,13 @@ function renderNow(game) {
     lastChain = null;
   } else if (lastChain && !targetOwes) {
     const resume = (game.options || {}).resume || "after_first_attacker";
-    chainNote = { text: t("chainOver", lastChain.started_by, resume === "first_attacker", game.turn), turn: game.turn, match: game.match_id };
+    chainNote = { part: said("chainOver", lastChain.started_by, resume === "first_attacker", game.turn), turn: game.turn, match: game.match_id };
     lastChain = null;
   }
   if (chainNote && (chainNote.turn !== game.turn || chainNote.match !== game.match_id || game.owed)) chainNote = null;
-  const said = chainNote ? chainNote.text : last;
-  $("#now-said").textContent = said;
-  $("#now-said").hidden = !said || (!chainNote && answered.includes(last));
+  const note = chainNote ? partText(chainNote.part) : last;
+  $("#now-said").textContent = note;
+  $("#now-said").hidden = !note || (!chainNote && answered.includes(last));
 }
 let lastChain = null;
 let chainNote = null;
@@ -256,6 +256,7 @@ function renderLauncher() {
   const line = $("#launcher-state");
   line.textContent = `${advice.symbol} ${advice.text}`;
   line.classList.toggle("trouble", !["ready", "launching", "firing"].includes(advice.state));
+  line.classList.toggle("is-ready", advice.state === "ready" && !state.launcher.pending);
   // Blast played without a blaster fitted: the launcher has no part in it (nobody presses, nothing
   // is loaded); the panel is the blaster's, its slots as the insertions told them.
   const game = state.game;
@@ -263,7 +264,8 @@ function renderLauncher() {
   $("#launcher-title").textContent = t(game && deviceOf(game) === "blaster" ? "blaster" : "launcher");
   line.hidden = tableBlast && ["ready", "launching", "firing", "sleeping"].includes(advice.state);
   const burst = state.last_burst;
-  $("#last-burst").textContent = !burst ? t("noPress")
+  // No press yet: nothing to say (a shorter page, #40).
+  $("#last-burst").textContent = !burst ? ""
     : burst.cards ? t("took", burst.player, burst.cards) : t("pressedNothing", burst.player);
   const reload = state.game ? state.game.reload_advice : null;
   const hopper = state.launcher.hopper;
@@ -279,6 +281,7 @@ function renderLauncher() {
   $("#halted-text").textContent = halted ? state.launcher.reason : "";
   const blaster = state.launcher.device === "blaster" || tableBlast;
   for (const id of ["#hopper", "#last-burst", "#reload-box"]) $(id).hidden = blaster;
+  if (!burst) $("#last-burst").hidden = true;
   const deal = blaster ? null : dealReload(game);
   const needed = !blaster && ((reload && reload.reload) || advice.state === "empty" || Boolean(deal));
   $("#reload-text").textContent = !needed ? "" : deal ? t("reloadDeal", deal.wanted) : t("reloadNow");
@@ -291,6 +294,9 @@ function renderLauncher() {
     $("#reload-box").dataset.opened = "1";
   }
   if (!needed) delete $("#reload-box").dataset.opened;
+  $("#reload-proposed").textContent = proposedCount === null ? "" : t("proposed", proposedCount);
+  $("#reload-proposed").hidden = Boolean(deal);  // the deal's own count is said above it
+  if (deal) $("#hopper").hidden = true;  // the launcher's guess, which the reload replaces
   // The deck a deal waits for is the count to load; a refill's count is for a round under way.
   if ($("#reload-box").open && !(game && game.load_deck)) proposeRefill();
   // With a blaster fitted: its slots and what it did last (status/get's blaster keys).
@@ -309,6 +315,7 @@ function renderLauncher() {
 }
 
 let refillAsked = 0;
+let proposedCount = null;  // the count game/refill-count proposed: said again in a new language
 async function proposeRefill() {
   // The count the game proposes (game/refill-count): put in the input unless someone typed.
   const input = $("#reload-cards");
@@ -318,6 +325,7 @@ async function proposeRefill() {
     const { cards } = await api("POST", "/api/game/refill-count", {});
     if (cards === null || cards === undefined || input.dataset.typed || (state.game && state.game.load_deck)) return;
     input.value = cards;
+    proposedCount = cards;
     $("#reload-proposed").textContent = t("proposed", cards);
   } catch (error) { /* no code yet, or no round: the reader types the count */ }
 }
@@ -380,8 +388,8 @@ function renderActions(game) {
       if (notes.some((n) => n.includes("presses"))) kinds.push("attack");
       if (card.startsWith("wild")) kinds.push("wild");
       // What the card does, without the command-line options the notes name ("(--color)").
-      const said = notes.map((n) => n.replace(/\s*\((?:--|game )[^)]*\)/g, "")).join("; ");
-      return el("button", { type: "button", class: kinds.join(" "), "data-card": card, title: said,
+      const does = notes.map((n) => n.replace(/\s*\((?:--|game )[^)]*\)/g, "")).join("; ");
+      return el("button", { type: "button", class: kinds.join(" "), "data-card": card, title: does,
         onclick: () => playCard(card) }, cardName(card));
     }));
   }
@@ -407,7 +415,13 @@ function renderEndRound(game) {
   const hands = $("#hands");
   if (!game) { winner.replaceChildren(); hands.replaceChildren(); return; }
   const names = game.players.map((p) => p.name);
-  const key = names.join("\n") + `#${game.round}#${lang}`;
+  const key = names.join("\n") + `#${game.round}#${lang}#${Boolean(rules[game.ruleset])}`;
+  // The round is over: entering the hands is the step now, open once (a reader may fold it).
+  const over = `${game.match_id}#${game.round}`;
+  if (game.round_over && $("#end-round-box").dataset.opened !== over) {
+    $("#end-round-box").dataset.opened = over;
+    $("#end-round-box").open = true;
+  }
   if (hands.dataset.key === key) {
     if (game.round_over && game.winner && winner.value !== game.winner) {
       winner.value = game.winner;
@@ -415,21 +429,36 @@ function renderEndRound(game) {
     }
     return;
   }
+  // What was typed stays through a switch of language (the names are read in either).
+  const typed = Object.fromEntries([...hands.querySelectorAll("input")].map((i) => [i.name, i.value]));
   hands.dataset.key = key;
   winner.replaceChildren(...names.map((n) => el("option", { value: n }, n)));
   winner.value = game.winner || names[0];
+  // What to type, in the names the box prints (#40): a number, an action card and a wild of this
+  // ruleset, as launcherd reads them in either language; never an id.
+  const examples = handExamples(game.ruleset);
+  $("#hands-help").textContent = t("handsHelp", examples);
   hands.replaceChildren(...names.map((n) => {
-    const input = el("input", { name: n, autocomplete: "off", placeholder: t("handPlaceholder") });
-    // Tapping the ruleset's cards writes the hand (typed text is still accepted).
+    const input = el("input", { name: n, autocomplete: "off", placeholder: t("handPlaceholder", examples) });
+    input.value = typed[n] || "";
+    // Tapping the ruleset's cards writes the hand by the cards' names (typed text is still accepted).
     const add = el("button", { type: "button", class: "add-card", "data-add-card": n, onclick: async () => {
       const rs = rules[game.ruleset];
       const card = await pick(t("whichCard", n), rs.cards.map((c) => ({ value: c.card, label: cardName(c.card) })));
-      if (card) input.value = input.value.trim() ? `${input.value.trim()}, ${card}` : card;
+      if (card) input.value = input.value.trim() ? `${input.value.trim()}, ${cardName(card)}` : cardName(card);
     } }, t("addCard"));
     const clear = el("button", { type: "button", class: "add-card", onclick: () => { input.value = ""; } }, t("clearHand"));
     return el("div", { "data-hand": n, class: "hand" }, el("label", {}, t("hand", n), input), el("div", { class: "row" }, add, clear));
   }));
   updateHands();
+}
+
+function handExamples(ruleset) {
+  const cards = ((rules[ruleset] || {}).cards || []).map((c) => c.card);
+  const number = cards.includes("7") ? "7" : cards.find((c) => /^\d+$/.test(c));
+  const action = cards.find((c) => !/^\d+$/.test(c) && !c.startsWith("wild"));
+  const wild = cards.find((c) => c.startsWith("wild"));
+  return [number || "7", action, wild].filter(Boolean).map(cardName).join(", ");
 }
 
 function updateHands() {

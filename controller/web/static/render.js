@@ -37,6 +37,16 @@ function renderDamage(game) {
   if (damage) $("#damage-text").textContent = t("damage", damage.what, damage.todo);
 }
 
+function markBareTurn() {
+  $("#new-force-box").hidden = !state.game;  // only a running match is set aside
+  // On a phone the bar says whose move and what now: the panel keeps the round, the colour and the
+  // moment's buttons, and goes when it has none of them (a shorter page, #40).
+  const turn = $("#turn");
+  const shown = [...turn.children].some((c) => !c.hidden && c.id !== "turn-name" && c.id !== "turn-what"
+    && (c.textContent.trim() || c.children.length));
+  turn.classList.toggle("bare", !shown);
+}
+
 function renderTurn(game) {
   const match = game ? game.match : null;
   $("#chain").hidden = true;
@@ -105,8 +115,8 @@ let historyKey = null;
 async function renderMatches(game) {
   // game/history replays the log (a heavy read, counted against a reader that has not joined):
   // asked again only when the table's match changes, or, without one, when launcherd said something.
-  const said = state.messages.length ? state.messages[state.messages.length - 1].n : 0;
-  const key = `${game ? game.match_id : `none#${said}`}#${lang}`;
+  const lastSaid = state.messages.length ? state.messages[state.messages.length - 1].n : 0;
+  const key = `${game ? game.match_id : `none#${lastSaid}`}#${lang}`;
   if (historyKey === key) return;
   historyKey = key;
   let matches;
@@ -118,7 +128,7 @@ async function renderMatches(game) {
   const aside = matches.filter((m) => !m.current && !m.finished && !m.error).reverse();
   $("#matches-panel").hidden = !aside.length;
   $("#matches").replaceChildren(...aside.map((m) => el("li", { "data-match": m.id }, el("span", {}, t("matchEntry", m)),
-    el("button", { type: "button", "data-resume": m.id, onclick: () => act("/api/game/resume", { match: m.id }, t("resume")) }, t("resume")))));
+    el("button", { type: "button", "data-resume": m.id, onclick: () => act("/api/game/resume", { match: m.id }, said("resume")) }, t("resume")))));
 }
 
 // The page orders itself by what the table needs now (issue #40): the turn and its instruction,
@@ -135,10 +145,11 @@ function joinFirst() { return !code() || codeState === "wrong"; }
 
 let sectionsKey = null;
 let hadGame = null;
+let joinWasFirst = null;
 function placeSections(game) {
   const join = joinFirst() ? ["join-panel"] : [];
   const rest = ["players-panel", "launcher", "end-round", "scores-panel", "messages-panel", "stats-panel",
-    "matches-panel", "new-game", "join-panel", "qr-panel"];
+    "matches-panel", "new-game", "join-panel"];
   let first;
   if (!game) first = ["turn", "steps", ...join, "matches-panel", "new-game", "launcher"];
   else if (game.round_over || game.match.match_over) first = ["turn", ...join, "end-round", "scores-panel", "players-panel"];
@@ -146,10 +157,18 @@ function placeSections(game) {
   else first = ["turn", "steps", ...join, "act", "players-panel"];
   const order = [...first, ...rest.filter((id) => !first.includes(id)), "act"].filter((id, i, all) => all.indexOf(id) === i);
   const key = order.join();
+  // The join code folds once given, and opens when it is the step (none yet, or refused).
+  if (joinWasFirst !== joinFirst()) {
+    joinWasFirst = joinFirst();
+    $("#join-box").open = joinWasFirst;
+  }
+  // The calm launcher is one compact panel below the play; what needs a person is said in full.
+  $("#launcher").classList.toggle("calm", !(game ? needsLauncher(game) : false));
   if (key === sectionsKey) return;
   if (hadGame !== Boolean(game)) {
     hadGame = Boolean(game);
     $("#new-game-box").open = !game;  // open when it is the step, folded once a game runs
+    $("#matches-box").open = !game;  // so are the matches set aside, to resume one
   }
   sectionsKey = key;
   const main = $("main");
@@ -169,9 +188,10 @@ function renderSteps(game) {
   if (panel.hidden) return;
   const done = [!joinFirst(), Boolean(game), Boolean(game) && !dealReload(game), false];
   const now = done.indexOf(false);
+  // One line: the step now said whole, the others a mark each (their words for screen readers).
   $("#steps-list").replaceChildren(...t("steps").map((label, i) => el("li", {
     class: done[i] ? "done" : i === now ? "step-now" : "later", "data-step": i + 1, "aria-current": i === now ? "step" : "false" },
-  done[i] ? `✔ ${label}` : label)));
+  el("span", { class: "step-mark", "aria-hidden": "true" }, done[i] ? "✔" : `${i + 1}.`), " ", el("span", { class: "step-label" }, label))));
 }
 
 function render() {
@@ -191,6 +211,7 @@ function render() {
   renderNow(game);
   renderMatches(game);
   renderTableCode();
+  markBareTurn();
   if ($("#stats-box").open) loadStats();
 }
 
@@ -201,6 +222,9 @@ function renderTableCode() {
   $("#table-code").hidden = !table;
   $("#table-code").classList.toggle("small", !on);
   if (!table) return;
+  // Nobody taps a table display: its code, its QR code and the log are shown unfolded.
+  $("#join-box").open = true;
+  $("#messages-box").open = true;
   if (!on) { $("#table-code").textContent = t("tableNeedsCode"); return; }
   $("#table-code").textContent = `${t("joinCode")}: ${code()}`;
   if ($("#qr-figure").hidden && !qrAsked) { qrAsked = true; showQr(); }

@@ -17,12 +17,12 @@ const TEXTS = {
     tableView: "Table display", phoneView: "Phone view", dismiss: "Dismiss", repair: "Repair the game log",
     launcher: "Launcher", hopperCards: "Cards now in the hopper", reloaded: "Reloaded", goOn: "Go on", resetLauncher: "Reset", players: "Players",
     player: "Player", owes: "Owes", cards: "Taken", presses: "Presses", handCol: "Hand", insertsCol: "Inserts", score: "Score", play: "Play",
-    joinCode: "Join code", codeDigits: "8 digits", useCode: "Use code",
+    joinCode: "Join code", joinFold: "Join: the code, the QR code for a phone", codeDigits: "8 digits", useCode: "Use code",
     firstAttack: "Name the colour and the player to attack", lastCard: "it is the player's last card",
     pressSim: "Press the button (simulation)", uno: "Uno!", hintPenalty: "Advice penalty…", undo: "Undo last action",
-    endRound: "End of round: enter the hands", winner: "Winner", handsHelp: "Tap + card for each card left in a hand, or type its points (37) or its cards (7, hit-2, wild).",
+    endRound: "End of round: enter the hands", winner: "Winner", handsHelp: (cards) => `For each player, tap + card for every card left in the hand, or type the cards (${cards}) or their points (37).`,
     scoreRound: "Score the round", scores: "Scores", csv: "Download the scores (CSV)", stats: "Match statistics",
-    newGame: "New game", newPlayers: "Players, in seat order (clockwise), separated by commas", rules: "Rules",
+    newGame: "New game", moreSettings: "Settings: the rules' options, scoring, target", newPlayers: "Players, in seat order (clockwise), separated by commas", rules: "Rules",
     scoring: "Scoring", target: "Target", force: "set the running match aside (it stays resumable)", start: "Start the game",
     happened: "What happened", join: "Join from a phone", qrShow: "Show the QR code (needs the join code)",
     qrAlt: "QR code of this page's address with the join code", cancel: "Cancel",
@@ -46,7 +46,7 @@ const TEXTS = {
     noPress: "No press yet", took: (p, n) => `${p} took ${count(n, "card")}`, pressedNothing: (p) => `${p} pressed: nothing came out`,
     hopperUnknown: "hopper: unknown", holds: (n) => `the launcher holds about ${count(n, "card")}`,
     reloadNow: "⚠ Reload: shuffle the discard pile (all but its top card) into the hopper",
-    catchButton: (p) => `Catch ${p} (no Uno)`, hand: (n) => `${n}'s hand `, handPlaceholder: "points, or cards: 7, hit-2, wild",
+    catchButton: (p) => `Catch ${p} (no Uno)`, hand: (n) => `${n}'s hand, the cards left: `, handPlaceholder: (cards) => `e.g. ${cards}, or 37`,
     noMatch: "no match yet", scoresLine: (s, t) => `${s} scoring, target ${t}`, next: (r, d) => ` · next: round ${r}, dealer ${d}`,
     round: "Round", total: "Total", matchWinner: (w) => `★ Winner: ${w}`,
     cardsTaken: "Cards taken", biggestBurst: "Biggest burst", dryStreak: "Longest dry streak", hitsSent: "Hits sent",
@@ -78,7 +78,7 @@ const TEXTS = {
     nowInserts: (n) => n === null ? "inserts until the blast" : `inserts ${n}`, nowWait: "wait: the launcher is dealing",
     nowNoGame: "start a game: New game is just below", colourNamed: (c) => `colour named: ${c}`, colourPile: (c) => `colour: ${c}`, said: (m) => `✔ ${m}`,
     tableNeedsCode: "Enter the join code once (Phone view, then Join code): this display then shows it with its QR code.",
-    done: "✔ done", pressed: "the button was pressed",
+    done: "✔ done", doneWord: "done", pressed: "the button was pressed", pressedCards: (n) => `the button was pressed: ${n ? `${count(n, "card")} came out` : "nothing came out"}`, reloadedCards: (n) => `Reloaded: ${count(n, "card")}`,
     chainOver: (first, itself, turn) => `⚡ Mega Hit over: play resumes ${itself ? "with the first attacker" : "after the first attacker"}, ${first}: ${turn} plays`, addCard: "+ card", clearHand: "clear", whichCard: (n) => `${n}: which card?`,
     rounds: ["round", "rounds"],
     // Issue #40: the hands, the first game's steps, the reload the deal needs, Blast without a blaster.
@@ -122,13 +122,13 @@ const TEXTS = {
     tableView: "Affichage table", phoneView: "Vue téléphone", dismiss: "Fermer", repair: "Réparer le journal de partie",
     launcher: "Lanceur", hopperCards: "Cartes dans le réservoir", reloaded: "Rechargé", goOn: "Continuer", resetLauncher: "Réinitialiser", players: "Joueurs",
     player: "Joueur", owes: "Doit", cards: "Prises", presses: "Appuis", handCol: "Main", insertsCol: "Insertions", score: "Score", play: "Jouer",
-    joinCode: "Code de la table", codeDigits: "8 chiffres", useCode: "Valider le code",
+    joinCode: "Code de la table", joinFold: "Rejoindre : le code, le QR code pour un téléphone", codeDigits: "8 chiffres", useCode: "Valider le code",
     firstAttack: "Nommer la couleur et le joueur à attaquer", lastCard: "c'est la dernière carte du joueur",
     pressSim: "Appuyer sur le bouton (simulation)", uno: "Uno !", hintPenalty: "Pénalité de conseil…",
     undo: "Annuler la dernière action", endRound: "Fin de manche : saisir les mains", winner: "Gagnant",
-    handsHelp: "Touchez + carte pour chaque carte restée dans une main, ou tapez ses points (37) ou ses cartes (7, Appuyer 2 fois, Carte blanche).",
+    handsHelp: (cards) => `Pour chaque joueur, touchez + carte pour chaque carte restée en main, ou tapez les cartes (${cards}) ou leurs points (37).`,
     scoreRound: "Compter la manche", scores: "Scores", csv: "Télécharger les scores (CSV)", stats: "Statistiques de la partie",
-    newGame: "Nouvelle partie", newPlayers: "Joueurs, dans l'ordre des places (sens horaire), séparés par des virgules",
+    newGame: "Nouvelle partie", moreSettings: "Réglages : options des règles, décompte, objectif", newPlayers: "Joueurs, dans l'ordre des places (sens horaire), séparés par des virgules",
     rules: "Règles", scoring: "Décompte", target: "Objectif", force: "mettre de côté la partie en cours (elle pourra reprendre)",
     start: "Lancer la partie", happened: "Ce qui s'est passé", join: "Rejoindre depuis un téléphone",
     qrShow: "Afficher le QR code (demande le code de la table)", qrAlt: "QR code de l'adresse de cette page avec le code de la table",
@@ -142,8 +142,8 @@ const TEXTS = {
     gameDown: (why) => `⚠ le jeu n'est pas disponible${why ? ` : ${why}` : ""} ; le lanceur fonctionne toujours`,
     noGame: "Pas de partie", startOne: "lancez-en une sous Nouvelle partie",
     roundLine: (round, ruleset, dealer) => `Manche ${round} · ${ruleset} · ${dealer} distribue`,
-    clockwise: "↻ le jeu tourne dans le sens des aiguilles d'une montre",
-    counterclockwise: "↺ le jeu tourne dans le sens inverse des aiguilles d'une montre", and: " et ",
+    clockwise: "↻ le jeu tourne dans le sens horaire",
+    counterclockwise: "↺ le jeu tourne dans le sens antihoraire", and: " et ",
     winsMatch: "gagne la partie", pressesUntil: "appuie jusqu'à ce que des cartes sortent",
     owesPresses: (n) => `doit ${count(n, "press")}`, orStacks: " ou pose une carte Appuyer",
     wonRound: (winner, round) => `${winner} a gagné la manche ${round}`, enterHands: "saisissez les mains sous Fin de manche",
@@ -155,8 +155,8 @@ const TEXTS = {
     pressedNothing: (p) => `${p} a appuyé : rien n'est sorti`, hopperUnknown: "réservoir : inconnu",
     holds: (n) => `le lanceur contient environ ${count(n, "card")}`,
     reloadNow: "⚠ Rechargez : mélangez la défausse (sauf sa carte du dessus) dans le réservoir",
-    catchButton: (p) => `Attraper ${p} (pas de Uno)`, hand: (n) => `Main de ${n} `,
-    handPlaceholder: "points, ou cartes : 7, Appuyer 2 fois, Carte blanche",
+    catchButton: (p) => `Attraper ${p} (pas de Uno)`, hand: (n) => `Main de ${n}, les cartes restées : `,
+    handPlaceholder: (cards) => `ex. ${cards}, ou 37`,
     noMatch: "pas encore de partie", scoresLine: (s, t) => `décompte ${s}, objectif ${t}`,
     next: (r, d) => ` · ensuite : manche ${r}, ${d} distribue`, round: "Manche", total: "Total",
     matchWinner: (w) => `★ Gagnant : ${w}`, cardsTaken: "Cartes prises", biggestBurst: "Plus grosse rafale",
@@ -189,7 +189,7 @@ const TEXTS = {
     nowInserts: (n) => n === null ? "insère jusqu'au tir" : `insère ${n} fois`, nowWait: "attendez : le lanceur distribue",
     nowNoGame: "lancez une partie : Nouvelle partie est juste en dessous", colourNamed: (c) => `couleur demandée : ${c}`, colourPile: (c) => `couleur : ${c}`, said: (m) => `✔ ${m}`,
     tableNeedsCode: "Saisissez le code de la table une fois (Vue téléphone, puis Code de la table) : cet affichage le montre alors avec son QR code.",
-    done: "✔ fait", pressed: "le bouton a été pressé",
+    done: "✔ fait", doneWord: "fait", pressed: "le bouton a été pressé", pressedCards: (n) => `le bouton a été pressé : ${n ? `${count(n, "card")} ${n > 1 ? "sont sorties" : "est sortie"}` : "rien n'est sorti"}`, reloadedCards: (n) => `Rechargé : ${count(n, "card")}`,
     chainOver: (first, itself, turn) => `⚡ Méga appuyer fini : le jeu reprend ${itself ? "avec le premier attaquant" : "après le premier attaquant"}, ${first} : ${turn} joue`, addCard: "+ carte", clearHand: "effacer", whichCard: (n) => `${n} : quelle carte ?`,
     rounds: ["manche", "manches"],
     joinHelp: "Chaque action demande le code de la table (8 chiffres) : il est sur l'affichage de la table, dans le terminal de la démo, ou demandez-le au lanceur : launcherctl game code.",
@@ -250,7 +250,7 @@ function t(key, ...args) {
 }
 
 // The labels of index.html, the switch and the names of cards and colours in the page's language.
-async function showLanguage(wanted) {
+async function showLanguage(wanted, draw = true) {
   lang = wanted;
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
@@ -262,7 +262,7 @@ async function showLanguage(wanted) {
   for (const button of document.querySelectorAll(".langs button")) button.setAttribute("aria-pressed", String(button.dataset.lang === lang));
   if ($("#link").classList.contains("up")) $("#link").textContent = t("live");  // said before the switch
   try { words = await api("GET", `/api/words?lang=${lang}`); } catch (error) { words = null; }
-  if (state) render();
+  if (state && draw) render();
 }
 
 // "1 press", "2 presses"; French keeps the singular for 0 and 1.
