@@ -206,14 +206,14 @@ const TEXTS = {
       lowest: "Chacun marque les points restés dans sa propre main ; dès que quelqu'un atteint l'objectif, le moins de points gagne.",
       elimination: "Qui atteint l'objectif quitte la table, jusqu'à ce qu'il en reste deux ; leur manche suivante décide de la partie." },
     optionsHelp: "Options", rulesetDoc: {
-      "attack-mega-hit": "UNO Attack Méga appuyer (2023) : les cartes Appuyer font appuyer le joueur suivant sur le bouton du lanceur.",
+      "attack-mega-hit": "UNO Attack Mega Hit (2023) : les cartes Appuyer font appuyer le joueur suivant sur le bouton du lanceur.",
       "attack-2005": "UNO Attack (2005) : la première boîte, avec les cartes Appuyer et Appuyer jusqu'au tir.",
       "attack-2010": "UNO Attack (2010) : la deuxième boîte, avec la Double attaque.",
       classic: "UNO classique : le lanceur distribue chaque carte, une à une.",
       "despicable-me-4": "UNO Moi, moche et méchant 4 : UNO classique aux couleurs des Minions, avec la carte Super Minions.",
       blast: "UNO Blast : les cartes vont dans le blaster, qui tire de temps en temps.",
     },
-    rulesetName: { "attack-mega-hit": "UNO Attack Méga appuyer", "attack-2005": "UNO Attack (2005)", "attack-2010": "UNO Attack (2010)",
+    rulesetName: { "attack-mega-hit": "UNO Attack Mega Hit", "attack-2005": "UNO Attack (2005)", "attack-2010": "UNO Attack (2010)",
       classic: "UNO classique", "despicable-me-4": "UNO Moi, moche et méchant 4", blast: "UNO Blast" },
     options: {
       early_stop: ["Arrêter d'appuyer dès que des cartes sortent", { true: "oui", false: "non : appuyer autant que dû" },
