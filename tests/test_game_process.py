@@ -201,3 +201,22 @@ def test_the_game_launcherd_starts_yields_the_cpu_to_it_as_its_unit_makes_it_on_
         game, launcherd = nice_of(game_pid(daemon)), nice_of(daemon.pid)
     assert unit_nice == [game] and game > 0
     assert launcherd == os.nice(0)
+
+
+def test_the_game_launcherd_started_ends_when_launcherd_is_killed_and_launcherd_loads_no_ctypes(tmp_path):
+    """SIGKILL gives launcherd no time to stop its child: the game asks the kernel for a SIGTERM at
+    its parent's death itself (PR_SET_PDEATHSIG), so that launcherd need not load ctypes to ask it
+    between fork and exec, and no orphaned game is left holding the state dir's lock."""
+    with DaemonProcess(tmp_path, SLOW) as daemon:
+        game = game_pid(daemon)
+        mapped = Path(f"/proc/{daemon.pid}/maps").read_text()
+        daemon.process.send_signal(signal.SIGKILL)
+        daemon.process.wait(HANG_S)
+
+        def gone() -> bool:
+            try:  # a zombie no one reaps (its parent is gone) is reaped by init: gone from /proc
+                return Path(f"/proc/{game}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+            except FileNotFoundError:
+                return True
+        wait_until(gone, what="the game process's end after launcherd's SIGKILL")
+    assert "_ctypes" not in mapped and "libffi" not in mapped

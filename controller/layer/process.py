@@ -37,11 +37,26 @@ EXIT_SETUP_FAILED = 3
 RESTART_GATE: threading.Event | None = None
 # Set by ``launcherd --sim`` for the game it starts: that game ends once launcherd is gone.
 PARENT_VARIABLE = "LAUNCHER_GAME_PARENT"
+PR_SET_PDEATHSIG = 1
 
 
 def _parent_gone() -> bool:
     parent = os.environ.get(PARENT_VARIABLE)
     return bool(parent) and str(os.getppid()) != parent
+
+
+def _end_with_parent() -> None:
+    """Under ``launcherd --sim``: SIGTERM from the kernel once launcherd is gone (PR_SET_PDEATHSIG).
+    Asked here rather than between fork and exec so that launcherd loads no ctypes (0.4 MiB of its
+    memory); a launcherd gone before the request is seen by :func:`_parent_gone` just after."""
+    if not os.environ.get(PARENT_VARIABLE):
+        return
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass  # not Linux: the reconnect loop's _parent_gone() still ends it
 
 
 def take_lock(state_dir: Path) -> int:
@@ -206,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
     from firmware.daemon.launcherd import setup_logging
 
     args = build_parser().parse_args(argv)
+    _end_with_parent()
+    if _parent_gone():
+        return 0
     setup_logging(args.verbose)
     try:
         socket_path, state_dir = _paths(args)

@@ -17,7 +17,6 @@ every id is translated in every language.
 from __future__ import annotations
 
 import sys
-import unicodedata
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
@@ -67,6 +66,10 @@ def render(message: Mapping[str, Any], lang: str | None = None) -> str:
 
 def _folded(name: str) -> str:
     """A card name as compared: no case, no accents, one kind of apostrophe and spacing."""
+    # Here, not at the top: launcherd loads this catalogue for the game's press reasons and never
+    # reads a card's name, and unicodedata is 0.25 MiB of its memory.
+    import unicodedata
+
     decomposed = unicodedata.normalize("NFKD", name.replace("\u2019", "'"))
     plain = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(plain.casefold().replace("-", " ").split())

@@ -4,17 +4,16 @@ The child gets launcherd's socket and its own state dir, a notify socket of its 
 address launcherd reads) with ``WATCHDOG_USEC``: it is started again when it exits (after
 :data:`RESTART_FIRST_S`, growing while it keeps failing), and killed (SIGKILL) and started again when
 its watchdog lapses (a stopped process) or when it is not READY within :data:`READY_WITHIN_S`. It
-dies with launcherd (PR_SET_PDEATHSIG). launcherd never waits for it; nothing of it runs here.
+dies with launcherd (``LAUNCHER_GAME_PARENT``: the game asks the kernel for that itself, so that
+launcherd loads no ctypes). launcherd never waits for it; nothing of it runs here.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import logging
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -29,7 +28,6 @@ RESTART_FIRST_S = 1.0
 GAME_NICE = 5  # launcher-game.service's Nice= (tests/test_install_game_unit.py holds them equal)
 RESTART_MAX_S = 16.0
 STOP_WAIT_S = 5.0
-PR_SET_PDEATHSIG = 1
 STAYED_UP_S = 30.0  # a child up this long that exits is restarted after the first pause again
 
 
@@ -43,12 +41,8 @@ def game_command() -> list[str] | None:
 
 
 def _in_the_child() -> None:
-    """In the game process before it starts: it ends with launcherd, and yields the CPU to it as
+    """In the game process before it starts: it yields the CPU to launcherd as
     launcher-game.service's Nice= makes it yield on a Pi."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):
-        pass
     os.nice(GAME_NICE)
 
 
