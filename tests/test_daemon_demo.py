@@ -232,6 +232,12 @@ def labelled(name: str, text: str) -> str:
     return f"  {said(f'demo_label_{name}'):<{width}}{text}"
 
 
+def drawn(view) -> dict:
+    """Draw the screen, and the status it was drawn from (in the loop: nothing changes in between)."""
+    view.draw()
+    return view.daemon.get_status()
+
+
 def no_english(screen: str) -> list[str]:
     """The English words of the catalogues on a screen, but in the launcherctl command it shows."""
     from test_plain_refusals import english_only_words
@@ -252,9 +258,9 @@ def test_the_launcher_s_screen_in_french_says_the_catalogue_s_lines(tmp_path, mo
         view = DemoView(running.daemon, out=screen)
         running.in_loop(running.daemon.subscribe, view.on_event)
         running.in_loop(view.on_key, " ")
-        status = running.wait_for(lambda s: s["last"] is not None and s["state"] == "ready")
+        running.wait_for(lambda s: s["last"] is not None and s["state"] == "ready")
         running.in_loop(view.on_key, "j")
-        running.in_loop(view.draw)
+        status = running.in_loop(drawn, view)  # the status the frame shows
         lines = frame(screen).splitlines()
     assert "  " + said("demo_title_launcher") in lines
     assert "  " + said("demo_keys_launcher") in lines
@@ -282,9 +288,9 @@ def test_the_blaster_s_screen_in_french_says_the_catalogue_s_lines(tmp_path, mon
         view = DemoView(running.daemon, out=screen)
         running.in_loop(running.daemon.subscribe, view.on_event)
         running.in_loop(view.on_key, "1")
-        status = running.wait_for(lambda s: s["last"] is not None)
+        running.wait_for(lambda s: s["last"] is not None)
         running.in_loop(view.on_key, "l")
-        running.in_loop(view.draw)
+        status = running.in_loop(drawn, view)
         lines = frame(screen).splitlines()
     last = status["last"]
     assert "  " + said("demo_title_blaster") in lines
