@@ -203,3 +203,108 @@ def test_under_demo_lang_fr_every_line_of_the_screen_is_french(tmp_path, monkeyp
                   "\n".join(line for line in last.splitlines() if "launcherctl --socket" not in line))
     english = english_only_words()
     assert sorted({w for w in re.findall(r"[^\W\d_]{3,}", said) if w.casefold() in english}) == []
+
+
+# ---- the demo's own lines: firmware's catalogue (demo_*), by message id (#40) ------------------------
+
+LABELS = ("state", "led", "chime", "motor", "presses", "last", "hopper", "slots")
+
+
+def french_screen(monkeypatch) -> None:
+    """The demo as make demo DEMO_LANG=fr starts it (LC_MESSAGES=fr_FR.UTF-8)."""
+    from firmware import i18n
+
+    monkeypatch.setenv("LC_MESSAGES", "fr_FR.UTF-8")
+    monkeypatch.setattr(i18n, "_daemon_language", None)
+    monkeypatch.delenv("LAUNCHER_WEB_URL", raising=False)
+    monkeypatch.delenv("LAUNCHER_DEMO_VOICE", raising=False)
+
+
+def said(message_id: str, **params) -> str:
+    from controller.text.messages import render
+
+    return render({"id": message_id, **params}, "fr")
+
+
+def labelled(name: str, text: str) -> str:
+    """A line of the screen: its label in the labels' column (as wide as the longest label, and one more)."""
+    width = max(9, *(len(said(f"demo_label_{key}")) for key in LABELS)) + 1
+    return f"  {said(f'demo_label_{name}'):<{width}}{text}"
+
+
+def drawn(view) -> dict:
+    """Draw the screen, and the status it was drawn from (in the loop: nothing changes in between)."""
+    view.draw()
+    return view.daemon.get_status()
+
+
+def no_english(screen: str) -> list[str]:
+    """The English words of the catalogues on a screen, but in the launcherctl command it shows."""
+    from test_plain_refusals import english_only_words
+
+    text = re.sub(r"\S*launcher\S*|--\S+|\S+=\S+|/\S*", " ",
+                  "\n".join(line for line in screen.splitlines() if "launcherctl --socket" not in line))
+    english = english_only_words()
+    return sorted({w for w in re.findall(r"[^\W\d_]{3,}", text) if w.casefold() in english})
+
+
+def test_the_launcher_s_screen_in_french_says_the_catalogue_s_lines(tmp_path, monkeypatch):
+    french_screen(monkeypatch)
+    from firmware.tools.demo import DemoView
+
+    config = '[sim]\nhopper = 40\n[ejection]\nprofile = "fixed"\nsequence = [3]\n'
+    with ThreadDaemon(tmp_path, config) as running:
+        screen = Screen()
+        view = DemoView(running.daemon, out=screen)
+        running.in_loop(running.daemon.subscribe, view.on_event)
+        running.in_loop(view.on_key, " ")
+        running.wait_for(lambda s: s["last"] is not None and s["state"] == "ready")
+        running.in_loop(view.on_key, "j")
+        status = running.in_loop(drawn, view)  # the status the frame shows
+        lines = frame(screen).splitlines()
+    assert "  " + said("demo_title_launcher") in lines
+    assert "  " + said("demo_keys_launcher") in lines
+    assert labelled("motor", said("demo_motor_off")) in lines
+    assert labelled("presses", said("demo_presses", presses=1, dry=0, profile="fixed")) in lines
+    assert said("profile:fixed") == "fixe" and "fixed" not in "\n".join(lines)  # the profile's word, not its name
+    assert labelled("last", said("demo_last_press", outcome="burst", cards=3)) in lines
+    assert labelled("hopper", said("demo_hopper", hopper=str(status["hopper"]), truth=str(status["sim"]["hopper"]),
+                                   ejected=3)) in lines
+    events = [line.strip() for line in lines[lines.index("  " + said("demo_recent_events")) + 1:]]
+    assert said("demo_key_jam") in events
+    assert said("demo_launched", press=said("demo_press", press="1"), said=said("demo_launched_cards", cards=3)) in events
+    assert said("demo_key_press", key=said("demo_key_space")) in events
+    assert no_english("\n".join(lines)) == []
+
+
+def test_the_blaster_s_screen_in_french_says_the_catalogue_s_lines(tmp_path, monkeypatch):
+    from harness.launcherd import BLASTER
+
+    french_screen(monkeypatch)
+    from firmware.tools.demo import DemoView
+
+    with ThreadDaemon(tmp_path, BLASTER) as running:
+        screen = Screen()
+        view = DemoView(running.daemon, out=screen)
+        running.in_loop(running.daemon.subscribe, view.on_event)
+        running.in_loop(view.on_key, "1")
+        running.wait_for(lambda s: s["last"] is not None)
+        running.in_loop(view.on_key, "l")
+        status = running.in_loop(drawn, view)
+        lines = frame(screen).splitlines()
+    last = status["last"]
+    assert "  " + said("demo_title_blaster") in lines
+    assert "  " + said("demo_keys_blaster") in lines
+    slots = " ".join("X" if full else "." for full in status["slots"])
+    assert labelled("slots", said("demo_slots", slots=slots, ejected=status["cards_ejected"],
+                                  profile=status["profile"])) in lines
+    assert f"{said('profile:' + status['profile'])}" in "\n".join(lines)  # the profile's word
+    if last["outcome"] == "blast":
+        shown = said("demo_last_slot_blast", slot=last["slot"], outcome="blast", cards=last["cards"])
+    else:
+        shown = said("demo_last_slot", slot=last["slot"], outcome=last["outcome"])
+    assert labelled("last", shown) in lines
+    events = [line.strip() for line in lines[lines.index("  " + said("demo_recent_events")) + 1:]]
+    assert said("demo_key_insert_slot", key="1", slot=1) in events
+    assert said("demo_key_no_lid", key="l") in events
+    assert no_english("\n".join(lines)) == []

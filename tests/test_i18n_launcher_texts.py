@@ -230,7 +230,7 @@ def test_the_status_in_french_keeps_its_columns():
     with i18n.speaking("fr"):
         launcher, blaster = format_status(LAUNCHER_STATUS), format_status(BLASTER_STATUS)
     assert launcher == ("état       arrêté (stop!)\n"
-                        "profil     classic\n"
+                        "profil     classique\n"
                         "appuis     3   série à vide 1\n"
                         "éjectées   1 carte   réservoir inconnu\n"
                         "dernier    appui 3 : salve, 1 carte\n"

@@ -55,6 +55,7 @@ SAMPLES = {
     "ended": "jam",
     "outcome": "burst",
     "motor_direction": "forward",
+    "profile": "fixed",
 }
 
 

@@ -120,11 +120,11 @@ def test_an_empty_log_has_no_statistics():
 def test_the_text_for_the_table():
     stats = match_stats(MEGA_HIT)
     text = format_stats({"match_id": 4, "match": stats, "history": history_stats([{**stats, "winner": []}])})
-    assert "match 4 (attack-mega-hit)" in text
+    assert "match 4 (UNO Attack Mega Hit)" in text  # the ruleset by its box (#40)
     assert "biggest burst: Cy, 5 cards" in text
     assert "longest Mega Hit: 3 hits in 2 cards, started by Ann, pressed by Cy" in text
     assert "round 1: Ann won in 4:00" in text
-    assert "history: 1 match(es), 1 round(s)" in text
+    assert "history: 1 match, 1 round" in text
     assert "no match at the table" in format_stats({"match": None, "history": history_stats([])})
 
 
@@ -187,7 +187,7 @@ def test_game_stats_over_the_socket_and_launcherctl_game_stats(daemon, capsys):
         register(parser.add_subparsers(dest="command", required=True), [common])
         args = parser.parse_args(["game", "stats"])
         assert args.func(args, client) == 0
-        assert f"match {stats['match_id']} (attack-mega-hit)" in capsys.readouterr().out
+        assert f"match {stats['match_id']} (UNO Attack Mega Hit)" in capsys.readouterr().out  # the box's name (#40)
         args = parser.parse_args(["game", "stats", "--json", "--match", str(stats["match_id"])])
         assert args.func(args, client) == 0
         assert '"hits_sent": 2' in capsys.readouterr().out

@@ -40,6 +40,7 @@ from firmware.i18n import message
 from controller.match import table
 from controller.rules import game
 from controller.rules.state import GameState, Owed, replaying, turn
+from controller.text.wording import text
 
 ATTACKS = frozenset({"hit", "attack", "mega-hit", "all-hit", "hit-fire", "last-card-attack"})
 
@@ -559,41 +560,48 @@ def log_version(service: Any) -> tuple[int | None, int | None, str | None]:
 
 
 def format_stats(result: dict[str, Any]) -> str:
-    """``launcherctl game stats``: a table per player for the match, then the history."""
+    """``launcherctl game stats``: a table per player for the match, then the history, in the
+    language launcherctl speaks (#40: its headings and lines from the catalogue, the ruleset by its
+    box); ``--json`` keeps the figures as they came."""
     lines = []
     match = result.get("match")
-    heads = ("presses", "cards", "burst", "dry", "sent", "recvd", "won")
-    keys = ("presses", "cards", "biggest_burst", "longest_dry_streak", "hits_sent", "hits_received",
-            "rounds_won")
+    columns = (("label_presses", "presses"), ("stats_col_cards", "cards"), ("stats_col_burst", "biggest_burst"),
+               ("stats_col_dry", "longest_dry_streak"), ("stats_col_sent", "hits_sent"),
+               ("stats_col_received", "hits_received"), ("stats_col_won", "rounds_won"))
+    history_columns = (("stats_col_matches", "matches"), ("stats_col_matches_won", "matches_won"))
 
-    def figure_rows(players: dict[str, dict[str, Any]], extra: tuple[str, ...] = ()) -> list[str]:
-        width = max([6, *(len(name) for name in players)])
-        out = [f"{'player':<{width}} " + " ".join(f"{h:>7}" for h in heads + extra)]
+    def figure_rows(players: dict[str, dict[str, Any]], shown: tuple[tuple[str, str], ...]) -> list[str]:
+        player = text({"id": "label_player"})
+        width = max([6, len(player), *(len(name) for name in players)])
+        heads = [text({"id": head}) for head, _ in shown]
+        widths = [max(7, len(head)) for head in heads]
+        out = [f"{player:<{width}} " + " ".join(f"{h:>{w}}" for h, w in zip(heads, widths))]
         for name, figures in players.items():
-            cells = [figures[k] for k in keys] + [figures[k] for k in extra]
-            out.append(f"{name:<{width}} " + " ".join(f"{c:>7}" for c in cells))
+            out.append(f"{name:<{width}} " + " ".join(f"{figures[key]:>{w}}" for (_, key), w in zip(shown, widths)))
         return out
 
     if match is None:
-        lines.append("no match at the table")
+        lines.append(text({"id": "stats_no_match"}))
     else:
-        lines.append(f"match {result['match_id']} ({match['ruleset']})")
-        lines += figure_rows(match["players"])
-        if match["biggest_burst"]:
-            lines.append(f"biggest burst: {match['biggest_burst']['player']}, "
-                         f"{match['biggest_burst']['cards']} cards")
-        if match["longest_dry_streak"]:
-            lines.append(f"longest dry streak: {match['longest_dry_streak']['player']}, "
-                         f"{match['longest_dry_streak']['presses']} presses")
-        chain = match["longest_mega_hit"]
+        lines.append(text(message("stats_match_head", match=result["match_id"], ruleset=match["ruleset"])))
+        lines += figure_rows(match["players"], columns)
+        burst, dry, chain = match["biggest_burst"], match["longest_dry_streak"], match["longest_mega_hit"]
+        if burst:
+            lines.append(text(message("stats_biggest_burst", player=burst["player"], cards=burst["cards"])))
+        if dry:
+            lines.append(text(message("stats_longest_dry", player=dry["player"], presses=dry["presses"])))
         if chain:
-            lines.append(f"longest Mega Hit: {chain['hits']} hits in {chain['cards']} cards, "
-                         f"started by {chain['started_by']}, pressed by {chain['pressed_by']}")
+            lines.append(text(message("stats_longest_mega_hit", hits=chain["hits"], cards=chain["cards"],
+                                      started_by=chain["started_by"], pressed_by=chain["pressed_by"])))
         for played in match["rounds"]:
             minutes, seconds = divmod(int(played["seconds"]), 60)
-            lines.append(f"round {played['round']}: {played['winner']} won in {minutes}:{seconds:02d}")
+            lines.append(text(message("stats_round", round=played["round"], winner=str(played["winner"]),
+                                      time=f"{minutes}:{seconds:02d}")))
     history = result["history"]
-    lines.append(f"history: {history['matches']} match(es), {history['rounds']} round(s)")
+    lines.append(text(message("stats_history", matches=message("stats_n_matches", count=history["matches"]),
+                              rounds=message("stats_n_rounds", count=history["rounds"]))))
     if history["players"]:
-        lines += figure_rows(history["players"], ("matches", "matches_won"))
+        lines += figure_rows(history["players"], columns + history_columns)
+    if match is not None or history["players"]:
+        lines.append(text({"id": "stats_columns"}))
     return "\n".join(lines)

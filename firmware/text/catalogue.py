@@ -83,6 +83,7 @@ KINDS = MappingProxyType({
     "state": "a launcher state (ready, jammed, ...) or why a press was ignored (bench, ...)",
     "outcome": "how a press or an insertion came out: dry, burst, dispense, empty, safe, blast",
     "motor_direction": "which way the motor turns: forward or reverse",
+    "profile": "an ejection or blast profile ('fixed'), shown by its word in the language",
     "seconds": "a duration in seconds, shown with one decimal below 100",
     "percent": "a share from 0 to 1, shown as a percentage",
     "number": "a number, shown in the language's way",
@@ -270,11 +271,11 @@ def _shown(message_id: str, name: str, kind: str, value: Any, lang: str) -> Any:
         if kind == "seconds":
             return numbers.seconds(value, lang)
         return numbers.decimal(value, lang)
-    if kind in ("ruleset", "card", "move", "param"):
+    if kind in ("ruleset", "card", "move", "param", "profile"):
         if not isinstance(value, str):
             raise _bad(message_id, name, kind, value)
-        # Numbers are the same in every language; an unknown ruleset, card, move or key (a refusal
-        # of one) is shown as it was given.
+        # Numbers are the same in every language; an unknown ruleset, card, move, key (a refusal
+        # of one) or profile is shown as it was given.
         return word(f"{kind}:{value}", lang) if i18n.catalogue_of(f"{kind}:{value}") is not None else value
     key = f"{kind}:{value}"
     if i18n.catalogue_of(key) is None:

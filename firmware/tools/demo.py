@@ -18,34 +18,39 @@ import tty
 from typing import TYPE_CHECKING, Any
 
 from firmware import i18n
+from firmware.errors import Unavailable
 from firmware.events import Action, Chime, EStop, Led, Reset, SleepNow, Wake
 
 if TYPE_CHECKING:  # the daemon starts the demo (launcherd --demo): no import at run time
     from firmware.daemon.driver import Daemon
 
 
-def _l(en: str, fr: str) -> str:
-    """The demo's own words in the daemon's language (``LC_MESSAGES``, as ``make demo DEMO_LANG=fr``
-    sets it): the screen speaks the language of the texts it shows from the catalogues."""
-    return fr if i18n.daemon_language() == "fr" else en
+def _say(message_id: str, /, **params: Any) -> str:
+    """One of the demo's own lines (firmware's catalogue, ``demo_*``) in the daemon's language
+    (``LC_MESSAGES``, as ``make demo DEMO_LANG=fr`` sets it): the screen speaks the language of the
+    texts it shows from the catalogues."""
+    return i18n.render(i18n.message(message_id, **params), i18n.daemon_language())
 
 
 def _word(kind: str, value: Any) -> str:
     """A state, an outcome, how a launch ended or a motor's direction in the catalogue's words, in the
     daemon's language (#40: the screen shows no id); a value the catalogue has no word for, as it is."""
     key = f"{kind}:{value}"
-    return i18n.render({"id": key}) if i18n.catalogue_of(key) is not None else str(value)
+    return i18n.render({"id": key}, i18n.daemon_language()) if i18n.catalogue_of(key) is not None else str(value)
 
 
 def keys_line(blaster: bool) -> str:
-    if blaster:
-        return _l("Space/Enter insert   1-8 insert in slot N   j jam   c clear   s sleep   w wake   e e-stop   x reset   q quit",
-                  "Espace/Entrée insérer   1-8 insérer en fente N   j coincer   c dégager   s veille   w réveil"
-                  "   e arrêt d'urgence   x réinitialiser   q quitter")
-    return _l("Space/Enter press   j jam   c clear   l lid   r reload   d deal 7   s sleep   w wake   e e-stop   x reset   q quit",
-              "Espace/Entrée appuyer   j coincer   c dégager   l couvercle   r recharger   d distribuer 7   s veille"
-              "   w réveil   e arrêt d'urgence   x réinitialiser   q quitter")
+    return _say("demo_keys_blaster" if blaster else "demo_keys_launcher")
 
+
+# The labels of the screen's lines; the column is as wide as the longest in the language (10 at least).
+_LABELS = ("state", "led", "chime", "motor", "presses", "last", "hopper", "slots")
+
+
+def label(name: str) -> str:
+    """A line's label, indented and padded to the labels' column."""
+    width = max(9, *(len(_say(f"demo_label_{key}")) for key in _LABELS)) + 1
+    return f"  {_say(f'demo_label_{name}'):<{width}}"
 
 
 def device_lines(s: dict[str, Any]) -> list[str]:
@@ -53,134 +58,134 @@ def device_lines(s: dict[str, Any]) -> list[str]:
     last = s.get("last")
     if s.get("device") == "blaster":
         slots = " ".join("X" if full else "." for full in s["slots"])
+        if not last:
+            said = "-"
+        elif last["outcome"] == "blast":
+            said = _say("demo_last_slot_blast", slot=last["slot"], outcome=last["outcome"], cards=last["cards"])
+        else:
+            said = _say("demo_last_slot", slot=last["slot"], outcome=last["outcome"])
         return [
-            _l(f"  slots     [{slots}]   ejected {s['cards_ejected']}   profile {s['profile']}",
-               f"  fentes    [{slots}]   éjectées {s['cards_ejected']}   profil {s['profile']}"),
-            _l("  last      ", "  dernier   ") + (_l(f"slot {last['slot']}: {_word('outcome', last['outcome'])}",
-                                                    f"fente {last['slot']} : {_word('outcome', last['outcome'])}")
-                                                + (_l(f", {last['cards']} card(s)", f", {last['cards']} carte(s)") if last["outcome"] == "blast" else "")
-                                                if last else "-"),
+            label("slots") + _say("demo_slots", slots=slots, ejected=s["cards_ejected"], profile=str(s["profile"])),
+            label("last") + said,
         ]
     sim = s.get("sim") or {}
+    motor = s["motor"]
     return [
-        _l("  motor     ", "  moteur    ") + (f"{_word('motor_direction', s['motor']['direction'])}"
-                                              f" {round(100 * s['motor']['duty'])}%" if s["motor"]["on"]
-                                              else _l("off", "arrêté")),
-        _l(f"  presses   {s['presses']}   dry streak {s['dry_streak']}   profile {s['profile']}",
-           f"  appuis    {s['presses']}   série à vide {s['dry_streak']}   profil {s['profile']}"),
-        _l("  last      ", "  dernier   ") + (_l(f"{_word('outcome', last['outcome'])}, {last['cards']} card(s)",
-                                                f"{_word('outcome', last['outcome'])}, {last['cards']} carte(s)")
-                                              if last else "-"),
-        _l(f"  hopper    {s['hopper']} (estimate)   {sim.get('hopper')} (truth)   ejected {s['cards_ejected']}",
-           f"  réservoir {s['hopper']} (estimé)   {sim.get('hopper')} (réel)   éjectées {s['cards_ejected']}"),
+        label("motor") + (_say("demo_motor_on", direction=_word("motor_direction", motor["direction"]),
+                               duty=motor["duty"]) if motor["on"] else _say("demo_motor_off")),
+        label("presses") + _say("demo_presses", presses=s["presses"], dry=s["dry_streak"], profile=str(s["profile"])),
+        label("last") + (_say("demo_last_press", outcome=last["outcome"], cards=last["cards"]) if last else "-"),
+        label("hopper") + _say("demo_hopper", hopper=str(s["hopper"]), truth=str(sim.get("hopper")),
+                               ejected=s["cards_ejected"]),
     ]
+
+
+# What to do now, for the states a player must act on: the lines' message ids.
+_ADVICE = {"jammed": ("demo_advice_jammed", "demo_advice_jammed_presses"),
+           "empty": ("demo_advice_empty", "demo_advice_empty_pi"),
+           "lid_open": ("demo_advice_lid_open",), "halted": ("demo_advice_halted",),
+           "sleeping": ("demo_advice_sleeping",)}
 
 
 def advice_lines(s: dict[str, Any]) -> list[str]:
     """What to do now, for the states a player must act on."""
     state = s.get("state")
-    if state == "jammed":
-        return ["", _l("  a card is stuck in the exit slot: c clears it (on the Pi, pull the card out);",
-                       "  une carte est coincée dans la fente de sortie : c la dégage (sur le Pi, retirez-la) ;"),
-                _l("  presses are ignored until then", "  les appuis sont ignorés d'ici là")]
-    if state == "empty":
-        return ["", _l("  hopper empty: refill it, then l twice (lid open, lid closed) tells the launcher;",
-                       "  réservoir vide : remplissez-le, puis l deux fois (couvercle ouvert, fermé) le dit au lanceur ;"),
-                _l("  on the Pi, hold the button 2 s, or open and close the lid",
-                   "  sur le Pi, tenez le bouton 2 s, ou ouvrez et fermez le couvercle")]
-    if state == "lid_open":
-        return ["", _l("  lid open: l closes it, and closing it counts as a refill",
-                       "  couvercle ouvert : l le ferme, et le fermer compte comme un remplissage")]
-    if state == "halted":
-        return ["", _l("  halted: x resets it once the cause is dealt with", "  arrêté : x le réinitialise une fois la cause réglée")]
-    if state == "sleeping":
-        return ["", _l("  asleep: w or a press (Space) wakes it", "  en veille : w ou un appui (Espace) le réveille")]
+    if state in _ADVICE:
+        return ["", *(f"  {_say(message_id)}" for message_id in _ADVICE[state])]
     if (s.get("bringup") or {}).get("bench"):
-        return ["", _l("  bench mode (selftest/calibrate/inputs): presses launch nothing",
-                       "  mode banc (selftest/calibrate/inputs) : les appuis ne lancent rien")]
+        return ["", f"  {_say('demo_advice_bench')}"]
     if s.get("pending"):
-        return ["", f"  {s.get('pending_text') or _l('something waits', 'quelque chose attend')}"
-                + _l(": a press (Space) goes on", " : un appui (Espace) continue")]
+        return ["", "  " + _say("demo_advice_pending", what=s.get("pending_text") or _say("demo_something_waits"))]
     return []
 
 
 def _text(value: Any) -> str:
     """A message object as its text (the message catalogue, in the daemon's language), else as is."""
-    return i18n.render(value) if i18n.is_message(value) else str(value)
+    return i18n.render(value, i18n.daemon_language()) if i18n.is_message(value) else str(value)
 
 
-_ENDED = {"jam": ("then a card jammed", "puis une carte s'est coincée"),
-          "empty": ("then the hopper ran empty", "puis le réservoir s'est vidé"),
-          "lid": ("the lid was opened", "le couvercle a été ouvert"), "stop": ("stopped", "arrêté"),
-          "estop": ("emergency stop", "arrêt d'urgence"), "halt": ("halted", "arrêté"),
-          "cancel": ("cancelled", "annulé"), "sleep": ("went to sleep", "mis en veille")}
+# How a launch ended, where the demo says it its own way (demo_ended_*); others in the catalogue's words.
+_ENDED = ("jam", "empty", "lid", "stop", "estop", "halt", "cancel", "sleep")
 # State changes that every launch makes: the launch's own line says it.
 _ROUTINE_STATES = {("launching", "ready"), ("ready", "launching"), ("empty", "launching"), ("launching", "empty")}
+
+
+def _launched(p: dict[str, Any]) -> str:
+    """A launch's line: which press, and what came out."""
+    cards, requested, outcome = p.get("cards", 0), p.get("requested", 0), p.get("outcome")
+    press = str(p.get("press_id"))
+    head = (_say("demo_press", press=press) if p.get("source") in (None, "button")
+            else _say("demo_press_from", press=press, source=str(p["source"])))
+    if outcome == "dry":
+        said = _say("demo_launched_dry")
+    elif outcome == "empty":
+        said = _say("demo_launched_empty")
+    elif requested and cards != requested:
+        said = _say("demo_launched_cards_of", cards=cards, requested=requested)
+    else:
+        said = _say("demo_launched_cards", cards=cards)
+    ended = p.get("ended")
+    if ended and ended != "done":
+        how = _say(f"demo_ended_{ended}") if ended in _ENDED else _word("ended", ended)
+        said = _say("demo_launched_ended", said=said, ended=how)
+    return _say("demo_launched", press=head, said=said)
+
+
+def _refilled(p: dict[str, Any]) -> str:
+    cards, previous = p.get("cards"), p.get("previous")
+    if cards is None:
+        return (_say("demo_refilled_unknown") if previous is None
+                else _say("demo_refilled_unknown_before", previous=previous))
+    return _say("demo_refilled", cards=cards) if previous is None else _say("demo_refilled_before", cards=cards,
+                                                                             previous=previous)
 
 
 def event_line(name: str, p: dict[str, Any]) -> str | None:
     """A short line for the screen about one event (None: not worth a line)."""
     if name == "launched":
-        cards, requested, outcome = p.get("cards", 0), p.get("requested", 0), p.get("outcome")
-        head = _l("press", "appui") + f" {p.get('press_id')}" + ("" if p.get("source") in (None, "button") else f" ({p['source']})")
-        if outcome == "dry":
-            text = _l("nothing came out (a dry press)", "rien n'est sorti (un appui à vide)")
-        elif outcome == "empty":
-            text = _l("nothing came out: the hopper is empty", "rien n'est sorti : le réservoir est vide")
-        else:
-            text = (_l(f"{cards} of {requested} cards", f"{cards} cartes sur {requested}") if requested and cards != requested
-                    else _l(f"{cards} card{'s' if cards != 1 else ''}", f"{cards} carte{'s' if cards > 1 else ''}"))
-        ended = p.get("ended")
-        if ended and ended != "done":
-            text += ", " + (_l(*_ENDED[ended]) if ended in _ENDED else _word("ended", ended))
-        return f"{head}: {text}" if i18n.daemon_language() != "fr" else f"{head} : {text}"
+        return _launched(p)
     if name == "press":
         return None  # the launch's own line follows, or the line that says why nothing did
     if name == "state":
         if (p.get("previous"), p.get("state")) in _ROUTINE_STATES:
             return None
-        state, previous = _word("state", p.get("state")).upper(), _word("state", p.get("previous"))
-        return _l(f"now {state} (was {previous})", f"maintenant {state} (avant : {previous})")
+        return _say("demo_state_now", state=_word("state", p.get("state")).upper(),
+                    previous=_word("state", p.get("previous")))
     if name == "jammed":
-        return _l("a card is stuck in the exit slot: c clears it", "une carte est coincée dans la fente de sortie : c la dégage")
+        return _say("demo_jammed")
     if name == "empty":
-        return _text(p["message"]) if p.get("message") else _l("the hopper is empty", "le réservoir est vide")
+        return _text(p["message"]) if p.get("message") else _say("demo_hopper_empty")
     if name == "halted":
-        return _l("halted: ", "arrêté : ") + _text(p.get("reason"))
+        return _say("demo_halted", reason=_text(p.get("reason")))
     if name == "refused":
-        wait = _l(f" (again in {p['retry_after_s']} s)", f" (de nouveau dans {p['retry_after_s']} s)") if p.get("retry_after_s") else ""
-        return _l("refused: ", "refusé : ") + f"{_text(p.get('reason'))}{wait}"
+        if p.get("retry_after_s"):
+            return _say("demo_refused_wait", reason=_text(p.get("reason")), seconds=p["retry_after_s"])
+        return _say("demo_refused", reason=_text(p.get("reason")))
     if name == "ignored":
         reason = p.get("reason")
-        return _l("press ignored", "appui ignoré") + f" ({_text(reason) if i18n.is_message(reason) else _word('state', reason)})"
+        return _say("demo_press_ignored", why=_text(reason) if i18n.is_message(reason) else _word("state", reason))
     if name == "refill_wanted":
-        how = _l("lid closed", "couvercle fermé") if p.get("source") == "lid" else _l("button held", "bouton tenu")
-        return how + _l(": the launcher takes it as a refill", " : le lanceur le prend comme un remplissage")
+        return _say("demo_refill_lid" if p.get("source") == "lid" else "demo_refill_button")
     if name == "refilled":
-        cards, previous = p.get("cards"), p.get("previous")
-        return (_l("refilled: ", "rempli : ") + (_l("count unknown", "nombre inconnu") if cards is None
-                                                  else _l(f"{cards} cards", f"{cards} cartes"))
-                + (_l(f" ({previous} before)", f" ({previous} avant)") if previous is not None else ""))
+        return _refilled(p)
     if name == "pending":
-        return _l("waiting for a press to go on", "attend un appui pour continuer") + f" ({_text(p['pending'])})" if p.get("pending") else None
+        return _say("demo_pending", what=_text(p["pending"])) if p.get("pending") else None
     if name == "resume":
-        return _l("a press let it go on", "un appui l'a fait continuer")
+        return _say("demo_resumed")
     if name == "reset":
-        return (_l("reset: the launcher is ready again", "réinitialisé : le lanceur est de nouveau prêt")
-                + ("" if p.get("source") in (None, "api") else f" ({p['source']})"))
+        return (_say("demo_reset") if p.get("source") in (None, "api")
+                else _say("demo_reset_from", source=str(p["source"])))
     if name == "bench":
-        return _l("bench mode ", "mode banc ") + (_l("on: presses launch nothing", "actif : les appuis ne lancent rien")
-                                                if p.get("on") else _l("off", "inactif"))
+        return _say("demo_bench_on" if p.get("on") else "demo_bench_off")
     if name == "jogged":
-        return _l("jogged", "moteur poussé") + f" {_word('motor_direction', p.get('direction'))} {p.get('ms')} ms"
+        return _say("demo_jogged", direction=_word("motor_direction", p.get("direction")), ms=str(p.get("ms")))
     if name == "insert":
-        return _l(f"card into slot {p.get('slot')}: {_word('outcome', p.get('outcome'))}",
-                  f"carte dans la fente {p.get('slot')} : {_word('outcome', p.get('outcome'))}")
+        return _say("demo_insert", slot=str(p.get("slot")), outcome=_word("outcome", p.get("outcome")))
     if name == "blast":
-        return (_l(f"blast from slot {p.get('slot')}: {p.get('cards')} card(s)", f"tir depuis la fente {p.get('slot')} : {p.get('cards')} carte(s)")
-                + (_l(", one stuck: c clears it", ", une coincée : c la dégage") if p.get("jammed") else ""))
+        return _say("demo_blast_jammed" if p.get("jammed") else "demo_blast", slot=str(p.get("slot")),
+                    cards=p.get("cards") or 0)
     if name == "removed":
-        return _l(f"card taken out of slot {p.get('slot')}", f"carte retirée de la fente {p.get('slot')}")
+        return _say("demo_removed", slot=str(p.get("slot")))
     if name in ("card", "trace", "game/action", "game/round_over", "game/code_changed"):
         return None  # a move of the game is said by its game/message, in words
     if name == "game/message" and i18n.is_message(p.get("message")):
@@ -191,6 +196,12 @@ def event_line(name: str, p: dict[str, Any]) -> str | None:
     return f"{name}" + (": " + " ".join(shown) if shown else "")
 
 
+def _dealt(result: dict[str, Any]) -> str:
+    """What `d` dealt, once the dispense is done."""
+    dealt = _say("demo_dealt", cards=str(result.get("cards")), count=7)
+    return _say("demo_dealt_why", dealt=dealt, reason=_text(result["reason"])) if result.get("reason") else dealt
+
+
 class DemoView:
     """Redraws the screen from the daemon's status whenever something happens; no polling."""
 
@@ -198,7 +209,7 @@ class DemoView:
         self.daemon = daemon
         self.out = out
         self.events: collections.deque[str] = collections.deque(maxlen=12)
-        self.led = _l("on", "allumée")
+        self.led = _say("demo_led_on")
         self.chimes = 0
         self.last_chime = ""
         self.join_code: str | None = None
@@ -238,8 +249,9 @@ class DemoView:
 
     def on_feedback(self, action: Action) -> None:
         if isinstance(action, Led):
-            self.led = {"off": _l("off", "éteinte"), "on": _l("on", "allumée") + f" {round(action.brightness * 100)}%",
-                        "flash": _l(f"flashing every {action.period_ms} ms", f"clignote toutes les {action.period_ms} ms")}[action.mode]
+            self.led = {"off": lambda: _say("demo_led_off"),
+                        "on": lambda: _say("demo_led_on_at", brightness=action.brightness),
+                        "flash": lambda: _say("demo_led_flash", ms=action.period_ms)}[action.mode]()
         elif isinstance(action, Chime):
             self.chimes += 1
             self.last_chime = "♪ " * min(action.count, 8) + f" ({action.count} x {action.ms} ms)"
@@ -255,7 +267,7 @@ class DemoView:
             if future.cancelled():
                 return
             if future.exception() is not None:
-                self.say(_l("refused: ", "refusé : ") + str(future.exception()))
+                self.say(_say("demo_refused", reason=str(future.exception())))
             elif done_line is not None:
                 self.say(done_line(future.result()))
             self.draw()
@@ -268,27 +280,23 @@ class DemoView:
         blaster = s.get("device") == "blaster"
         lines = [
             "\x1b[H\x1b[2J",
-            _l(f"  CARD {'BLASTER' if blaster else 'LAUNCHER'}  (simulation)",
-               f"  {'BLASTER' if blaster else 'LANCEUR'} DE CARTES  (simulation)"),
+            "  " + _say("demo_title_blaster" if blaster else "demo_title_launcher"),
             "",
-            _l("  state     ", "  état      ") + _word("state", s["state"]).upper()
-            + (f"  ({_text(s['reason'])})" if s.get("reason") else ""),
-            f"  LED       {self.led}",
-            _l("  chime     ", "  carillon  ") + f"{self.last_chime or '-'}   "
-            + _l(f"({self.chimes} so far)", f"({self.chimes} jusqu'ici)"),
+            label("state") + _word("state", s["state"]).upper() + (f"  ({_text(s['reason'])})" if s.get("reason") else ""),
+            label("led") + self.led,
+            label("chime") + _say("demo_chimes", last=self.last_chime or "-", count=self.chimes),
             *device_lines(s),
             *advice_lines(s),
             "",
-            _l("  recent events:", "  derniers événements :"),
+            "  " + _say("demo_recent_events"),
             *[f"    {e}" for e in self.events],
             "",
             "  " + keys_line(blaster),
-            _l("  launcherctl talks to it too: ", "  launcherctl lui parle aussi : ")
-            + f"launcherctl --socket {self.daemon.socket_path} status",
+            "  " + _say("demo_launcherctl", command=f"launcherctl --socket {self.daemon.socket_path} status"),
         ]
         if self.web_url:
-            lines.append(_l("  table page: ", "  page de la table : ") + self.web_url
-                         + (_l(f"   join code {self.join_code}", f"   code de la table {self.join_code}") if self.join_code else ""))
+            lines.append("  " + (_say("demo_table_page_code", url=self.web_url, code=self.join_code) if self.join_code
+                                 else _say("demo_table_page", url=self.web_url)))
         if self.voice_line:
             lines.append(f"  {self.voice_line}")
         self.out.write("\n".join(lines) + "\n")
@@ -299,66 +307,56 @@ class DemoView:
         daemon, sim = self.daemon, self.daemon.sim
         blaster = daemon.config.device.kind == "blaster"
         status = daemon.get_status()
-        name = _l("Space", "Espace") if key == " " else _l("Enter", "Entrée") if key in ("\r", "\n") else key
+        name = _say("demo_key_space") if key == " " else _say("demo_key_enter") if key in ("\r", "\n") else key
         if blaster and (key in (" ", "\r", "\n") or key.isdigit()):
             slot = int(key) if key.isdigit() else None
-            self.say(_l(f"{name}: a card into ", f"{name} : une carte dans ")
-                     + (_l(f"slot {slot}", f"la fente {slot}") if slot is not None else _l("the first empty slot", "la première fente vide")))
+            self.say(_say("demo_key_insert", key=name) if slot is None else _say("demo_key_insert_slot", key=name, slot=slot))
             # A full or unknown slot is the sim/insert error; the screen shows it as a line.
             self._then_draw(daemon.call("sim/insert", {"slot": slot}))
         elif blaster and key in ("l", "r", "d"):
-            self.say(_l(f"{name}: a blaster has no ", f"{name} : un blaster n'a pas de ")
-                     + _l(*{"l": ("lid", "couvercle"), "r": ("hopper", "réservoir"), "d": ("dealer", "distributeur")}[key]))
+            self.say(_say({"l": "demo_key_no_lid", "r": "demo_key_no_hopper", "d": "demo_key_no_dealer"}[key], key=name))
         elif key in (" ", "\r", "\n"):
-            self.say(_l(f"{name}: the launch button", f"{name} : le bouton de lancement"))
+            self.say(_say("demo_key_press", key=name))
             sim.press()
         elif key == "j":
-            self.say(_l("j: the next card will jam in the exit slot (c clears it)",
-                        "j : la prochaine carte se coincera dans la fente de sortie (c la dégage)"))
+            self.say(_say("demo_key_jam"))
             sim.jam_next()
         elif key == "c":
             stuck = status.get("state") == "jammed" or bool(status.get("beam_blocked"))
-            self.say(_l("c: the stuck card is pulled out", "c : la carte coincée est retirée") if stuck
-                     else _l("c: no card is stuck (j jams the next one)", "c : aucune carte n'est coincée (j coince la prochaine)"))
+            self.say(_say("demo_key_clear" if stuck else "demo_key_clear_none"))
             sim.clear()
         elif key == "l":
             opening = not status.get("lid_open")
-            self.say(_l("l: lid open (the motor stops; l again closes it, which counts as a refill)",
-                        "l : couvercle ouvert (le moteur s'arrête ; l encore le ferme, ce qui compte comme un remplissage)")
-                     if opening else _l("l: lid closed", "l : couvercle fermé"))
+            self.say(_say("demo_key_lid_open" if opening else "demo_key_lid_closed"))
             try:
                 sim.set_lid(opening)
-            except Exception as exc:  # no lid switch configured
-                self.say(f"l: {exc}")
+            except Unavailable:  # no lid switch configured
+                self.say(_say("demo_key_lid_none"))
         elif key == "r":
             cards = daemon.config.sim.hopper
-            self.say(_l(f"r: reload {cards} cards", f"r : recharger {cards} cartes"))
+            self.say(_say("demo_key_reload", cards=cards))
             self._then_draw(daemon.call("launcher/reload", {"cards": cards}),
-                            lambda result: _l(f"reloaded: the hopper holds {cards} cards",
-                                              f"rechargé : le réservoir contient {cards} cartes"))
+                            lambda result: _say("demo_reloaded", cards=cards))
         elif key == "d":
-            self.say(_l("d: deal 7 cards", "d : distribuer 7 cartes"))
-            self._then_draw(daemon.call("launcher/dispense", {"count": 7}),
-                            lambda result: _l(f"dealt {result.get('cards')} of 7 cards", f"{result.get('cards')} cartes sur 7 distribuées")
-                            + (f": {_text(result['reason'])}" if result.get("reason") else ""))
+            self.say(_say("demo_key_deal", cards=7))
+            self._then_draw(daemon.call("launcher/dispense", {"count": 7}), _dealt)
         elif key == "s":
-            self.say(_l("s: sleep", "s : veille"))
+            self.say(_say("demo_key_sleep"))
             daemon.feed(SleepNow())
         elif key == "w":
-            self.say(_l("w: wake", "w : réveil"))
+            self.say(_say("demo_key_wake"))
             daemon.feed(Wake())
         elif key == "e":
-            self.say(_l("e: emergency stop (x resets)", "e : arrêt d'urgence (x réinitialise)"))
-            daemon.feed(EStop(_l("emergency stop from the demo", "arrêt d'urgence depuis la démo")))
+            self.say(_say("demo_key_estop"))
+            daemon.feed(EStop(_say("demo_estop_reason")))
         elif key == "x":
-            self.say(_l("x: reset", "x : réinitialiser"))
+            self.say(_say("demo_key_reset"))
             daemon.feed(Reset())
         elif key in ("q", "\x03"):
-            self.say(_l("q: quitting", "q : fin de la démo"))
+            self.say(_say("demo_key_quit"))
             daemon.request_stop()
         elif key.strip():
-            self.say(_l(f"{name}: not a key of the demo (the keys are below)",
-                        f"{name} : pas une touche de la démo (les touches sont en dessous)"))
+            self.say(_say("demo_key_unknown", key=name))
         self.draw()
 
 
