@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from harness.launcherd import ThreadDaemon
+from harness.waits import wait_until
 
 
 class Screen(io.StringIO):
@@ -182,6 +183,8 @@ def test_under_demo_lang_fr_every_line_of_the_screen_is_french(tmp_path, monkeyp
     from firmware.tools.demo import DemoView
 
     config = '[sim]\nhopper = 40\n[ejection]\nprofile = "fixed"\nsequence = [3]\n'
+    word = {key: render({"id": key}, "fr") for key in ("state:jammed", "state:launching", "outcome:burst")}
+    jam_said = f"{word['state:jammed'].upper()} (avant : {word['state:launching']})"
     with ThreadDaemon(tmp_path, config) as running:
         screen = Screen()
         view = DemoView(running.daemon, out=screen)
@@ -191,12 +194,15 @@ def test_under_demo_lang_fr_every_line_of_the_screen_is_french(tmp_path, monkeyp
         running.in_loop(view.on_key, "j")
         running.in_loop(view.on_key, " ")
         running.wait_for(lambda s: s["state"] == "jammed")
-        running.in_loop(view.draw)
-        last = frame(screen)
-    word = {key: render({"id": key}, "fr") for key in ("state:jammed", "state:launching", "outcome:burst")}
+
+        def drawn_with_the_jam() -> str | None:
+            # The status says jammed before the view has had the state event: drawn until it has.
+            running.in_loop(view.draw)
+            drawn = frame(screen)
+            return drawn if jam_said in drawn else None
+        last = wait_until(drawn_with_the_jam, what="the screen saying the jam")
     assert f"  {voice}" in last.splitlines()
     assert f"état      {word['state:jammed'].upper()}" in last
-    assert f"{word['state:jammed'].upper()} (avant : {word['state:launching']})" in last
     assert f"dernier   {word['outcome:burst']}," in last
     # Commands stay as typed: the launcherctl command line, make's and launcher-voice's options.
     said = re.sub(r"\S*launcher\S*|--\S+|\S+=\S+|/\S*", " ",

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from controller.web.link import RETRY_MAX_VARIABLE
 from firmware.client import Client
-from harness.launcherd import write_config
+from harness.launcherd import game_is_up, write_config
 from harness.waits import HANG_S, wait_for_socket, wait_until
 
 # Press outcomes are known: the n-th press gives SEQUENCE[n - 1] cards, then it starts again.
@@ -82,8 +82,10 @@ class Stack:
 
     def wait_for_daemon(self) -> None:
         wait_for_socket(self.socket, self.daemon, log=(self.dir / "launcherd.log").read_text)
-        wait_until(lambda: self.call("status/get").get("game_layer", {}).get("state") == "up",
-                   HANG_S, "the game registered with launcherd", 0.05)
+        # Registered is not enough: until the game has said what a press means, the page's
+        # launcher advice is "the game is starting", a long moment on a busy machine.
+        wait_until(lambda: game_is_up(self.call("status/get")), HANG_S,
+                   "the game registered with launcherd and a press's meaning said", 0.05)
 
     def stop_daemon(self) -> None:
         if self.daemon is not None and self.daemon.poll() is None:
