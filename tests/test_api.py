@@ -21,6 +21,8 @@ def make_registry():
     registry = Registry()
     registry.register("echo", lambda p: p, {"text": str, "times": Param(int, 1, minimum=1, maximum=5)})
     registry.register("boom", lambda p: 1 / 0)
+    registry.register("pick", lambda p: p, {"side": Param(str, choices=("left", "right")),
+                                            "at": Param(float, 1.0, minimum=0.5)})
     registry.register("refuse", lambda p: (_ for _ in ()).throw(Refused("not now")))
 
     async def slow(p):
@@ -97,6 +99,39 @@ def test_bad_input_gets_a_structured_error_and_the_connection_lives_on(tmp_path,
         assert again["result"]["text"] == "ok"
         writer.close()
     run(tmp_path, body)
+
+
+@pytest.mark.parametrize("request_line", [
+    {"method": "nope"},
+    {"method": "echo"},
+    {"method": "echo", "params": {"text": 3}},
+    {"method": "echo", "params": {"text": "x", "times": 99999999999999999999}},
+    {"method": "echo", "params": {"text": "x", "times": 0}},
+    {"method": "echo", "params": {"text": "x", "extra": 1}},
+    {"method": "boom", "params": {"extra": 1}},
+    {"method": "echo", "params": [1]},
+    {"method": "pick", "params": {"side": "up"}},
+    {"method": "pick", "params": {"side": "left", "at": 0.1}},
+], ids=["unknown", "missing", "type", "huge", "small", "extra", "takes-none", "params-list", "choice", "at-least"])
+def test_a_request_that_does_not_fit_its_method_is_refused_in_the_language_asked(tmp_path, request_line):
+    """A person at launcherctl --lang fr reads the refusal of a mistyped call in French: the API's
+    names and values stay as the API has them, the rest is the catalogue's (a message object)."""
+    from firmware.i18n import render
+
+    async def body(server):
+        reader, writer = await connect(server)
+        said = {}
+        for lang in ("en", "fr"):
+            line = json.dumps({"id": 1, "lang": lang, **request_line}).encode() + b"\n"
+            said[lang] = (await exchange(reader, writer, line))["error"]
+        writer.close()
+        return said
+    said = run(tmp_path, body)
+    english, french = said["en"], said["fr"]
+    assert english["message_object"] == french["message_object"]
+    assert english["message_object"]["id"].startswith("api_")
+    assert french["message"] == render(french["message_object"], "fr") != english["message"]
+    assert english["message"] == render(english["message_object"], "en")
 
 
 def test_deeply_nested_json_is_a_parse_error_not_a_crash(tmp_path):

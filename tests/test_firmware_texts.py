@@ -22,12 +22,14 @@ EVERY_ID = set(FIRMWARE) | set(GAME)
 # Literals of firmware that are also a game's id but name no message: a self-test step's result.
 NOT_MESSAGES = frozenset({"skipped"})
 # The kinds whose values are words of the catalogue ("state" -> "state:ready").
-WORD_KINDS = ("state", "ended", "outcome", "motor_direction", "card", "color", "direction", "awaiting", "profile")
+WORD_KINDS = ("state", "ended", "outcome", "motor_direction", "card", "color", "direction", "awaiting", "profile",
+              "value_type")
 
 # A value of each kind firmware's messages take, every one firmware's own.
 SAMPLES = {
     "int": 3, "raw": "GPIO 17", "text": "a reason", "number": 0.2, "percent": 0.5, "seconds": 1.9,
     "state": "lid_open", "ended": "motor_limit", "outcome": "burst", "motor_direction": "reverse", "profile": "fixed",
+    "value_type": "float",
     "parts": [{"id": "status_slot_full", "slot": 1}, {"id": "status_slot_empty", "slot": 2}],
 }
 

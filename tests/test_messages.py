@@ -56,6 +56,7 @@ SAMPLES = {
     "outcome": "burst",
     "motor_direction": "forward",
     "profile": "fixed",
+    "value_type": "int",
 }
 
 

@@ -49,6 +49,7 @@ def test_no_message_id_is_defined_twice():
     assert not twice, f"defined twice in {[source.name for source in SOURCES]}: {twice}"
     # Across the parts too: each catalogue is their union, where a later one would win.
     parts = (firmware_texts.WORDS, firmware_texts.LAUNCHER, firmware_texts.BRINGUP, firmware_texts.DEMO,
+             firmware_texts.API,
              round_texts.WORDS, round_texts.ROUND, table_texts.TABLE, table_texts.VOICE)
     assert sum(len(part) for part in parts) == len(messages.CATALOGUE)
 

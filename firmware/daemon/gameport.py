@@ -35,7 +35,6 @@ from firmware import i18n
 from firmware.daemon.keeper import MOTION_METHODS, PressKeeper
 from firmware.daemon.registry import Param, _short, encode
 from firmware.errors import ApiError, InvalidParams, Refused, Unavailable
-from firmware.events import PressMeaning
 
 if TYPE_CHECKING:
     from firmware.daemon.connection import Client, Turn
@@ -225,19 +224,22 @@ class GamePort:
             return
         schema = next((m["params"] for m in self.methods if m["name"] == method), None)
         if schema is None:
-            raise ApiError(ApiError.METHOD_NOT_FOUND, f"unknown method {_short(method)}; see list_methods")
+            raise ApiError(ApiError.METHOD_NOT_FOUND, i18n.message("api_unknown_method", method=_short(method)))
         if params is None:
             params = {}
         if not isinstance(params, dict):
-            raise InvalidParams(f"{method}: params must be an object, got {_short(params)}")
+            raise InvalidParams(i18n.message("api_params_not_object", method=method, got=_short(params)))
         unknown = sorted(set(params) - set(schema))
         if unknown:
-            raise InvalidParams(f"{method}: unknown parameter {unknown[0]!r}; allowed: {', '.join(schema) or 'none'}")
+            if not schema:
+                raise InvalidParams(i18n.message("api_unknown_param_none", method=method, param=repr(unknown[0])))
+            raise InvalidParams(i18n.message("api_unknown_param", method=method, param=repr(unknown[0]),
+                                             allowed=", ".join(schema)))
         for key, spec in schema.items():
             kind = _TYPES.get(spec.get("type")) if isinstance(spec, dict) else None
             if key not in params:
                 if isinstance(spec, dict) and spec.get("required"):
-                    raise InvalidParams(f"{method}: missing parameter {key!r}")
+                    raise InvalidParams(i18n.message("api_missing_param", method=method, param=repr(key)))
                 continue
             if kind is None or params[key] is None:
                 return  # the game judges it, and whatever comes after it

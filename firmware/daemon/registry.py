@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from firmware.errors import ApiError, InvalidParams
+from firmware.i18n import message
 
 REQUIRED = object()
 # Whole numbers a parameter may carry: those a double holds exactly (every JSON reader agrees on
@@ -46,22 +47,26 @@ class Param:
         if ok and isinstance(value, float) and not math.isfinite(value):
             ok = False
         if not ok:
-            raise InvalidParams(f"{method}: {name} must be {_type_name(expected)}, got {_short(value)}")
+            raise InvalidParams(message("api_param_type", method=method, param=name,
+                                        expected=_type_key(expected), got=_short(value)))
         if self.minimum is not None and value < self.minimum:
-            raise InvalidParams(f"{method}: {name} must be at least {self.minimum}, got {_short(value)}")
+            raise InvalidParams(message("api_param_at_least", method=method, param=name,
+                                        minimum=str(self.minimum), got=_short(value)))
         if self.maximum is not None and value > self.maximum:
-            raise InvalidParams(f"{method}: {name} must be at most {self.maximum}, got {_short(value)}")
+            raise InvalidParams(message("api_param_at_most", method=method, param=name,
+                                        maximum=str(self.maximum), got=_short(value)))
         if expected is int and abs(value) > INT_BOUND:
-            raise InvalidParams(f"{method}: {name} must be a whole number from -2^53 to 2^53, got {_short(value)}")
+            raise InvalidParams(message("api_param_int_range", method=method, param=name, got=_short(value)))
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise InvalidParams(f"{method}: {name} must be one of {allowed}, got {_short(value)}")
+            raise InvalidParams(message("api_param_choice", method=method, param=name, allowed=allowed,
+                                        got=_short(value)))
         return value
 
 
-def _type_name(kind: type) -> str:
-    return {int: "a whole number", float: "a number", str: "a string", bool: "true or false",
-            list: "a list", dict: "an object"}.get(kind, kind.__name__)
+def _type_key(kind: type) -> str:
+    """The catalogue's word for a parameter's type (``value_type:int``); another type by its name."""
+    return kind.__name__
 
 
 def _short(value: Any) -> str:
@@ -180,21 +185,23 @@ class Registry:
         :raises ApiError: no such method, or params it does not take (InvalidParams)."""
         method = self._methods.get(name) if isinstance(name, str) else None
         if method is None:
-            raise ApiError(ApiError.METHOD_NOT_FOUND, f"unknown method {_short(name)}; see list_methods")
+            raise ApiError(ApiError.METHOD_NOT_FOUND, message("api_unknown_method", method=_short(name)))
         if params is None:
             params = {}
         if not isinstance(params, dict):
-            raise InvalidParams(f"{name}: params must be an object, got {_short(params)}")
+            raise InvalidParams(message("api_params_not_object", method=name, got=_short(params)))
         unknown = sorted(set(params) - set(method.params))
         if unknown:
-            allowed = ", ".join(method.params) or "none"
-            raise InvalidParams(f"{name}: unknown parameter {unknown[0]!r}; allowed: {allowed}")
+            if not method.params:
+                raise InvalidParams(message("api_unknown_param_none", method=name, param=repr(unknown[0])))
+            raise InvalidParams(message("api_unknown_param", method=name, param=repr(unknown[0]),
+                                        allowed=", ".join(method.params)))
         checked: dict[str, Any] = {}
         for key, param in method.params.items():
             if key in params:
                 checked[key] = param.check(name, key, params[key])
             elif param.default is REQUIRED:
-                raise InvalidParams(f"{name}: missing parameter {key!r}")
+                raise InvalidParams(message("api_missing_param", method=name, param=repr(key)))
             else:
                 checked[key] = param.default
         return method, checked

@@ -87,6 +87,7 @@ KINDS = MappingProxyType({
     "seconds": "a duration in seconds, shown with one decimal below 100",
     "percent": "a share from 0 to 1, shown as a percentage",
     "number": "a number, shown in the language's way",
+    "value_type": "what an API parameter must be: int, float, str, bool, list or dict",
 })
 _PLACEHOLDER = re.compile(r"%\((\w+)\)([sd])")
 

@@ -535,7 +535,33 @@ DEMO: dict[str, Text] = {
     "demo_key_unknown": entry("%(key)s: not a key of the demo (the keys are below)", key="raw"),
 }
 
-FIRMWARE = Catalogue("firmware", Path(__file__).resolve().parent / "locale", {**WORDS, **LAUNCHER, **BRINGUP, **DEMO})
+# A request that does not fit its method (firmware/daemon/registry.py): the method, the parameter and
+# the values as the API has them (JSON), what was expected in words.
+API: dict[str, Text] = {
+    **{f"value_type:{name}": entry(text) for name, text in (
+        ("int", "a whole number"), ("float", "a number"), ("str", "a string"), ("bool", "true or false"),
+        ("list", "a list"), ("dict", "an object"))},
+    "api_unknown_method": entry("unknown method %(method)s; see list_methods", method="raw"),
+    "api_params_not_object": entry("%(method)s: params must be an object, got %(got)s", method="raw", got="raw"),
+    "api_unknown_param": entry("%(method)s: unknown parameter %(param)s; allowed: %(allowed)s",
+                               method="raw", param="raw", allowed="raw"),
+    "api_unknown_param_none": entry("%(method)s: unknown parameter %(param)s; allowed: none",
+                                    method="raw", param="raw"),
+    "api_missing_param": entry("%(method)s: missing parameter %(param)s", method="raw", param="raw"),
+    "api_param_type": entry("%(method)s: %(param)s must be %(expected)s, got %(got)s",
+                            method="raw", param="raw", expected="value_type", got="raw"),
+    "api_param_at_least": entry("%(method)s: %(param)s must be at least %(minimum)s, got %(got)s",
+                                method="raw", param="raw", minimum="raw", got="raw"),
+    "api_param_at_most": entry("%(method)s: %(param)s must be at most %(maximum)s, got %(got)s",
+                               method="raw", param="raw", maximum="raw", got="raw"),
+    "api_param_int_range": entry("%(method)s: %(param)s must be a whole number from -2^53 to 2^53, got %(got)s",
+                                 method="raw", param="raw", got="raw"),
+    "api_param_choice": entry("%(method)s: %(param)s must be one of %(allowed)s, got %(got)s",
+                              method="raw", param="raw", allowed="raw", got="raw"),
+}
+
+FIRMWARE = Catalogue("firmware", Path(__file__).resolve().parent / "locale",
+                     {**WORDS, **LAUNCHER, **BRINGUP, **DEMO, **API})
 
 
 def main() -> None:
