@@ -90,21 +90,33 @@ def test_every_key_answers_with_a_line_at_once(tmp_path):
         assert "reloaded: the hopper holds 40 cards" in frame(screen)
 
 
+BURST_OF_THREE = '[sim]\nhopper = 40\n[ejection]\nprofile = "fixed"\nsequence = [3]\n'
+
+
+def jam_after_a_burst(running: ThreadDaemon, view, screen: "Screen", said: str) -> str:
+    """A press (a burst of 3), then a jam of the next; the screen once it says ``said``: the status
+    says jammed before the view has had the jam's events, so it is drawn until it has."""
+    running.in_loop(running.daemon.subscribe, view.on_event)
+    running.in_loop(view.on_key, " ")
+    running.wait_for(lambda s: s["last"] is not None and s["state"] == "ready")
+    running.in_loop(view.on_key, "j")
+    running.in_loop(view.on_key, " ")
+    running.wait_for(lambda s: s["state"] == "jammed")
+
+    def drawn() -> str | None:
+        running.in_loop(view.draw)
+        shown = frame(screen)
+        return shown if said in shown else None
+    return wait_until(drawn, what=f"the screen saying {said!r}")
+
+
 def test_a_jam_says_that_c_clears_it_and_events_are_short_lines(tmp_path):
     from firmware.tools.demo import DemoView
 
-    config = '[sim]\nhopper = 40\n[ejection]\nprofile = "fixed"\nsequence = [3]\n'
-    with ThreadDaemon(tmp_path, config) as running:
+    with ThreadDaemon(tmp_path, BURST_OF_THREE) as running:
         screen = Screen()
         view = DemoView(running.daemon, out=screen)
-        running.in_loop(running.daemon.subscribe, view.on_event)
-        running.in_loop(view.on_key, " ")
-        running.wait_for(lambda s: s["last"] is not None and s["state"] == "ready")
-        running.in_loop(view.on_key, "j")
-        running.in_loop(view.on_key, " ")
-        running.wait_for(lambda s: s["state"] == "jammed")
-        running.in_loop(view.draw)
-        jammed = frame(screen)
+        jammed = jam_after_a_burst(running, view, screen, "a card is stuck in the exit slot: c clears it")
         running.in_loop(view.on_key, "c")
         running.wait_for(lambda s: s["state"] != "jammed")
         running.in_loop(view.draw)
@@ -182,25 +194,12 @@ def test_under_demo_lang_fr_every_line_of_the_screen_is_french(tmp_path, monkeyp
     monkeypatch.setattr(i18n, "_daemon_language", None)
     from firmware.tools.demo import DemoView
 
-    config = '[sim]\nhopper = 40\n[ejection]\nprofile = "fixed"\nsequence = [3]\n'
     word = {key: render({"id": key}, "fr") for key in ("state:jammed", "state:launching", "outcome:burst")}
-    jam_said = f"{word['state:jammed'].upper()} (avant : {word['state:launching']})"
-    with ThreadDaemon(tmp_path, config) as running:
+    with ThreadDaemon(tmp_path, BURST_OF_THREE) as running:
         screen = Screen()
         view = DemoView(running.daemon, out=screen)
-        running.in_loop(running.daemon.subscribe, view.on_event)
-        running.in_loop(view.on_key, " ")
-        running.wait_for(lambda s: s["last"] is not None and s["state"] == "ready")
-        running.in_loop(view.on_key, "j")
-        running.in_loop(view.on_key, " ")
-        running.wait_for(lambda s: s["state"] == "jammed")
-
-        def drawn_with_the_jam() -> str | None:
-            # The status says jammed before the view has had the state event: drawn until it has.
-            running.in_loop(view.draw)
-            drawn = frame(screen)
-            return drawn if jam_said in drawn else None
-        last = wait_until(drawn_with_the_jam, what="the screen saying the jam")
+        last = jam_after_a_burst(running, view, screen,
+                                 f"{word['state:jammed'].upper()} (avant : {word['state:launching']})")
     assert f"  {voice}" in last.splitlines()
     assert f"état      {word['state:jammed'].upper()}" in last
     assert f"dernier   {word['outcome:burst']}," in last
@@ -258,8 +257,7 @@ def test_the_launcher_s_screen_in_french_says_the_catalogue_s_lines(tmp_path, mo
     french_screen(monkeypatch)
     from firmware.tools.demo import DemoView
 
-    config = '[sim]\nhopper = 40\n[ejection]\nprofile = "fixed"\nsequence = [3]\n'
-    with ThreadDaemon(tmp_path, config) as running:
+    with ThreadDaemon(tmp_path, BURST_OF_THREE) as running:
         screen = Screen()
         view = DemoView(running.daemon, out=screen)
         running.in_loop(running.daemon.subscribe, view.on_event)
