@@ -109,9 +109,13 @@ def check_reply(raw: bytes) -> dict:
     assert set(message) in ({"id", "result"}, {"id", "error"}), f"not a result nor an error: {raw[:300]!r}"
     if "error" in message:
         error = message["error"]
-        assert isinstance(error, dict) and set(error) == {"code", "message"}, message
+        # The text, and the message object it was rendered from where it has one (for a client
+        # that says it in another language).
+        assert isinstance(error, dict) and set(error) - {"message_object"} == {"code", "message"}, message
         assert error["code"] in CODES, message
         assert isinstance(error["message"], str) and error["message"].strip(), message
+        if "message_object" in error:
+            assert isinstance(error["message_object"], dict) and isinstance(error["message_object"].get("id"), str), message
     return message
 
 
