@@ -1,5 +1,6 @@
-"""launcherctl game's own lines in plain words (#40): ``game log`` and ``game history`` name the
-ruleset by its box and say what they say in the language asked; ``--json`` keeps the ids."""
+"""launcherctl game's own lines in plain words (#40): ``game log``, ``game history``, ``game stats``
+and ``game rules`` name the ruleset (and the cards) by the box and say what they say in the language
+asked; ``--json`` keeps the ids."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import re
 
 import pytest
 
+from controller.rules.game import RULESET_IDS
+from controller.rules import ruledoc
+from controller.rules.ruledoc import rules_data
 from controller.text.messages import render
 from harness.launcherd import ThreadDaemon
 from test_plain_refusals import ENGLISH, leaks
@@ -122,3 +126,90 @@ def test_stats_json_keeps_the_ids_in_every_language(played):
     english, french = (json.loads(played.ctl("--lang", lang, "game", "stats", "--json").stdout) for lang in ("en", "fr"))
     assert english == french
     assert english["match"]["ruleset"] == "attack-mega-hit" and english["match"]["biggest_burst"]["cards"] == 3
+
+
+# ---- launcherctl game rules ------------------------------------------------------------------
+
+RULES = list(RULESET_IDS)
+
+
+@pytest.fixture(scope="module")
+def rules_daemon(tmp_path_factory):
+    """A daemon to ask the rules of (no game needed)."""
+    with ThreadDaemon(tmp_path_factory.mktemp("rules")) as running:
+        yield running
+
+
+def _box_name(kind: str, name: str, lang: str) -> str:
+    return render({"id": f"{kind}:{name}"}, lang)
+
+
+def _typed_left_out(out: str, shown: dict) -> str:
+    """The rules' text less what a person types as it is typed: the ids beside the names ("Appuyer
+    2 fois (hit-2)", "UNO Blast (blast)"), the options' names and values (their lines, doc included),
+    the scorings' names, the command-line flags and commands ("--color", "game challenge")."""
+    typed = {rs["id"] for rs in shown["rulesets"]} | {card["card"] for rs in shown["rulesets"] for card in rs["cards"]}
+    out = re.sub(r"\((" + "|".join(map(re.escape, sorted(typed, key=len, reverse=True))) + r")\)", " ", out)
+    values = {word for rs in shown["rulesets"] for name, option in rs["options"].items()
+              for word in (name, *option["choices"]) if not word.isdigit()}
+    lines = []
+    for line in out.splitlines():
+        if line.lstrip().startswith("--option "):
+            line = re.sub(r"^\s*--option \S+", " ", line)
+            line = re.sub(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(values, key=len, reverse=True))) + r")(?![\w-])",
+                          " ", line)
+        lines.append(line)
+    out = "\n".join(lines)
+    out = re.sub(r"(?<![\w-])(" + "|".join(map(re.escape, shown["scorings"])) + r")(?![\w-])", " ", out)
+    return re.sub(r"--[a-z-]+( N)?|\bgame [a-z]+", " ", out)
+
+
+@pytest.mark.parametrize("ruleset", RULES)
+def test_rules_in_french_say_every_word_in_french(rules_daemon, ruleset):
+    out = ctl(rules_daemon, "fr", "rules", ruleset)
+    shown = json.loads(rules_daemon.ctl("game", "rules", ruleset, "--json").stdout)
+    (rs,) = shown["rulesets"]
+    assert out.splitlines()[0].startswith(f"{_box_name('ruleset', ruleset, 'fr')} ({ruleset})")
+    for card in rs["cards"]:
+        if not card["card"].isdigit():  # the box's name, the id a person types beside it
+            assert f"  {_box_name('card', card['card'], 'fr')} ({card['card']}) " in out
+    said = _typed_left_out(out, shown)
+    assert leaks(said, "fr") == []
+    assert sorted(set(re.findall(r"[^\W\d_]{3,}", said.casefold())) & ENGLISH) == []
+    bare = {card["card"] for card in rs["cards"] if not card["card"].isdigit()} | set(RULES)  # a number is its name
+    assert sorted(set(re.findall(r"[\w-]+", said)) & bare) == []  # no card or ruleset id elsewhere
+
+
+@pytest.mark.parametrize("ruleset", RULES)
+def test_rules_in_english_keep_the_ids_a_person_types(rules_daemon, ruleset):
+    out = ctl(rules_daemon, "en", "rules", ruleset)
+    shown = json.loads(rules_daemon.ctl("game", "rules", ruleset, "--json").stdout)
+    (rs,) = shown["rulesets"]
+    assert out.splitlines()[0].startswith(f"{_box_name('ruleset', ruleset, 'en')} ({ruleset})")
+    for card in rs["cards"]:
+        name = card["card"] if card["card"].isdigit() else f"{_box_name('card', card['card'], 'en')} ({card['card']})"
+        assert re.search(rf"^  {re.escape(name)} +{card['points']} +", out, re.M), name
+        for note in card["notes"]:  # the English notes rules_data gives
+            assert note in out
+    for name, option in rs["options"].items():
+        assert f"--option {name}=" in out and option["doc"] in out
+    for name, rule in shown["scorings"].items():
+        assert f"  {name}: {rule}" in out
+    assert leaks(_typed_left_out(out, shown), "en") == []
+
+
+def test_rules_json_is_the_same_in_every_language(rules_daemon):
+    plain, english, french = (json.loads(rules_daemon.ctl(*lang, "game", "rules", "--json").stdout)
+                              for lang in ((), ("--lang", "en"), ("--lang", "fr")))
+    assert plain == english == french == rules_data()
+
+
+def test_every_english_text_of_the_rules_has_its_message():
+    """The prose the rulesets carry in English (deck notes, option docs, scorings) and the cards'
+    notes are the English texts of catalogue entries, which launcherctl game rules translates."""
+    data = rules_data()
+    prose = [*data["scorings"].values()]
+    for rs in data["rulesets"]:
+        prose += [rs["deck_note"], *(option["doc"] for option in rs["options"].values())]
+        prose += [note for card in rs["cards"] for note in card["notes"]]
+    assert [text for text in prose if text not in ruledoc._prose()] == []

@@ -160,7 +160,7 @@ def test_the_rules_page_and_launcherctl_game_rules_show_the_ruleset_data(tmp_pat
     with ThreadDaemon(tmp_path) as running:
         shown = ctl(running, "rules", "attack-2005")
         assert shown.returncode == 0, shown.stderr
-        assert re.search(r"^  trade-hands +30 +4 ", shown.stdout, re.M)
+        assert re.search(r"^  Trade Hands \(trade-hands\) +30 +4 ", shown.stdout, re.M)
         assert "attack-mega-hit" not in shown.stdout and "elimination: " in shown.stdout
         every = json.loads(ctl(running, "rules", "--json").stdout)
         assert [r["id"] for r in every["rulesets"]] == list(RULESET_IDS)

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # The command-line tools: what only they say may name their commands.
 CLI_MODULES = ("controller/layer/cli.py", "controller/layer/game_parser.py", "firmware/tools/cli.py", "firmware/tools/bringup_cli.py", "firmware/extras/calibrate.py",
                "firmware/tools/demo.py", "firmware/daemon/launcherd.py",
-               "controller/voice/sound.py")
+               "controller/voice/sound.py",
+               "controller/rules/ruledoc.py")  # launcherctl game rules and docs/rules.md: typed names, --color
 COMMAND = re.compile(
     r"launcherctl|launcherd --|systemctl|\bsudo\b"
     r"|\bgame (new|undo|resume|abandon|repair|turn-up|end-round|play|press|insert|draw|pass|catch|uno"

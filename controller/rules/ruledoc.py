@@ -8,10 +8,11 @@ and the counter accept. Regenerate the page after changing a ruleset:
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from firmware.errors import InvalidParams
-from firmware.i18n import message
+from firmware.i18n import catalogue_of, current, message
 
 from controller.match.scores import DEFAULT_TARGET, SCORING_RULES
 from controller.rules import game
@@ -20,41 +21,79 @@ from controller.rules.points import COLORS, POINTS
 from controller.rules.rulesets import (CANNOT_END, DEFAULT_RULESET, MAX_PLAYERS, MIN_PLAYERS, TARGETED_CARDS,
                                        WILD_CARDS, Ruleset, deck_size)
 from controller.rules.uno import FlowRuleset
+from controller.text.messages import render
 
 
-# What the cards without a count of presses do (rules.md §3); the game reads them by name.
+# What the cards without a count of presses do (rules.md §3); the game reads them by name. Each is a
+# message of the catalogue (controller/text/table_texts.py, rules_*): rules_data and docs/rules.md
+# say it in English, launcherctl game rules in the language asked.
 _EFFECTS = {
-    "reverse": "play changes direction (with 2 players: as Skip)",
-    "skip": "the next player loses the turn",
-    "discard-all": "its player discards every card of that colour",
-    "trade-hands": "its player swaps hands with the player named",
-    "wild-all-hit": "every other player presses once",
-    "wild-hit-fire": "the next player presses until cards come out",
+    "reverse": "rules_effect_reverse",
+    "skip": "rules_effect_skip",
+    "discard-all": "rules_effect_discard",
+    "trade-hands": "rules_effect_trade_hands",
+    "wild-all-hit": "rules_effect_wild_all_hit",
+    "wild-hit-fire": "rules_effect_wild_hit_fire",
     # blast (controller/rules/blast.py)
-    "draw-one": "the next player inserts 1 card in the blaster: that is their turn",
-    "discard-color": "its player discards every card of that colour",
-    "wild-blast": "the next player inserts until the blast and takes every card that comes out",
+    "draw-one": "rules_effect_draw_one",
+    "discard-color": "rules_effect_discard",
+    "wild-blast": "rules_effect_wild_blast",
     # classic, despicable-me-4 (controller/rules/classic.py)
-    "draw-two": "the next player is dealt 2 and loses the turn (no stacking)",
-    "wild-draw-four": "the next player accepts (dealt 4, turn lost) or challenges (game challenge)",
-    "wild-mega-minions": "every other player discards Draw Two, Reverse and Skip cards and is dealt"
-                         " as many (game minions NAME=N ...)",
+    "draw-two": "rules_effect_draw_two",
+    "wild-draw-four": "rules_effect_wild_draw_four",
+    "wild-mega-minions": "rules_effect_wild_mega_minions",
 }
 # What a penalty is counted in, by the machine the ruleset plays with.
 _UNIT = {"launcher": "presses", "dealer": "cards", "blaster": "insertions"}
+_UNIT_MESSAGE = {"presses": "n_presses", "cards": "n_cards", "insertions": "n_insertions"}
+
+# The English prose the rulesets carry themselves (controller/rules/rulesets.py, classic.py,
+# controller/match/scores.py), by its message: the catalogue's English text is the same
+# (tests/test_cli_plain_words.py checks it), and launcherctl game rules says it in the language asked.
+_DECK_NOTES = {
+    "attack-mega-hit": message("rules_deck_counted", cards=112, source="001 §1"),
+    "attack-2005": message("rules_deck_attack_2005"),
+    "attack-2010": message("rules_deck_attack_2010"),
+}
+_OPTION_DOCS = {name: f"rules_option_{name}" for name in
+                ("early_stop", "resume", "deal_pause_s", "deal_pause", "last_card_draws")}
+_SCORING_RULES = {name: f"rules_scoring_{name}" for name in SCORING_RULES}
+
+
+def _english(said: dict[str, Any]) -> str:
+    return render(said, "en")
+
+
+def _notes(rs: Ruleset | FlowRuleset, card: str) -> list[dict[str, Any]]:
+    """What a card does, as message objects."""
+    notes = [message(_EFFECTS[card])] if card in _EFFECTS else []
+    if isinstance(rs, FlowRuleset):
+        if card in rs.wild:
+            notes.append(message("rules_note_color"))
+        return notes
+    if card in rs.hits:
+        notes.append(message("rules_note_presses" if card != "wild-attack" else "rules_note_named_presses",
+                             presses=rs.hits[card]))
+    if card in WILD_CARDS:
+        notes.append(message("rules_note_color"))
+    if card in TARGETED_CARDS:
+        notes.append(message("rules_note_target"))
+    if card in CANNOT_END:
+        notes.append(message("rules_note_cannot_end"))
+    return notes
+
+
+def _deck_note(rs: Ruleset | FlowRuleset) -> dict[str, Any]:
+    """The deck's note as a message object."""
+    if isinstance(rs, FlowRuleset):
+        if rs.source[0].isdigit():
+            return message("rules_deck_counted", cards=rs.deck_size, source=rs.source.split(" ", 1)[0])
+        return message("rules_deck_standard", cards=rs.deck_size)
+    return _DECK_NOTES[rs.id]
 
 
 def _card(rs: Ruleset, card: str) -> dict[str, Any]:
-    notes = [_EFFECTS[card]] if card in _EFFECTS else []
-    if card in rs.hits:
-        notes.append(f"next player presses {rs.hits[card]}" if card != "wild-attack"
-                     else f"the player named presses {rs.hits[card]}")
-    if card in WILD_CARDS:
-        notes.append("names a colour (--color)")
-    if card in TARGETED_CARDS:
-        notes.append("names a player (--target)")
-    if card in CANNOT_END:
-        notes.append("a round cannot end on it")
+    notes = [_english(note) for note in _notes(rs, card)]
     return {"card": card, "points": POINTS[rs.id][card], "in_box": rs.deck[card], "notes": notes}
 
 
@@ -81,9 +120,7 @@ def _options(options: Any) -> dict[str, Any]:
 
 
 def _flow_card(rs: FlowRuleset, card: str) -> dict[str, Any]:
-    notes = [_EFFECTS[card]] if card in _EFFECTS else []
-    if card in rs.wild:
-        notes.append("names a colour (--color)")
+    notes = [_english(note) for note in _notes(rs, card)]
     return {"card": card, "points": rs.points[card], "in_box": rs.deck[card], "notes": notes}
 
 
@@ -95,8 +132,7 @@ def _flow_ruleset(rs: FlowRuleset) -> dict[str, Any]:
         "default": False,
         "source": rs.source,
         "deck_size": rs.deck_size,
-        "deck_note": f"{rs.deck_size} cards, every count from {rs.source.split(' ', 1)[0]}"
-                     if rs.source[0].isdigit() else f"{rs.deck_size} cards, the standard deck",
+        "deck_note": _english(_deck_note(rs)),
         "mega_hit": False,
         "uno_penalty": rs.uno_penalty,
         "hint_penalty": None,
@@ -134,18 +170,19 @@ def _count(n: int | None) -> str:
     return "?" if n is None else str(n)
 
 
-_PLAYED_WITH = {"launcher": "the launcher", "dealer": "the launcher as dealer (it deals every card)",
-                "blaster": "the card blaster"}
+def _penalties(rs: dict[str, Any], lang: str = "en") -> str:
+    """What the ruleset is played with and its penalties, in a language (docs/rules.md: English)."""
+    def counted(n: int) -> dict[str, Any] | str:
+        unit = _UNIT_MESSAGE.get(rs["penalty_unit"])
+        return message(unit, count=n) if unit else f"{n} {rs['penalty_unit']}"
 
-
-def _penalties(rs: dict[str, Any]) -> str:
-    unit = rs["penalty_unit"]
-    text = f"Played with {_PLAYED_WITH[rs['device']]}. Uno forgotten: {rs['uno_penalty']} {unit}"
+    penalties = [message("rules_uno_forgotten", penalty=counted(rs["uno_penalty"]))]
     if rs["hint_penalty"] is not None:
-        text += f"; advice given: {rs['hint_penalty']} {unit}"
+        penalties.append(message("rules_advice_given", penalty=counted(rs["hint_penalty"])))
     if rs["device"] == "launcher":
-        text += f"; Mega Hit stacking: {'yes' if rs['mega_hit'] else 'no'}"
-    return text
+        penalties.append(message("rules_mega_hit_yes" if rs["mega_hit"] else "rules_mega_hit_no"))
+    return render(message("rules_penalties", played=message(f"rules_played_with_{rs['device']}"),
+                          penalties=penalties), lang)
 
 
 def _choices(choices: list[str]) -> str:
@@ -156,27 +193,65 @@ def _choices(choices: list[str]) -> str:
     return " or ".join(f"`{c}`" for c in choices)
 
 
-def format_rules(data: dict[str, Any]) -> str:
-    """The terminal text of ``launcherctl game rules``."""
+@cache
+def _prose() -> dict[str, dict[str, Any]]:
+    """The English prose rules_data gives (card notes, deck notes, option docs, scorings), by its message."""
+    said: list[dict[str, Any]] = [message(rule) for rule in _SCORING_RULES.values()]
+    said += [message(doc) for doc in _OPTION_DOCS.values()]
+    for ruleset_id in RULESET_IDS:
+        rs = game.ruleset(ruleset_id)
+        said.append(_deck_note(rs))
+        for card in rs.cards:
+            said += _notes(rs, card)
+    return {_english(one): one for one in said}
+
+
+def _said(english: str, lang: str) -> str:
+    """Prose of rules_data in a language: its message's text, or as it came if it has none (a
+    daemon of another version)."""
+    known = _prose().get(english)
+    return english if known is None else render(known, lang)
+
+
+def _card_name(card: str, lang: str) -> str:
+    """A card by the box's name with the id a person types beside it ("Appuyer 2 fois (hit-2)"); a
+    number, or a card the catalogue does not know, as it is."""
+    if catalogue_of(f"card:{card}") is None:
+        return card
+    return render(message("rules_card_typed", card=card, typed=card), lang)
+
+
+def format_rules(data: dict[str, Any], lang: str | None = None) -> str:
+    """The terminal text of ``launcherctl game rules``, in the language asked (#40: the request's,
+    ``--lang``); the names and values a person types (ruleset and card ids, options, scorings)
+    beside the words or as they are typed."""
+    lang = current() if lang is None else lang
+    heads = [render({"id": key}, lang) for key in ("label_card", "label_points", "label_in_box")]
     lines = []
     for rs in data["rulesets"]:
-        lines.append(f"{rs['id']}{' (default)' if rs['default'] else ''} - deck: {rs['deck_note']}")
-        lines.append(f"  {'card':<17} {'points':>6} {'in box':>6}")
-        for card in rs["cards"]:
-            note = f"  {'; '.join(card['notes'])}" if card["notes"] else ""
-            lines.append(f"  {card['card']:<17} {card['points']:>6} {_count(card['in_box']):>6}{note}")
-        lines.append(f"  {_penalties(rs)}")
+        head = "rules_head_default" if rs["default"] else "rules_head"
+        lines.append(render(message(head, ruleset=rs["id"], typed=rs["id"], deck=_said(rs["deck_note"], lang)),
+                            lang))
+        names = [_card_name(card["card"], lang) for card in rs["cards"]]
+        width = max([17, len(heads[0]), *map(len, names)])
+        points, in_box = (max(6, len(h)) for h in heads[1:])
+        lines.append(f"  {heads[0]:<{width}} {heads[1]:>{points}} {heads[2]:>{in_box}}")
+        for name, card in zip(names, rs["cards"]):
+            notes = "; ".join(_said(note, lang) for note in card["notes"])
+            note = f"  {notes}" if notes else ""
+            lines.append(f"  {name:<{width}} {card['points']:>{points}} {_count(card['in_box']):>{in_box}}{note}")
+        lines.append(f"  {_penalties(rs, lang)}")
         if rs["colors"] != data["colors"]:
-            lines.append(f"  colours: {', '.join(rs['colors'])}")
+            lines.append("  " + render(message("rules_colors", colors=rs["colors"]), lang))
         for name, option in rs["options"].items():
-            shown = _choices(option["choices"]).replace("`", "").replace(" or ", "|")
-            lines.append(f"  --option {name}={shown} (default {option['default']}):"
-                         f" {option['doc']}")
+            shown = _choices(option["choices"]).replace("`", "").replace(" or ", "|").replace(" to ", "..")
+            lines.append("  " + render(message("rules_option", name=name, choices=shown, default=str(option["default"]),
+                                               doc=_said(option["doc"], lang)), lang))
         lines.append("")
-    lines.append(f"colours: {', '.join(data['colors'])}")
-    lines.append(f"scoring (--scoring, --target N, default {data['target']}):")
+    lines.append(render(message("rules_colors", colors=data["colors"]), lang))
+    lines.append(render(message("rules_scoring_head", target=data["target"]), lang))
     for name, rule in data["scorings"].items():
-        lines.append(f"  {name}: {rule}")
+        lines.append("  " + render(message("rules_scoring", name=name, rule=_said(rule, lang)), lang))
     return "\n".join(lines)
 
 

@@ -253,6 +253,67 @@ TABLE: dict[str, Text] = {
     "stats_history": entry("history: %(matches)s, %(rounds)s", matches="text", rounds="text"),
     "stats_n_matches": entry("%(count)d match", "%(count)d matches", "count", count="int"),
     "stats_n_rounds": entry("%(count)d round", "%(count)d rounds", "count", count="int"),
+    # launcherctl game rules (controller/rules/ruledoc.py format_rules; the English texts are also
+    # rules_data's and docs/rules.md's): the heads, the cards' notes, the decks, the penalties, the options, the scorings.
+    "rules_head": entry("%(ruleset)s (%(typed)s) - deck: %(deck)s",
+                        ruleset="ruleset", typed="raw", deck="text"),
+    "rules_head_default": entry("%(ruleset)s (%(typed)s), the default - deck: %(deck)s",
+                                ruleset="ruleset", typed="raw", deck="text"),
+    "label_card": entry("card"),
+    "label_points": entry("points"),
+    "label_in_box": entry("in box"),
+    "rules_card_typed": entry("%(card)s (%(typed)s)", card="card", typed="raw"),
+    "rules_deck_counted": entry("%(cards)d cards, every count from %(source)s", cards="int", source="raw"),
+    "rules_deck_standard": entry("%(cards)d cards, the standard deck", cards="int"),
+    "rules_deck_attack_2005": entry("counts of the numbers, Reverse and Skip are not given by the sources"),
+    "rules_deck_attack_2010": entry("only the two Discard All per colour are counted by the sources"),
+    "rules_effect_reverse": entry("play changes direction (with 2 players: as Skip)"),
+    "rules_effect_skip": entry("the next player loses the turn"),
+    "rules_effect_discard": entry("its player discards every card of that colour"),
+    "rules_effect_trade_hands": entry("its player swaps hands with the player named"),
+    "rules_effect_wild_all_hit": entry("every other player presses once"),
+    "rules_effect_wild_hit_fire": entry("the next player presses until cards come out"),
+    "rules_effect_draw_one": entry("the next player inserts 1 card in the blaster: that is their turn"),
+    "rules_effect_wild_blast": entry("the next player inserts until the blast and takes every card that"
+                                     " comes out"),
+    "rules_effect_draw_two": entry("the next player is dealt 2 and loses the turn (no stacking)"),
+    "rules_effect_wild_draw_four": entry("the next player accepts (dealt 4, turn lost) or challenges (game"
+                                         " challenge)"),
+    "rules_effect_wild_mega_minions": entry("every other player discards Draw Two, Reverse and Skip cards"
+                                            " and is dealt as many (game minions NAME=N ...)"),
+    "rules_note_presses": entry("next player presses %(presses)d", presses="int"),
+    "rules_note_named_presses": entry("the player named presses %(presses)d", presses="int"),
+    "rules_note_color": entry("names a colour (--color)"),
+    "rules_note_target": entry("names a player (--target)"),
+    "rules_note_cannot_end": entry("a round cannot end on it"),
+    "rules_played_with_launcher": entry("Played with the launcher."),
+    "rules_played_with_dealer": entry("Played with the launcher as dealer (it deals every card)."),
+    "rules_played_with_blaster": entry("Played with the card blaster."),
+    "rules_penalties": entry("%(played)s %(penalties)s", played="text", penalties="messages"),
+    "rules_uno_forgotten": entry("Uno forgotten: %(penalty)s", penalty="text"),
+    "rules_advice_given": entry("advice given: %(penalty)s", penalty="text"),
+    "rules_mega_hit_yes": entry("Mega Hit stacking: yes"),
+    "rules_mega_hit_no": entry("Mega Hit stacking: no"),
+    "rules_colors": entry("colours: %(colors)s", colors="color_list"),
+    "rules_option": entry("--option %(name)s=%(choices)s (default %(default)s): %(doc)s",
+                          name="raw", choices="raw", default="raw", doc="text"),
+    "rules_option_early_stop": entry("true: an obligation ends at the first press that gives cards (001);"
+                                     " false: press them all"),
+    "rules_option_resume": entry("after a Mega Hit chain, play resumes with the player after the first"
+                                 " attacker (001) or with the first attacker (000)"),
+    "rules_option_deal_pause_s": entry("seconds between two seats' piles when dealing without an aim servo"),
+    "rules_option_deal_pause": entry("timer: wait deal_pause_s between seats; press: wait for the button"),
+    "rules_option_last_card_draws": entry("true: a round won on Draw Two / Wild Draw Four still deals the"
+                                          " next player 2 / 4, and those cards count (§7)"),
+    "rules_scoring_head": entry("scoring (--scoring, --target N, default %(target)d):", target="int"),
+    "rules_scoring": entry("%(name)s: %(rule)s", name="raw", rule="text"),
+    "rules_scoring_standard": entry("the round winner scores the points left in the other players' hands;"
+                                    " the first to reach the target wins"),
+    "rules_scoring_lowest": entry("each player scores the points left in their own hand; once anyone"
+                                  " reaches the target, the fewest points win (equal fewest share the win)"),
+    "rules_scoring_elimination": entry("the lowest tally; whoever reaches the target leaves the table,"
+                                       " until two remain; the next round between those two decides the"
+                                       " match"),
     "scores_head": entry("%(scoring)s scoring, target %(target)d", scoring="name", target="int"),
     "scores_out": entry("out: %(players)s", players="list"),
     "scores_winner": entry("winner: %(winners)s", winners="names"),
